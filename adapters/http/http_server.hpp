@@ -1,0 +1,42 @@
+// HttpServer: the Pistache listener. Serves the unversioned operational endpoints (/healthz,
+// /readyz) now; the REST API under /api/v1 joins it. Pistache types stay in the .cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "domain/result.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/store.hpp"
+
+namespace certsteward::adapters::http {
+
+struct HttpServerOptions {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 8080;  // 0 = any free port (see HttpServer::port())
+  int threads = 1;
+  std::size_t max_request_bytes = 1024 * 1024;  // headers + body; larger requests get 413
+};
+
+class HttpServer {
+ public:
+  HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and serves on background threads. unavailable when the address cannot be bound.
+  domain::Status start();
+  // The bound port (useful with port 0).
+  std::uint16_t port() const;
+  // Stops accepting and closes connections. Idempotent.
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace certsteward::adapters::http

@@ -1,0 +1,74 @@
+// In-memory audit chain.
+#include "adapters/store/memory/memory_audit_log.hpp"
+
+#include <algorithm>
+
+#include "adapters/store/memory/paginate.hpp"
+
+namespace certsteward::adapters::memory {
+
+domain::Result<domain::AuditEntry> MemoryAuditLog::append(const domain::AuditEntry& draft,
+                                                          const domain::AuditSealer& sealer) {
+  std::lock_guard lock(mu_);
+  if (std::any_of(chain_.begin(), chain_.end(), [&](const auto& e) { return e.id == draft.id; })) {
+    return domain::makeError(domain::ErrorCode::conflict, "an audit entry with this id exists");
+  }
+  domain::AuditEntry entry = draft;
+  const std::string previous = chain_.empty() ? std::string{} : chain_.back().checksum;
+  if (!chain_.empty())
+    entry.timestamp = domain::chainTimestamp(chain_.back().timestamp, entry.timestamp);
+  entry.sequence = static_cast<std::int64_t>(chain_.size()) + 1;
+  entry.checksum = sealer.checksum(previous, entry);
+  chain_.push_back(entry);
+  return entry;
+}
+
+domain::Result<domain::AuditEntry> MemoryAuditLog::get(const domain::Id& id) const {
+  std::lock_guard lock(mu_);
+  for (const auto& e : chain_) {
+    if (e.id == id) return e;
+  }
+  return domain::makeError(domain::ErrorCode::not_found, "audit entry not found");
+}
+
+domain::Result<domain::Page<domain::AuditEntry>> MemoryAuditLog::list(
+    const ports::AuditFilter& filter, const domain::PageRequest& page) const {
+  std::vector<domain::AuditEntry> selected;
+  {
+    std::lock_guard lock(mu_);
+    for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
+      if (filter.action && it->action != *filter.action) continue;
+      if (filter.resource_type && it->resource_type != *filter.resource_type) continue;
+      if (filter.actor_user_id && it->actor_user_id != *filter.actor_user_id) continue;
+      if (filter.project_id && it->project_id != filter.project_id) continue;
+      selected.push_back(*it);
+    }
+  }
+  return paginate(std::move(selected), page);
+}
+
+domain::Result<ports::AuditChainPage> MemoryAuditLog::chainPage(
+    std::optional<domain::Timestamp> since, std::int64_t limit) const {
+  std::lock_guard lock(mu_);
+  ports::AuditChainPage page;
+  std::size_t start = 0;
+  if (since) {
+    while (start < chain_.size() && chain_[start].timestamp < *since)
+      ++start;
+  }
+  if (start > 0) page.predecessor_checksum = chain_[start - 1].checksum;
+  const std::size_t end = std::min(chain_.size(), start + static_cast<std::size_t>(limit));
+  page.entries.assign(chain_.begin() + static_cast<std::ptrdiff_t>(start),
+                      chain_.begin() + static_cast<std::ptrdiff_t>(end));
+  if (end < chain_.size()) page.next_since = chain_[end].timestamp;
+  return page;
+}
+
+void MemoryAuditLog::tamperForTest(const domain::AuditEntry& entry) {
+  std::lock_guard lock(mu_);
+  for (auto& e : chain_) {
+    if (e.id == entry.id) e = entry;
+  }
+}
+
+}  // namespace certsteward::adapters::memory

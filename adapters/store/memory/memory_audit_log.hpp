@@ -1,0 +1,31 @@
+// MemoryAuditLog: the audit chain as a vector in chain order; appends serialize on one mutex.
+// Thread-safe.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "ports/audit_log.hpp"
+
+namespace certsteward::adapters::memory {
+
+class MemoryAuditLog : public ports::AuditLog {
+ public:
+  domain::Result<domain::AuditEntry> append(const domain::AuditEntry& draft,
+                                            const domain::AuditSealer& sealer) override;
+  domain::Result<domain::AuditEntry> get(const domain::Id& id) const override;
+  domain::Result<domain::Page<domain::AuditEntry>> list(
+      const ports::AuditFilter& filter, const domain::PageRequest& page) const override;
+  domain::Result<ports::AuditChainPage> chainPage(std::optional<domain::Timestamp> since,
+                                                  std::int64_t limit) const override;
+
+  // For tests of tamper detection: overwrites a stored entry as an attacker with write access
+  // to the database could. Not part of the port.
+  void tamperForTest(const domain::AuditEntry& entry);
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<domain::AuditEntry> chain_;
+};
+
+}  // namespace certsteward::adapters::memory

@@ -1,0 +1,32 @@
+// MemoryCertificateRepository: certificates in a map; queries scan under one mutex. Thread-safe.
+#pragma once
+
+#include <map>
+#include <mutex>
+
+#include "ports/certificate_repository.hpp"
+
+namespace certsteward::adapters::memory {
+
+class MemoryCertificateRepository : public ports::CertificateRepository {
+ public:
+  domain::Status create(const domain::Certificate& cert) override;
+  domain::Result<domain::Certificate> get(const domain::Id& projectId,
+                                          const domain::Id& id) const override;
+  domain::Result<domain::Page<domain::Certificate>> list(
+      const domain::Id& projectId, const ports::CertificateFilter& filter,
+      const domain::PageRequest& page) const override;
+  domain::Result<domain::Certificate> update(const domain::Certificate& cert) override;
+  domain::Status remove(const domain::Id& projectId, const domain::Id& id) override;
+  domain::Result<std::int64_t> countAll() const override;
+  domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
+                                                                 std::int64_t limit) const override;
+  domain::Result<std::vector<domain::Certificate>> distributionPendingSince(
+      domain::Timestamp before, std::int64_t limit) const override;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<domain::Id, domain::Certificate> items_;
+};
+
+}  // namespace certsteward::adapters::memory

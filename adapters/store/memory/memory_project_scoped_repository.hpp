@@ -1,0 +1,74 @@
+// MemoryProjectScopedRepository<Port, T>: the in-memory implementation of every
+// ProjectScopedRepository port. Entities are kept in id order (= creation order). Thread-safe.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "adapters/store/memory/paginate.hpp"
+#include "ports/project_scoped_repository.hpp"
+
+namespace certsteward::adapters::memory {
+
+template <class Port, class T>
+class MemoryProjectScopedRepository : public Port {
+ public:
+  domain::Status create(const T& entity) override {
+    std::lock_guard lock(mu_);
+    if (!items_.emplace(entity.id, entity).second) {
+      return domain::makeError(domain::ErrorCode::conflict, "an entity with this id exists");
+    }
+    return {};
+  }
+
+  domain::Result<T> get(const domain::Id& projectId, const domain::Id& id) const override {
+    std::lock_guard lock(mu_);
+    const auto it = items_.find(id);
+    if (it == items_.end() || it->second.project_id != projectId) return notFound();
+    return it->second;
+  }
+
+  domain::Result<domain::Page<T>> list(const domain::Id& projectId,
+                                       const domain::PageRequest& page) const override {
+    return paginate(select([&](const T& e) { return e.project_id == projectId; }), page);
+  }
+
+  domain::Status update(const T& entity) override {
+    std::lock_guard lock(mu_);
+    const auto it = items_.find(entity.id);
+    if (it == items_.end() || it->second.project_id != entity.project_id) return notFound();
+    it->second = entity;
+    return {};
+  }
+
+  domain::Status remove(const domain::Id& projectId, const domain::Id& id) override {
+    std::lock_guard lock(mu_);
+    const auto it = items_.find(id);
+    if (it == items_.end() || it->second.project_id != projectId) return notFound();
+    items_.erase(it);
+    return {};
+  }
+
+ protected:
+  // A copy of the entities matching `pred`, in id order.
+  template <class Pred>
+  std::vector<T> select(Pred pred) const {
+    std::lock_guard lock(mu_);
+    std::vector<T> out;
+    for (const auto& [id, e] : items_) {
+      if (pred(e)) out.push_back(e);
+    }
+    return out;
+  }
+
+  static domain::Error notFound() {
+    return domain::makeError(domain::ErrorCode::not_found, "not found");
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<domain::Id, T> items_;
+};
+
+}  // namespace certsteward::adapters::memory

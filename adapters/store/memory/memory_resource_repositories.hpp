@@ -1,0 +1,56 @@
+// The in-memory project-scoped resource repositories: plain instantiations of
+// MemoryProjectScopedRepository, plus the few queries some of them add.
+#pragma once
+
+#include <algorithm>
+
+#include "adapters/store/memory/memory_project_scoped_repository.hpp"
+#include "ports/acme_account_repository.hpp"
+#include "ports/credential_repository.hpp"
+#include "ports/distribution_repository.hpp"
+#include "ports/dns_credential_repository.hpp"
+#include "ports/module_config_repository.hpp"
+#include "ports/notification_channel_repository.hpp"
+#include "ports/notification_rule_repository.hpp"
+#include "ports/zone_repository.hpp"
+
+namespace certsteward::adapters::memory {
+
+using MemoryAcmeAccountRepository =
+    MemoryProjectScopedRepository<ports::AcmeAccountRepository, domain::AcmeAccount>;
+using MemoryDnsCredentialRepository =
+    MemoryProjectScopedRepository<ports::DnsCredentialRepository, domain::DnsCredential>;
+using MemoryCredentialRepository =
+    MemoryProjectScopedRepository<ports::CredentialRepository, domain::Credential>;
+using MemoryModuleConfigRepository =
+    MemoryProjectScopedRepository<ports::ModuleConfigRepository, domain::ModuleConfig>;
+using MemoryNotificationChannelRepository =
+    MemoryProjectScopedRepository<ports::NotificationChannelRepository,
+                                  domain::NotificationChannel>;
+
+// True when `name` is `zone` or a subdomain of it.
+bool isInZone(const std::string& name, const std::string& zone);
+
+class MemoryZoneRepository
+    : public MemoryProjectScopedRepository<ports::ZoneRepository, domain::Zone> {
+ public:
+  domain::Result<std::optional<domain::Zone>> findForName(const domain::Id& projectId,
+                                                          const std::string& name) const override;
+};
+
+class MemoryDistributionRepository
+    : public MemoryProjectScopedRepository<ports::DistributionRepository, domain::Distribution> {
+ public:
+  domain::Result<std::vector<domain::Distribution>> listForCertificate(
+      const domain::Id& projectId, const domain::Id& certificateId) const override;
+};
+
+class MemoryNotificationRuleRepository
+    : public MemoryProjectScopedRepository<ports::NotificationRuleRepository,
+                                           domain::NotificationRule> {
+ public:
+  domain::Result<std::vector<domain::NotificationRule>> matching(
+      const domain::Id& projectId, domain::EventKind kind) const override;
+};
+
+}  // namespace certsteward::adapters::memory

@@ -1,0 +1,30 @@
+// MemorySettingsRepository: settings documents by key. Thread-safe.
+#pragma once
+
+#include <map>
+#include <mutex>
+
+#include "ports/settings_repository.hpp"
+
+namespace certsteward::adapters::memory {
+
+class MemorySettingsRepository : public ports::SettingsRepository {
+ public:
+  domain::Result<std::optional<domain::Setting>> get(const std::string& key) const override {
+    std::lock_guard lock(mu_);
+    const auto it = items_.find(key);
+    if (it == items_.end()) return std::optional<domain::Setting>{};
+    return std::optional<domain::Setting>{it->second};
+  }
+  domain::Status put(const domain::Setting& setting) override {
+    std::lock_guard lock(mu_);
+    items_[setting.key] = setting;
+    return {};
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, domain::Setting> items_;
+};
+
+}  // namespace certsteward::adapters::memory

@@ -1,0 +1,72 @@
+// Configuration of the packaged server: dotted keys read from a `key = value` file named by
+// --config, overridden by CERTSTEWARD_<KEY> environment variables, validated into Config.
+// docs/configuration.md lists every key.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/result.hpp"
+#include "domain/time.hpp"
+
+namespace certsteward::app {
+
+struct Config {
+  // server.*
+  std::string listen_address = "127.0.0.1";
+  std::uint16_t listen_port = 8080;
+  bool secure_cookies = false;
+  std::vector<std::string> trusted_proxies;  // CIDRs; empty = the built-in private ranges
+  std::size_t max_request_bytes = 1024 * 1024;
+  int http_threads = 1;
+  // store.*
+  std::string store_url = "memory:";
+  // jwt.*
+  std::string jwt_secret;
+  std::string jwt_issuer = "certsteward";
+  std::string jwt_audience = "certsteward-api";
+  domain::Duration access_token_ttl = std::chrono::minutes{15};
+  domain::Duration refresh_token_ttl = std::chrono::days{7};
+  // secrets.*
+  std::string secrets_key;
+  // worker.*
+  int worker_max_concurrency = 4;
+  int worker_max_concurrent_discovery = 50;
+  domain::Duration worker_poll_interval = std::chrono::seconds{2};
+  domain::Duration worker_lock_ttl = std::chrono::minutes{5};
+  domain::Duration worker_shutdown_wait = std::chrono::seconds{55};
+  // scheduler.*
+  domain::Duration scheduler_interval = std::chrono::hours{1};
+  domain::Duration scheduler_leader_ttl = std::chrono::seconds{90};
+  domain::Duration scheduler_heartbeat = std::chrono::seconds{30};
+  // audit.*
+  std::string audit_signing_key;  // falls back to jwt.secret
+  // log.*
+  std::string log_level = "info";
+};
+
+// CERTSTEWARD_ + the key upper-cased with dots as underscores.
+std::string environmentName(std::string_view key);
+
+// Every key Config understands, in documentation order.
+const std::vector<std::string>& knownKeys();
+
+// Parses the `key = value` file format: one pair per line, '#' starts a comment line, values
+// may be double-quoted. invalid_argument names the line and key.
+domain::Result<std::map<std::string, std::string>> parseConfigText(std::string_view text);
+
+// Builds a Config from file values overridden by the environment (`getenv` is injectable for
+// tests). invalid_argument names the offending key; unknown keys are refused.
+domain::Result<Config> loadConfig(
+    const std::map<std::string, std::string>& fileValues,
+    const std::function<std::optional<std::string>(const std::string&)>& getenv);
+
+// Reads the file (when `path` is set) and the process environment.
+domain::Result<Config> loadConfigFromFileAndEnvironment(const std::optional<std::string>& path);
+
+}  // namespace certsteward::app

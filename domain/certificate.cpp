@@ -1,0 +1,250 @@
+// The certificate life cycle table and the renewal-timing rules around it.
+#include "domain/certificate.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "domain/enum_names.hpp"
+
+namespace certsteward::domain {
+namespace {
+
+using SP = std::pair<CertificateStatus, std::string_view>;
+constexpr auto kStatusNames = makeEnumNames<CertificateStatus>(
+    SP{CertificateStatus::issuing, "issuing"}, SP{CertificateStatus::active, "active"},
+    SP{CertificateStatus::renewal_pending, "renewal_pending"},
+    SP{CertificateStatus::renewal_in_progress, "renewal_in_progress"},
+    SP{CertificateStatus::renewal_failed, "renewal_failed"});
+
+using KP = std::pair<KeyType, std::string_view>;
+constexpr auto kKeyNames =
+    makeEnumNames<KeyType>(KP{KeyType::rsa_2048, "rsa_2048"}, KP{KeyType::rsa_3072, "rsa_3072"},
+                           KP{KeyType::rsa_4096, "rsa_4096"}, KP{KeyType::ecdsa_p256, "ecdsa_p256"},
+                           KP{KeyType::ecdsa_p384, "ecdsa_p384"});
+
+using EP = std::pair<CertificateEvent, std::string_view>;
+constexpr auto kEventNames = makeEnumNames<CertificateEvent>(
+    EP{CertificateEvent::issued, "issued"}, EP{CertificateEvent::attempt_failed, "attempt_failed"},
+    EP{CertificateEvent::attempts_exhausted, "attempts_exhausted"},
+    EP{CertificateEvent::scheduled_renew, "scheduled_renew"},
+    EP{CertificateEvent::manual_renew, "manual_renew"},
+    EP{CertificateEvent::renewal_started, "renewal_started"},
+    EP{CertificateEvent::renewed, "renewed"});
+
+// ---- guards ----
+bool always(const Certificate&, const CertificateContext&) {
+  return true;
+}
+bool hasNewExpiry(const Certificate&, const CertificateContext& c) {
+  return c.new_expires_at.has_value();
+}
+bool due(const Certificate& cert, const CertificateContext& c) {
+  return isDueForRenewal(cert, c.now);
+}
+
+// ---- effects ----
+void touch(Certificate& cert, const CertificateContext& c) {
+  cert.updated_at = c.now;
+}
+void nothing(Certificate& cert, const CertificateContext& c) {
+  touch(cert, c);
+}
+void recordError(Certificate& cert, const CertificateContext& c) {
+  cert.last_error = c.error;
+  touch(cert, c);
+}
+void storeIssued(Certificate& cert, const CertificateContext& c) {
+  cert.issued_at = c.now;
+  cert.expires_at = c.new_expires_at;
+  cert.next_renewal_at = c.suggested_renewal_at
+                             ? *c.suggested_renewal_at
+                             : renewalTime(*c.new_expires_at, cert.renewal_threshold_days);
+  cert.renewal_attempts = 0;
+  cert.last_error.clear();
+  setDistributionPending(cert, c.has_distributions, c.now);
+  touch(cert, c);
+}
+void countAttempt(Certificate& cert, const CertificateContext& c) {
+  cert.renewal_attempts += 1;
+  touch(cert, c);
+}
+void renewalFailed(Certificate& cert, const CertificateContext& c) {
+  cert.last_error = c.error;
+  cert.next_renewal_at = c.now + c.policy.retry_after_failed_renewal;
+  touch(cert, c);
+}
+
+using S = CertificateStatus;
+using E = CertificateEvent;
+
+constexpr std::array kTransitions{
+    CertificateTransition{S::issuing, E::issued, hasNewExpiry, "the CA returned a certificate",
+                          S::active, storeIssued,
+                          "expires_at, next_renewal_at = expires_at - threshold (or the ARI "
+                          "window), last_error cleared, distribution_pending if it has targets",
+                          std::nullopt},
+    CertificateTransition{S::issuing, E::attempt_failed, always, "", S::issuing, recordError,
+                          "last_error set; the job retries with backoff", std::nullopt},
+    CertificateTransition{S::issuing, E::attempts_exhausted, always, "", S::issuing, recordError,
+                          "last_error set; stays issuing until the job is retried or the "
+                          "certificate deleted (the job raises job.failed)",
+                          std::nullopt},
+    CertificateTransition{S::active, E::scheduled_renew, due,
+                          "auto_renew and next_renewal_at has passed", S::renewal_pending, nothing,
+                          "renew_certificate job enqueued under renew:<id>:<expires_at_unix>",
+                          std::nullopt},
+    CertificateTransition{S::renewal_failed, E::scheduled_renew, due,
+                          "auto_renew and next_renewal_at (the retry cool-off) has passed",
+                          S::renewal_pending, nothing, "renew_certificate job enqueued",
+                          std::nullopt},
+    CertificateTransition{S::active, E::manual_renew, always, "", S::renewal_pending, nothing,
+                          "renew_certificate job enqueued", std::nullopt},
+    CertificateTransition{S::renewal_failed, E::manual_renew, always, "", S::renewal_pending,
+                          nothing, "renew_certificate job enqueued", std::nullopt},
+    CertificateTransition{S::renewal_pending, E::renewal_started, always, "",
+                          S::renewal_in_progress, countAttempt, "renewal_attempts + 1",
+                          std::nullopt},
+    CertificateTransition{S::renewal_in_progress, E::renewed, hasNewExpiry,
+                          "the CA returned a certificate", S::active, storeIssued,
+                          "new expires_at and next_renewal_at, renewal_attempts = 0, last_error "
+                          "cleared, distribution_pending if it has targets",
+                          std::nullopt},
+    CertificateTransition{S::renewal_in_progress, E::attempt_failed, always, "", S::renewal_pending,
+                          recordError, "last_error set; the job retries with backoff",
+                          std::nullopt},
+    CertificateTransition{S::renewal_in_progress, E::attempts_exhausted, always, "",
+                          S::renewal_failed, renewalFailed,
+                          "last_error set, next_renewal_at = now + 6 h (retry cool-off)",
+                          EventKind::cert_renewal_failed},
+    CertificateTransition{S::renewal_pending, E::attempts_exhausted, always, "", S::renewal_failed,
+                          renewalFailed,
+                          "last_error set, next_renewal_at = now + 6 h (retry cool-off)",
+                          EventKind::cert_renewal_failed},
+};
+
+bool isLdh(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+}  // namespace
+
+std::string_view nameOf(CertificateStatus s) noexcept {
+  return kStatusNames.name(s);
+}
+std::string_view nameOf(KeyType k) noexcept {
+  return kKeyNames.name(k);
+}
+std::string_view nameOf(CertificateEvent e) noexcept {
+  return kEventNames.name(e);
+}
+std::optional<CertificateStatus> parseCertificateStatus(std::string_view t) noexcept {
+  return kStatusNames.parse(t);
+}
+std::optional<KeyType> parseKeyType(std::string_view t) noexcept {
+  return kKeyNames.parse(t);
+}
+
+std::span<const CertificateTransition> certificateTransitions() noexcept {
+  return kTransitions;
+}
+
+Result<std::optional<EventKind>> applyCertificateEvent(Certificate& cert, CertificateEvent event,
+                                                       const CertificateContext& ctx) {
+  auto outcome = applyTransition(certificateTransitions(), cert, &Certificate::status, event, ctx);
+  if (auto* raised = std::get_if<std::optional<EventKind>>(&outcome)) return *raised;
+  std::string message = "cannot apply ";
+  message += nameOf(event);
+  message += " to a certificate that is ";
+  message += nameOf(cert.status);
+  return makeError(ErrorCode::failed_precondition, std::move(message));
+}
+
+Timestamp renewalTime(Timestamp expiresAt, int thresholdDays) {
+  return expiresAt - std::chrono::days{thresholdDays};
+}
+
+std::string renewalIdempotencyKey(const Certificate& cert) {
+  const std::int64_t expiry = cert.expires_at ? unixSeconds(*cert.expires_at) : 0;
+  return "renew:" + cert.id + ":" + std::to_string(expiry);
+}
+
+bool isFailedRenewal(const Certificate& cert, Timestamp now) noexcept {
+  if (cert.status == CertificateStatus::active) {
+    return cert.next_renewal_at && now > *cert.next_renewal_at;
+  }
+  return cert.status == CertificateStatus::renewal_failed && cert.renewal_attempts != 0;
+}
+
+bool isDueForRenewal(const Certificate& cert, Timestamp now) noexcept {
+  return cert.auto_renew &&
+         (cert.status == CertificateStatus::active ||
+          cert.status == CertificateStatus::renewal_failed) &&
+         cert.next_renewal_at && *cert.next_renewal_at <= now;
+}
+
+bool isExpiringSoon(const Certificate& cert, Timestamp now, const CertificatePolicy& policy) {
+  return cert.expires_at && *cert.expires_at - now <= policy.expiring_soon_window;
+}
+
+bool isDistributionStale(const Certificate& cert, Timestamp now,
+                         const CertificatePolicy& policy) noexcept {
+  return cert.distribution_pending && cert.distribution_pending_since &&
+         now - *cert.distribution_pending_since > policy.stale_distribution_after;
+}
+
+void setDistributionPending(Certificate& cert, bool pending, Timestamp now) {
+  cert.distribution_pending = pending;
+  if (pending) {
+    cert.distribution_pending_since = now;
+  } else {
+    cert.distribution_pending_since.reset();
+  }
+}
+
+bool isValidDnsName(std::string_view name) noexcept {
+  if (name.starts_with("*.")) name.remove_prefix(2);
+  if (name.empty() || name.size() > 253) return false;
+  int labels = 0;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const std::size_t dot = std::min(name.find('.', start), name.size());
+    const std::string_view label = name.substr(start, dot - start);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') {
+      return false;
+    }
+    if (!std::all_of(label.begin(), label.end(), isLdh)) return false;
+    ++labels;
+    start = dot + 1;
+  }
+  return labels >= 2;
+}
+
+Status validateNewCertificate(const Certificate& cert, const CertificatePolicy& policy) {
+  if (!isValidDnsName(cert.common_name)) {
+    return makeError(ErrorCode::invalid_argument,
+                     "common_name must be a lower-case DNS name such as www.example.com");
+  }
+  for (const auto& san : cert.sans) {
+    if (!isValidDnsName(san)) {
+      return makeError(
+          ErrorCode::invalid_argument,
+          "sans must contain only lower-case DNS names; '" + san.substr(0, 64) + "' is not one");
+    }
+  }
+  if (cert.sans.size() > 100) {
+    return makeError(ErrorCode::invalid_argument, "sans may hold at most 100 names");
+  }
+  if (cert.renewal_threshold_days < policy.min_renewal_threshold_days ||
+      cert.renewal_threshold_days > policy.max_renewal_threshold_days) {
+    return makeError(ErrorCode::invalid_argument,
+                     "renewal_threshold_days must be between " +
+                         std::to_string(policy.min_renewal_threshold_days) + " and " +
+                         std::to_string(policy.max_renewal_threshold_days));
+  }
+  if (cert.issuer_type != "acme") {
+    return makeError(ErrorCode::invalid_argument, "issuer_type must be one of: acme");
+  }
+  return {};
+}
+
+}  // namespace certsteward::domain

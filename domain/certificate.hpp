@@ -1,0 +1,141 @@
+// Certificates and their life cycle: issuance, renewal, and the rules around renewal timing,
+// idempotency and distribution. The transitions are one table (see certificateTransitions()).
+//
+// Statuses:
+//   issuing              created; the issue_certificate job has not succeeded yet
+//   active               issued and valid; renewal is scheduled at next_renewal_at
+//   renewal_pending      a renewal job is queued (scheduled, manual, or retrying after a failure)
+//   renewal_in_progress  a worker is running a renewal attempt
+//   renewal_failed       the renewal job exhausted its attempts; the sweep tries again later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/events.hpp"
+#include "domain/id.hpp"
+#include "domain/result.hpp"
+#include "domain/state_machine.hpp"
+#include "domain/time.hpp"
+
+namespace certsteward::domain {
+
+enum class CertificateStatus {
+  issuing,
+  active,
+  renewal_pending,
+  renewal_in_progress,
+  renewal_failed
+};
+
+enum class KeyType { rsa_2048, rsa_3072, rsa_4096, ecdsa_p256, ecdsa_p384 };
+
+std::string_view nameOf(CertificateStatus s) noexcept;
+std::string_view nameOf(KeyType k) noexcept;
+std::optional<CertificateStatus> parseCertificateStatus(std::string_view text) noexcept;
+std::optional<KeyType> parseKeyType(std::string_view text) noexcept;
+
+struct CertificatePolicy {
+  int default_renewal_threshold_days = 30;
+  int min_renewal_threshold_days = 1;
+  int max_renewal_threshold_days = 365;
+  // After a renewal exhausts its attempts, the sweep waits this long before trying again.
+  Duration retry_after_failed_renewal = std::chrono::hours{6};
+  // A certificate this close to expiry raises cert.expiring_soon at each expiry check.
+  Duration expiring_soon_window = std::chrono::days{14};
+  // distribution_pending for longer than this makes the sweep enqueue distribution_execute.
+  Duration stale_distribution_after = std::chrono::minutes{5};
+};
+
+struct Certificate {
+  Id id;
+  Id project_id;
+  std::string common_name;
+  std::vector<std::string> sans;  // subject alternative names, common_name included
+  KeyType key_type = KeyType::ecdsa_p256;
+  CertificateStatus status = CertificateStatus::issuing;
+  bool auto_renew = true;
+  std::string issuer_type = "acme";
+  std::optional<Id> acme_account_id;
+  std::optional<Timestamp> issued_at;
+  std::optional<Timestamp> expires_at;
+  std::optional<Timestamp> next_renewal_at;
+  int renewal_threshold_days = 30;
+  int renewal_attempts = 0;
+  std::string last_error;
+  bool distribution_pending = false;
+  std::optional<Timestamp> distribution_pending_since;
+  std::string serial_number;
+  std::string certificate_pem;     // leaf
+  std::string chain_pem;           // intermediates
+  std::string private_key_sealed;  // SecretBox ciphertext of the PEM key; never plaintext
+  Timestamp created_at{};
+  Timestamp updated_at{};
+  std::int64_t version = 0;  // bumped by every store update; compare-and-set guard
+};
+
+enum class CertificateEvent {
+  issued,              // the issuance job succeeded
+  attempt_failed,      // an issuance or renewal attempt failed, attempts remain
+  attempts_exhausted,  // the issuance or renewal job went dead
+  scheduled_renew,     // the scheduler's sweep found it due
+  manual_renew,        // POST .../renew
+  renewal_started,     // a worker started a renewal attempt
+  renewed,             // the renewal job succeeded
+};
+
+std::string_view nameOf(CertificateEvent e) noexcept;
+
+struct CertificateContext {
+  Timestamp now{};
+  std::string error;                              // attempt_failed, attempts_exhausted
+  std::optional<Timestamp> new_expires_at;        // issued, renewed
+  std::optional<Timestamp> suggested_renewal_at;  // ARI window start, when the CA gave one
+  bool has_distributions = false;                 // issued, renewed
+  CertificatePolicy policy{};
+};
+
+using CertificateTransition =
+    Transition<Certificate, CertificateStatus, CertificateEvent, CertificateContext>;
+
+std::span<const CertificateTransition> certificateTransitions() noexcept;
+
+// Applies `event` in place. Returns the event kind raised, if any; failed_precondition (and the
+// certificate untouched) when the table has no row for it.
+Result<std::optional<EventKind>> applyCertificateEvent(Certificate& cert, CertificateEvent event,
+                                                       const CertificateContext& ctx);
+
+// expires_at - renewal_threshold_days.
+Timestamp renewalTime(Timestamp expiresAt, int thresholdDays);
+
+// "renew:<cert_id>:<expires_at_unix>" — the idempotency key of a renewal job.
+std::string renewalIdempotencyKey(const Certificate& cert);
+
+// Spec, States, rule 2: active past next_renewal_at, or renewal_failed with attempts made.
+bool isFailedRenewal(const Certificate& cert, Timestamp now) noexcept;
+
+// auto_renew, active or renewal_failed, and next_renewal_at has passed.
+bool isDueForRenewal(const Certificate& cert, Timestamp now) noexcept;
+
+// Issued and within the expiring-soon window (or already expired).
+bool isExpiringSoon(const Certificate& cert, Timestamp now, const CertificatePolicy& policy = {});
+
+// distribution_pending for longer than the stale threshold.
+bool isDistributionStale(const Certificate& cert, Timestamp now,
+                         const CertificatePolicy& policy = {}) noexcept;
+
+// Marks or clears distribution_pending (and its start time).
+void setDistributionPending(Certificate& cert, bool pending, Timestamp now);
+
+// A DNS name acceptable in a certificate: lower-case LDH labels of 1..63 characters, at most
+// 253 in all, at least two labels, an optional leading "*." wildcard label.
+bool isValidDnsName(std::string_view name) noexcept;
+
+// Validates a new certificate's request fields. invalid_argument names the field.
+Status validateNewCertificate(const Certificate& cert, const CertificatePolicy& policy = {});
+
+}  // namespace certsteward::domain

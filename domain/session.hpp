@@ -1,0 +1,44 @@
+// Records that hold across instances: refresh tokens (single use, in families), idempotency
+// records of mutations, and settings.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "domain/id.hpp"
+#include "domain/time.hpp"
+
+namespace certsteward::domain {
+
+// One issued refresh token. A login starts a family; each refresh consumes the presented token
+// and issues the next one in the same family. Presenting a consumed token revokes the family.
+struct RefreshToken {
+  std::string token_id;  // the JWT's jti
+  Id family_id;
+  Id user_id;
+  Timestamp issued_at{};
+  Timestamp expires_at{};
+  bool consumed = false;
+  bool revoked = false;
+};
+
+// The stored outcome of a mutation sent with an Idempotency-Key, replayed for 24 hours.
+struct IdempotencyRecord {
+  std::string key;                  // scoped by the caller: "<user_id>:<method> <path>:<key>"
+  std::string request_fingerprint;  // hash of the request body
+  int status_code = 0;
+  std::string content_type;
+  std::string body;
+  Timestamp created_at{};
+  Timestamp expires_at{};
+};
+
+inline constexpr Duration kIdempotencyWindow = std::chrono::hours{24};
+
+struct Setting {
+  std::string key;    // e.g. "ldap"
+  std::string value;  // a JSON document; secrets inside it are sealed by the service
+  Timestamp updated_at{};
+};
+
+}  // namespace certsteward::domain

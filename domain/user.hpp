@@ -1,0 +1,72 @@
+// Users and the role ladder. Org roles rank owner > admin > operator > viewer; project roles
+// rank admin > operator > viewer. Org owners and admins act as project admins everywhere;
+// operators and viewers reach a project only through a membership.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "domain/id.hpp"
+#include "domain/time.hpp"
+
+namespace certsteward::domain {
+
+enum class OrgRole { viewer = 0, operator_ = 1, admin = 2, owner = 3 };
+enum class ProjectRole { viewer = 0, operator_ = 1, admin = 2 };
+enum class AuthSource { local, ldap };
+
+std::string_view nameOf(OrgRole r) noexcept;
+std::string_view nameOf(ProjectRole r) noexcept;
+std::string_view nameOf(AuthSource s) noexcept;
+std::optional<OrgRole> parseOrgRole(std::string_view text) noexcept;
+std::optional<ProjectRole> parseProjectRole(std::string_view text) noexcept;
+std::optional<AuthSource> parseAuthSource(std::string_view text) noexcept;
+
+constexpr bool atLeast(OrgRole have, OrgRole need) noexcept {
+  return static_cast<int>(have) >= static_cast<int>(need);
+}
+constexpr bool atLeast(ProjectRole have, ProjectRole need) noexcept {
+  return static_cast<int>(have) >= static_cast<int>(need);
+}
+
+// The role a user holds in a project: admin for org owners and admins, else the membership's
+// role, else none (the project is invisible to them: 404).
+std::optional<ProjectRole> effectiveProjectRole(OrgRole orgRole,
+                                                std::optional<ProjectRole> membership) noexcept;
+
+struct User {
+  Id id;
+  std::string username;
+  std::string password_hash;  // bcrypt; empty for ldap users
+  OrgRole org_role = OrgRole::viewer;
+  AuthSource auth_source = AuthSource::local;
+  bool disabled = false;
+  bool totp_enabled = false;
+  std::string totp_secret_sealed;  // SecretBox ciphertext; empty when not enrolled
+  Timestamp created_at{};
+  Timestamp updated_at{};
+};
+
+// Usernames: 1..64 characters of [a-z0-9._@-], case-folded by the caller.
+bool isValidUsername(std::string_view name) noexcept;
+
+struct Project {
+  Id id;
+  std::string name;
+  std::string description;
+  Timestamp created_at{};
+  Timestamp updated_at{};
+};
+
+// Project names: 1..100 printable characters, no control characters.
+bool isValidProjectName(std::string_view name) noexcept;
+
+struct Membership {
+  Id project_id;
+  Id user_id;
+  ProjectRole role = ProjectRole::viewer;
+  Timestamp created_at{};
+};
+
+}  // namespace certsteward::domain

@@ -1,0 +1,73 @@
+// CertificateRepository: certificates of all projects, with the queries of the list endpoint
+// and of the scheduler's sweeps (each answered from an index, never by reading everything).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/certificate.hpp"
+#include "domain/pagination.hpp"
+#include "domain/result.hpp"
+
+namespace certsteward::ports {
+
+enum class CertificateSort { created_at, expires_at, next_renewal_at, common_name, status };
+
+struct CertificateFilter {
+  std::vector<domain::CertificateStatus> statuses;  // OR; empty = any
+  std::optional<domain::Timestamp> expires_before;  // issued and expiring before this instant
+  std::optional<std::string> issuer_type;
+  CertificateSort sort = CertificateSort::created_at;
+  domain::SortOrder order = domain::SortOrder::desc;
+};
+
+class CertificateRepository {
+ public:
+  virtual ~CertificateRepository() = default;
+
+  /** Stores a new certificate (version 1). @return conflict when the id exists. Thread-safe. */
+  virtual domain::Status create(const domain::Certificate& cert) = 0;
+
+  /** @return it; not_found when absent or in another project. Thread-safe. */
+  virtual domain::Result<domain::Certificate> get(const domain::Id& projectId,
+                                                  const domain::Id& id) const = 0;
+
+  /**
+   * @return one page matching `filter`, ordered by its sort then id; ties never reorder
+   * between pages. Certificates without the sort field (e.g. no expires_at) sort last.
+   */
+  virtual domain::Result<domain::Page<domain::Certificate>> list(
+      const domain::Id& projectId, const CertificateFilter& filter,
+      const domain::PageRequest& page) const = 0;
+
+  /**
+   * Replaces the stored certificate if its version still equals `cert.version`.
+   * @return the stored certificate with the version incremented; conflict when another
+   * writer got there first (re-read and re-apply); not_found. Thread-safe.
+   */
+  virtual domain::Result<domain::Certificate> update(const domain::Certificate& cert) = 0;
+
+  /** Deletes it. @return not_found. Thread-safe. */
+  virtual domain::Status remove(const domain::Id& projectId, const domain::Id& id) = 0;
+
+  /** @return how many certificates exist in all projects (the licence counts them). */
+  virtual domain::Result<std::int64_t> countAll() const = 0;
+
+  /**
+   * @return at most `limit` certificates with auto_renew, status active or renewal_failed and
+   * next_renewal_at <= now, earliest first.
+   */
+  virtual domain::Result<std::vector<domain::Certificate>> dueForRenewal(
+      domain::Timestamp now, std::int64_t limit) const = 0;
+
+  /**
+   * @return at most `limit` certificates whose distribution_pending started before `before`,
+   * oldest first.
+   */
+  virtual domain::Result<std::vector<domain::Certificate>> distributionPendingSince(
+      domain::Timestamp before, std::int64_t limit) const = 0;
+};
+
+}  // namespace certsteward::ports

@@ -1,0 +1,12 @@
+// CredentialRepository: the project's credential records. Thread-safe; errors as
+// ProjectScopedRepository.
+#pragma once
+
+#include "domain/credential.hpp"
+#include "ports/project_scoped_repository.hpp"
+
+namespace certsteward::ports {
+
+class CredentialRepository : public ProjectScopedRepository<domain::Credential> {};
+
+}  // namespace certsteward::ports

@@ -1,0 +1,66 @@
+// Issuer: a certificate authority (ACME in production). Called by job handlers only.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/acme_account.hpp"
+#include "domain/certificate.hpp"
+#include "domain/result.hpp"
+#include "domain/time.hpp"
+
+namespace certsteward::ports {
+
+class DnsProvider;
+
+struct IssueRequest {
+  domain::AcmeAccount account;     // with its sealed key; the adapter opens it via SecretBox
+  std::vector<std::string> names;  // common name first
+  domain::KeyType key_type = domain::KeyType::ecdsa_p256;
+};
+
+struct IssuedCertificate {
+  std::string certificate_pem;
+  std::string chain_pem;
+  std::string private_key_pem;  // sealed by the caller before it is stored
+  std::string serial_number;
+  domain::Timestamp not_before{};
+  domain::Timestamp expires_at{};
+  std::optional<domain::Timestamp> suggested_renewal_at;  // from ARI when offered
+};
+
+struct AccountState {
+  std::string status;  // as the CA reports it ("valid", "deactivated", "revoked")
+  std::string account_url;
+  std::string key_sealed;  // set when the adapter generated a new key
+};
+
+class Issuer {
+ public:
+  virtual ~Issuer() = default;
+
+  /**
+   * Registers (or finds) `account` at the CA.
+   * @return its state; unavailable when the CA cannot be reached, failed_precondition or
+   * permission_denied for a CA refusal (its message kept). Thread-safe; blocks on the network.
+   */
+  virtual domain::Result<AccountState> registerAccount(const domain::AcmeAccount& account) = 0;
+
+  /**
+   * Orders, proves control through `dns`, finalizes and downloads a certificate.
+   * @return the certificate; unavailable, resource_exhausted (CA rate limit), or
+   * failed_precondition with the CA's message. Thread-safe; blocks on the network.
+   */
+  virtual domain::Result<IssuedCertificate> issue(const IssueRequest& request,
+                                                  DnsProvider& dns) = 0;
+
+  /** Revokes a certificate issued through `account`. Errors as above. Thread-safe. */
+  virtual domain::Status revoke(const domain::AcmeAccount& account,
+                                const std::string& certificatePem) = 0;
+};
+
+using IssuerPtr = std::unique_ptr<Issuer>;
+
+}  // namespace certsteward::ports

@@ -1,0 +1,13 @@
+// NotificationChannelRepository: where a project's events can be delivered. Thread-safe;
+// errors as ProjectScopedRepository.
+#pragma once
+
+#include "domain/notification.hpp"
+#include "ports/project_scoped_repository.hpp"
+
+namespace certsteward::ports {
+
+class NotificationChannelRepository : public ProjectScopedRepository<domain::NotificationChannel> {
+};
+
+}  // namespace certsteward::ports

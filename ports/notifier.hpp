@@ -1,0 +1,24 @@
+// Notifier: delivers raised events to the channels that rules select.
+#pragma once
+
+#include <memory>
+
+#include "domain/events.hpp"
+#include "domain/result.hpp"
+
+namespace certsteward::ports {
+
+class Notifier {
+ public:
+  virtual ~Notifier() = default;
+
+  /**
+   * Records `event` and hands it to delivery. @return unavailable when it could not even be
+   * recorded; delivery failures are retried by the notifier itself. Thread-safe.
+   */
+  virtual domain::Status notify(const domain::Event& event) = 0;
+};
+
+using NotifierPtr = std::unique_ptr<Notifier>;
+
+}  // namespace certsteward::ports

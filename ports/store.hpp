@@ -1,0 +1,64 @@
+// Store: every repository and queue of one database, chosen by `store.url` (memory, SQLite,
+// MongoDB). The app owns one Store; services hold the repositories they need by reference.
+#pragma once
+
+#include <memory>
+
+#include "domain/result.hpp"
+#include "ports/acme_account_repository.hpp"
+#include "ports/audit_log.hpp"
+#include "ports/certificate_repository.hpp"
+#include "ports/credential_repository.hpp"
+#include "ports/distribution_repository.hpp"
+#include "ports/dns_credential_repository.hpp"
+#include "ports/idempotency_store.hpp"
+#include "ports/job_log_repository.hpp"
+#include "ports/job_queue.hpp"
+#include "ports/leader_lock.hpp"
+#include "ports/license_repository.hpp"
+#include "ports/membership_repository.hpp"
+#include "ports/module_config_repository.hpp"
+#include "ports/notification_channel_repository.hpp"
+#include "ports/notification_rule_repository.hpp"
+#include "ports/project_repository.hpp"
+#include "ports/rate_limit_counter.hpp"
+#include "ports/refresh_token_store.hpp"
+#include "ports/settings_repository.hpp"
+#include "ports/user_repository.hpp"
+#include "ports/zone_repository.hpp"
+
+namespace certsteward::ports {
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  /** @return ok when the database answers; unavailable otherwise (readyz). Thread-safe. */
+  virtual domain::Status ping() = 0;
+
+  virtual CertificateRepository& certificates() = 0;
+  virtual JobQueue& jobs() = 0;
+  virtual JobLogRepository& jobLogs() = 0;
+  virtual ProjectRepository& projects() = 0;
+  virtual UserRepository& users() = 0;
+  virtual MembershipRepository& memberships() = 0;
+  virtual AcmeAccountRepository& acmeAccounts() = 0;
+  virtual DnsCredentialRepository& dnsCredentials() = 0;
+  virtual ZoneRepository& zones() = 0;
+  virtual CredentialRepository& credentials() = 0;
+  virtual ModuleConfigRepository& moduleConfigs() = 0;
+  virtual DistributionRepository& distributions() = 0;
+  virtual NotificationChannelRepository& notificationChannels() = 0;
+  virtual NotificationRuleRepository& notificationRules() = 0;
+  virtual AuditLog& auditLog() = 0;
+  virtual LicenseRepository& license() = 0;
+  virtual RefreshTokenStore& refreshTokens() = 0;
+  virtual IdempotencyStore& idempotency() = 0;
+  virtual RateLimitCounter& rateLimits() = 0;
+  virtual LeaderLock& leaderLock() = 0;
+  virtual SettingsRepository& settings() = 0;
+};
+
+using StorePtr = std::unique_ptr<Store>;
+
+}  // namespace certsteward::ports

@@ -1,0 +1,43 @@
+// TokenCodec: signs and verifies the JWTs of sessions (libjwt in production).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "domain/id.hpp"
+#include "domain/result.hpp"
+#include "domain/time.hpp"
+
+namespace certsteward::ports {
+
+enum class TokenKind { access, refresh };
+
+struct TokenClaims {
+  domain::Id subject;    // the user id
+  std::string token_id;  // jti
+  TokenKind kind = TokenKind::access;
+  domain::Id family_id;  // refresh tokens only
+  domain::Timestamp issued_at{};
+  domain::Timestamp expires_at{};
+};
+
+class TokenCodec {
+ public:
+  virtual ~TokenCodec() = default;
+
+  /** @return the signed token carrying `claims` plus the configured iss and aud. Thread-safe. */
+  virtual domain::Result<std::string> encode(const TokenClaims& claims) const = 0;
+
+  /**
+   * Verifies signature, algorithm, iss, aud and exp against `now`.
+   * @return the claims; unauthenticated with reason TOKEN_EXPIRED when expired, TOKEN_INVALID
+   * for anything else wrong. Thread-safe.
+   */
+  virtual domain::Result<TokenClaims> decode(std::string_view token,
+                                             domain::Timestamp now) const = 0;
+};
+
+using TokenCodecPtr = std::unique_ptr<TokenCodec>;
+
+}  // namespace certsteward::ports

@@ -1,0 +1,200 @@
+// Contract of CertificateRepository, run against every store adapter.
+#include <doctest/doctest.h>
+
+#include "contract/store_factories.hpp"
+#include "contract/store_fixture.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+using namespace std::chrono_literals;
+
+namespace {
+
+template <class F>
+Certificate makeCert(testing::StoreFixture<F>& fx, const Id& project, const std::string& cn,
+                     CertificateStatus status = CertificateStatus::active,
+                     std::optional<Duration> expiresIn = std::nullopt) {
+  Certificate c;
+  c.id = fx.ids.next();
+  c.project_id = project;
+  c.common_name = cn;
+  c.sans = {cn};
+  c.status = status;
+  c.created_at = fx.now();
+  c.updated_at = fx.now();
+  if (expiresIn) {
+    c.expires_at = fx.now() + *expiresIn;
+    c.next_renewal_at = renewalTime(*c.expires_at, c.renewal_threshold_days);
+  }
+  c.private_key_sealed = "v1:sealed";
+  return c;
+}
+
+template <class F>
+std::vector<std::string> names(testing::StoreFixture<F>& fx, const Id& project,
+                               const ports::CertificateFilter& filter, PageRequest page) {
+  auto result = fx.store->certificates().list(project, filter, page);
+  REQUIRE(result.ok());
+  std::vector<std::string> out;
+  for (const auto& c : result->items)
+    out.push_back(c.common_name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("certificate repository: create, get, tenancy and duplicates", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  Certificate c = makeCert(fx, "p1", "a.example.com", CertificateStatus::issuing);
+  c.sans = {"a.example.com", "b.example.com"};
+  c.key_type = KeyType::rsa_3072;
+  c.acme_account_id = "acct";
+  REQUIRE(repo.create(c).ok());
+  const auto got = repo.get("p1", c.id);
+  REQUIRE(got.ok());
+  CHECK(got->common_name == "a.example.com");
+  CHECK(got->sans == c.sans);
+  CHECK(got->key_type == KeyType::rsa_3072);
+  CHECK(got->status == CertificateStatus::issuing);
+  CHECK(got->acme_account_id == c.acme_account_id);
+  CHECK(got->private_key_sealed == "v1:sealed");
+  CHECK(got->created_at == c.created_at);
+  CHECK(got->version == 1);
+  CHECK(repo.get("p2", c.id).error().code == ErrorCode::not_found);
+  CHECK(repo.get("p1", fx.ids.next()).error().code == ErrorCode::not_found);
+  CHECK(repo.create(c).error().code == ErrorCode::conflict);
+  CHECK(*repo.countAll() == 1);
+  CHECK(repo.remove("p2", c.id).error().code == ErrorCode::not_found);
+  REQUIRE(repo.remove("p1", c.id).ok());
+  CHECK(repo.get("p1", c.id).error().code == ErrorCode::not_found);
+  CHECK(*repo.countAll() == 0);
+}
+
+TEST_CASE_TEMPLATE("certificate repository: update is compare-and-set on the version", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  Certificate c = makeCert(fx, "p1", "a.example.com");
+  REQUIRE(repo.create(c).ok());
+  Certificate first = *repo.get("p1", c.id);
+  Certificate second = first;
+  first.last_error = "from writer one";
+  const auto updated = repo.update(first);
+  REQUIRE(updated.ok());
+  CHECK(updated->version == 2);
+  second.last_error = "from writer two";
+  CHECK(repo.update(second).error().code == ErrorCode::conflict);
+  CHECK(repo.get("p1", c.id)->last_error == "from writer one");
+  Certificate other = *updated;
+  other.project_id = "p2";
+  CHECK(repo.update(other).error().code == ErrorCode::not_found);
+}
+
+TEST_CASE_TEMPLATE("certificate repository: list filters, sorts and pages", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  REQUIRE(
+      repo.create(makeCert(fx, "p1", "c.example.com", CertificateStatus::active, 30 * 24h)).ok());
+  fx.clock.advance(1s);
+  REQUIRE(
+      repo.create(makeCert(fx, "p1", "a.example.com", CertificateStatus::renewal_failed, 5 * 24h))
+          .ok());
+  fx.clock.advance(1s);
+  REQUIRE(repo.create(makeCert(fx, "p1", "b.example.com", CertificateStatus::issuing)).ok());
+  fx.clock.advance(1s);
+  REQUIRE(
+      repo.create(makeCert(fx, "p1", "d.example.com", CertificateStatus::active, 90 * 24h)).ok());
+  REQUIRE(repo.create(makeCert(fx, "p2", "other.example.com")).ok());
+
+  ports::CertificateFilter all;
+  CHECK(names(fx, "p1", all, fx.page()) ==
+        std::vector<std::string>{"d.example.com", "b.example.com", "a.example.com",
+                                 "c.example.com"});  // default: newest first
+
+  ports::CertificateFilter statuses;
+  statuses.statuses = {CertificateStatus::renewal_failed, CertificateStatus::issuing};
+  statuses.sort = ports::CertificateSort::common_name;
+  statuses.order = SortOrder::asc;
+  CHECK(names(fx, "p1", statuses, fx.page()) ==
+        std::vector<std::string>{"a.example.com", "b.example.com"});
+
+  ports::CertificateFilter byExpiry;
+  byExpiry.sort = ports::CertificateSort::expires_at;
+  byExpiry.order = SortOrder::asc;
+  CHECK(names(fx, "p1", byExpiry, fx.page()) ==
+        std::vector<std::string>{"a.example.com", "c.example.com", "d.example.com",
+                                 "b.example.com"});  // no expiry sorts last
+  byExpiry.order = SortOrder::desc;
+  CHECK(
+      names(fx, "p1", byExpiry, fx.page()) ==
+      std::vector<std::string>{"d.example.com", "c.example.com", "a.example.com", "b.example.com"});
+
+  ports::CertificateFilter expiring;
+  expiring.expires_before = fx.now() + 31 * 24h;
+  expiring.sort = ports::CertificateSort::expires_at;
+  expiring.order = SortOrder::asc;
+  CHECK(names(fx, "p1", expiring, fx.page()) ==
+        std::vector<std::string>{"a.example.com", "c.example.com"});
+
+  ports::CertificateFilter issuer;
+  issuer.issuer_type = "msca";
+  CHECK(names(fx, "p1", issuer, fx.page()).empty());
+  issuer.issuer_type = "acme";
+  CHECK(names(fx, "p1", issuer, fx.page()).size() == 4);
+
+  ports::CertificateFilter paged;
+  paged.sort = ports::CertificateSort::common_name;
+  paged.order = SortOrder::asc;
+  const auto p2 = repo.list("p1", paged, fx.page(2, 3));
+  REQUIRE(p2.ok());
+  CHECK(p2->total == 4);
+  CHECK(p2->page == 2);
+  CHECK(p2->page_size == 3);
+  REQUIRE(p2->items.size() == 1);
+  CHECK(p2->items[0].common_name == "d.example.com");
+  CHECK(repo.list("p1", paged, fx.page(9, 3))->items.empty());
+  CHECK(repo.list("nobody", paged, fx.page())->total == 0);
+}
+
+TEST_CASE_TEMPLATE("certificate repository: the renewal sweep reads only what is due", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  auto due1 = makeCert(fx, "p1", "due1.example.com", CertificateStatus::active, 10 * 24h);
+  auto due2 = makeCert(fx, "p2", "due2.example.com", CertificateStatus::renewal_failed, 20 * 24h);
+  auto notDue = makeCert(fx, "p1", "later.example.com", CertificateStatus::active, 60 * 24h);
+  auto manual = makeCert(fx, "p1", "manual.example.com", CertificateStatus::active, 1 * 24h);
+  manual.auto_renew = false;
+  auto busy = makeCert(fx, "p1", "busy.example.com", CertificateStatus::renewal_pending, 1 * 24h);
+  auto issuing = makeCert(fx, "p1", "new.example.com", CertificateStatus::issuing);
+  for (const auto& c : {due1, due2, notDue, manual, busy, issuing})
+    REQUIRE(repo.create(c).ok());
+  const auto due = repo.dueForRenewal(fx.now(), 100);
+  REQUIRE(due.ok());
+  REQUIRE(due->size() == 2);
+  CHECK((*due)[0].id == due1.id);  // earliest next_renewal_at first
+  CHECK((*due)[1].id == due2.id);
+  CHECK(repo.dueForRenewal(fx.now(), 1)->size() == 1);
+  CHECK(repo.dueForRenewal(fx.now() - 365 * 24h, 100)->empty());
+}
+
+TEST_CASE_TEMPLATE("certificate repository: stale distribution_pending", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  auto old = makeCert(fx, "p1", "old.example.com");
+  setDistributionPending(old, true, fx.now() - 10min);
+  auto fresh = makeCert(fx, "p1", "fresh.example.com");
+  setDistributionPending(fresh, true, fx.now() - 1min);
+  auto none = makeCert(fx, "p1", "none.example.com");
+  for (const auto& c : {old, fresh, none})
+    REQUIRE(repo.create(c).ok());
+  const auto stale = repo.distributionPendingSince(fx.now() - 5min, 100);
+  REQUIRE(stale.ok());
+  REQUIRE(stale->size() == 1);
+  CHECK((*stale)[0].id == old.id);
+  CHECK((*stale)[0].distribution_pending_since == fx.now() - 10min);
+}

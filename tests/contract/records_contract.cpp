@@ -1,0 +1,182 @@
+// Contract of the records that hold across instances: licence, refresh tokens, idempotency,
+// rate-limit counters, the leader lock and settings — on every adapter.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "contract/store_factories.hpp"
+#include "contract/store_fixture.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+using namespace std::chrono_literals;
+
+TEST_CASE_TEMPLATE("license: none until put; put replaces", F, CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->license();
+  CHECK_FALSE(repo.get()->has_value());
+  License l;
+  l.plan_name = "Enterprise";
+  l.cert_limit = 50;
+  l.expires_at = fx.now() + 24h;
+  l.license_key = "key-1";
+  REQUIRE(repo.put(l).ok());
+  CHECK(repo.get()->value().cert_limit == 50);
+  l.cert_limit = std::nullopt;
+  l.license_key = "key-2";
+  REQUIRE(repo.put(l).ok());
+  const auto stored = repo.get()->value();
+  CHECK_FALSE(stored.cert_limit);
+  CHECK(stored.license_key == "key-2");
+  CHECK(stored.expires_at == fx.now() + 24h);
+}
+
+TEST_CASE_TEMPLATE("refresh tokens: single use, reuse revokes the family", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& store = fx.store->refreshTokens();
+  const auto token = [&](std::string id, std::string family, std::string user) {
+    return RefreshToken{std::move(id), std::move(family),  std::move(user),
+                        fx.now(),      fx.now() + 7 * 24h, false,
+                        false};
+  };
+  REQUIRE(store.issue(token("t1", "f1", "u1")).ok());
+  CHECK(store.issue(token("t1", "f1", "u1")).error().code == ErrorCode::conflict);
+  const auto used = store.consume("t1", fx.now());
+  REQUIRE(used.ok());
+  CHECK(used->family_id == "f1");
+  CHECK_FALSE(used->consumed);
+  REQUIRE(store.issue(token("t2", "f1", "u1")).ok());  // the rotated successor
+
+  const auto reuse = store.consume("t1", fx.now());
+  REQUIRE_FALSE(reuse.ok());
+  CHECK(reuse.error().code == ErrorCode::unauthenticated);
+  CHECK(reuse.error().reason == "TOKEN_REUSE");
+  const auto successor = store.consume("t2", fx.now());  // the family is revoked
+  REQUIRE_FALSE(successor.ok());
+  CHECK(successor.error().reason == "TOKEN_INVALID");
+
+  CHECK(store.consume("nope", fx.now()).error().reason == "TOKEN_INVALID");
+  REQUIRE(store.issue(token("t3", "f3", "u1")).ok());
+  CHECK(store.consume("t3", fx.now() + 8 * 24h).error().reason == "TOKEN_INVALID");  // expired
+
+  REQUIRE(store.issue(token("t4", "f4", "u1")).ok());
+  REQUIRE(store.issue(token("t5", "f5", "u2")).ok());
+  REQUIRE(store.revokeUser("u1").ok());
+  CHECK(store.consume("t4", fx.now()).error().reason == "TOKEN_INVALID");
+  CHECK(store.consume("t5", fx.now()).ok());
+  REQUIRE(store.issue(token("t6", "f6", "u2")).ok());
+  REQUIRE(store.revokeFamily("f6").ok());
+  CHECK_FALSE(store.consume("t6", fx.now()).ok());
+  CHECK(store.revokeFamily("unknown").ok());
+}
+
+TEST_CASE_TEMPLATE("refresh tokens: of concurrent consumers exactly one succeeds", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& store = fx.store->refreshTokens();
+  for (int round = 0; round < 20; ++round) {
+    const std::string id = "race-" + std::to_string(round);
+    REQUIRE(store.issue({id, "fam-" + id, "u", fx.now(), fx.now() + 1h, false, false}).ok());
+    std::atomic<int> wins{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&] {
+        if (store.consume(id, fx.now()).ok()) ++wins;
+      });
+    }
+    for (auto& t : threads)
+      t.join();
+    CHECK(wins == 1);
+  }
+}
+
+TEST_CASE_TEMPLATE("idempotency: a record replays for its window; a second save conflicts", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& store = fx.store->idempotency();
+  CHECK_FALSE(store.find("u1:POST /x:key", fx.now())->has_value());
+  IdempotencyRecord r{"u1:POST /x:key",
+                      "sha256:abc",
+                      201,
+                      "application/json",
+                      R"({"id":"1"})",
+                      fx.now(),
+                      fx.now() + kIdempotencyWindow};
+  REQUIRE(store.save(r, fx.now()).ok());
+  const auto found = store.find(r.key, fx.now() + 23h);
+  REQUIRE(found->has_value());
+  CHECK((*found)->status_code == 201);
+  CHECK((*found)->body == R"({"id":"1"})");
+  CHECK((*found)->request_fingerprint == "sha256:abc");
+  CHECK(store.save(r, fx.now()).error().code == ErrorCode::conflict);
+  CHECK_FALSE(store.find(r.key, fx.now() + 24h)->has_value());  // window over
+  IdempotencyRecord later = r;
+  later.created_at = fx.now() + 25h;
+  later.expires_at = later.created_at + kIdempotencyWindow;
+  later.body = "new";
+  REQUIRE(store.save(later, fx.now() + 25h).ok());  // an expired key can be used again
+  CHECK((*store.find(r.key, fx.now() + 25h))->body == "new");
+}
+
+TEST_CASE_TEMPLATE("rate limits: fixed windows per bucket", F, CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& counter = fx.store->rateLimits();
+  const Timestamp windowStart{std::chrono::floor<std::chrono::minutes>(fx.now())};
+  for (int i = 1; i <= 10; ++i) {
+    CHECK(*counter.hit("login:ip:127.0.0.1", 1min, windowStart + std::chrono::seconds{i}) == i);
+  }
+  CHECK(*counter.hit("login:user:alice", 1min, windowStart + 30s) == 1);
+  CHECK(*counter.hit("login:ip:127.0.0.1", 1min, windowStart + 59s) == 11);
+  CHECK(*counter.hit("login:ip:127.0.0.1", 1min, windowStart + 60s) == 1);  // next window
+  CHECK(counter.hit("x", 0s, fx.now()).error().code == ErrorCode::invalid_argument);
+}
+
+TEST_CASE_TEMPLATE("leader lock: one holder, renewal, takeover after the TTL, release", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& lock = fx.store->leaderLock();
+  CHECK_FALSE(lock.holder("scheduler", fx.now())->has_value());
+  CHECK(*lock.tryAcquire("scheduler", "a", fx.now(), 90s));
+  CHECK_FALSE(*lock.tryAcquire("scheduler", "b", fx.now() + 30s, 90s));
+  CHECK(*lock.tryAcquire("scheduler", "a", fx.now() + 60s, 90s));  // heartbeat extends
+  CHECK_FALSE(*lock.tryAcquire("scheduler", "b", fx.now() + 140s, 90s));
+  CHECK(lock.holder("scheduler", fx.now() + 140s)->value() == "a");
+  CHECK(*lock.tryAcquire("scheduler", "b", fx.now() + 150s, 90s));  // a stopped heartbeating
+  CHECK(lock.holder("scheduler", fx.now() + 150s)->value() == "b");
+  REQUIRE(lock.release("scheduler", "a").ok());  // not the holder: no effect
+  CHECK(lock.holder("scheduler", fx.now() + 150s)->value() == "b");
+  REQUIRE(lock.release("scheduler", "b").ok());
+  CHECK(*lock.tryAcquire("scheduler", "a", fx.now() + 151s, 90s));
+  CHECK(*lock.tryAcquire("other-lock", "b", fx.now() + 151s, 90s));
+}
+
+TEST_CASE_TEMPLATE("leader lock: concurrent contenders never both hold it", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& lock = fx.store->leaderLock();
+  for (int round = 0; round < 50; ++round) {
+    const std::string name = "race-" + std::to_string(round);
+    std::atomic<int> holders{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        if (*lock.tryAcquire(name, "i" + std::to_string(t), fx.now(), 90s)) ++holders;
+      });
+    }
+    for (auto& t : threads)
+      t.join();
+    CHECK(holders == 1);
+  }
+}
+
+TEST_CASE_TEMPLATE("settings: documents by key", F, CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& settings = fx.store->settings();
+  CHECK_FALSE(settings.get("ldap")->has_value());
+  REQUIRE(settings.put({"ldap", R"({"host":"127.0.0.1"})", fx.now()}).ok());
+  REQUIRE(settings.put({"ldap", R"({"host":"ldap.internal"})", fx.now()}).ok());
+  CHECK((*settings.get("ldap"))->value == R"({"host":"ldap.internal"})");
+  CHECK_FALSE(settings.get("smtp")->has_value());
+}

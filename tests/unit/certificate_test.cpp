@@ -1,0 +1,262 @@
+// The certificate life cycle table and the renewal-timing rules.
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include "domain/certificate.hpp"
+
+using namespace certsteward::domain;
+using namespace std::chrono_literals;
+
+namespace {
+
+const Timestamp kNow = Timestamp{std::chrono::days{20000}};
+
+Certificate certIn(CertificateStatus status) {
+  Certificate c;
+  c.id = "0123456789abcdef01234567";
+  c.project_id = "p";
+  c.common_name = "www.example.com";
+  c.sans = {"www.example.com"};
+  c.status = status;
+  if (status != CertificateStatus::issuing) {
+    c.expires_at = kNow + std::chrono::days{60};
+    c.next_renewal_at = kNow + std::chrono::days{30};
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("certificate: every transition of the table") {
+  struct Row {
+    const char* name;
+    std::function<Certificate()> start;
+    CertificateEvent event;
+    CertificateContext context;
+    bool ok;
+    CertificateStatus expected;
+    std::function<void(const Certificate&)> check;
+    std::optional<EventKind> raised;
+  };
+  const auto noCheck = [](const Certificate&) {};
+  CertificateContext issuedCtx{kNow, "", kNow + std::chrono::days{90}, std::nullopt, true, {}};
+  CertificateContext errorCtx{kNow, "dns timeout", std::nullopt, std::nullopt, false, {}};
+  CertificateContext plain{kNow, "", std::nullopt, std::nullopt, false, {}};
+  std::vector<Row> rows{
+      {"issuance success makes it active with renewal scheduled",
+       [] { return certIn(CertificateStatus::issuing); }, CertificateEvent::issued, issuedCtx, true,
+       CertificateStatus::active,
+       [](const Certificate& c) {
+         CHECK(c.expires_at == kNow + std::chrono::days{90});
+         CHECK(c.next_renewal_at == kNow + std::chrono::days{60});
+         CHECK(c.issued_at == kNow);
+         CHECK(c.distribution_pending);
+         CHECK(c.distribution_pending_since == kNow);
+         CHECK(c.last_error.empty());
+       },
+       std::nullopt},
+      {"issuance success without a new expiry is refused",
+       [] { return certIn(CertificateStatus::issuing); }, CertificateEvent::issued, plain, false,
+       CertificateStatus::issuing, noCheck, std::nullopt},
+      {"a failed issuance attempt keeps issuing with the error",
+       [] { return certIn(CertificateStatus::issuing); }, CertificateEvent::attempt_failed,
+       errorCtx, true, CertificateStatus::issuing,
+       [](const Certificate& c) { CHECK(c.last_error == "dns timeout"); }, std::nullopt},
+      {"exhausted issuance stays issuing with the error",
+       [] { return certIn(CertificateStatus::issuing); }, CertificateEvent::attempts_exhausted,
+       errorCtx, true, CertificateStatus::issuing,
+       [](const Certificate& c) { CHECK(c.last_error == "dns timeout"); }, std::nullopt},
+      {"the sweep moves a due certificate to renewal_pending",
+       [] {
+         auto c = certIn(CertificateStatus::active);
+         c.next_renewal_at = kNow - 1s;
+         return c;
+       },
+       CertificateEvent::scheduled_renew, plain, true, CertificateStatus::renewal_pending, noCheck,
+       std::nullopt},
+      {"the sweep leaves a certificate that is not due",
+       [] { return certIn(CertificateStatus::active); }, CertificateEvent::scheduled_renew, plain,
+       false, CertificateStatus::active, noCheck, std::nullopt},
+      {"the sweep leaves a certificate without auto_renew",
+       [] {
+         auto c = certIn(CertificateStatus::active);
+         c.next_renewal_at = kNow - 1s;
+         c.auto_renew = false;
+         return c;
+       },
+       CertificateEvent::scheduled_renew, plain, false, CertificateStatus::active, noCheck,
+       std::nullopt},
+      {"the sweep retries a failed renewal after the cool-off",
+       [] {
+         auto c = certIn(CertificateStatus::renewal_failed);
+         c.next_renewal_at = kNow - 1s;
+         return c;
+       },
+       CertificateEvent::scheduled_renew, plain, true, CertificateStatus::renewal_pending, noCheck,
+       std::nullopt},
+      {"manual renew of an active certificate", [] { return certIn(CertificateStatus::active); },
+       CertificateEvent::manual_renew, plain, true, CertificateStatus::renewal_pending, noCheck,
+       std::nullopt},
+      {"manual renew of a failed renewal", [] { return certIn(CertificateStatus::renewal_failed); },
+       CertificateEvent::manual_renew, plain, true, CertificateStatus::renewal_pending, noCheck,
+       std::nullopt},
+      {"manual renew while issuing is refused", [] { return certIn(CertificateStatus::issuing); },
+       CertificateEvent::manual_renew, plain, false, CertificateStatus::issuing, noCheck,
+       std::nullopt},
+      {"manual renew while a renewal is queued is refused",
+       [] { return certIn(CertificateStatus::renewal_pending); }, CertificateEvent::manual_renew,
+       plain, false, CertificateStatus::renewal_pending, noCheck, std::nullopt},
+      {"manual renew while a renewal runs is refused",
+       [] { return certIn(CertificateStatus::renewal_in_progress); },
+       CertificateEvent::manual_renew, plain, false, CertificateStatus::renewal_in_progress,
+       noCheck, std::nullopt},
+      {"a worker starting a renewal counts the attempt",
+       [] { return certIn(CertificateStatus::renewal_pending); }, CertificateEvent::renewal_started,
+       plain, true, CertificateStatus::renewal_in_progress,
+       [](const Certificate& c) { CHECK(c.renewal_attempts == 1); }, std::nullopt},
+      {"renewal success returns to active with new dates and a clean slate",
+       [] {
+         auto c = certIn(CertificateStatus::renewal_in_progress);
+         c.renewal_attempts = 2;
+         c.last_error = "old";
+         return c;
+       },
+       CertificateEvent::renewed, issuedCtx, true, CertificateStatus::active,
+       [](const Certificate& c) {
+         CHECK(c.renewal_attempts == 0);
+         CHECK(c.last_error.empty());
+         CHECK(c.next_renewal_at == kNow + std::chrono::days{60});
+       },
+       std::nullopt},
+      {"a failed renewal attempt goes back to renewal_pending",
+       [] { return certIn(CertificateStatus::renewal_in_progress); },
+       CertificateEvent::attempt_failed, errorCtx, true, CertificateStatus::renewal_pending,
+       [](const Certificate& c) { CHECK(c.last_error == "dns timeout"); }, std::nullopt},
+      {"an exhausted renewal is renewal_failed, raises cert.renewal_failed, cools off 6 h",
+       [] { return certIn(CertificateStatus::renewal_in_progress); },
+       CertificateEvent::attempts_exhausted, errorCtx, true, CertificateStatus::renewal_failed,
+       [](const Certificate& c) {
+         CHECK(c.last_error == "dns timeout");
+         CHECK(c.next_renewal_at == kNow + 6h);
+       },
+       EventKind::cert_renewal_failed},
+      {"a renewal job that died while queued is renewal_failed",
+       [] { return certIn(CertificateStatus::renewal_pending); },
+       CertificateEvent::attempts_exhausted, errorCtx, true, CertificateStatus::renewal_failed,
+       noCheck, EventKind::cert_renewal_failed},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    Certificate cert = row.start();
+    auto result = applyCertificateEvent(cert, row.event, row.context);
+    REQUIRE(result.ok() == row.ok);
+    CHECK(cert.status == row.expected);
+    if (row.ok) {
+      CHECK(*result == row.raised);
+      CHECK(cert.updated_at == kNow);
+      row.check(cert);
+    } else {
+      CHECK(result.error().code == ErrorCode::failed_precondition);
+    }
+  }
+}
+
+TEST_CASE("certificate: an ARI window overrides the threshold for next_renewal_at") {
+  Certificate c = certIn(CertificateStatus::issuing);
+  CertificateContext ctx{kNow,  "", kNow + std::chrono::days{90}, kNow + std::chrono::days{70},
+                         false, {}};
+  REQUIRE(applyCertificateEvent(c, CertificateEvent::issued, ctx).ok());
+  CHECK(c.next_renewal_at == kNow + std::chrono::days{70});
+  CHECK_FALSE(c.distribution_pending);
+}
+
+TEST_CASE("certificate: next_renewal_at is expires_at minus the threshold in days") {
+  const struct {
+    int days;
+    Duration before;
+  } rows[] = {
+      {1, std::chrono::days{1}}, {30, std::chrono::days{30}}, {365, std::chrono::days{365}}};
+  for (const auto& r : rows) {
+    CHECK(renewalTime(kNow, r.days) == kNow - r.before);
+  }
+}
+
+TEST_CASE("certificate: the renewal idempotency key is renew:<id>:<expires_at_unix>") {
+  Certificate c = certIn(CertificateStatus::active);
+  c.expires_at = fromUnixSeconds(1767225600);
+  CHECK(renewalIdempotencyKey(c) == "renew:0123456789abcdef01234567:1767225600");
+  c.expires_at = *c.expires_at + 999ms;  // sub-second parts do not change the key
+  CHECK(renewalIdempotencyKey(c) == "renew:0123456789abcdef01234567:1767225600");
+}
+
+TEST_CASE("certificate: the failed-renewal rule of the spec (States, rule 2)") {
+  Certificate active = certIn(CertificateStatus::active);
+  active.next_renewal_at = kNow - 1s;
+  CHECK(isFailedRenewal(active, kNow));
+  active.next_renewal_at = kNow;
+  CHECK_FALSE(isFailedRenewal(active, kNow));  // "past", not "at"
+  Certificate failed = certIn(CertificateStatus::renewal_failed);
+  failed.renewal_attempts = 0;
+  CHECK_FALSE(isFailedRenewal(failed, kNow));
+  failed.renewal_attempts = 3;
+  CHECK(isFailedRenewal(failed, kNow));
+  Certificate pending = certIn(CertificateStatus::renewal_pending);
+  pending.next_renewal_at = kNow - 1h;
+  CHECK_FALSE(isFailedRenewal(pending, kNow));
+}
+
+TEST_CASE("certificate: distribution_pending goes stale after more than 5 minutes") {
+  Certificate c = certIn(CertificateStatus::active);
+  setDistributionPending(c, true, kNow);
+  CHECK_FALSE(isDistributionStale(c, kNow + 5min));
+  CHECK(isDistributionStale(c, kNow + 5min + 1ms));
+  setDistributionPending(c, false, kNow);
+  CHECK_FALSE(c.distribution_pending_since);
+  CHECK_FALSE(isDistributionStale(c, kNow + 1h));
+}
+
+TEST_CASE("certificate: expiring soon within 14 days of expiry") {
+  Certificate c = certIn(CertificateStatus::active);
+  c.expires_at = kNow + std::chrono::days{14};
+  CHECK(isExpiringSoon(c, kNow));
+  c.expires_at = kNow + std::chrono::days{15};
+  CHECK_FALSE(isExpiringSoon(c, kNow));
+  CHECK_FALSE(isExpiringSoon(certIn(CertificateStatus::issuing), kNow));
+}
+
+TEST_CASE("certificate: DNS names and request validation") {
+  const struct {
+    const char* name;
+    bool ok;
+  } names[] = {{"www.example.com", true},
+               {"*.example.com", true},
+               {"a.b", true},
+               {"example", false},
+               {"WWW.example.com", false},
+               {"-a.example.com", false},
+               {"a-.example.com", false},
+               {"a..example.com", false},
+               {"*.*.example.com", false},
+               {"exa mple.com", false},
+               {"", false},
+               {"a.example.com.", false},
+               {"xn--bcher-kva.example", true}};
+  for (const auto& n : names) {
+    CAPTURE(n.name);
+    CHECK(isValidDnsName(n.name) == n.ok);
+  }
+  CHECK_FALSE(isValidDnsName(std::string(64, 'a') + ".com"));
+  CHECK(isValidDnsName(std::string(63, 'a') + ".com"));
+
+  Certificate c = certIn(CertificateStatus::issuing);
+  CHECK(validateNewCertificate(c).ok());
+  c.renewal_threshold_days = 0;
+  CHECK(validateNewCertificate(c).error().code == ErrorCode::invalid_argument);
+  c.renewal_threshold_days = 30;
+  c.sans.push_back("bad name");
+  CHECK(validateNewCertificate(c).error().message.find("sans") != std::string::npos);
+  c.sans.pop_back();
+  c.issuer_type = "msca";
+  CHECK_FALSE(validateNewCertificate(c).ok());
+}

@@ -1,0 +1,106 @@
+// Configuration: the file format, environment overrides, and errors that name the key.
+#include <doctest/doctest.h>
+
+#include "app/config.hpp"
+
+using namespace certsteward;
+
+namespace {
+
+const std::string kSecret(40, 's');
+
+std::map<std::string, std::string> base() {
+  return {{"jwt.secret", kSecret}, {"secrets.key", std::string(32, 'k')}};
+}
+
+auto noEnv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+
+}  // namespace
+
+TEST_CASE("config: defaults") {
+  const auto c = app::loadConfig(base(), noEnv);
+  REQUIRE(c.ok());
+  CHECK(c->listen_port == 8080);
+  CHECK(c->access_token_ttl == std::chrono::minutes{15});
+  CHECK(c->refresh_token_ttl == std::chrono::days{7});
+  CHECK(c->worker_max_concurrency == 4);
+  CHECK(c->worker_max_concurrent_discovery == 50);
+  CHECK(c->worker_poll_interval == std::chrono::seconds{2});
+  CHECK(c->worker_lock_ttl == std::chrono::minutes{5});
+  CHECK(c->worker_shutdown_wait == std::chrono::seconds{55});
+  CHECK(c->scheduler_interval == std::chrono::hours{1});
+  CHECK(c->scheduler_leader_ttl == std::chrono::seconds{90});
+  CHECK(c->scheduler_heartbeat == std::chrono::seconds{30});
+  CHECK(c->audit_signing_key == kSecret);  // falls back to the JWT secret
+  CHECK_FALSE(c->secure_cookies);
+  CHECK(c->trusted_proxies.empty());
+}
+
+TEST_CASE("config: environment variables override the file") {
+  CHECK(app::environmentName("jwt.access_token_ttl") == "CERTSTEWARD_JWT_ACCESS_TOKEN_TTL");
+  auto values = base();
+  values["jwt.access_token_ttl"] = "30m";
+  values["server.listen"] = "0.0.0.0:9000";
+  const auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "CERTSTEWARD_JWT_ACCESS_TOKEN_TTL") return "10m";
+    if (name == "CERTSTEWARD_WORKER_MAX_CONCURRENCY") return "0";
+    return std::nullopt;
+  };
+  const auto c = app::loadConfig(values, env);
+  REQUIRE(c.ok());
+  CHECK(c->access_token_ttl == std::chrono::minutes{10});
+  CHECK(c->worker_max_concurrency == 0);
+  CHECK(c->listen_address == "0.0.0.0");
+  CHECK(c->listen_port == 9000);
+}
+
+TEST_CASE("config: invalid values stop start-up with a message naming the key") {
+  const struct {
+    const char* key;
+    const char* value;
+  } rows[] = {
+      {"jwt.access_token_ttl", "2h"},  // must not exceed 1 hour
+      {"jwt.access_token_ttl", "fifteen"},
+      {"jwt.secret", "short"},
+      {"server.listen", "8080"},
+      {"server.listen", "127.0.0.1:70000"},
+      {"server.secure_cookies", "yes"},
+      {"server.trusted_proxies", "10.0.0.0/33"},
+      {"server.trusted_proxies", "example.com"},
+      {"worker.max_concurrency", "-1"},
+      {"scheduler.interval", "0s"},
+      {"store.url", "postgres://db"},
+      {"log.level", "loud"},
+      {"no.such.key", "1"},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.key);
+    CAPTURE(r.value);
+    auto values = base();
+    values[r.key] = r.value;
+    const auto c = app::loadConfig(values, noEnv);
+    REQUIRE_FALSE(c.ok());
+    CHECK(c.error().message.find(r.key) != std::string::npos);
+  }
+}
+
+TEST_CASE("config: required secrets are named when missing") {
+  auto c = app::loadConfig({{"secrets.key", std::string(32, 'k')}}, noEnv);
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.error().message.find("jwt.secret") != std::string::npos);
+  c = app::loadConfig({{"jwt.secret", kSecret}}, noEnv);
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.error().message.find("secrets.key") != std::string::npos);
+}
+
+TEST_CASE("config: the file format") {
+  const auto parsed = app::parseConfigText(
+      "# comment\n\nserver.listen = 127.0.0.1:0\n  jwt.issuer=\"my issuer\"  \n");
+  REQUIRE(parsed.ok());
+  CHECK(parsed->at("server.listen") == "127.0.0.1:0");
+  CHECK(parsed->at("jwt.issuer") == "my issuer");
+  const auto bad = app::parseConfigText("ok = 1\nthis line has no equals sign\n");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("line 2") != std::string::npos);
+  CHECK(app::knownKeys().size() >= 20);
+}
