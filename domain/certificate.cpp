@@ -91,7 +91,7 @@ constexpr std::array kTransitions{
                           std::nullopt},
     CertificateTransition{S::active, E::scheduled_renew, due,
                           "auto_renew and next_renewal_at has passed", S::renewal_pending, nothing,
-                          "renew_certificate job enqueued under renew:<id>:<expires_at_unix>",
+                          "renew_certificate job enqueued under `renew:<id>:<expires_at_unix>`",
                           std::nullopt},
     CertificateTransition{S::renewal_failed, E::scheduled_renew, due,
                           "auto_renew and next_renewal_at (the retry cool-off) has passed",

@@ -56,9 +56,10 @@ class JobQueue {
                                                          const domain::PageRequest& page) const = 0;
 
   /**
-   * Atomically claims the claimable job of `lane` (domain::isClaimable at ctx.now) with the
-   * earliest next_run_at for ctx.worker, applying `claim` or `reclaim`. Expired jobs that the
-   * table settles (dead, cancelled) are written and reported, and the search goes on.
+   * Atomically claims one claimable job of `lane` (domain::isClaimable at ctx.now) for
+   * ctx.worker: active jobs whose lock expired first (oldest lock first, `reclaim`), then the due
+   * pending or failed job with the earliest next_run_at (`claim`). Expired jobs that the table
+   * settles instead (dead, cancelled) are written and reported, and the search goes on.
    * @return the claim (claimed empty when nothing is due). Thread-safe.
    */
   virtual domain::Result<ClaimResult> claim(domain::Lane lane, const domain::JobContext& ctx) = 0;

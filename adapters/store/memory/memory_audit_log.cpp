@@ -10,7 +10,7 @@ namespace certsteward::adapters::memory {
 domain::Result<domain::AuditEntry> MemoryAuditLog::append(const domain::AuditEntry& draft,
                                                           const domain::AuditSealer& sealer) {
   std::lock_guard lock(mu_);
-  if (std::any_of(chain_.begin(), chain_.end(), [&](const auto& e) { return e.id == draft.id; })) {
+  if (positionById_.count(draft.id) != 0) {
     return domain::makeError(domain::ErrorCode::conflict, "an audit entry with this id exists");
   }
   domain::AuditEntry entry = draft;
@@ -19,15 +19,14 @@ domain::Result<domain::AuditEntry> MemoryAuditLog::append(const domain::AuditEnt
     entry.timestamp = domain::chainTimestamp(chain_.back().timestamp, entry.timestamp);
   entry.sequence = static_cast<std::int64_t>(chain_.size()) + 1;
   entry.checksum = sealer.checksum(previous, entry);
+  positionById_.emplace(entry.id, chain_.size());
   chain_.push_back(entry);
   return entry;
 }
 
 domain::Result<domain::AuditEntry> MemoryAuditLog::get(const domain::Id& id) const {
   std::lock_guard lock(mu_);
-  for (const auto& e : chain_) {
-    if (e.id == id) return e;
-  }
+  if (const auto it = positionById_.find(id); it != positionById_.end()) return chain_[it->second];
   return domain::makeError(domain::ErrorCode::not_found, "audit entry not found");
 }
 
@@ -66,8 +65,8 @@ domain::Result<ports::AuditChainPage> MemoryAuditLog::chainPage(
 
 void MemoryAuditLog::tamperForTest(const domain::AuditEntry& entry) {
   std::lock_guard lock(mu_);
-  for (auto& e : chain_) {
-    if (e.id == entry.id) e = entry;
+  if (const auto it = positionById_.find(entry.id); it != positionById_.end()) {
+    chain_[it->second] = entry;
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "ports/audit_log.hpp"
@@ -26,6 +27,7 @@ class MemoryAuditLog : public ports::AuditLog {
  private:
   mutable std::mutex mu_;
   std::vector<domain::AuditEntry> chain_;
+  std::unordered_map<domain::Id, std::size_t> positionById_;
 };
 
 }  // namespace certsteward::adapters::memory

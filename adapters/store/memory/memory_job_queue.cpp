@@ -1,8 +1,6 @@
 // In-memory job queue.
 #include "adapters/store/memory/memory_job_queue.hpp"
 
-#include <algorithm>
-#include <tuple>
 #include <vector>
 
 #include "adapters/store/memory/paginate.hpp"
@@ -10,19 +8,43 @@
 namespace certsteward::adapters::memory {
 
 using domain::Job;
+using domain::JobStatus;
+
+void MemoryJobQueue::unindex(const Job& job) {
+  auto& lane = lanes_[job.lane()];
+  lane.waiting.erase({job.next_run_at, job.id});
+  if (job.lock_expires_at) lane.locked.erase({*job.lock_expires_at, job.id});
+  if (!job.idempotency_key.empty()) {
+    const auto it = unfinishedByKey_.find(job.idempotency_key);
+    if (it != unfinishedByKey_.end() && it->second == job.id) unfinishedByKey_.erase(it);
+  }
+}
+
+void MemoryJobQueue::store(const Job& job) {
+  if (const auto it = jobs_.find(job.id); it != jobs_.end()) unindex(it->second);
+  auto& lane = lanes_[job.lane()];
+  if (job.status == JobStatus::pending || job.status == JobStatus::failed) {
+    lane.waiting.insert({job.next_run_at, job.id});
+  } else if (job.status == JobStatus::active && job.lock_expires_at) {
+    lane.locked.insert({*job.lock_expires_at, job.id});
+  }
+  if (!job.idempotency_key.empty() && !domain::isTerminal(job.status)) {
+    unfinishedByKey_[job.idempotency_key] = job.id;
+  }
+  jobs_[job.id] = job;
+}
 
 domain::Result<ports::EnqueueResult> MemoryJobQueue::enqueue(const Job& job) {
   std::lock_guard lock(mu_);
   if (!job.idempotency_key.empty()) {
-    for (const auto& [id, existing] : jobs_) {
-      if (existing.idempotency_key == job.idempotency_key && !domain::isTerminal(existing.status)) {
-        return ports::EnqueueResult{existing, false};
-      }
+    if (const auto it = unfinishedByKey_.find(job.idempotency_key); it != unfinishedByKey_.end()) {
+      return ports::EnqueueResult{jobs_.at(it->second), false};
     }
   }
-  if (!jobs_.emplace(job.id, job).second) {
+  if (jobs_.count(job.id) != 0) {
     return domain::makeError(domain::ErrorCode::conflict, "a job with this id exists");
   }
+  store(job);
   return ports::EnqueueResult{job, true};
 }
 
@@ -53,27 +75,36 @@ domain::Result<domain::Page<Job>> MemoryJobQueue::list(const domain::Id& project
   return paginate(std::move(selected), page);
 }
 
+domain::Result<ports::JobUpdate> MemoryJobQueue::applyLocked(Job& stored, domain::JobEvent event,
+                                                             const domain::JobContext& ctx) {
+  Job copy = stored;
+  auto applied = domain::applyJobEvent(copy, event, ctx);
+  if (!applied) return applied.error();
+  store(copy);
+  return ports::JobUpdate{std::move(copy), *applied};
+}
+
 domain::Result<ports::ClaimResult> MemoryJobQueue::claim(domain::Lane lane,
                                                          const domain::JobContext& ctx) {
   std::lock_guard lock(mu_);
-  std::vector<Job*> candidates;
-  for (auto& [id, job] : jobs_) {
-    if (job.lane() == lane && domain::isClaimable(job, ctx.now)) candidates.push_back(&job);
-  }
-  std::sort(candidates.begin(), candidates.end(), [](const Job* a, const Job* b) {
-    return std::tie(a->next_run_at, a->id) < std::tie(b->next_run_at, b->id);
-  });
+  auto& index = lanes_[lane];
   ports::ClaimResult result;
-  for (Job* job : candidates) {
-    const auto event = job->status == domain::JobStatus::active ? domain::JobEvent::reclaim
-                                                                : domain::JobEvent::claim;
-    auto applied = domain::applyJobEvent(*job, event, ctx);
-    if (!applied) continue;
-    if (job->status == domain::JobStatus::active) {
-      result.claimed = *job;
-      break;
+  // Expired locks first: their workers are gone. Each one is reclaimed or settled.
+  while (!index.locked.empty() && index.locked.begin()->first <= ctx.now) {
+    Job& job = jobs_.at(index.locked.begin()->second);
+    auto update = applyLocked(job, domain::JobEvent::reclaim, ctx);
+    if (!update) return update.error();  // cannot happen: the guards cover every expired job
+    if (update->job.status == JobStatus::active) {
+      result.claimed = update->job;
+      return result;
     }
-    result.settled.push_back(ports::JobUpdate{*job, *applied});
+    result.settled.push_back(std::move(*update));
+  }
+  if (!index.waiting.empty() && index.waiting.begin()->first <= ctx.now) {
+    Job& job = jobs_.at(index.waiting.begin()->second);
+    auto update = applyLocked(job, domain::JobEvent::claim, ctx);
+    if (!update) return update.error();
+    result.claimed = update->job;
   }
   return result;
 }
@@ -83,11 +114,7 @@ domain::Result<ports::JobUpdate> MemoryJobQueue::apply(const domain::Id& id, dom
   std::lock_guard lock(mu_);
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) return domain::makeError(domain::ErrorCode::not_found, "job not found");
-  Job copy = it->second;
-  auto applied = domain::applyJobEvent(copy, event, ctx);
-  if (!applied) return applied.error();
-  it->second = copy;
-  return ports::JobUpdate{std::move(copy), *applied};
+  return applyLocked(it->second, event, ctx);
 }
 
 }  // namespace certsteward::adapters::memory
