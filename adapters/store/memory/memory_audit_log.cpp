@@ -51,9 +51,11 @@ domain::Result<ports::AuditChainPage> MemoryAuditLog::chainPage(
   std::lock_guard lock(mu_);
   ports::AuditChainPage page;
   std::size_t start = 0;
-  if (since) {
-    while (start < chain_.size() && chain_[start].timestamp < *since)
-      ++start;
+  if (since) {  // timestamps strictly increase along the chain
+    start = static_cast<std::size_t>(
+        std::partition_point(chain_.begin(), chain_.end(),
+                             [&](const domain::AuditEntry& e) { return e.timestamp < *since; }) -
+        chain_.begin());
   }
   if (start > 0) page.predecessor_checksum = chain_[start - 1].checksum;
   const std::size_t end = std::min(chain_.size(), start + static_cast<std::size_t>(limit));
