@@ -12,8 +12,8 @@ class IdGenerator {
   virtual ~IdGenerator() = default;
 
   /**
-   * @return a new id, unique across processes with overwhelming probability, that sorts after
-   * ids made earlier by this generator. Never fails. Thread-safe.
+   * @return a new id, unique across processes with overwhelming probability, whose first 4
+   * bytes are the creation second, so ids sort by creation time. Never fails. Thread-safe.
    */
   virtual domain::Id next() = 0;
 };

@@ -55,6 +55,10 @@ code=$(curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/no/such
 grep -q '"error"' "$work/body" || fail "404 body is not a JSON error"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/healthz")
 [ "$code" = 405 ] || fail "POST /healthz answered $code"
+# A request larger than server.max_request_bytes is refused with 413, and the server lives on.
+code=$(head -c 2000000 /dev/zero | curl -s -o /dev/null -w '%{http_code}' -H 'Expect:' \
+  -H 'Content-Type: application/json' --data-binary @- "http://127.0.0.1:$port/healthz")
+[ "$code" = 413 ] || fail "oversized request answered $code"
 # Keep-alive: two requests over one connection.
 curl -s -o /dev/null -o /dev/null -w '%{num_connects}\n' "http://127.0.0.1:$port/healthz" \
   "http://127.0.0.1:$port/healthz" > "$work/connects"
