@@ -147,7 +147,8 @@ struct Case {
 
 TEST_CASE_TEMPLATE("project-scoped repository: create, get, list, update, remove, tenancy", C,
                    // One entry per adapter, as in CERTSTEWARD_STORE_FACTORIES.
-                   CERTSTEWARD_ENTITY_CASES(testing::MemoryStoreFactory)) {
+                   CERTSTEWARD_ENTITY_CASES(testing::MemoryStoreFactory),
+                   CERTSTEWARD_ENTITY_CASES(testing::SqliteStoreFactory)) {
   using E = typename C::Entity;
   testing::StoreFixture<typename C::Factory> fx;
   auto& repo = E::repo(*fx.store);

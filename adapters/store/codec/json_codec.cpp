@@ -1,0 +1,297 @@
+// The field lists of every stored entity, each written once (X-macros), and Boost.JSON glue.
+#include "adapters/store/codec/json_codec.hpp"
+
+#include <boost/json.hpp>
+
+#include <stdexcept>
+
+namespace certsteward::adapters::codec {
+namespace {
+
+namespace json = boost::json;
+using namespace certsteward::domain;
+
+// ---- writers ----
+json::value w(const std::string& v) {
+  return json::value(v);
+}
+json::value w(bool v) {
+  return json::value(v);
+}
+json::value w(int v) {
+  return json::value(static_cast<std::int64_t>(v));
+}
+json::value w(std::int64_t v) {
+  return json::value(v);
+}
+json::value w(Timestamp t) {
+  return json::value(t.time_since_epoch().count());
+}
+template <class E>
+requires std::is_enum_v<E> json::value w(E e) {
+  return json::value(nameOf(e));
+}
+json::value w(const std::map<std::string, std::string>& m) {
+  json::object o;
+  for (const auto& [k, v] : m)
+    o[k] = v;
+  return o;
+}
+template <class T>
+json::value w(const std::optional<T>& v) {
+  return v ? w(*v) : json::value(nullptr);
+}
+json::value w(const TargetResult& v);
+json::value w(const DistributionTarget& v);
+template <class T>
+json::value w(const std::vector<T>& v) {
+  json::array a;
+  for (const auto& x : v)
+    a.push_back(w(x));
+  return a;
+}
+
+// ---- readers: throw std::invalid_argument on a type mismatch ----
+[[noreturn]] void corrupt() {
+  throw std::invalid_argument("corrupt");
+}
+void r(const json::value& j, std::string& out) {
+  if (!j.is_string()) corrupt();
+  out = std::string(j.get_string());
+}
+void r(const json::value& j, bool& out) {
+  if (!j.is_bool()) corrupt();
+  out = j.get_bool();
+}
+void r(const json::value& j, std::int64_t& out) {
+  if (!j.is_int64()) corrupt();
+  out = j.get_int64();
+}
+void r(const json::value& j, int& out) {
+  std::int64_t v = 0;
+  r(j, v);
+  out = static_cast<int>(v);
+}
+void r(const json::value& j, Timestamp& out) {
+  std::int64_t v = 0;
+  r(j, v);
+  out = Timestamp{Duration{v}};
+}
+template <class E>
+bool assign(std::optional<E> parsed, E& out) {
+  if (!parsed) return false;
+  out = *parsed;
+  return true;
+}
+bool parseEnum(std::string_view s, JobStatus& e) {
+  return assign(parseJobStatus(s), e);
+}
+bool parseEnum(std::string_view s, JobType& e) {
+  return assign(parseJobType(s), e);
+}
+bool parseEnum(std::string_view s, CertificateStatus& e) {
+  return assign(parseCertificateStatus(s), e);
+}
+bool parseEnum(std::string_view s, KeyType& e) {
+  return assign(parseKeyType(s), e);
+}
+bool parseEnum(std::string_view s, OrgRole& e) {
+  return assign(parseOrgRole(s), e);
+}
+bool parseEnum(std::string_view s, AuthSource& e) {
+  return assign(parseAuthSource(s), e);
+}
+bool parseEnum(std::string_view s, EventKind& e) {
+  return assign(parseEventKind(s), e);
+}
+template <class E>
+requires std::is_enum_v<E>
+void r(const json::value& j, E& out) {
+  if (!j.is_string() || !parseEnum(j.get_string(), out)) corrupt();
+}
+void r(const json::value& j, std::map<std::string, std::string>& out) {
+  if (!j.is_object()) corrupt();
+  out.clear();
+  for (const auto& [k, v] : j.get_object()) {
+    if (!v.is_string()) corrupt();
+    out[std::string(k)] = std::string(v.get_string());
+  }
+}
+template <class T>
+void r(const json::value& j, std::optional<T>& out) {
+  if (j.is_null()) {
+    out.reset();
+    return;
+  }
+  T v{};
+  r(j, v);
+  out = std::move(v);
+}
+void r(const json::value& j, TargetResult& out);
+void r(const json::value& j, DistributionTarget& out);
+template <class T>
+void r(const json::value& j, std::vector<T>& out) {
+  if (!j.is_array()) corrupt();
+  out.clear();
+  for (const auto& x : j.get_array()) {
+    T v{};
+    r(x, v);
+    out.push_back(std::move(v));
+  }
+}
+
+// Reads field `key` when present; missing keys keep the default.
+template <class T>
+void field(const json::object& o, const char* key, T& out) {
+  if (const auto* v = o.if_contains(key)) r(*v, out);
+}
+
+#define CS_WRITE(f) o[#f] = w(x.f);
+#define CS_READ(f) field(o, #f, x.f);
+
+#define CS_TARGET_RESULT(X) X(target_name) X(status) X(error) X(error_code) X(duration_ms)
+#define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
+#define CS_CERTIFICATE(X)                                                                          \
+  X(id)                                                                                            \
+  X(project_id) X(common_name) X(sans) X(key_type) X(status) X(auto_renew) X(issuer_type)          \
+      X(acme_account_id) X(issued_at) X(expires_at) X(next_renewal_at) X(renewal_threshold_days)   \
+          X(renewal_attempts) X(last_error) X(distribution_pending) X(distribution_pending_since)  \
+              X(serial_number) X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) \
+                  X(updated_at) X(version)
+#define CS_JOB(X)                                                                            \
+  X(id)                                                                                      \
+  X(project_id) X(type) X(status) X(attempts) X(max_attempts) X(error_msg) X(certificate_id) \
+      X(parent_id) X(idempotency_key) X(payload) X(created_at) X(updated_at) X(next_run_at)  \
+          X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
+#define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
+#define CS_USER(X)                                                                    \
+  X(id)                                                                               \
+  X(username) X(password_hash) X(org_role) X(auth_source) X(disabled) X(totp_enabled) \
+      X(totp_secret_sealed) X(created_at) X(updated_at)
+#define CS_ACME_ACCOUNT(X)                                                                  \
+  X(id)                                                                                     \
+  X(project_id) X(name) X(directory_url) X(email) X(status) X(is_registered) X(account_url) \
+      X(key_sealed) X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) X(created_at) X(updated_at)
+#define CS_DNS_CREDENTIAL(X)                                                             \
+  X(id)                                                                                  \
+  X(project_id) X(name) X(provider) X(settings) X(secret_sealed) X(active) X(created_at) \
+      X(updated_at)
+#define CS_ZONE(X) X(id) X(project_id) X(domain) X(dns_credential_id) X(created_at) X(updated_at)
+#define CS_CREDENTIAL(X) \
+  X(id) X(project_id) X(name) X(kind) X(username) X(secret_sealed) X(created_at) X(updated_at)
+#define CS_MODULE_CONFIG(X)                                                                        \
+  X(id)                                                                                            \
+  X(project_id) X(name) X(module) X(settings) X(targets) X(auto_rollback_on_failure) X(created_at) \
+      X(updated_at)
+#define CS_DISTRIBUTION(X)                                                         \
+  X(id)                                                                            \
+  X(project_id) X(certificate_id) X(module_config_id) X(last_status) X(last_error) \
+      X(last_error_at) X(last_run_at) X(last_target_results) X(created_at) X(updated_at)
+#define CS_CHANNEL(X)                                                                 \
+  X(id)                                                                               \
+  X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) \
+      X(updated_at)
+#define CS_RULE(X) \
+  X(id) X(project_id) X(name) X(events) X(channel_ids) X(enabled) X(created_at) X(updated_at)
+#define CS_AUDIT(X)                                                                     \
+  X(id)                                                                                 \
+  X(timestamp) X(action) X(resource_type) X(resource_id) X(project_id) X(actor_user_id) \
+      X(actor_username) X(ip) X(request_id) X(details) X(checksum) X(sequence)
+#define CS_LICENSE(X)                                                                        \
+  X(plan_name)                                                                               \
+  X(cert_limit) X(expires_at) X(license_key) X(fingerprint) X(activation_id) X(activated_at) \
+      X(last_checked_at) X(api_key_configured) X(license_mode)
+#define CS_IDEMPOTENCY(X) \
+  X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
+
+json::value w(const TargetResult& x) {
+  json::object o;
+  CS_TARGET_RESULT(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, TargetResult& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_TARGET_RESULT(CS_READ)
+}
+json::value w(const DistributionTarget& x) {
+  json::object o;
+  CS_DISTRIBUTION_TARGET(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, DistributionTarget& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_DISTRIBUTION_TARGET(CS_READ)
+}
+
+template <class T>
+struct Fields;
+
+#define CS_ENTITY(Type, LIST)                                            \
+  template <>                                                            \
+  struct Fields<Type> {                                                  \
+    static void write(json::object& o, const Type& x) { LIST(CS_WRITE) } \
+    static void read(const json::object& o, Type& x) { LIST(CS_READ) }   \
+  };
+
+CS_ENTITY(Certificate, CS_CERTIFICATE)
+CS_ENTITY(Job, CS_JOB)
+CS_ENTITY(Project, CS_PROJECT)
+CS_ENTITY(User, CS_USER)
+CS_ENTITY(AcmeAccount, CS_ACME_ACCOUNT)
+CS_ENTITY(DnsCredential, CS_DNS_CREDENTIAL)
+CS_ENTITY(Zone, CS_ZONE)
+CS_ENTITY(Credential, CS_CREDENTIAL)
+CS_ENTITY(ModuleConfig, CS_MODULE_CONFIG)
+CS_ENTITY(Distribution, CS_DISTRIBUTION)
+CS_ENTITY(NotificationChannel, CS_CHANNEL)
+CS_ENTITY(NotificationRule, CS_RULE)
+CS_ENTITY(AuditEntry, CS_AUDIT)
+CS_ENTITY(License, CS_LICENSE)
+CS_ENTITY(IdempotencyRecord, CS_IDEMPOTENCY)
+
+}  // namespace
+
+template <class T>
+std::string encode(const T& entity) {
+  json::object o;
+  Fields<T>::write(o, entity);
+  return json::serialize(o);
+}
+
+template <class T>
+domain::Result<T> decode(std::string_view text) {
+  try {
+    boost::system::error_code ec;
+    const json::value v = json::parse(text, ec);
+    if (ec || !v.is_object()) corrupt();
+    T entity{};
+    Fields<T>::read(v.get_object(), entity);
+    return entity;
+  } catch (const std::exception&) {
+    return domain::makeError(domain::ErrorCode::internal, "stored document is corrupt");
+  }
+}
+
+#define CS_INSTANTIATE(Type)                      \
+  template std::string encode<Type>(const Type&); \
+  template domain::Result<Type> decode<Type>(std::string_view);
+
+CS_INSTANTIATE(Certificate)
+CS_INSTANTIATE(Job)
+CS_INSTANTIATE(Project)
+CS_INSTANTIATE(User)
+CS_INSTANTIATE(AcmeAccount)
+CS_INSTANTIATE(DnsCredential)
+CS_INSTANTIATE(Zone)
+CS_INSTANTIATE(Credential)
+CS_INSTANTIATE(ModuleConfig)
+CS_INSTANTIATE(Distribution)
+CS_INSTANTIATE(NotificationChannel)
+CS_INSTANTIATE(NotificationRule)
+CS_INSTANTIATE(AuditEntry)
+CS_INSTANTIATE(License)
+CS_INSTANTIATE(IdempotencyRecord)
+
+}  // namespace certsteward::adapters::codec

@@ -1,0 +1,32 @@
+// SqliteCertificateRepository: certificates as indexed columns plus the JSON document.
+// Thread-safe (connections come from the Database).
+#pragma once
+
+#include "adapters/store/sqlite/sqlite_database.hpp"
+#include "ports/certificate_repository.hpp"
+
+namespace certsteward::adapters::sqlite {
+
+class SqliteCertificateRepository : public ports::CertificateRepository {
+ public:
+  explicit SqliteCertificateRepository(Database& db) : db_(db) {}
+
+  domain::Status create(const domain::Certificate& cert) override;
+  domain::Result<domain::Certificate> get(const domain::Id& projectId,
+                                          const domain::Id& id) const override;
+  domain::Result<domain::Page<domain::Certificate>> list(
+      const domain::Id& projectId, const ports::CertificateFilter& filter,
+      const domain::PageRequest& page) const override;
+  domain::Result<domain::Certificate> update(const domain::Certificate& cert) override;
+  domain::Status remove(const domain::Id& projectId, const domain::Id& id) override;
+  domain::Result<std::int64_t> countAll() const override;
+  domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
+                                                                 std::int64_t limit) const override;
+  domain::Result<std::vector<domain::Certificate>> distributionPendingSince(
+      domain::Timestamp before, std::int64_t limit) const override;
+
+ private:
+  Database& db_;
+};
+
+}  // namespace certsteward::adapters::sqlite

@@ -1,0 +1,159 @@
+// Opens the database, migrates it, and wires the SQLite repositories into one Store.
+#include "adapters/store/sqlite/sqlite_store.hpp"
+
+#include "adapters/store/sqlite/sqlite_audit_log.hpp"
+#include "adapters/store/sqlite/sqlite_certificate_repository.hpp"
+#include "adapters/store/sqlite/sqlite_identity_repositories.hpp"
+#include "adapters/store/sqlite/sqlite_job_queue.hpp"
+#include "adapters/store/sqlite/sqlite_records.hpp"
+#include "adapters/store/sqlite/sqlite_resource_repository.hpp"
+#include "adapters/store/sqlite/sqlite_schema.hpp"
+#include "ports/acme_account_repository.hpp"
+#include "ports/credential_repository.hpp"
+#include "ports/dns_credential_repository.hpp"
+#include "ports/module_config_repository.hpp"
+#include "ports/notification_channel_repository.hpp"
+
+namespace certsteward::adapters::sqlite {
+
+struct SqliteStore::Parts {
+  explicit Parts(const SqliteOptions& o)
+      : db(o.path, o.readers, o.busy_timeout),
+        certificates(db),
+        jobs(db),
+        jobLogs(db),
+        projects(db),
+        users(db),
+        memberships(db),
+        acmeAccounts(db, "acme_account"),
+        dnsCredentials(db, "dns_credential"),
+        zones(db),
+        credentials(db, "credential"),
+        moduleConfigs(db, "module_config"),
+        distributions(db),
+        notificationChannels(db, "notification_channel"),
+        notificationRules(db),
+        auditLog(db),
+        license(db),
+        refreshTokens(db),
+        idempotency(db),
+        rateLimits(db),
+        leaderLock(db),
+        settings(db) {}
+
+  Database db;
+  SqliteCertificateRepository certificates;
+  SqliteJobQueue jobs;
+  SqliteJobLogRepository jobLogs;
+  SqliteProjectRepository projects;
+  SqliteUserRepository users;
+  SqliteMembershipRepository memberships;
+  SqliteResourceRepository<ports::AcmeAccountRepository, domain::AcmeAccount> acmeAccounts;
+  SqliteResourceRepository<ports::DnsCredentialRepository, domain::DnsCredential> dnsCredentials;
+  SqliteZoneRepository zones;
+  SqliteResourceRepository<ports::CredentialRepository, domain::Credential> credentials;
+  SqliteResourceRepository<ports::ModuleConfigRepository, domain::ModuleConfig> moduleConfigs;
+  SqliteDistributionRepository distributions;
+  SqliteResourceRepository<ports::NotificationChannelRepository, domain::NotificationChannel>
+      notificationChannels;
+  SqliteNotificationRuleRepository notificationRules;
+  SqliteAuditLog auditLog;
+  SqliteLicenseRepository license;
+  SqliteRefreshTokenStore refreshTokens;
+  SqliteIdempotencyStore idempotency;
+  SqliteRateLimitCounter rateLimits;
+  SqliteLeaderLock leaderLock;
+  SqliteSettingsRepository settings;
+};
+
+domain::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const SqliteOptions& options) {
+  return guarded([&]() -> domain::Result<std::unique_ptr<SqliteStore>> {
+    auto parts = std::make_unique<Parts>(options);
+    {
+      auto writer = parts->db.writer();
+      if (auto migrated = migrate(*writer); !migrated) return migrated.error();
+    }
+    return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(parts)));
+  });
+}
+
+SqliteStore::SqliteStore(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+SqliteStore::~SqliteStore() = default;
+
+domain::Status SqliteStore::ping() {
+  return guarded([&]() -> domain::Status {
+    auto c = parts_->db.reader();
+    auto s = c->prepare("SELECT COUNT(*) FROM schema_migrations");
+    s.step();
+    return {};
+  });
+}
+
+ports::CertificateRepository& SqliteStore::certificates() {
+  return parts_->certificates;
+}
+ports::JobQueue& SqliteStore::jobs() {
+  return parts_->jobs;
+}
+ports::JobLogRepository& SqliteStore::jobLogs() {
+  return parts_->jobLogs;
+}
+ports::ProjectRepository& SqliteStore::projects() {
+  return parts_->projects;
+}
+ports::UserRepository& SqliteStore::users() {
+  return parts_->users;
+}
+ports::MembershipRepository& SqliteStore::memberships() {
+  return parts_->memberships;
+}
+ports::AcmeAccountRepository& SqliteStore::acmeAccounts() {
+  return parts_->acmeAccounts;
+}
+ports::DnsCredentialRepository& SqliteStore::dnsCredentials() {
+  return parts_->dnsCredentials;
+}
+ports::ZoneRepository& SqliteStore::zones() {
+  return parts_->zones;
+}
+ports::CredentialRepository& SqliteStore::credentials() {
+  return parts_->credentials;
+}
+ports::ModuleConfigRepository& SqliteStore::moduleConfigs() {
+  return parts_->moduleConfigs;
+}
+ports::DistributionRepository& SqliteStore::distributions() {
+  return parts_->distributions;
+}
+ports::NotificationChannelRepository& SqliteStore::notificationChannels() {
+  return parts_->notificationChannels;
+}
+ports::NotificationRuleRepository& SqliteStore::notificationRules() {
+  return parts_->notificationRules;
+}
+ports::AuditLog& SqliteStore::auditLog() {
+  return parts_->auditLog;
+}
+ports::LicenseRepository& SqliteStore::license() {
+  return parts_->license;
+}
+ports::RefreshTokenStore& SqliteStore::refreshTokens() {
+  return parts_->refreshTokens;
+}
+ports::IdempotencyStore& SqliteStore::idempotency() {
+  return parts_->idempotency;
+}
+ports::RateLimitCounter& SqliteStore::rateLimits() {
+  return parts_->rateLimits;
+}
+ports::LeaderLock& SqliteStore::leaderLock() {
+  return parts_->leaderLock;
+}
+ports::SettingsRepository& SqliteStore::settings() {
+  return parts_->settings;
+}
+SqliteAuditLog& SqliteStore::sqliteAuditLog() {
+  return parts_->auditLog;
+}
+
+}  // namespace certsteward::adapters::sqlite
