@@ -25,7 +25,7 @@ struct Config {
   std::size_t max_request_bytes = 1024 * 1024;
   int http_threads = 1;
   // store.*
-  std::string store_url = "memory:";
+  std::string store_url = "sqlite:///var/lib/certsteward/certsteward.db";
   // jwt.*
   std::string jwt_secret;
   std::string jwt_issuer = "certsteward";

@@ -12,8 +12,8 @@
 #include "adapters/crypto/object_id_generator.hpp"
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/http/http_server.hpp"
-#include "adapters/store/memory/memory_store.hpp"
 #include "app/config.hpp"
+#include "app/store_factory.hpp"
 #include "app/version.hpp"
 
 namespace {
@@ -32,14 +32,6 @@ Options:
   --help                  print this help and exit
 )";
 
-domain::Result<ports::StorePtr> openStore(const std::string& url) {
-  if (url == "memory:") return ports::StorePtr(std::make_unique<adapters::memory::MemoryStore>());
-  return domain::makeError(domain::ErrorCode::invalid_argument,
-                           "configuration key store.url: this build supports only memory: so "
-                           "far; '" +
-                               url.substr(0, url.find(':')) + "' stores are not built in");
-}
-
 int serve(const std::optional<std::string>& configPath) {
   // Block the stop signals in every thread (Pistache's included) and wait for them here.
   sigset_t stopSignals;
@@ -55,7 +47,7 @@ int serve(const std::optional<std::string>& configPath) {
   }
   spdlog::set_level(spdlog::level::from_str(config->log_level));
 
-  auto store = openStore(config->store_url);
+  auto store = app::openStore(config->store_url);
   if (!store) {
     spdlog::critical("{}", store.error().message);
     return 2;
@@ -74,7 +66,8 @@ int serve(const std::optional<std::string>& configPath) {
     return 1;
   }
   spdlog::info("certsteward {} listening on {}:{} (store {})", app::kVersion,
-               config->listen_address, server.port(), config->store_url.substr(0, 9));
+               config->listen_address, server.port(),
+               config->store_url.substr(0, config->store_url.find(':')));
 
   int signal = 0;
   sigwait(&stopSignals, &signal);

@@ -1,0 +1,40 @@
+// Store selection by URL scheme.
+#include "app/store_factory.hpp"
+
+#include <filesystem>
+
+#include "adapters/store/memory/memory_store.hpp"
+#include "adapters/store/sqlite/sqlite_store.hpp"
+
+namespace certsteward::app {
+
+domain::Result<std::string> sqlitePath(const std::string& url) {
+  constexpr std::string_view kScheme = "sqlite://";
+  if (!url.starts_with(kScheme) || url.size() == kScheme.size()) {
+    return domain::makeError(domain::ErrorCode::invalid_argument,
+                             "configuration key store.url: expected sqlite://<path to file>");
+  }
+  return url.substr(kScheme.size());
+}
+
+domain::Result<ports::StorePtr> openStore(const std::string& url) {
+  if (url == "memory:") return ports::StorePtr(std::make_unique<adapters::memory::MemoryStore>());
+  if (url.starts_with("sqlite:")) {
+    auto path = sqlitePath(url);
+    if (!path) return path.error();
+    const auto parent = std::filesystem::path(*path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    auto store = adapters::sqlite::SqliteStore::open({*path});
+    if (!store) {
+      return domain::makeError(store.error().code,
+                               "store.url " + url + ": " + store.error().message);
+    }
+    return ports::StorePtr(std::move(*store));
+  }
+  return domain::makeError(domain::ErrorCode::invalid_argument,
+                           "configuration key store.url: the " + url.substr(0, url.find(':')) +
+                               " store is not built into this binary yet");
+}
+
+}  // namespace certsteward::app

@@ -1,0 +1,18 @@
+// Opens the store that `store.url` names: memory:, sqlite://<path>, mongodb://... (issue #3).
+#pragma once
+
+#include <string>
+
+#include "domain/result.hpp"
+#include "ports/store.hpp"
+
+namespace certsteward::app {
+
+// The file path of a sqlite:// URL ("sqlite:///var/lib/x.db" -> "/var/lib/x.db",
+// "sqlite://./data/x.db" -> "./data/x.db"); invalid_argument when empty.
+domain::Result<std::string> sqlitePath(const std::string& url);
+
+// Opens the store, creating a SQLite file's directory when missing. Errors name store.url.
+domain::Result<ports::StorePtr> openStore(const std::string& url);
+
+}  // namespace certsteward::app
