@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "adapters/store/memory/memory_store.hpp"
+#include "adapters/store/mongo/mongo_store.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
 
 namespace certsteward::app {
@@ -32,9 +33,17 @@ domain::Result<ports::StorePtr> openStore(const std::string& url) {
     }
     return ports::StorePtr(std::move(*store));
   }
+  if (url.starts_with("mongodb://") || url.starts_with("mongodb+srv://")) {
+    auto store = adapters::mongo::MongoStore::open(url);
+    if (!store) {
+      // Never echo the URI: it may carry credentials.
+      return domain::makeError(store.error().code, "store.url (mongodb): " + store.error().message);
+    }
+    return ports::StorePtr(std::move(*store));
+  }
   return domain::makeError(domain::ErrorCode::invalid_argument,
-                           "configuration key store.url: the " + url.substr(0, url.find(':')) +
-                               " store is not built into this binary yet");
+                           "configuration key store.url: expected memory:, sqlite://<path> or "
+                           "mongodb://<hosts>/<db>");
 }
 
 }  // namespace certsteward::app

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -14,6 +15,10 @@
 #include "adapters/crypto/openssl_mac.hpp"
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/store/memory/memory_store.hpp"
+#include "adapters/store/sqlite/sqlite_store.hpp"
+
+#include <unistd.h>
+#include <filesystem>
 
 using namespace certsteward;
 using Clock = std::chrono::steady_clock;
@@ -76,16 +81,33 @@ int main(int argc, char** argv) {
   const int jobs = argc > 1 ? std::atoi(argv[1]) : 10000;
   adapters::crypto::SystemClock clock;
   adapters::crypto::ObjectIdGenerator ids(clock);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("certsteward-bench-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
   std::printf("store      workers  jobs     claimed+completed/s\n");
-  double one = 0;
-  for (int workers : {1, 4}) {
-    adapters::memory::MemoryStore store;
-    const double rate = claimRate(store, ids, clock, jobs, workers);
-    if (workers == 1) one = rate;
-    std::printf("memory     %-8d %-8d %.0f  (%.2fx of 1 worker)\n", workers, jobs, rate,
-                rate / one);
+  std::map<int, double> reference;
+  for (const char* kind : {"memory", "sqlite"}) {
+    for (int workers : {1, 4}) {
+      std::unique_ptr<ports::Store> store;
+      if (std::string(kind) == "memory") {
+        store = std::make_unique<adapters::memory::MemoryStore>();
+      } else {
+        const auto path = dir / ("claims-" + std::to_string(workers) + ".db");
+        store = std::move(*adapters::sqlite::SqliteStore::open({path.string()}));
+      }
+      const double rate = claimRate(*store, ids, clock, jobs, workers);
+      if (reference.count(workers) == 0) reference[workers] = rate;
+      std::printf("%-10s %-8d %-8d %.0f  (%.3fx of memory)\n", kind, workers, jobs, rate,
+                  rate / reference[workers]);
+    }
   }
-  adapters::memory::MemoryStore store;
-  std::printf("memory     audit appends/s: %.0f\n", auditRate(store, ids, clock, 20000));
+  adapters::memory::MemoryStore memory;
+  const double memoryAudit = auditRate(memory, ids, clock, 20000);
+  auto sqlite = std::move(*adapters::sqlite::SqliteStore::open({(dir / "audit.db").string()}));
+  const double sqliteAudit = auditRate(*sqlite, ids, clock, 20000);
+  std::printf("audit appends/s: memory %.0f, sqlite %.0f (%.3fx of memory)\n", memoryAudit,
+              sqliteAudit, sqliteAudit / memoryAudit);
+  sqlite.reset();
+  std::filesystem::remove_all(dir);
   return 0;
 }

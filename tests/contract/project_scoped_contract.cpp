@@ -145,10 +145,17 @@ struct Case {
 
 }  // namespace
 
+// One entry per adapter, as in CERTSTEWARD_STORE_FACTORIES.
+#if defined(CERTSTEWARD_CONTRACT_MONGO)
+#define CERTSTEWARD_ALL_ENTITY_CASES CERTSTEWARD_ENTITY_CASES(testing::MongoStoreFactory)
+#else
+#define CERTSTEWARD_ALL_ENTITY_CASES                     \
+  CERTSTEWARD_ENTITY_CASES(testing::MemoryStoreFactory), \
+      CERTSTEWARD_ENTITY_CASES(testing::SqliteStoreFactory)
+#endif
+
 TEST_CASE_TEMPLATE("project-scoped repository: create, get, list, update, remove, tenancy", C,
-                   // One entry per adapter, as in CERTSTEWARD_STORE_FACTORIES.
-                   CERTSTEWARD_ENTITY_CASES(testing::MemoryStoreFactory),
-                   CERTSTEWARD_ENTITY_CASES(testing::SqliteStoreFactory)) {
+                   CERTSTEWARD_ALL_ENTITY_CASES) {
   using E = typename C::Entity;
   testing::StoreFixture<typename C::Factory> fx;
   auto& repo = E::repo(*fx.store);

@@ -14,6 +14,12 @@
 #include "adapters/store/memory/memory_store.hpp"
 #include "adapters/store/sqlite/sqlite_audit_log.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
+#if defined(CERTSTEWARD_CONTRACT_MONGO)
+#include <cstdlib>
+
+#include "adapters/store/mongo/mongo_repositories.hpp"
+#include "adapters/store/mongo/mongo_store.hpp"
+#endif
 #include "ports/store.hpp"
 
 namespace certsteward::testing {
@@ -24,6 +30,7 @@ struct MemoryStoreFactory {
   static void tamper(ports::Store& store, const domain::AuditEntry& entry) {
     static_cast<adapters::memory::MemoryStore&>(store).memoryAuditLog().tamperForTest(entry);
   }
+  void cleanup(ports::Store&) {}
 };
 
 // A fresh SQLite file in its own temporary directory, removed with the factory.
@@ -52,10 +59,48 @@ struct SqliteStoreFactory {
   static void tamper(ports::Store& store, const domain::AuditEntry& entry) {
     static_cast<adapters::sqlite::SqliteStore&>(store).sqliteAuditLog().tamperForTest(entry);
   }
+  void cleanup(ports::Store&) {}
 };
 
-// Every adapter; MongoDB joins this list.
+#if defined(CERTSTEWARD_CONTRACT_MONGO)
+// A fresh database on the server of CERTSTEWARD_TEST_MONGODB_URI, dropped afterwards.
+struct MongoStoreFactory {
+  static constexpr const char* kName = "mongo";
+
+  // The URI with its database path replaced by `db` (query options kept).
+  static std::string uriWithDatabase(const std::string& uri, const std::string& db) {
+    const auto hosts = uri.find("://");
+    const auto slash = uri.find('/', hosts == std::string::npos ? 0 : hosts + 3);
+    const auto query = uri.find('?');
+    const std::string base = uri.substr(0, std::min(slash, query));
+    const std::string options = query == std::string::npos ? "" : uri.substr(query);
+    return base + "/" + db + options;
+  }
+
+  std::unique_ptr<ports::Store> make() {
+    static std::atomic<int> counter{0};
+    const char* uri = std::getenv("CERTSTEWARD_TEST_MONGODB_URI");
+    if (uri == nullptr) throw std::runtime_error("CERTSTEWARD_TEST_MONGODB_URI is not set");
+    const std::string db =
+        "certsteward_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    auto store = adapters::mongo::MongoStore::open(uriWithDatabase(uri, db));
+    if (!store) throw std::runtime_error(store.error().message);
+    return std::move(*store);
+  }
+  static void tamper(ports::Store& store, const domain::AuditEntry& entry) {
+    static_cast<adapters::mongo::MongoStore&>(store).mongoAuditLog().tamperForTest(entry);
+  }
+  void cleanup(ports::Store& store) {
+    (void)static_cast<adapters::mongo::MongoStore&>(store).dropDatabaseForTest();
+  }
+};
+
+// The MongoDB contract executable runs the same suites against MongoDB only.
+#define CERTSTEWARD_STORE_FACTORIES ::certsteward::testing::MongoStoreFactory
+#else
+// Every adapter of the main contract executable.
 #define CERTSTEWARD_STORE_FACTORIES \
   ::certsteward::testing::MemoryStoreFactory, ::certsteward::testing::SqliteStoreFactory
+#endif
 
 }  // namespace certsteward::testing

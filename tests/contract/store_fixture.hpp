@@ -17,6 +17,8 @@ struct StoreFixture {
   SequentialIds ids{clock};
   std::unique_ptr<ports::Store> store = factory.make();
 
+  ~StoreFixture() { factory.cleanup(*store); }
+
   domain::Timestamp now() const { return clock.now(); }
   static domain::PageRequest page(std::int64_t n = 1, std::int64_t size = 20) {
     return *domain::makePageRequest(n, size);

@@ -42,7 +42,8 @@ domain::JobContext context(const std::string& name, int ttlMs) {
 
 std::int64_t unfinished(ports::Store& store) {
   std::int64_t n = 0;
-  for (auto s : {domain::JobStatus::pending, domain::JobStatus::active, domain::JobStatus::failed}) {
+  for (auto s :
+       {domain::JobStatus::pending, domain::JobStatus::active, domain::JobStatus::failed}) {
     ports::JobFilter f;
     f.status = s;
     auto page = store.jobs().list("p", f, *domain::makePageRequest(1, 1));
@@ -98,7 +99,8 @@ int claim(const std::string& db, int threads, const std::string& name, int ttlMs
       }
     });
   }
-  for (auto& w : workers) w.join();
+  for (auto& w : workers)
+    w.join();
   return unfinished(*store) == 0 ? 0 : 1;
 }
 
@@ -130,7 +132,8 @@ int stats(const std::string& db) {
     }
     if (page * 100 >= p->total) break;
   }
-  for (const auto& [k, n] : counts) std::printf("%s %lld\n", k.c_str(), static_cast<long long>(n));
+  for (const auto& [k, n] : counts)
+    std::printf("%s %lld\n", k.c_str(), static_cast<long long>(n));
   return 0;
 }
 

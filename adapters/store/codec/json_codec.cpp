@@ -3,6 +3,8 @@
 
 #include <boost/json.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace certsteward::adapters::codec {
@@ -64,8 +66,18 @@ void r(const json::value& j, bool& out) {
   out = j.get_bool();
 }
 void r(const json::value& j, std::int64_t& out) {
-  if (!j.is_int64()) corrupt();
-  out = j.get_int64();
+  if (j.is_int64()) {
+    out = j.get_int64();
+  } else if (j.is_uint64() && j.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) {
+    out = static_cast<std::int64_t>(j.get_uint64());
+  } else if (j.is_double() && std::trunc(j.get_double()) == j.get_double() &&
+             std::fabs(j.get_double()) < 9.0e15) {
+    // Some MongoDB-compatible servers and tools hand integers back as doubles; an integral
+    // double within the exact range is the same number.
+    out = static_cast<std::int64_t>(j.get_double());
+  } else {
+    corrupt();
+  }
 }
 void r(const json::value& j, int& out) {
   std::int64_t v = 0;
@@ -151,56 +163,62 @@ void field(const json::object& o, const char* key, T& out) {
 
 #define CS_TARGET_RESULT(X) X(target_name) X(status) X(error) X(error_code) X(duration_ms)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
-#define CS_CERTIFICATE(X)                                                                          \
-  X(id)                                                                                            \
-  X(project_id) X(common_name) X(sans) X(key_type) X(status) X(auto_renew) X(issuer_type)          \
-      X(acme_account_id) X(issued_at) X(expires_at) X(next_renewal_at) X(renewal_threshold_days)   \
-          X(renewal_attempts) X(last_error) X(distribution_pending) X(distribution_pending_since)  \
-              X(serial_number) X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) \
-                  X(updated_at) X(version)
-#define CS_JOB(X)                                                                            \
-  X(id)                                                                                      \
-  X(project_id) X(type) X(status) X(attempts) X(max_attempts) X(error_msg) X(certificate_id) \
-      X(parent_id) X(idempotency_key) X(payload) X(created_at) X(updated_at) X(next_run_at)  \
-          X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
+#define CS_CERTIFICATE(X)                                                                         \
+  X(id)                                                                                           \
+  X(project_id)                                                                                   \
+  X(common_name) X(sans) X(key_type) X(status) X(auto_renew) X(issuer_type) X(acme_account_id)    \
+      X(issued_at) X(expires_at) X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) \
+          X(last_error) X(distribution_pending) X(distribution_pending_since) X(serial_number)    \
+              X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at)   \
+                  X(version)
+#define CS_JOB(X)                                                                           \
+  X(id)                                                                                     \
+  X(project_id)                                                                             \
+  X(type) X(status) X(attempts) X(max_attempts) X(error_msg) X(certificate_id) X(parent_id) \
+      X(idempotency_key) X(payload) X(created_at) X(updated_at) X(next_run_at) X(locked_by) \
+          X(lock_expires_at) X(cancel_requested) X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X)                                                                    \
-  X(id)                                                                               \
-  X(username) X(password_hash) X(org_role) X(auth_source) X(disabled) X(totp_enabled) \
-      X(totp_secret_sealed) X(created_at) X(updated_at)
+#define CS_USER(X)                                                                              \
+  X(id)                                                                                         \
+  X(username)                                                                                   \
+  X(password_hash) X(org_role) X(auth_source) X(disabled) X(totp_enabled) X(totp_secret_sealed) \
+      X(created_at) X(updated_at)
 #define CS_ACME_ACCOUNT(X)                                                                  \
   X(id)                                                                                     \
-  X(project_id) X(name) X(directory_url) X(email) X(status) X(is_registered) X(account_url) \
-      X(key_sealed) X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) X(created_at) X(updated_at)
-#define CS_DNS_CREDENTIAL(X)                                                             \
-  X(id)                                                                                  \
-  X(project_id) X(name) X(provider) X(settings) X(secret_sealed) X(active) X(created_at) \
-      X(updated_at)
+  X(project_id)                                                                             \
+  X(name) X(directory_url) X(email) X(status) X(is_registered) X(account_url) X(key_sealed) \
+      X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) X(created_at) X(updated_at)
+#define CS_DNS_CREDENTIAL(X) \
+  X(id)                      \
+  X(project_id)              \
+  X(name) X(provider) X(settings) X(secret_sealed) X(active) X(created_at) X(updated_at)
 #define CS_ZONE(X) X(id) X(project_id) X(domain) X(dns_credential_id) X(created_at) X(updated_at)
 #define CS_CREDENTIAL(X) \
   X(id) X(project_id) X(name) X(kind) X(username) X(secret_sealed) X(created_at) X(updated_at)
-#define CS_MODULE_CONFIG(X)                                                                        \
-  X(id)                                                                                            \
-  X(project_id) X(name) X(module) X(settings) X(targets) X(auto_rollback_on_failure) X(created_at) \
-      X(updated_at)
-#define CS_DISTRIBUTION(X)                                                         \
-  X(id)                                                                            \
-  X(project_id) X(certificate_id) X(module_config_id) X(last_status) X(last_error) \
-      X(last_error_at) X(last_run_at) X(last_target_results) X(created_at) X(updated_at)
-#define CS_CHANNEL(X)                                                                 \
+#define CS_MODULE_CONFIG(X) \
+  X(id)                     \
+  X(project_id)             \
+  X(name) X(module) X(settings) X(targets) X(auto_rollback_on_failure) X(created_at) X(updated_at)
+#define CS_DISTRIBUTION(X)                                                            \
   X(id)                                                                               \
-  X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) \
-      X(updated_at)
+  X(project_id)                                                                       \
+  X(certificate_id) X(module_config_id) X(last_status) X(last_error) X(last_error_at) \
+      X(last_run_at) X(last_target_results) X(created_at) X(updated_at)
+#define CS_CHANNEL(X) \
+  X(id)               \
+  X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)
 #define CS_RULE(X) \
   X(id) X(project_id) X(name) X(events) X(channel_ids) X(enabled) X(created_at) X(updated_at)
-#define CS_AUDIT(X)                                                                     \
-  X(id)                                                                                 \
-  X(timestamp) X(action) X(resource_type) X(resource_id) X(project_id) X(actor_user_id) \
-      X(actor_username) X(ip) X(request_id) X(details) X(checksum) X(sequence)
-#define CS_LICENSE(X)                                                                        \
-  X(plan_name)                                                                               \
-  X(cert_limit) X(expires_at) X(license_key) X(fingerprint) X(activation_id) X(activated_at) \
-      X(last_checked_at) X(api_key_configured) X(license_mode)
+#define CS_AUDIT(X)                                                                                \
+  X(id)                                                                                            \
+  X(timestamp)                                                                                     \
+  X(action) X(resource_type) X(resource_id) X(project_id) X(actor_user_id) X(actor_username) X(ip) \
+      X(request_id) X(details) X(checksum) X(sequence)
+#define CS_LICENSE(X)                                                                             \
+  X(plan_name)                                                                                    \
+  X(cert_limit)                                                                                   \
+  X(expires_at) X(license_key) X(fingerprint) X(activation_id) X(activated_at) X(last_checked_at) \
+      X(api_key_configured) X(license_mode)
 #define CS_IDEMPOTENCY(X) \
   X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
 

@@ -1,0 +1,395 @@
+// Certificates, jobs and job logs in MongoDB.
+#include <algorithm>
+
+#include "adapters/store/mongo/mongo_repositories.hpp"
+
+namespace certsteward::adapters::mongo {
+namespace {
+
+using domain::Certificate;
+using domain::Job;
+
+constexpr int kCasRetries = 50;
+
+Bson certificateDoc(const Certificate& c, std::int64_t version) {
+  Certificate stored = c;
+  stored.version = version;
+  Bson doc = Bson::fromJson(codec::encode(stored));
+  doc.oid("_id", idOid(c.id));
+  return doc;
+}
+
+Bson certificateFilter(const domain::Id& projectId, const ports::CertificateFilter& f) {
+  Bson filter;
+  filter.str("project_id", projectId);
+  if (!f.statuses.empty()) {
+    std::vector<std::string> names;
+    for (auto s : f.statuses)
+      names.emplace_back(nameOf(s));
+    filter.doc("status", Bson().strings("$in", names));
+  }
+  if (f.expires_before) filter.doc("expires_at", Bson().ts("$lt", *f.expires_before));
+  if (f.issuer_type) filter.str("issuer_type", *f.issuer_type);
+  return filter;
+}
+
+const char* sortField(ports::CertificateSort sort) {
+  switch (sort) {
+    case ports::CertificateSort::created_at:
+      return "created_at";
+    case ports::CertificateSort::expires_at:
+      return "expires_at";
+    case ports::CertificateSort::next_renewal_at:
+      return "next_renewal_at";
+    case ports::CertificateSort::common_name:
+      return "common_name";
+    case ports::CertificateSort::status:
+      return "status";
+  }
+  return "created_at";
+}
+
+// The filter with one more condition on `field` (present or missing). `field` is never one the
+// filter already constrains: expires_at with expires_before is not treated as nullable.
+Bson withCondition(const domain::Id& projectId, const ports::CertificateFilter& f,
+                   const char* field, bool present) {
+  Bson filter = certificateFilter(projectId, f);
+  if (present) {
+    filter.doc(field, Bson().null("$ne"));
+  } else {
+    filter.null(field);
+  }
+  return filter;
+}
+
+void appendRange(Client& c, const Bson& filter, const Bson& sort, std::int64_t skip,
+                 std::int64_t limit, std::vector<Certificate>& out) {
+  if (limit <= 0) return;
+  Bson opts;
+  opts.doc("sort", sort).i64("skip", skip).i64("limit", limit);
+  for (const auto& json : c.find("certificates", filter, opts)) {
+    out.push_back(decodeOrThrow<Certificate>(json));
+  }
+}
+
+Bson jobDoc(const Job& job, std::int64_t rev) {
+  Bson doc = Bson::fromJson(codec::encode(job));
+  doc.oid("_id", idOid(job.id)).str("lane", nameOf(job.lane())).i64("rev", rev);
+  if (!job.idempotency_key.empty() && !domain::isTerminal(job.status)) {
+    doc.str("unfinished_key", job.idempotency_key);  // unique while the job is unfinished
+  }
+  return doc;
+}
+
+struct StoredJob {
+  Job job;
+  std::int64_t rev = 0;
+};
+
+StoredJob readJob(const std::string& json) {
+  StoredJob s{decodeOrThrow<Job>(json), 0};
+  bson_error_t error;
+  bson_t* b = bson_new_from_json(reinterpret_cast<const uint8_t*>(json.data()),
+                                 static_cast<ssize_t>(json.size()), &error);
+  if (b == nullptr) raise(error);
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, b, "rev")) s.rev = bson_iter_as_int64(&it);
+  bson_destroy(b);
+  return s;
+}
+
+// Writes `job` if its stored revision is still `rev`; false when another writer won.
+bool compareAndSet(Client& c, const Job& job, std::int64_t rev) {
+  return c.replaceOne("jobs", Bson().oid("_id", idOid(job.id)).i64("rev", rev),
+                      jobDoc(job, rev + 1)) == 1;
+}
+
+}  // namespace
+
+// ---- certificates ----
+domain::Status MongoCertificateRepository::create(const Certificate& cert) {
+  return guarded([&]() -> domain::Status {
+    auto c = db_.client();
+    c.insert("certificates", certificateDoc(cert, 1));
+    return {};
+  });
+}
+
+domain::Result<Certificate> MongoCertificateRepository::get(const domain::Id& projectId,
+                                                            const domain::Id& id) const {
+  return guarded([&]() -> domain::Result<Certificate> {
+    auto c = db_.client();
+    auto found = c.findOne("certificates",
+                           Bson().oid("_id", idOid(id)).str("project_id", projectId), Bson());
+    if (!found) return domain::makeError(domain::ErrorCode::not_found, "certificate not found");
+    return decodeOrThrow<Certificate>(*found);
+  });
+}
+
+domain::Result<domain::Page<Certificate>> MongoCertificateRepository::list(
+    const domain::Id& projectId, const ports::CertificateFilter& filter,
+    const domain::PageRequest& request) const {
+  return guarded([&]() -> domain::Result<domain::Page<Certificate>> {
+    auto c = db_.client();
+    domain::Page<Certificate> page;
+    page.page = request.page;
+    page.page_size = request.page_size;
+    page.total = c.count("certificates", certificateFilter(projectId, filter));
+    const std::int64_t dir = filter.order == domain::SortOrder::desc ? -1 : 1;
+    const char* field = sortField(filter.sort);
+    Bson sort;
+    sort.i64(field, dir).i64("id", dir);
+    // expires_before already excludes certificates without expires_at.
+    const bool nullable =
+        (filter.sort == ports::CertificateSort::expires_at && !filter.expires_before) ||
+        filter.sort == ports::CertificateSort::next_renewal_at;
+    if (!nullable) {
+      appendRange(c, certificateFilter(projectId, filter), sort, request.offset(),
+                  request.page_size, page.items);
+      return page;
+    }
+    // Values first in the requested order, then the certificates without one, by id.
+    const std::int64_t missing =
+        c.count("certificates", withCondition(projectId, filter, field, false));
+    const std::int64_t present = page.total - missing;
+    appendRange(c, withCondition(projectId, filter, field, true), sort, request.offset(),
+                std::min(request.page_size, present - request.offset()), page.items);
+    const std::int64_t still = request.page_size - static_cast<std::int64_t>(page.items.size());
+    appendRange(c, withCondition(projectId, filter, field, false), Bson().i64("id", dir),
+                std::max<std::int64_t>(0, request.offset() - present), still, page.items);
+    return page;
+  });
+}
+
+domain::Result<Certificate> MongoCertificateRepository::update(const Certificate& cert) {
+  return guarded([&]() -> domain::Result<Certificate> {
+    auto c = db_.client();
+    const auto matched = c.replaceOne("certificates",
+                                      Bson()
+                                          .oid("_id", idOid(cert.id))
+                                          .str("project_id", cert.project_id)
+                                          .i64("version", cert.version),
+                                      certificateDoc(cert, cert.version + 1));
+    if (matched == 1) {
+      Certificate stored = cert;
+      stored.version = cert.version + 1;
+      return stored;
+    }
+    if (!c.findOne("certificates",
+                   Bson().oid("_id", idOid(cert.id)).str("project_id", cert.project_id), Bson())) {
+      return domain::makeError(domain::ErrorCode::not_found, "certificate not found");
+    }
+    return domain::makeError(domain::ErrorCode::conflict,
+                             "the certificate was changed concurrently; re-read and retry");
+  });
+}
+
+domain::Status MongoCertificateRepository::remove(const domain::Id& projectId,
+                                                  const domain::Id& id) {
+  return guarded([&]() -> domain::Status {
+    auto c = db_.client();
+    if (c.deleteMany("certificates", Bson().oid("_id", idOid(id)).str("project_id", projectId)) ==
+        0) {
+      return domain::makeError(domain::ErrorCode::not_found, "certificate not found");
+    }
+    return {};
+  });
+}
+
+domain::Result<std::int64_t> MongoCertificateRepository::countAll() const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.client();
+    return c.count("certificates", Bson());
+  });
+}
+
+domain::Result<std::vector<Certificate>> MongoCertificateRepository::dueForRenewal(
+    domain::Timestamp now, std::int64_t limit) const {
+  return guarded([&]() -> domain::Result<std::vector<Certificate>> {
+    auto c = db_.client();
+    Bson filter;
+    filter.boolean("auto_renew", true)
+        .doc("status", Bson().strings("$in", {"active", "renewal_failed"}))
+        .doc("next_renewal_at", Bson().ts("$lte", now));
+    std::vector<Certificate> out;
+    appendRange(c, filter, Bson().i64("next_renewal_at", 1).i64("id", 1), 0, limit, out);
+    return out;
+  });
+}
+
+domain::Result<std::vector<Certificate>> MongoCertificateRepository::distributionPendingSince(
+    domain::Timestamp before, std::int64_t limit) const {
+  return guarded([&]() -> domain::Result<std::vector<Certificate>> {
+    auto c = db_.client();
+    Bson filter;
+    filter.boolean("distribution_pending", true)
+        .doc("distribution_pending_since", Bson().ts("$lt", before));
+    std::vector<Certificate> out;
+    appendRange(c, filter, Bson().i64("distribution_pending_since", 1).i64("id", 1), 0, limit, out);
+    return out;
+  });
+}
+
+// ---- jobs ----
+domain::Result<ports::EnqueueResult> MongoJobQueue::enqueue(const Job& job) {
+  return guarded([&]() -> domain::Result<ports::EnqueueResult> {
+    auto c = db_.client();
+    const auto existing = [&]() -> std::optional<Job> {
+      if (job.idempotency_key.empty()) return std::nullopt;
+      auto found = c.findOne("jobs", Bson().str("unfinished_key", job.idempotency_key), Bson());
+      if (!found) return std::nullopt;
+      return decodeOrThrow<Job>(*found);
+    };
+    if (auto e = existing()) return ports::EnqueueResult{*e, false};
+    try {
+      c.insert("jobs", jobDoc(job, 1));
+    } catch (const MongoError& e) {
+      // Lost a race on the unique unfinished_key index: the winner's job is the answer.
+      if (isDuplicateKey(e)) {
+        if (auto winner = existing()) return ports::EnqueueResult{*winner, false};
+      }
+      throw;
+    }
+    return ports::EnqueueResult{job, true};
+  });
+}
+
+domain::Result<Job> MongoJobQueue::get(const domain::Id& projectId, const domain::Id& id) const {
+  return guarded([&]() -> domain::Result<Job> {
+    auto c = db_.client();
+    auto found =
+        c.findOne("jobs", Bson().oid("_id", idOid(id)).str("project_id", projectId), Bson());
+    if (!found) return domain::makeError(domain::ErrorCode::not_found, "job not found");
+    return decodeOrThrow<Job>(*found);
+  });
+}
+
+domain::Result<domain::Page<Job>> MongoJobQueue::list(const domain::Id& projectId,
+                                                      const ports::JobFilter& filter,
+                                                      const domain::PageRequest& request) const {
+  return guarded([&]() -> domain::Result<domain::Page<Job>> {
+    auto c = db_.client();
+    Bson f;
+    f.str("project_id", projectId);
+    if (filter.status) f.str("status", nameOf(*filter.status));
+    if (filter.type) f.str("type", nameOf(*filter.type));
+    if (filter.certificate_id) f.str("certificate_id", *filter.certificate_id);
+    domain::Page<Job> page;
+    page.page = request.page;
+    page.page_size = request.page_size;
+    page.total = c.count("jobs", f);
+    Bson opts;
+    opts.doc("sort", Bson().i64("id", -1))
+        .i64("skip", request.offset())
+        .i64("limit", request.page_size);
+    for (const auto& json : c.find("jobs", f, opts))
+      page.items.push_back(decodeOrThrow<Job>(json));
+    return page;
+  });
+}
+
+domain::Result<ports::ClaimResult> MongoJobQueue::claim(domain::Lane lane,
+                                                        const domain::JobContext& ctx) {
+  return guarded([&]() -> domain::Result<ports::ClaimResult> {
+    auto c = db_.client();
+    ports::ClaimResult result;
+    const std::string laneName(nameOf(lane));
+    // Bounded: each pass either settles an expired job, claims one, or loses a race.
+    for (int pass = 0; pass < kCasRetries * 4; ++pass) {
+      Bson expiredFilter;
+      expiredFilter.str("lane", laneName)
+          .str("status", "active")
+          .doc("lock_expires_at", Bson().ts("$lte", ctx.now));
+      auto found = c.findOne("jobs", expiredFilter,
+                             Bson().doc("sort", Bson().i64("lock_expires_at", 1).i64("id", 1)));
+      domain::JobEvent event = domain::JobEvent::reclaim;
+      if (!found) {
+        Bson dueFilter;
+        dueFilter.str("lane", laneName)
+            .doc("status", Bson().strings("$in", {"pending", "failed"}))
+            .doc("next_run_at", Bson().ts("$lte", ctx.now));
+        found = c.findOne("jobs", dueFilter,
+                          Bson().doc("sort", Bson().i64("next_run_at", 1).i64("id", 1)));
+        event = domain::JobEvent::claim;
+      }
+      if (!found) return result;
+      StoredJob stored = readJob(*found);
+      auto applied = domain::applyJobEvent(stored.job, event, ctx);
+      if (!applied) continue;  // changed under us between read and check: look again
+      if (!compareAndSet(c, stored.job, stored.rev)) continue;  // another worker won
+      if (stored.job.status == domain::JobStatus::active) {
+        result.claimed = stored.job;
+        return result;
+      }
+      result.settled.push_back(ports::JobUpdate{stored.job, *applied});
+    }
+    return result;
+  });
+}
+
+domain::Result<ports::JobUpdate> MongoJobQueue::apply(const domain::Id& id, domain::JobEvent event,
+                                                      const domain::JobContext& ctx) {
+  return guarded([&]() -> domain::Result<ports::JobUpdate> {
+    auto c = db_.client();
+    for (int attempt = 0; attempt < kCasRetries; ++attempt) {
+      auto found = c.findOne("jobs", Bson().oid("_id", idOid(id)), Bson());
+      if (!found) return domain::makeError(domain::ErrorCode::not_found, "job not found");
+      StoredJob stored = readJob(*found);
+      auto applied = domain::applyJobEvent(stored.job, event, ctx);
+      if (!applied) return applied.error();
+      if (compareAndSet(c, stored.job, stored.rev)) {
+        return ports::JobUpdate{std::move(stored.job), *applied};
+      }
+    }
+    return domain::makeError(domain::ErrorCode::unavailable,
+                             "the job is changing too often; try again");
+  });
+}
+
+// ---- job logs ----
+domain::Status MongoJobLogRepository::append(const domain::JobLogEntry& e) {
+  return guarded([&]() -> domain::Status {
+    auto c = db_.client();
+    c.insert("job_logs", Bson()
+                             .str("job_id", e.job_id)
+                             .ts("ts", e.ts)
+                             .str("level", nameOf(e.level))
+                             .str("message", e.message));
+    return {};
+  });
+}
+
+domain::Result<domain::Page<domain::JobLogEntry>> MongoJobLogRepository::list(
+    const domain::Id& jobId, const domain::PageRequest& request) const {
+  return guarded([&]() -> domain::Result<domain::Page<domain::JobLogEntry>> {
+    auto c = db_.client();
+    domain::Page<domain::JobLogEntry> page;
+    page.page = request.page;
+    page.page_size = request.page_size;
+    page.total = c.count("job_logs", Bson().str("job_id", jobId));
+    Bson opts;
+    opts.doc("sort", Bson().i64("ts", 1).i64("_id", 1))
+        .i64("skip", request.offset())
+        .i64("limit", request.page_size);
+    for (const auto& json : c.find("job_logs", Bson().str("job_id", jobId), opts)) {
+      Bson doc = Bson::fromJson(json);
+      domain::JobLogEntry entry;
+      entry.job_id = jobId;
+      bson_iter_t it;
+      if (bson_iter_init_find(&it, doc.get(), "ts")) {
+        entry.ts = domain::Timestamp{domain::Duration{bson_iter_as_int64(&it)}};
+      }
+      if (bson_iter_init_find(&it, doc.get(), "level") && BSON_ITER_HOLDS_UTF8(&it)) {
+        entry.level =
+            domain::parseLogLevel(bson_iter_utf8(&it, nullptr)).value_or(domain::LogLevel::info);
+      }
+      if (bson_iter_init_find(&it, doc.get(), "message") && BSON_ITER_HOLDS_UTF8(&it)) {
+        entry.message = bson_iter_utf8(&it, nullptr);
+      }
+      page.items.push_back(std::move(entry));
+    }
+    return page;
+  });
+}
+
+}  // namespace certsteward::adapters::mongo
