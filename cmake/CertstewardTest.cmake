@@ -5,6 +5,7 @@ include(doctest)
 
 add_library(certsteward_doctest_main STATIC "${PROJECT_SOURCE_DIR}/tests/support/doctest_main.cpp")
 target_link_libraries(certsteward_doctest_main PUBLIC doctest::doctest)
+target_include_directories(certsteward_doctest_main PRIVATE "${PROJECT_SOURCE_DIR}/tests")
 
 function(certsteward_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})

@@ -7,7 +7,7 @@
 using namespace certsteward;
 using namespace certsteward::domain;
 
-TEST_CASE_TEMPLATE("projects: names are unique; lists can be limited to some ids", F,
+TEST_CASE_TEMPLATE("projects: names are unique and lists can be limited to some ids", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
   auto& repo = fx.store->projects();
@@ -74,7 +74,7 @@ TEST_CASE_TEMPLATE("users: usernames are unique and looked up exactly", F,
   CHECK(repo.get(alice.id).error().code == ErrorCode::not_found);
 }
 
-TEST_CASE_TEMPLATE("memberships: put is an upsert; listed per project and per user", F,
+TEST_CASE_TEMPLATE("memberships: put is an upsert, listed per project and per user", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
   auto& repo = fx.store->memberships();

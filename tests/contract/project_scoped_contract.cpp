@@ -225,7 +225,7 @@ TEST_CASE_TEMPLATE("zones: the longest matching zone answers for a name", F,
   CHECK(zones.findForName("p1", "sample.com")->has_value() == false);
 }
 
-TEST_CASE_TEMPLATE("distributions: listed per certificate; rules matched per event", F,
+TEST_CASE_TEMPLATE("distributions are listed per certificate and rules matched per event", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
   for (const auto& cert : {"c1", "c1", "c2"}) {

@@ -12,7 +12,7 @@ using namespace certsteward;
 using namespace certsteward::domain;
 using namespace std::chrono_literals;
 
-TEST_CASE_TEMPLATE("license: none until put; put replaces", F, CERTSTEWARD_STORE_FACTORIES) {
+TEST_CASE_TEMPLATE("license: none until put, and put replaces", F, CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
   auto& repo = fx.store->license();
   CHECK_FALSE(repo.get()->has_value());
@@ -92,7 +92,7 @@ TEST_CASE_TEMPLATE("refresh tokens: of concurrent consumers exactly one succeeds
   }
 }
 
-TEST_CASE_TEMPLATE("idempotency: a record replays for its window; a second save conflicts", F,
+TEST_CASE_TEMPLATE("idempotency: a record replays for its window and a second save conflicts", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
   auto& store = fx.store->idempotency();

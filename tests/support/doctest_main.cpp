@@ -1,3 +1,5 @@
-// The one translation unit that compiles doctest's runner.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+// The runner of the test executables (see doctest_runner.hpp).
+#define DOCTEST_CONFIG_IMPLEMENT
+#include "support/doctest_runner.hpp"
+
+int main(int argc, char** argv) { return certsteward::testing::runDoctest(argc, argv); }

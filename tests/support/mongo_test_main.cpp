@@ -4,20 +4,14 @@
 // CERTSTEWARD_MONGO_NEEDS_REAL (set per executable) marks suites that the wire-compatible
 // stand-in cannot honour: they skip when CERTSTEWARD_TEST_MONGODB_STANDIN=1.
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "support/doctest_runner.hpp"
+
 int main(int argc, char** argv) {
-  bool listing = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--list", 6) == 0 || std::strncmp(argv[i], "-l", 2) == 0) {
-      listing = true;
-    }
-  }
-  if (!listing) {
+  if (!certsteward::testing::isListing(argc, argv)) {
     if (std::getenv("CERTSTEWARD_TEST_MONGODB_URI") == nullptr) {
       std::puts(
           "SKIPPED: needs a MongoDB server: set CERTSTEWARD_TEST_MONGODB_URI "
@@ -32,6 +26,5 @@ int main(int argc, char** argv) {
     }
 #endif
   }
-  doctest::Context context(argc, argv);
-  return context.run();
+  return certsteward::testing::runDoctest(argc, argv);
 }

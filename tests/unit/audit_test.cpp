@@ -49,7 +49,7 @@ TEST_CASE("audit: the checksum is HMAC-SHA256 over prev | id | timestamp | actio
         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
-TEST_CASE("audit: an intact chain verifies; pages resume where they stopped") {
+TEST_CASE("audit: an intact chain verifies and pages resume where they stopped") {
   adapters::crypto::OpenSslMac mac("k");
   AuditSealer sealer(mac);
   const auto entries = chain(sealer, 5);

@@ -37,7 +37,7 @@ TEST_CASE("user: the effective project role") {
   }
 }
 
-TEST_CASE("user: role names round-trip; unknown names are refused") {
+TEST_CASE("user: role names round-trip and unknown names are refused") {
   CHECK(std::string(nameOf(OrgRole::operator_)) == "operator");
   CHECK(parseOrgRole("owner") == OrgRole::owner);
   CHECK_FALSE(parseOrgRole("root"));
