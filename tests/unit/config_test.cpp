@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "app/config.hpp"
+#include "app/store_factory.hpp"
 
 using namespace certsteward;
 
@@ -103,4 +104,12 @@ TEST_CASE("config: the file format") {
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message.find("line 2") != std::string::npos);
   CHECK(app::knownKeys().size() >= 20);
+}
+
+TEST_CASE("config: sqlite URLs name a file path") {
+  CHECK(*app::sqlitePath("sqlite:///var/lib/certsteward/certsteward.db") ==
+        "/var/lib/certsteward/certsteward.db");
+  CHECK(*app::sqlitePath("sqlite://./data/certsteward.db") == "./data/certsteward.db");
+  CHECK_FALSE(app::sqlitePath("sqlite://").ok());
+  CHECK(app::openStore("postgres://x").error().message.find("store.url") != std::string::npos);
 }

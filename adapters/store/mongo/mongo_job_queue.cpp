@@ -98,10 +98,13 @@ StoredJob readJob(const std::string& json) {
   return s;
 }
 
-// Writes `job` if its stored revision is still `rev`; false when another writer won.
+// Writes `job` if its stored revision is still `rev` (one findAndModify); false when another
+// writer won.
 bool compareAndSet(Client& c, const Job& job, std::int64_t rev) {
-  return c.replaceOne("jobs", Bson().oid("_id", idOid(job.id)).i64("rev", rev),
-                      jobDoc(job, rev + 1)) == 1;
+  return c
+      .findAndModify("jobs", Bson().oid("_id", idOid(job.id)).i64("rev", rev),
+                     jobDoc(job, rev + 1), false, false)
+      .has_value();
 }
 
 }  // namespace
