@@ -85,6 +85,25 @@ TEST_CASE_TEMPLATE("job queue: an idempotency key blocks duplicates only while u
   CHECK(q.enqueue(dup)->created);
 }
 
+TEST_CASE_TEMPLATE("job queue: retrying a job is refused while another holds its key", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& q = fx.store->jobs();
+  Job old = makeJob(fx, "p1", JobType::renew_certificate);
+  old.idempotency_key = "renew:c1:1";
+  REQUIRE(q.enqueue(old)->created);
+  REQUIRE(q.apply(old.id, JobEvent::cancel, at(fx.now(), "")).ok());
+  Job current = makeJob(fx, "p1", JobType::renew_certificate);
+  current.idempotency_key = old.idempotency_key;
+  REQUIRE(q.enqueue(current)->created);
+  const auto retried = q.apply(old.id, JobEvent::retry, at(fx.now(), ""));
+  REQUIRE_FALSE(retried.ok());
+  CHECK(retried.error().code == ErrorCode::conflict);
+  CHECK(q.get("p1", old.id)->status == JobStatus::cancelled);  // unchanged
+  REQUIRE(q.apply(current.id, JobEvent::cancel, at(fx.now(), "")).ok());
+  CHECK(q.apply(old.id, JobEvent::retry, at(fx.now(), "")).ok());  // the key is free again
+}
+
 TEST_CASE_TEMPLATE("job queue: claim takes the earliest due job of the lane", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;

@@ -10,6 +10,13 @@ namespace certsteward::adapters::memory {
 using domain::Job;
 using domain::JobStatus;
 
+namespace {
+domain::Error duplicateKeyError() {
+  return domain::makeError(domain::ErrorCode::conflict,
+                           "another unfinished job has the same idempotency key");
+}
+}  // namespace
+
 void MemoryJobQueue::unindex(const Job& job) {
   auto& lane = lanes_[job.lane()];
   lane.waiting.erase({job.next_run_at, job.id});
@@ -80,6 +87,10 @@ domain::Result<ports::JobUpdate> MemoryJobQueue::applyLocked(Job& stored, domain
   Job copy = stored;
   auto applied = domain::applyJobEvent(copy, event, ctx);
   if (!applied) return applied.error();
+  if (!copy.idempotency_key.empty() && !domain::isTerminal(copy.status)) {
+    const auto it = unfinishedByKey_.find(copy.idempotency_key);
+    if (it != unfinishedByKey_.end() && it->second != copy.id) return duplicateKeyError();
+  }
   store(copy);
   return ports::JobUpdate{std::move(copy), *applied};
 }

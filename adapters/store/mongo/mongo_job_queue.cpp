@@ -102,8 +102,8 @@ StoredJob readJob(const std::string& json) {
 // writer won.
 bool compareAndSet(Client& c, const Job& job, std::int64_t rev) {
   return c
-      .findAndModify("jobs", Bson().oid("_id", idOid(job.id)).i64("rev", rev),
-                     jobDoc(job, rev + 1), false, false)
+      .findAndModify("jobs", Bson().oid("_id", idOid(job.id)).i64("rev", rev), jobDoc(job, rev + 1),
+                     false, false)
       .has_value();
 }
 
@@ -340,6 +340,16 @@ domain::Result<ports::JobUpdate> MongoJobQueue::apply(const domain::Id& id, doma
       StoredJob stored = readJob(*found);
       auto applied = domain::applyJobEvent(stored.job, event, ctx);
       if (!applied) return applied.error();
+      if (!stored.job.idempotency_key.empty() && !domain::isTerminal(stored.job.status)) {
+        // The unique index settles races on a real server; this gives the clear answer.
+        Bson other;
+        other.str("unfinished_key", stored.job.idempotency_key)
+            .doc("_id", Bson().oid("$ne", idOid(stored.job.id)));
+        if (c.findOne("jobs", other, Bson())) {
+          return domain::makeError(domain::ErrorCode::conflict,
+                                   "another unfinished job has the same idempotency key");
+        }
+      }
       if (compareAndSet(c, stored.job, stored.rev)) {
         return ports::JobUpdate{std::move(stored.job), *applied};
       }

@@ -40,7 +40,13 @@ std::optional<domain::Result<ports::JobUpdate>> applyTo(Connection& c, Statement
   Job job = read(select, 0);
   auto applied = domain::applyJobEvent(job, event, ctx);
   if (!applied) return domain::Result<ports::JobUpdate>(applied.error());
-  write(c, job);
+  try {
+    write(c, job);
+  } catch (const SqliteError& e) {
+    if ((e.code() & 0xff) != 19 /* SQLITE_CONSTRAINT: the unfinished-key index */) throw;
+    return domain::Result<ports::JobUpdate>(domain::makeError(
+        domain::ErrorCode::conflict, "another unfinished job has the same idempotency key"));
+  }
   return domain::Result<ports::JobUpdate>(ports::JobUpdate{std::move(job), *applied});
 }
 
