@@ -162,6 +162,7 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
     return duration(c.scheduler_heartbeat, milliseconds{100}, hours{1});
   }
   if (key == "audit.signing_key") return secret(c.audit_signing_key);
+  if (key == "auth.bcrypt_cost") return integer(c.bcrypt_cost, 10, 14);
   if (key == "log.level") {
     static const std::vector<std::string> levels{"trace", "debug", "info", "warn", "error"};
     if (std::find(levels.begin(), levels.end(), value) == levels.end()) {

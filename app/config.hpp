@@ -46,6 +46,8 @@ struct Config {
   domain::Duration scheduler_heartbeat = std::chrono::seconds{30};
   // audit.*
   std::string audit_signing_key;  // falls back to jwt.secret
+  // auth.*
+  int bcrypt_cost = 12;
   // log.*
   std::string log_level = "info";
 };

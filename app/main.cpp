@@ -1,19 +1,17 @@
-// certsteward: the composition root. Reads configuration, builds the adapters it names, serves
-// HTTP, and stops cleanly on SIGTERM/SIGINT. No business rules live here.
+// certsteward: reads configuration, builds the application, serves HTTP, and stops cleanly on
+// SIGTERM/SIGINT. No business rules live here.
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
-#include <cstring>
+#include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/http/http_server.hpp"
+#include "app/application.hpp"
 #include "app/config.hpp"
-#include "app/store_factory.hpp"
 #include "app/version.hpp"
 
 namespace {
@@ -23,14 +21,28 @@ using namespace certsteward;
 constexpr const char* kUsage = R"(Usage: certsteward <command> [options]
 
 Commands:
-  serve [--config FILE]   run the server (HTTP API, workers, scheduler)
+  serve [--config FILE]        run the server (HTTP API, workers, scheduler)
+  user create [--config FILE] --username NAME [--role owner|admin|operator|viewer]
+                               create a local user; the password is read from stdin
 
 Options:
   --config FILE           configuration file of `key = value` lines (see docs/configuration.md);
                           every key can be overridden by CERTSTEWARD_<KEY> environment variables
   --version               print the version and exit
   --help                  print this help and exit
+
+On first start with an empty store, `serve` creates an owner account from
+CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME and CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD, or "admin" with a
+generated password printed once.
 )";
+
+domain::Result<std::unique_ptr<app::Application>> build(
+    const std::optional<std::string>& configPath) {
+  auto config = app::loadConfigFromFileAndEnvironment(configPath);
+  if (!config) return config.error();
+  spdlog::set_level(spdlog::level::from_str(config->log_level));
+  return app::Application::create(*config);
+}
 
 int serve(const std::optional<std::string>& configPath) {
   // Block the stop signals in every thread (Pistache's included) and wait for them here.
@@ -40,40 +52,56 @@ int serve(const std::optional<std::string>& configPath) {
   sigaddset(&stopSignals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
-  auto config = app::loadConfigFromFileAndEnvironment(configPath);
-  if (!config) {
-    spdlog::critical("{}", config.error().message);
+  auto application = build(configPath);
+  if (!application) {
+    spdlog::critical("{}", application.error().message);
     return 2;
   }
-  spdlog::set_level(spdlog::level::from_str(config->log_level));
-
-  auto store = app::openStore(config->store_url);
-  if (!store) {
-    spdlog::critical("{}", store.error().message);
-    return 2;
+  if (auto s = (*application)->bootstrap(); !s) {
+    spdlog::critical("cannot create the first owner: {}", s.error().message);
+    return 1;
   }
-  adapters::crypto::SystemClock clock;
-  adapters::crypto::ObjectIdGenerator ids(clock);
-
-  adapters::http::HttpServerOptions httpOptions;
-  httpOptions.address = config->listen_address;
-  httpOptions.port = config->listen_port;
-  httpOptions.threads = config->http_threads;
-  httpOptions.max_request_bytes = config->max_request_bytes;
-  adapters::http::HttpServer server(httpOptions, **store, ids);
-  if (auto started = server.start(); !started) {
+  if (auto started = (*application)->startHttp(); !started) {
     spdlog::critical("{}", started.error().message);
     return 1;
   }
-  spdlog::info("certsteward {} listening on {}:{} (store {})", app::kVersion,
-               config->listen_address, server.port(),
-               config->store_url.substr(0, config->store_url.find(':')));
+  const auto& config = (*application)->config();
+  spdlog::info("certsteward {} listening on {}:{} (store {})", app::kVersion, config.listen_address,
+               (*application)->httpPort(), config.store_url.substr(0, config.store_url.find(':')));
 
   int signal = 0;
   sigwait(&stopSignals, &signal);
   spdlog::info("received {}, stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT");
-  server.stop();
+  (*application)->stopHttp();
   spdlog::info("stopped");
+  return 0;
+}
+
+int createUser(const std::optional<std::string>& configPath,
+               const std::map<std::string, std::string>& flags) {
+  const auto username = flags.find("--username");
+  if (username == flags.end()) {
+    std::fputs("certsteward user create: --username is required\n", stderr);
+    return 2;
+  }
+  const auto roleName = flags.count("--role") ? flags.at("--role") : std::string("viewer");
+  const auto role = domain::parseOrgRole(roleName);
+  if (!role) {
+    std::fprintf(stderr, "certsteward user create: unknown role '%s'\n", roleName.c_str());
+    return 2;
+  }
+  std::string password;
+  std::getline(std::cin, password);
+  auto application = build(configPath);
+  if (!application) {
+    std::fprintf(stderr, "certsteward: %s\n", application.error().message.c_str());
+    return 2;
+  }
+  if (auto s = (*application)->createUser(username->second, password, *role); !s) {
+    std::fprintf(stderr, "certsteward user create: %s\n", s.error().message.c_str());
+    return 1;
+  }
+  std::printf("created user %s (%s)\n", username->second.c_str(), roleName.c_str());
   return 0;
 }
 
@@ -85,7 +113,8 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stderr);
     return 2;
   }
-  std::optional<std::string> command;
+  std::vector<std::string> words;
+  std::map<std::string, std::string> flags;
   std::optional<std::string> configPath;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -97,21 +126,25 @@ int main(int argc, char** argv) {
       std::printf("certsteward %s\n", certsteward::app::kVersion);
       return 0;
     }
-    if (a == "--config") {
+    if (a == "--config" || a == "--username" || a == "--role") {
       if (i + 1 >= args.size()) {
-        std::fputs("certsteward: --config needs a file name\n", stderr);
+        std::fprintf(stderr, "certsteward: %s needs a value\n", a.c_str());
         return 2;
       }
-      configPath = args[++i];
-    } else if (!command && !a.starts_with("-")) {
-      command = a;
+      if (a == "--config") {
+        configPath = args[++i];
+      } else {
+        flags[a] = args[++i];
+      }
+    } else if (!a.starts_with("-")) {
+      words.push_back(a);
     } else {
       std::fprintf(stderr, "certsteward: unknown argument '%s'\n\n%s", a.c_str(), kUsage);
       return 2;
     }
   }
-  if (command == "serve") return serve(configPath);
-  std::fprintf(stderr, "certsteward: unknown command '%s'\n\n%s", command.value_or("").c_str(),
-               kUsage);
+  if (words == std::vector<std::string>{"serve"}) return serve(configPath);
+  if (words == std::vector<std::string>{"user", "create"}) return createUser(configPath, flags);
+  std::fprintf(stderr, "certsteward: unknown command\n\n%s", kUsage);
   return 2;
 }

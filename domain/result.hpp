@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace certsteward::domain {
 
@@ -29,12 +30,14 @@ struct Error {
   std::string message;
   // Optional machine-readable reason below the canonical code (e.g. "TOKEN_REUSE").
   std::string reason;
+  // For DEPENDENCY_CONFLICT: what still refers to the resource ("certificate <id>", ...).
+  std::vector<std::string> references;
 
   friend bool operator==(const Error&, const Error&) = default;
 };
 
 inline Error makeError(ErrorCode code, std::string message, std::string reason = {}) {
-  return Error{code, std::move(message), std::move(reason)};
+  return Error{code, std::move(message), std::move(reason), {}};
 }
 
 template <class T>

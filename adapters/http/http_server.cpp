@@ -2,6 +2,9 @@
 // exception or internal detail ever reaches the client.
 #include "adapters/http/http_server.hpp"
 
+#include "adapters/http/api.hpp"
+#include "adapters/http/client_ip.hpp"
+
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
 #include <pistache/http_header.h>
@@ -40,11 +43,13 @@ bool isAcceptableRequestId(const std::string& id) {
          std::all_of(id.begin(), id.end(), [](char c) { return c > 0x20 && c < 0x7f; });
 }
 
-class Handler : public Http::Handler {
+class PistacheHandler : public Http::Handler {
  public:
-  HTTP_PROTOTYPE(Handler)
+  HTTP_PROTOTYPE(PistacheHandler)
 
-  Handler(ports::Store& store, ports::IdGenerator& ids) : store_(&store), ids_(&ids) {}
+  PistacheHandler(ports::Store& store, ports::IdGenerator& ids, Api* api,
+                  const std::vector<std::string>* trusted)
+      : store_(&store), ids_(&ids), api_(api), trusted_(trusted) {}
 
   void onRequest(const Http::Request& request, Http::ResponseWriter response) override {
     std::string requestId;
@@ -57,6 +62,10 @@ class Handler : public Http::Handler {
     response.headers().add(std::make_shared<NamedHeader>("X-Request-ID", requestId));
     keepAliveUnlessClosed(request, response);
     try {
+      if (api_ != nullptr && request.resource().starts_with("/api/")) {
+        serveApi(request, response, requestId);
+        return;
+      }
       route(request, response);
     } catch (const std::exception& e) {
       spdlog::error("request {} failed: {}", requestId, e.what());
@@ -87,6 +96,57 @@ class Handler : public Http::Handler {
     send(response, Http::Code::Not_Found, R"({"error":"not found"})");
   }
 
+  void serveApi(const Http::Request& request, Http::ResponseWriter& response,
+                const std::string& requestId) {
+    HttpRequest in;
+    in.method = Http::methodString(request.method());
+    in.path = request.resource();
+    for (auto it = request.query().parameters_begin(); it != request.query().parameters_end();
+         ++it) {
+      in.query[it->first] = it->second;
+    }
+    for (const auto& [name, raw] : request.headers().rawList()) {
+      std::string key = name;
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      in.headers[key] = raw.value();
+    }
+    // Pistache parses these into typed headers and leaves them out of rawList().
+    if (auto type = request.headers().tryGet<Http::Header::ContentType>()) {
+      in.headers["content-type"] = type->mime().toString();
+    }
+    if (auto auth = request.headers().tryGet<Http::Header::Authorization>()) {
+      in.headers["authorization"] = auth->value();
+    }
+    for (const auto& cookie : request.cookies())
+      in.cookies[cookie.name] = cookie.value;
+    in.body = request.body();
+    in.request_id = requestId;
+    const auto forwarded = in.header("x-forwarded-for");
+    in.client_ip = clientIp(request.address().host(), forwarded.value_or(""),
+                            trusted_->empty() ? defaultTrustedProxies() : *trusted_);
+
+    const HttpResponse out = api_->handle(in);
+    for (const auto& [name, value] : out.headers) {
+      response.headers().add(std::make_shared<NamedHeader>(name, value));
+    }
+    for (const auto& c : out.cookies) {
+      Http::Cookie cookie(c.name, c.value);
+      cookie.path = c.path;
+      if (c.max_age) cookie.maxAge = static_cast<int>(*c.max_age);
+      cookie.httpOnly = c.http_only;
+      cookie.secure = c.secure;
+      cookie.ext["SameSite"] = "Lax";
+      response.cookies().add(cookie);
+    }
+    const auto code = static_cast<Http::Code>(out.status);
+    if (out.status == 204 || in.method == "HEAD") {
+      response.send(code);
+      return;
+    }
+    response.send(code, out.body, Http::Mime::MediaType::fromString(out.content_type));
+  }
+
   static void methodNotAllowed(Http::ResponseWriter& response) {
     response.headers().add(std::make_shared<NamedHeader>("Allow", "GET"));
     send(response, Http::Code::Method_Not_Allowed, R"({"error":"method not allowed"})");
@@ -109,23 +169,27 @@ class Handler : public Http::Handler {
 
   ports::Store* store_;
   ports::IdGenerator* ids_;
+  Api* api_;
+  const std::vector<std::string>* trusted_;
 };
 
 }  // namespace
 
 struct HttpServer::Impl {
-  Impl(HttpServerOptions o, ports::Store& s, ports::IdGenerator& i)
-      : options(std::move(o)), store(s), ids(i) {}
+  Impl(HttpServerOptions o, ports::Store& s, ports::IdGenerator& i, Api* a)
+      : options(std::move(o)), store(s), ids(i), api(a) {}
 
   HttpServerOptions options;
   ports::Store& store;
   ports::IdGenerator& ids;
+  Api* api;
   std::unique_ptr<Http::Endpoint> endpoint;
   std::atomic<bool> running{false};
 };
 
-HttpServer::HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids)
-    : impl_(std::make_unique<Impl>(std::move(options), store, ids)) {}
+HttpServer::HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids,
+                       Api* api)
+    : impl_(std::make_unique<Impl>(std::move(options), store, ids, api)) {}
 
 HttpServer::~HttpServer() {
   stop();
@@ -140,7 +204,8 @@ domain::Status HttpServer::start() {
                     .maxRequestSize(impl_->options.max_request_bytes)
                     .flags(Tcp::Options::ReuseAddr);
     impl_->endpoint->init(opts);
-    impl_->endpoint->setHandler(Http::make_handler<Handler>(impl_->store, impl_->ids));
+    impl_->endpoint->setHandler(Http::make_handler<PistacheHandler>(
+        impl_->store, impl_->ids, impl_->api, &impl_->options.trusted_proxies));
     impl_->endpoint->serveThreaded();
     impl_->running = true;
     return {};

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "domain/result.hpp"
 #include "ports/id_generator.hpp"
@@ -18,11 +19,16 @@ struct HttpServerOptions {
   std::uint16_t port = 8080;  // 0 = any free port (see HttpServer::port())
   int threads = 1;
   std::size_t max_request_bytes = 1024 * 1024;  // headers + body; larger requests get 413
+  std::vector<std::string> trusted_proxies;     // empty: the spec's private ranges
 };
+
+class Api;
 
 class HttpServer {
  public:
-  HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids);
+  // `api` (may be null: then only the operational endpoints answer) serves /api/.
+  HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids,
+             Api* api = nullptr);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

@@ -150,3 +150,24 @@ TEST_CASE("architecture: domain/ and ports/ include only the standard library an
   }
   CHECK(files > 20);  // the scan really read the core
 }
+
+TEST_CASE("architecture: no test case name contains a semicolon (CTest would split it)") {
+  const fs::path root = CERTSTEWARD_SOURCE_DIR;
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root / "tests")) {
+    if (entry.path().extension() != ".cpp") continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ++files;
+    for (std::size_t at = text.find("TEST_CASE"); at != std::string::npos;
+         at = text.find("TEST_CASE", at + 1)) {
+      const auto open = text.find('"', at);
+      const auto close = open == std::string::npos ? open : text.find('"', open + 1);
+      if (close == std::string::npos) break;
+      const std::string name = text.substr(open + 1, close - open - 1);
+      CHECK_MESSAGE(name.find(';') == std::string::npos,
+                    entry.path().filename().string() << ": " << name);
+    }
+  }
+  CHECK(files > 10);
+}

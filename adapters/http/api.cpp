@@ -1,0 +1,207 @@
+// The request pipeline of /api/v1 and the error table.
+#include "adapters/http/api.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "adapters/http/json_io.hpp"
+
+namespace certsteward::adapters::http {
+namespace {
+
+using domain::ErrorCode;
+
+bool isMutation(const std::string& method) {
+  return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+bool hasBodyMethod(const std::string& method) {
+  return method == "POST" || method == "PUT" || method == "PATCH";
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+bool isJsonContentType(const std::string& value) {
+  const std::string v = lower(value);
+  return v == "application/json" || v.starts_with("application/json;");
+}
+
+// The lower-case error word of an authentication failure.
+std::string authWord(const std::string& reason) {
+  if (reason == "TOKEN_EXPIRED") return "expired_token";
+  if (reason == "TOKEN_MISSING") return "token_missing";
+  if (reason == "TOKEN_REUSE") return "token_reuse";
+  if (reason == "INVALID_CREDENTIALS") return "invalid_credentials";
+  return "token_invalid";
+}
+
+}  // namespace
+
+HttpResponse errorResponse(int status, const std::string& message) {
+  return jsonResponse(status, json::object{{"error", message}});
+}
+
+HttpResponse errorResponse(const domain::Error& e) {
+  switch (e.code) {
+    case ErrorCode::not_found:
+      return errorResponse(404, e.message);
+    case ErrorCode::invalid_argument:
+      return errorResponse(422, e.message);
+    case ErrorCode::failed_precondition:
+      return errorResponse(409, e.message);
+    case ErrorCode::permission_denied:
+      return errorResponse(403, e.message);
+    case ErrorCode::conflict: {
+      if (e.reason != "DEPENDENCY_CONFLICT") return errorResponse(409, e.message);
+      json::array refs;
+      for (const auto& r : e.references)
+        refs.push_back(json::value(r));
+      return jsonResponse(409,
+                          json::object{{"error", e.message},
+                                       {"code", "DEPENDENCY_CONFLICT"},
+                                       {"references", refs},
+                                       {"suggestion", "delete or move what refers to it first"}});
+    }
+    case ErrorCode::unauthenticated: {
+      const std::string code = e.reason.empty() ? "TOKEN_INVALID" : e.reason;
+      auto r = jsonResponse(
+          401, json::object{{"error", authWord(code)}, {"code", code}, {"message", e.message}});
+      r.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return r;
+    }
+    case ErrorCode::resource_exhausted: {
+      if (e.reason == "RATE_LIMITED") {
+        auto r = errorResponse(429, e.message);
+        r.headers.emplace_back("Retry-After", "60");
+        return r;
+      }
+      return errorResponse(409, e.message);  // licence limit
+    }
+    case ErrorCode::unavailable:
+      return errorResponse(503, e.message);
+    case ErrorCode::internal:
+      break;
+  }
+  spdlog::error("internal error: {}", e.message);
+  return errorResponse(500, "internal error");
+}
+
+Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(options) {
+  addAuthRoutes();
+  addProjectRoutes();
+  addUserRoutes();
+  addAuditRoutes();
+}
+
+HttpResponse Api::handle(const HttpRequest& request) {
+  try {
+    return dispatch(request);
+  } catch (const BadRequest& e) {
+    return errorResponse(400, e.what());
+  } catch (const std::exception& e) {
+    spdlog::error("request {} failed: {}", request.request_id, e.what());
+    return errorResponse(500, "internal error");
+  }
+}
+
+HttpResponse Api::dispatch(const HttpRequest& request) {
+  const auto match = router_.match(request.method, request.path);
+  if (match.route == nullptr) {
+    if (!match.allowed.empty()) {
+      auto r = errorResponse(405, "method not allowed");
+      std::string allow;
+      for (const auto& m : match.allowed)
+        allow += (allow.empty() ? "" : ", ") + m;
+      r.headers.emplace_back("Allow", allow);
+      return r;
+    }
+    return errorResponse(404, "not found");
+  }
+  // Conventions 1: mutations carry JSON.
+  if (hasBodyMethod(request.method)) {
+    const auto type = request.header("content-type");
+    if ((type && !isJsonContentType(*type)) || (!type && !request.body.empty())) {
+      return errorResponse(415, "Content-Type must be application/json");
+    }
+  }
+  domain::RequestContext ctx{request.client_ip, request.request_id};
+  if (!match.route->options.authenticated) {
+    Call call{request, match.params, nullptr, ctx};
+    return withIdempotency(request, call, *match.route);
+  }
+  // Authentication: Bearer header, else the access_token cookie.
+  std::string token;
+  if (const auto auth = request.header("authorization")) {
+    if (!auth->starts_with("Bearer ") || auth->size() <= 7 ||
+        auth->find_first_of(" \t\r\n", 7) != std::string::npos) {
+      return errorResponse(domain::makeError(
+          ErrorCode::unauthenticated, "Authorization must be 'Bearer <token>'", "TOKEN_INVALID"));
+    }
+    token = auth->substr(7);
+  } else if (const auto it = request.cookies.find("access_token"); it != request.cookies.end()) {
+    token = it->second;
+  }
+  if (token.empty()) {
+    return errorResponse(
+        domain::makeError(ErrorCode::unauthenticated, "no access token", "TOKEN_MISSING"));
+  }
+  auto principal = s_.auth.authenticate(token);
+  if (!principal) return errorResponse(principal.error());
+  // CSRF double submit for cookie sessions (a request that sends cookies is one).
+  if (isMutation(request.method) && !request.cookies.empty()) {
+    const auto cookie = request.cookies.find("csrf_token");
+    const auto header = request.header("x-csrf-token");
+    if (cookie == request.cookies.end() || cookie->second.empty() || !header ||
+        *header != cookie->second) {
+      return errorResponse(403, "missing or wrong X-CSRF-Token");
+    }
+  }
+  Call call{request, match.params, &*principal, ctx};
+  return withIdempotency(request, call, *match.route);
+}
+
+HttpResponse Api::withIdempotency(const HttpRequest& request, const Call& call,
+                                  const Route& route) {
+  const auto key = request.header("idempotency-key");
+  if (!key || !isMutation(request.method)) return route.handler(call);
+  if (key->empty() || key->size() > 255 ||
+      !std::all_of(key->begin(), key->end(), [](char c) { return c > 0x20 && c < 0x7f; })) {
+    return errorResponse(400, "Idempotency-Key must be 1 to 255 printable characters");
+  }
+  const std::string scope =
+      call.principal ? call.principal->user.id : "anonymous:" + request.client_ip;
+  const std::string fullKey = scope + ":" + request.method + " " + request.path + ":" + *key;
+  const std::string fingerprint = domain::toHex(s_.fingerprints.sign(request.body));
+  const auto now = s_.clock.now();
+  auto existing = s_.store.idempotency().find(fullKey, now);
+  if (!existing) return errorResponse(existing.error());
+  if (*existing) {
+    if ((*existing)->request_fingerprint != fingerprint) {
+      return errorResponse(409, "this Idempotency-Key was used with a different request body");
+    }
+    HttpResponse replay;
+    replay.status = (*existing)->status_code;
+    replay.content_type = (*existing)->content_type;
+    replay.body = (*existing)->body;
+    replay.headers.emplace_back("Idempotent-Replayed", "true");
+    return replay;
+  }
+  HttpResponse response = route.handler(call);
+  // Session responses carry tokens: they are never stored.
+  if (response.status < 500 && response.cookies.empty() &&
+      !request.path.starts_with("/api/v1/auth/")) {
+    (void)s_.store.idempotency().save(
+        domain::IdempotencyRecord{fullKey, fingerprint, response.status, response.content_type,
+                                  response.body, now, now + domain::kIdempotencyWindow},
+        now);
+  }
+  return response;
+}
+
+}  // namespace certsteward::adapters::http

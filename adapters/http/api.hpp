@@ -1,0 +1,61 @@
+// Api: the REST API v1 as a function from HttpRequest to HttpResponse. It applies the spec's
+// request conventions in one place (content type, authentication, CSRF, idempotency, error
+// shapes) and routes to handlers that call the domain services.
+#pragma once
+
+#include <memory>
+
+#include "adapters/http/http_types.hpp"
+#include "adapters/http/router.hpp"
+#include "domain/services/auth_service.hpp"
+#include "domain/services/project_service.hpp"
+#include "domain/services/user_service.hpp"
+#include "ports/clock.hpp"
+#include "ports/mac.hpp"
+#include "ports/store.hpp"
+
+namespace certsteward::adapters::http {
+
+struct ApiServices {
+  domain::AuthService& auth;
+  domain::ProjectService& projects;
+  domain::UserService& users;
+  domain::AuditService& audit;
+  ports::Store& store;
+  const ports::Clock& clock;
+  const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
+};
+
+struct ApiOptions {
+  bool secure_cookies = false;
+  domain::Duration refresh_token_ttl = std::chrono::days{7};
+};
+
+class Api {
+ public:
+  Api(ApiServices services, ApiOptions options);
+
+  // Never throws; every outcome is a response.
+  HttpResponse handle(const HttpRequest& request);
+
+  const Router& router() const { return router_; }
+
+ private:
+  HttpResponse dispatch(const HttpRequest& request);
+  HttpResponse withIdempotency(const HttpRequest& request, const Call& call, const Route& route);
+
+  void addAuthRoutes();
+  void addProjectRoutes();
+  void addUserRoutes();
+  void addAuditRoutes();
+
+  ApiServices s_;
+  ApiOptions options_;
+  Router router_;
+};
+
+// The one table from domain errors to HTTP statuses and bodies (docs/api.md, Errors).
+HttpResponse errorResponse(const domain::Error& error);
+HttpResponse errorResponse(int status, const std::string& message);
+
+}  // namespace certsteward::adapters::http

@@ -1,0 +1,68 @@
+// /api/v1/audit-logs and /api/v1/license/status.
+#include "adapters/http/api.hpp"
+#include "adapters/http/json_io.hpp"
+#include "domain/license.hpp"
+
+namespace certsteward::adapters::http {
+
+void Api::addAuditRoutes() {
+  router_.add("GET", "/api/v1/audit-logs", [this](const Call& c) {
+    ports::AuditFilter filter;
+    filter.action = queryParam(c.request, "action");
+    filter.resource_type = queryParam(c.request, "resource_type");
+    filter.actor_user_id = queryParam(c.request, "actor_user_id");
+    filter.project_id = queryParam(c.request, "project_id");
+    auto page = s_.audit.list(c.who(), filter, pageFrom(c.request));
+    if (!page) return errorResponse(page.error());
+    return pageResponse("logs", *page, [](const domain::AuditEntry& e) { return toJson(e); });
+  });
+
+  router_.add("GET", "/api/v1/audit-logs/:entry_id", [this](const Call& c) {
+    auto entry = s_.audit.get(c.who(), c.param("entry_id"));
+    if (!entry) return errorResponse(entry.error());
+    return jsonResponse(200, json::object{{"log", toJson(*entry)}});
+  });
+
+  router_.add("POST", "/api/v1/audit-logs/verify", [this](const Call& c) {
+    std::optional<domain::Timestamp> since;
+    if (auto text = queryParam(c.request, "since")) {
+      since = domain::parseTimestamp(*text);
+      if (!since) throw BadRequest("since must be an RFC 3339 timestamp");
+    }
+    auto result = s_.audit.verify(c.who(), since, queryInt(c.request, "limit"));
+    if (!result) return errorResponse(result.error());
+    json::array breaks;
+    for (const auto& b : result->breaks) {
+      breaks.push_back(json::object{{"entry_id", b.entry_id},
+                                    {"timestamp", timestamp(b.timestamp)},
+                                    {"expected_checksum", b.expected_checksum},
+                                    {"actual_checksum", b.actual_checksum}});
+    }
+    return jsonResponse(200, json::object{{"verified", result->verified},
+                                          {"intact", result->intact},
+                                          {"breaks", breaks},
+                                          {"next_since", timestamp(result->next_since)}});
+  });
+
+  router_.add("GET", "/api/v1/license/status", [this](const Call&) {
+    auto license = s_.store.license().get();
+    if (!license) return errorResponse(license.error());
+    const auto v = domain::licenseStatusView(*license, s_.clock.now());
+    return jsonResponse(200, json::object{{"valid", v.valid},
+                                          {"plan", v.plan},
+                                          {"plan_name", v.plan_name},
+                                          {"cert_limit", v.cert_limit},
+                                          {"expires_at", timestamp(v.expires_at)},
+                                          {"in_grace_period", v.in_grace_period},
+                                          {"grace_remaining_seconds", v.grace_remaining_seconds},
+                                          {"license_key", v.license_key},
+                                          {"fingerprint", v.fingerprint},
+                                          {"activation_id", v.activation_id},
+                                          {"activated_at", timestamp(v.activated_at)},
+                                          {"last_checked_at", timestamp(v.last_checked_at)},
+                                          {"api_key_configured", v.api_key_configured},
+                                          {"license_mode", v.license_mode}});
+  });
+}
+
+}  // namespace certsteward::adapters::http

@@ -1,0 +1,131 @@
+// /api/v1/auth: login, refresh, logout, me. Login and refresh answer the token body and set
+// the three cookies of the spec; tokens never appear in logs.
+#include "adapters/http/api.hpp"
+#include "adapters/http/json_io.hpp"
+
+namespace certsteward::adapters::http {
+namespace {
+
+std::vector<SetCookie> sessionCookies(const domain::TokenPair& tokens, const std::string& csrf,
+                                      const ApiOptions& options) {
+  const auto maxAge =
+      std::chrono::duration_cast<std::chrono::seconds>(options.refresh_token_ttl).count();
+  return {
+      SetCookie{"access_token", tokens.access_token, "/", maxAge, true, options.secure_cookies},
+      SetCookie{"refresh_token", tokens.refresh_token, "/api/v1/auth", maxAge, true,
+                options.secure_cookies},
+      SetCookie{"csrf_token", csrf, "/", maxAge, false, options.secure_cookies},
+  };
+}
+
+std::vector<SetCookie> clearedCookies(const ApiOptions& options) {
+  return {SetCookie{"access_token", "", "/", 0, true, options.secure_cookies},
+          SetCookie{"refresh_token", "", "/api/v1/auth", 0, true, options.secure_cookies},
+          SetCookie{"csrf_token", "", "/", 0, false, options.secure_cookies}};
+}
+
+json::object tokenBody(const domain::TokenPair& tokens) {
+  return {{"access_token", tokens.access_token},
+          {"refresh_token", tokens.refresh_token},
+          {"token_type", "Bearer"},
+          {"expires_in", tokens.expires_in}};
+}
+
+}  // namespace
+
+void Api::addAuthRoutes() {
+  const RouteOptions open{false};
+
+  router_.add(
+      "POST", "/api/v1/auth/login",
+      [this](const Call& c) {
+        const auto body = parseBody(c.request);
+        const std::string username = requiredString(body, "username", 200);
+        const std::string password = requiredString(body, "password", 1000);
+        auto result = s_.auth.login(username, password, c.request.client_ip);
+        if (!result) {
+          if (result.error().code == domain::ErrorCode::unauthenticated) {
+            (void)s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "", std::nullopt,
+                                  "username=" + username.substr(0, 64));
+          }
+          return errorResponse(result.error());
+        }
+        domain::Principal who{result->user};
+        (void)s_.audit.record(&who, c.context, "auth.login", "user", who.user.id);
+        json::object payload = tokenBody(result->tokens);
+        payload["user"] = json::object{{"id", result->user.id},
+                                       {"username", result->user.username},
+                                       {"org_role", std::string(nameOf(result->user.org_role))}};
+        payload["csrf_token"] = result->csrf_token;
+        auto response = jsonResponse(200, payload);
+        response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
+        return response;
+      },
+      open);
+
+  router_.add(
+      "POST", "/api/v1/auth/refresh",
+      [this](const Call& c) {
+        const auto body = parseBody(c.request);
+        auto token = optionalString(body, "refresh_token", 4096);
+        bool fromCookie = false;
+        if (!token) {
+          const auto it = c.request.cookies.find("refresh_token");
+          if (it == c.request.cookies.end() || it->second.empty()) {
+            return errorResponse(domain::makeError(domain::ErrorCode::unauthenticated,
+                                                   "no refresh token", "TOKEN_MISSING"));
+          }
+          // A cookie refresh is a cookie-authenticated mutation: it must pass the CSRF check.
+          const auto csrf = c.request.cookies.find("csrf_token");
+          const auto header = c.request.header("x-csrf-token");
+          if (csrf == c.request.cookies.end() || csrf->second.empty() || !header ||
+              *header != csrf->second) {
+            return errorResponse(403, "missing or wrong X-CSRF-Token");
+          }
+          token = it->second;
+          fromCookie = true;
+        }
+        auto pair = s_.auth.refresh(*token, c.request.client_ip);
+        if (!pair) return errorResponse(pair.error());
+        auto response = jsonResponse(200, tokenBody(*pair));
+        if (fromCookie) {
+          response.cookies = sessionCookies(*pair, c.request.cookies.at("csrf_token"), options_);
+        }
+        return response;
+      },
+      open);
+
+  router_.add("POST", "/api/v1/auth/logout", [this](const Call& c) {
+    const auto body = parseBody(c.request);
+    auto token = optionalString(body, "refresh_token", 4096);
+    if (!token) {
+      if (const auto it = c.request.cookies.find("refresh_token"); it != c.request.cookies.end()) {
+        token = it->second;
+      }
+    }
+    if (token) {
+      if (auto s = s_.auth.logout(*token); !s) return errorResponse(s.error());
+    }
+    (void)s_.audit.record(c.principal, c.context, "auth.logout", "user", c.who().user.id);
+    HttpResponse response;
+    response.status = 204;
+    response.cookies = clearedCookies(options_);
+    return response;
+  });
+
+  router_.add("GET", "/api/v1/auth/me", [this](const Call& c) {
+    auto memberships = s_.store.memberships().listForUser(c.who().user.id);
+    if (!memberships) return errorResponse(memberships.error());
+    json::array projects;
+    for (const auto& m : *memberships) {
+      projects.push_back(
+          json::object{{"project_id", m.project_id}, {"role", std::string(nameOf(m.role))}});
+    }
+    return jsonResponse(200, json::object{{"user", toJson(c.who().user)},
+                                          {"org_role", std::string(nameOf(c.who().user.org_role))},
+                                          {"org", json::object{{"name", "default"}}},
+                                          {"memberships", projects}});
+  });
+}
+
+}  // namespace certsteward::adapters::http

@@ -1,0 +1,123 @@
+// Request parsing and entity rendering.
+#include "adapters/http/json_io.hpp"
+
+#include <charconv>
+
+namespace certsteward::adapters::http {
+
+json::object parseBody(const HttpRequest& request) {
+  if (request.body.empty()) return {};
+  boost::system::error_code ec;
+  json::parse_options options;
+  options.max_depth = 32;
+  json::value v = json::parse(request.body, ec, {}, options);
+  if (ec) throw BadRequest("malformed JSON body");
+  if (!v.is_object()) throw BadRequest("the body must be a JSON object");
+  return std::move(v.as_object());
+}
+
+std::optional<std::string> optionalString(const json::object& o, const char* key,
+                                          std::size_t maxLength) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_string()) throw BadRequest(std::string(key) + " must be a string");
+  if (v->get_string().size() > maxLength) {
+    throw BadRequest(std::string(key) + " must be at most " + std::to_string(maxLength) +
+                     " characters");
+  }
+  return std::string(v->get_string());
+}
+
+std::string requiredString(const json::object& o, const char* key, std::size_t maxLength) {
+  auto v = optionalString(o, key, maxLength);
+  if (!v) throw BadRequest(std::string(key) + " is required");
+  return *v;
+}
+
+std::optional<bool> optionalBool(const json::object& o, const char* key) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_bool()) throw BadRequest(std::string(key) + " must be true or false");
+  return v->get_bool();
+}
+
+std::optional<std::string> queryParam(const HttpRequest& request, const std::string& name) {
+  const auto it = request.query.find(name);
+  if (it == request.query.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::int64_t> queryInt(const HttpRequest& request, const std::string& name) {
+  auto text = queryParam(request, name);
+  if (!text) return std::nullopt;
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc{} || end != text->data() + text->size()) {
+    throw BadRequest(name + " must be an integer");
+  }
+  return v;
+}
+
+domain::PageRequest pageFrom(const HttpRequest& request) {
+  auto page = domain::makePageRequest(queryInt(request, "page"), queryInt(request, "page_size"));
+  if (!page) throw BadRequest(page.error().message);
+  return *page;
+}
+
+HttpResponse jsonResponse(int status, const json::value& body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = json::serialize(body);
+  return r;
+}
+
+json::value timestamp(domain::Timestamp t) {
+  return json::value(domain::formatTimestamp(t));
+}
+json::value timestamp(const std::optional<domain::Timestamp>& t) {
+  return t ? timestamp(*t) : json::value(nullptr);
+}
+
+json::object toJson(const domain::User& u) {
+  return {{"id", u.id},
+          {"username", u.username},
+          {"org_role", std::string(nameOf(u.org_role))},
+          {"auth_source", std::string(nameOf(u.auth_source))},
+          {"disabled", u.disabled},
+          {"totp_enabled", u.totp_enabled},
+          {"created_at", timestamp(u.created_at)},
+          {"updated_at", timestamp(u.updated_at)}};
+}
+
+json::object toJson(const domain::Project& p) {
+  return {{"id", p.id},
+          {"name", p.name},
+          {"description", p.description},
+          {"created_at", timestamp(p.created_at)},
+          {"updated_at", timestamp(p.updated_at)}};
+}
+
+json::object toJson(const domain::Membership& m) {
+  return {{"project_id", m.project_id},
+          {"user_id", m.user_id},
+          {"role", std::string(nameOf(m.role))},
+          {"created_at", timestamp(m.created_at)}};
+}
+
+json::object toJson(const domain::AuditEntry& e) {
+  return {{"id", e.id},
+          {"timestamp", timestamp(e.timestamp)},
+          {"action", e.action},
+          {"resourceType", e.resource_type},
+          {"resource_id", e.resource_id},
+          {"project_id", e.project_id ? json::value(*e.project_id) : json::value(nullptr)},
+          {"actor_user_id", e.actor_user_id},
+          {"actor_username", e.actor_username},
+          {"ip", e.ip},
+          {"request_id", e.request_id},
+          {"details", e.details},
+          {"checksum", e.checksum},
+          {"sequence", e.sequence}};
+}
+
+}  // namespace certsteward::adapters::http

@@ -1,0 +1,138 @@
+// Wiring only: no rules here.
+#include "app/application.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "adapters/crypto/aes_gcm_secret_box.hpp"
+#include "adapters/crypto/bcrypt_password_hasher.hpp"
+#include "adapters/crypto/jwt_token_codec.hpp"
+#include "adapters/crypto/object_id_generator.hpp"
+#include "adapters/crypto/openssl_mac.hpp"
+#include "adapters/crypto/openssl_random.hpp"
+#include "adapters/crypto/system_clock.hpp"
+#include "adapters/http/api.hpp"
+#include "adapters/http/http_server.hpp"
+#include "app/store_factory.hpp"
+#include "domain/audit.hpp"
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "domain/services/auth_service.hpp"
+#include "domain/services/project_service.hpp"
+#include "domain/services/user_service.hpp"
+
+namespace certsteward::app {
+
+struct Application::Parts {
+  Parts(const Config& c, ports::StorePtr s)
+      : config(c),
+        store(std::move(s)),
+        ids(clock),
+        auditMac(c.audit_signing_key),
+        fingerprintMac(c.jwt_secret + "/idempotency-fingerprint"),
+        secretBox(c.secrets_key),
+        hasher(c.bcrypt_cost),
+        tokens({c.jwt_secret, c.jwt_issuer, c.jwt_audience}),
+        access(store->memberships()),
+        audit(store->auditLog(), auditMac, ids, clock, store->rateLimits(), access),
+        auth({store->users(), store->refreshTokens(), store->rateLimits(), hasher, tokens, ids,
+              random, clock},
+             domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}),
+        projects({store->projects(), store->memberships(), store->users(), store->certificates(),
+                  ids, clock},
+                 access, audit),
+        users({store->users(), store->refreshTokens(), hasher, ids, clock}, access, audit),
+        api({auth, projects, users, audit, *store, clock, fingerprintMac},
+            {c.secure_cookies, c.refresh_token_ttl}) {}
+
+  Config config;
+  ports::StorePtr store;
+  adapters::crypto::SystemClock clock;
+  adapters::crypto::ObjectIdGenerator ids;
+  adapters::crypto::OpenSslRandom random;
+  adapters::crypto::OpenSslMac auditMac;
+  adapters::crypto::OpenSslMac fingerprintMac;
+  adapters::crypto::AesGcmSecretBox secretBox;
+  adapters::crypto::BcryptPasswordHasher hasher;
+  adapters::crypto::JwtTokenCodec tokens;
+  domain::AccessControl access;
+  domain::AuditService audit;
+  domain::AuthService auth;
+  domain::ProjectService projects;
+  domain::UserService users;
+  adapters::http::Api api;
+  std::unique_ptr<adapters::http::HttpServer> server;
+};
+
+domain::Result<std::unique_ptr<Application>> Application::create(const Config& config) {
+  auto store = openStore(config.store_url);
+  if (!store) return store.error();
+  return std::unique_ptr<Application>(
+      new Application(std::make_unique<Parts>(config, std::move(*store))));
+}
+
+Application::Application(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+Application::~Application() {
+  stopHttp();
+}
+
+domain::Status Application::bootstrap() {
+  const char* envUser = std::getenv("CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME");
+  const char* envPassword = std::getenv("CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD");
+  const std::string username = envUser != nullptr && *envUser != '\0' ? envUser : "admin";
+  std::string password;
+  const bool generated = envPassword == nullptr || *envPassword == '\0';
+  if (generated) {
+    // 20 characters from a 58-symbol alphabet (no look-alikes): ~117 bits.
+    static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    for (const char b : parts_->random.bytes(20)) {
+      password.push_back(kAlphabet[static_cast<unsigned char>(b) % (sizeof(kAlphabet) - 1)]);
+    }
+  } else {
+    password = envPassword;
+  }
+  auto created = parts_->users.bootstrapOwner(username, password);
+  if (!created) return created.error();
+  if (*created && generated) {
+    // Shown once, on the console only (never in the log): the owner must change it.
+    std::printf(
+        "\nCertSteward created the owner account '%s' with the password:\n\n    %s\n\n"
+        "Log in and change it (PATCH /api/v1/users/<id>). It is not shown again.\n\n",
+        username.c_str(), password.c_str());
+    std::fflush(stdout);
+  }
+  return {};
+}
+
+domain::Status Application::createUser(const std::string& username, const std::string& password,
+                                       domain::OrgRole role) {
+  auto user = parts_->users.createFromCli(username, password, role);
+  if (!user) return user.error();
+  return {};
+}
+
+const Config& Application::config() const {
+  return parts_->config;
+}
+
+domain::Status Application::startHttp() {
+  adapters::http::HttpServerOptions options;
+  options.address = parts_->config.listen_address;
+  options.port = parts_->config.listen_port;
+  options.threads = parts_->config.http_threads;
+  options.max_request_bytes = parts_->config.max_request_bytes;
+  options.trusted_proxies = parts_->config.trusted_proxies;
+  parts_->server = std::make_unique<adapters::http::HttpServer>(options, *parts_->store,
+                                                                parts_->ids, &parts_->api);
+  return parts_->server->start();
+}
+
+std::uint16_t Application::httpPort() const {
+  return parts_->server ? parts_->server->port() : 0;
+}
+
+void Application::stopHttp() {
+  if (parts_ && parts_->server) parts_->server->stop();
+}
+
+}  // namespace certsteward::app

@@ -1,0 +1,40 @@
+// Application: the composition root. Builds the adapters the configuration names, the domain
+// services over them, and the HTTP server; owns them all for the life of the process.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/config.hpp"
+#include "domain/result.hpp"
+#include "domain/user.hpp"
+
+namespace certsteward::app {
+
+class Application {
+ public:
+  static domain::Result<std::unique_ptr<Application>> create(const Config& config);
+  ~Application();
+
+  // First start on an empty store: creates the owner from CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME /
+  // _PASSWORD, or "admin" with a generated password printed once on stdout.
+  domain::Status bootstrap();
+
+  // `certsteward user create`.
+  domain::Status createUser(const std::string& username, const std::string& password,
+                            domain::OrgRole role);
+
+  const Config& config() const;
+
+  domain::Status startHttp();
+  std::uint16_t httpPort() const;
+  void stopHttp();
+
+ private:
+  struct Parts;
+  explicit Application(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace certsteward::app

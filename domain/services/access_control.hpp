@@ -1,0 +1,73 @@
+// The role matrix, in one place: which org role or project role each action needs, and the
+// check every service runs before it acts. A project the caller cannot see is not_found (404),
+// exactly like one that does not exist; a visible one with too low a role is permission_denied.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "domain/result.hpp"
+#include "domain/user.hpp"
+#include "ports/membership_repository.hpp"
+
+namespace certsteward::domain {
+
+// The authenticated caller.
+struct Principal {
+  User user;
+};
+
+enum class Action {
+  // org-scoped
+  list_projects,  // the list is filtered to visible projects
+  create_project,
+  update_project,
+  delete_project,
+  manage_members,
+  list_users,
+  manage_users,
+  read_audit_log,
+  verify_audit_log,
+  manage_settings,
+  read_license,
+  activate_license,
+  // project-scoped
+  read_project,
+  write_certificates,
+  delete_certificates,
+  cancel_job,
+  retry_job,
+  manage_project_config,  // ACME accounts, DNS credentials, zones, credentials, modules, ...
+};
+
+struct AccessRule {
+  Action action;
+  std::string_view name;
+  std::optional<OrgRole> org;          // org-scoped: the org role needed
+  std::optional<ProjectRole> project;  // project-scoped: the project role needed
+};
+
+std::span<const AccessRule> accessRules() noexcept;
+const AccessRule& ruleFor(Action action) noexcept;
+
+class AccessControl {
+ public:
+  explicit AccessControl(const ports::MembershipRepository& memberships)
+      : memberships_(memberships) {}
+
+  // For org-scoped actions. permission_denied when the org role is too low.
+  Status check(const Principal& who, Action action) const;
+
+  // For project-scoped actions (and org actions on one project). not_found when the project is
+  // not visible to the caller; permission_denied when the role is too low.
+  Status check(const Principal& who, Action action, const Id& projectId) const;
+
+  // The caller's role in the project, nullopt when it is invisible to them.
+  Result<std::optional<ProjectRole>> projectRole(const Principal& who, const Id& projectId) const;
+
+ private:
+  const ports::MembershipRepository& memberships_;
+};
+
+}  // namespace certsteward::domain

@@ -1,0 +1,58 @@
+// Audit recording, listing and verification.
+#include "domain/services/audit_service.hpp"
+
+namespace certsteward::domain {
+
+Status AuditService::record(const Principal* who, const RequestContext& ctx, std::string action,
+                            std::string resourceType, std::string resourceId,
+                            std::optional<Id> projectId, std::string details) {
+  AuditEntry e;
+  e.id = ids_.next();
+  e.timestamp = clock_.now();
+  e.action = std::move(action);
+  e.resource_type = std::move(resourceType);
+  e.resource_id = std::move(resourceId);
+  e.project_id = std::move(projectId);
+  if (who != nullptr) {
+    e.actor_user_id = who->user.id;
+    e.actor_username = who->user.username;
+  }
+  e.ip = ctx.ip;
+  e.request_id = ctx.request_id;
+  e.details = std::move(details);
+  auto appended = log_.append(e, sealer_);
+  if (!appended) return appended.error();
+  return {};
+}
+
+Result<Page<AuditEntry>> AuditService::list(const Principal& who, const ports::AuditFilter& filter,
+                                            const PageRequest& page) {
+  if (auto s = access_.check(who, Action::read_audit_log); !s) return s.error();
+  return log_.list(filter, page);
+}
+
+Result<AuditEntry> AuditService::get(const Principal& who, const Id& id) {
+  if (auto s = access_.check(who, Action::read_audit_log); !s) return s.error();
+  return log_.get(id);
+}
+
+Result<AuditVerification> AuditService::verify(const Principal& who, std::optional<Timestamp> since,
+                                               std::optional<std::int64_t> limit) {
+  if (auto s = access_.check(who, Action::verify_audit_log); !s) return s.error();
+  const std::int64_t n = limit.value_or(1000);
+  if (n < 1 || n > 10000) {
+    return makeError(ErrorCode::invalid_argument, "limit must be between 1 and 10000");
+  }
+  auto count =
+      rateLimits_.hit("audit-verify:" + who.user.id, std::chrono::minutes{1}, clock_.now());
+  if (!count) return count.error();
+  if (*count > 1) {
+    return makeError(ErrorCode::resource_exhausted,
+                     "audit verification is limited to 1 request per minute", "RATE_LIMITED");
+  }
+  auto page = log_.chainPage(since, n);
+  if (!page) return page.error();
+  return verifyAuditPage(sealer_, page->predecessor_checksum, page->entries, page->next_since);
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,119 @@
+// Projects and memberships.
+#include "domain/services/project_service.hpp"
+
+namespace certsteward::domain {
+namespace {
+
+Status validName(const std::string& name) {
+  if (!isValidProjectName(name)) {
+    return makeError(ErrorCode::invalid_argument,
+                     "name must be 1 to 100 printable characters without leading or trailing "
+                     "spaces");
+  }
+  return {};
+}
+
+Status validDescription(const std::string& description) {
+  if (description.size() > 1000) {
+    return makeError(ErrorCode::invalid_argument, "description must be at most 1000 characters");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Project> ProjectService::create(const Principal& who, const RequestContext& ctx,
+                                       std::string name, std::string description) {
+  if (auto s = access_.check(who, Action::create_project); !s) return s.error();
+  if (auto s = validName(name); !s) return s.error();
+  if (auto s = validDescription(description); !s) return s.error();
+  const Timestamp now = p_.clock.now();
+  Project project{p_.ids.next(), std::move(name), std::move(description), now, now};
+  if (auto s = p_.projects.create(project); !s) return s.error();
+  (void)audit_.record(&who, ctx, "project.create", "project", project.id, project.id);
+  return project;
+}
+
+Result<Page<Project>> ProjectService::list(const Principal& who, const PageRequest& page) {
+  if (auto s = access_.check(who, Action::list_projects); !s) return s.error();
+  if (atLeast(who.user.org_role, OrgRole::admin)) return p_.projects.list(page);
+  auto memberships = p_.memberships.listForUser(who.user.id);
+  if (!memberships) return memberships.error();
+  std::vector<Id> ids;
+  for (const auto& m : *memberships)
+    ids.push_back(m.project_id);
+  return p_.projects.list(page, ids);
+}
+
+Result<Project> ProjectService::get(const Principal& who, const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, id); !s) return s.error();
+  return p_.projects.get(id);
+}
+
+Result<Project> ProjectService::update(const Principal& who, const RequestContext& ctx,
+                                       const Id& id, const ProjectChanges& changes) {
+  if (auto s = access_.check(who, Action::update_project, id); !s) return s.error();
+  auto project = p_.projects.get(id);
+  if (!project) return project.error();
+  if (changes.name) {
+    if (auto s = validName(*changes.name); !s) return s.error();
+    project->name = *changes.name;
+  }
+  if (changes.description) {
+    if (auto s = validDescription(*changes.description); !s) return s.error();
+    project->description = *changes.description;
+  }
+  project->updated_at = p_.clock.now();
+  if (auto s = p_.projects.update(*project); !s) return s.error();
+  (void)audit_.record(&who, ctx, "project.update", "project", id, id);
+  return project;
+}
+
+Status ProjectService::remove(const Principal& who, const RequestContext& ctx, const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, id); !s) return s.error();  // 404 first
+  if (auto s = access_.check(who, Action::delete_project); !s) return s.error();
+  auto certs = p_.certificates.list(id, {}, *makePageRequest(1, 5));
+  if (!certs) return certs.error();
+  if (certs->total > 0) {
+    Error e = makeError(ErrorCode::conflict,
+                        "the project still has " + std::to_string(certs->total) + " certificate(s)",
+                        "DEPENDENCY_CONFLICT");
+    for (const auto& c : certs->items)
+      e.references.push_back("certificate " + c.id);
+    return e;
+  }
+  if (auto s = p_.projects.remove(id); !s) return s;
+  (void)audit_.record(&who, ctx, "project.delete", "project", id, id);
+  return {};
+}
+
+Result<Page<Membership>> ProjectService::members(const Principal& who, const Id& projectId,
+                                                 const PageRequest& page) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.memberships.listForProject(projectId, page);
+}
+
+Result<Membership> ProjectService::putMember(const Principal& who, const RequestContext& ctx,
+                                             const Id& projectId, const Id& userId,
+                                             ProjectRole role) {
+  if (auto s = access_.check(who, Action::manage_members, projectId); !s) return s.error();
+  auto user = p_.users.get(userId);
+  if (!user) return user.error();
+  Membership m{projectId, userId, role, p_.clock.now()};
+  if (auto s = p_.memberships.put(m); !s) return s.error();
+  auto stored = p_.memberships.get(projectId, userId);
+  if (!stored) return stored.error();
+  (void)audit_.record(&who, ctx, "project.member.put", "membership", userId, projectId,
+                      std::string("role=") + std::string(nameOf(role)));
+  return stored;
+}
+
+Status ProjectService::removeMember(const Principal& who, const RequestContext& ctx,
+                                    const Id& projectId, const Id& userId) {
+  if (auto s = access_.check(who, Action::manage_members, projectId); !s) return s.error();
+  if (auto s = p_.memberships.remove(projectId, userId); !s) return s;
+  (void)audit_.record(&who, ctx, "project.member.remove", "membership", userId, projectId);
+  return {};
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,136 @@
+// Users.
+#include "domain/services/user_service.hpp"
+
+namespace certsteward::domain {
+
+Status validatePassword(const std::string& password) {
+  if (password.size() < kMinPasswordLength || password.size() > 72 ||
+      password.find('\0') != std::string::npos) {
+    return makeError(ErrorCode::invalid_argument, "password must be 8 to 72 bytes long");
+  }
+  return {};
+}
+
+Result<User> UserService::insert(std::string username, const std::string& password, OrgRole role) {
+  if (!isValidUsername(username)) {
+    return makeError(ErrorCode::invalid_argument,
+                     "username must be 1 to 64 characters of a-z, 0-9, '.', '_', '@', '-'");
+  }
+  if (auto s = validatePassword(password); !s) return s.error();
+  auto hash = p_.hasher.hash(password);
+  if (!hash) return hash.error();
+  const Timestamp now = p_.clock.now();
+  User user;
+  user.id = p_.ids.next();
+  user.username = std::move(username);
+  user.password_hash = std::move(*hash);
+  user.org_role = role;
+  user.created_at = now;
+  user.updated_at = now;
+  if (auto s = p_.users.create(user); !s) return s.error();
+  return user;
+}
+
+Status UserService::mayManage(const Principal& who, const User& target,
+                              std::optional<OrgRole> newRole) {
+  if (auto s = access_.check(who, Action::manage_users); !s) return s;
+  const bool owner = who.user.org_role == OrgRole::owner;
+  if (!owner && (target.org_role == OrgRole::owner || newRole == OrgRole::owner)) {
+    return makeError(ErrorCode::permission_denied, "only an owner can manage owners");
+  }
+  return {};
+}
+
+Result<User> UserService::create(const Principal& who, const RequestContext& ctx,
+                                 std::string username, const std::string& password, OrgRole role) {
+  User target;
+  target.org_role = role;
+  if (auto s = mayManage(who, target, role); !s) return s.error();
+  auto user = insert(std::move(username), password, role);
+  if (!user) return user.error();
+  (void)audit_.record(&who, ctx, "user.create", "user", user->id, std::nullopt,
+                      std::string("org_role=") + std::string(nameOf(role)));
+  return user;
+}
+
+Result<Page<User>> UserService::list(const Principal& who, const PageRequest& page) {
+  if (auto s = access_.check(who, Action::list_users); !s) return s.error();
+  return p_.users.list(page);
+}
+
+Result<User> UserService::get(const Principal& who, const Id& id) {
+  if (who.user.id != id) {
+    if (auto s = access_.check(who, Action::list_users); !s) return s.error();
+  }
+  return p_.users.get(id);
+}
+
+Result<User> UserService::update(const Principal& who, const RequestContext& ctx, const Id& id,
+                                 const UserChanges& changes) {
+  auto user = p_.users.get(id);
+  if (!user) return user.error();
+  if (auto s = mayManage(who, *user, changes.org_role); !s) return s.error();
+  if (who.user.id == id && (changes.disabled.value_or(false) ||
+                            (changes.org_role && *changes.org_role != who.user.org_role))) {
+    return makeError(ErrorCode::failed_precondition,
+                     "you cannot disable yourself or change your own role");
+  }
+  bool revoke = false;
+  if (changes.password) {
+    if (auto s = validatePassword(*changes.password); !s) return s.error();
+    auto hash = p_.hasher.hash(*changes.password);
+    if (!hash) return hash.error();
+    user->password_hash = std::move(*hash);
+    revoke = true;
+  }
+  if (changes.disabled) {
+    revoke = revoke || (*changes.disabled && !user->disabled);
+    user->disabled = *changes.disabled;
+  }
+  if (changes.org_role) user->org_role = *changes.org_role;
+  user->updated_at = p_.clock.now();
+  if (auto s = p_.users.update(*user); !s) return s.error();
+  if (revoke) {
+    if (auto s = p_.refreshTokens.revokeUser(id); !s) return s.error();
+  }
+  std::string details;
+  if (changes.password) details += "password ";
+  if (changes.disabled) details += *changes.disabled ? "disabled " : "enabled ";
+  if (changes.org_role) details += "org_role=" + std::string(nameOf(*changes.org_role));
+  (void)audit_.record(&who, ctx, "user.update", "user", id, std::nullopt, details);
+  return user;
+}
+
+Status UserService::remove(const Principal& who, const RequestContext& ctx, const Id& id) {
+  auto user = p_.users.get(id);
+  if (!user) return user.error();
+  if (auto s = mayManage(who, *user, std::nullopt); !s) return s;
+  if (who.user.id == id) {
+    return makeError(ErrorCode::failed_precondition, "you cannot delete yourself");
+  }
+  if (auto s = p_.users.remove(id); !s) return s;
+  (void)p_.refreshTokens.revokeUser(id);
+  (void)audit_.record(&who, ctx, "user.delete", "user", id);
+  return {};
+}
+
+Result<std::optional<User>> UserService::bootstrapOwner(const std::string& username,
+                                                        const std::string& password) {
+  auto count = p_.users.count();
+  if (!count) return count.error();
+  if (*count > 0) return std::optional<User>{};
+  auto user = insert(username, password, OrgRole::owner);
+  if (!user) return user.error();
+  (void)audit_.record(nullptr, {"", ""}, "user.bootstrap", "user", user->id);
+  return std::optional<User>(std::move(*user));
+}
+
+Result<User> UserService::createFromCli(const std::string& username, const std::string& password,
+                                        OrgRole role) {
+  auto user = insert(username, password, role);
+  if (!user) return user.error();
+  (void)audit_.record(nullptr, {"", ""}, "user.create", "user", user->id, std::nullopt, "cli");
+  return user;
+}
+
+}  // namespace certsteward::domain

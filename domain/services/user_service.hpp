@@ -1,0 +1,67 @@
+// UserService: the org's users. Admins manage users but never owners; only owners create or
+// promote owners; nobody disables, demotes or deletes themselves (no lock-out by accident).
+// A password change or disabling a user revokes all of their refresh tokens.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "ports/clock.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/password_hasher.hpp"
+#include "ports/refresh_token_store.hpp"
+#include "ports/user_repository.hpp"
+
+namespace certsteward::domain {
+
+struct UserChanges {
+  std::optional<std::string> password;
+  std::optional<bool> disabled;
+  std::optional<OrgRole> org_role;
+};
+
+inline constexpr std::size_t kMinPasswordLength = 8;
+
+class UserService {
+ public:
+  struct Ports {
+    ports::UserRepository& users;
+    ports::RefreshTokenStore& refreshTokens;
+    ports::PasswordHasher& hasher;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+  };
+  UserService(Ports ports, const AccessControl& access, AuditService& audit)
+      : p_(ports), access_(access), audit_(audit) {}
+
+  Result<User> create(const Principal& who, const RequestContext& ctx, std::string username,
+                      const std::string& password, OrgRole role);
+  Result<Page<User>> list(const Principal& who, const PageRequest& page);
+  Result<User> get(const Principal& who, const Id& id);
+  Result<User> update(const Principal& who, const RequestContext& ctx, const Id& id,
+                      const UserChanges& changes);
+  Status remove(const Principal& who, const RequestContext& ctx, const Id& id);
+
+  // First start: when the store has no user, creates `username` as owner. Returns the user, or
+  // nullopt when users already exist.
+  Result<std::optional<User>> bootstrapOwner(const std::string& username,
+                                             const std::string& password);
+  // The command line's `certsteward user create` (no caller: the operator has the machine).
+  Result<User> createFromCli(const std::string& username, const std::string& password,
+                             OrgRole role);
+
+ private:
+  Result<User> insert(std::string username, const std::string& password, OrgRole role);
+  Status mayManage(const Principal& who, const User& target, std::optional<OrgRole> newRole);
+
+  Ports p_;
+  const AccessControl& access_;
+  AuditService& audit_;
+};
+
+// 8..72 bytes, no NUL (bcrypt's limits).
+Status validatePassword(const std::string& password);
+
+}  // namespace certsteward::domain

@@ -1,0 +1,101 @@
+// fork/exec of the packaged binary.
+#include "e2e/server_process.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <thread>
+
+#ifndef CERTSTEWARD_BINARY
+#error "CERTSTEWARD_BINARY must name the packaged binary"
+#endif
+
+namespace certsteward::testing {
+
+ServerProcess::ServerProcess(const std::map<std::string, std::string>& env,
+                             const std::string& extraConfig) {
+  static int counter = 0;
+  dir_ = std::filesystem::temp_directory_path() /
+         ("certsteward-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(dir_);
+  {
+    std::ofstream conf(dir_ / "conf");
+    conf << "server.listen = 127.0.0.1:0\n"
+         << "store.url = sqlite://" << (dir_ / "db.sqlite").string() << "\n"
+         << "jwt.secret = e2e-jwt-secret-with-at-least-32-characters!\n"
+         << "secrets.key = e2e-secrets-key-with-at-least-32-characters\n"
+         << "auth.bcrypt_cost = 10\n"
+         << extraConfig;
+  }
+  const std::string logPath = (dir_ / "log").string();
+  std::fflush(stdout);  // the child must not repeat what the parent had buffered
+  pid_ = ::fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    for (const auto& [k, v] : env)
+      ::setenv(k.c_str(), v.c_str(), 1);
+    FILE* log = std::freopen(logPath.c_str(), "w", stdout);
+    (void)log;
+    ::dup2(::fileno(stdout), STDERR_FILENO);
+    const std::string conf = (dir_ / "conf").string();
+    ::execl(CERTSTEWARD_BINARY, CERTSTEWARD_BINARY, "serve", "--config", conf.c_str(),
+            static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  constexpr std::string_view kListening = "listening on 127.0.0.1:";
+  for (int i = 0; i < 300 && port_ == 0; ++i) {  // bounded: 30 s (sanitizer builds start slowly)
+    const std::string text = log();
+    if (const auto at = text.find(kListening); at != std::string::npos) {
+      port_ = std::atoi(text.c_str() + at + kListening.size());
+    }
+    if (port_ == 0) {
+      if (!running()) throw std::runtime_error("certsteward exited early:\n" + text);
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+  }
+  if (port_ == 0) throw std::runtime_error("certsteward did not report its port");
+}
+
+ServerProcess::~ServerProcess() {
+  stop();
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+bool ServerProcess::running() const {
+  if (pid_ <= 0) return false;
+  return ::kill(pid_, 0) == 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0;
+}
+
+int ServerProcess::stop() {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 100; ++i) {
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds{100});
+  }
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return 137;
+}
+
+std::string ServerProcess::log() const {
+  std::ifstream in(dir_ / "log");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace certsteward::testing
