@@ -159,14 +159,16 @@ TEST_CASE("architecture: no test case name contains a semicolon (CTest would spl
     std::ifstream in(entry.path());
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ++files;
-    for (std::size_t at = text.find("TEST_CASE"); at != std::string::npos;
-         at = text.find("TEST_CASE", at + 1)) {
-      const auto open = text.find('"', at);
-      const auto close = open == std::string::npos ? open : text.find('"', open + 1);
-      if (close == std::string::npos) break;
-      const std::string name = text.substr(open + 1, close - open - 1);
-      CHECK_MESSAGE(name.find(';') == std::string::npos,
-                    entry.path().filename().string() << ": " << name);
+    for (const std::string opener : {"TEST_CASE(\"", "TEST_CASE_TEMPLATE(\""}) {
+      for (std::size_t at = text.find(opener); at != std::string::npos;
+           at = text.find(opener, at + 1)) {
+        const auto open = at + opener.size() - 1;
+        const auto close = text.find('"', open + 1);
+        if (close == std::string::npos) break;
+        const std::string name = text.substr(open + 1, close - open - 1);
+        CHECK_MESSAGE(name.find(';') == std::string::npos,
+                      entry.path().filename().string() << ": " << name);
+      }
     }
   }
   CHECK(files > 10);
