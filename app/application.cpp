@@ -18,6 +18,8 @@
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/auth_service.hpp"
+#include "domain/services/certificate_service.hpp"
+#include "domain/services/job_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/user_service.hpp"
 
@@ -42,7 +44,11 @@ struct Application::Parts {
                   ids, clock},
                  access, audit),
         users({store->users(), store->refreshTokens(), hasher, ids, clock}, access, audit),
-        api({auth, projects, users, audit, *store, clock, fingerprintMac},
+        certificates({store->certificates(), store->jobs(), store->distributions(),
+                      store->license(), ids, clock},
+                     access, audit),
+        jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
+        api({auth, projects, users, audit, certificates, jobs, *store, clock, fingerprintMac},
             {c.secure_cookies, c.refresh_token_ttl}) {}
 
   Config config;
@@ -60,6 +66,8 @@ struct Application::Parts {
   domain::AuthService auth;
   domain::ProjectService projects;
   domain::UserService users;
+  domain::CertificateService certificates;
+  domain::JobService jobs;
   adapters::http::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;
 };

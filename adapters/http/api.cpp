@@ -97,6 +97,8 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addProjectRoutes();
   addUserRoutes();
   addAuditRoutes();
+  addCertificateRoutes();
+  addJobRoutes();
 }
 
 HttpResponse Api::handle(const HttpRequest& request) {

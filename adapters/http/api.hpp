@@ -8,6 +8,8 @@
 #include "adapters/http/http_types.hpp"
 #include "adapters/http/router.hpp"
 #include "domain/services/auth_service.hpp"
+#include "domain/services/certificate_service.hpp"
+#include "domain/services/job_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/user_service.hpp"
 #include "ports/clock.hpp"
@@ -21,6 +23,8 @@ struct ApiServices {
   domain::ProjectService& projects;
   domain::UserService& users;
   domain::AuditService& audit;
+  domain::CertificateService& certificates;
+  domain::JobService& jobs;
   ports::Store& store;
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
@@ -48,6 +52,8 @@ class Api {
   void addProjectRoutes();
   void addUserRoutes();
   void addAuditRoutes();
+  void addCertificateRoutes();
+  void addJobRoutes();
 
   ApiServices s_;
   ApiOptions options_;

@@ -121,3 +121,59 @@ json::object toJson(const domain::AuditEntry& e) {
 }
 
 }  // namespace certsteward::adapters::http
+
+namespace certsteward::adapters::http {
+
+json::object toJson(const domain::Certificate& c, domain::Timestamp now) {
+  json::array sans;
+  for (const auto& s : c.sans)
+    sans.push_back(json::value(s));
+  return {{"id", c.id},
+          {"project_id", c.project_id},
+          {"common_name", c.common_name},
+          {"sans", sans},
+          {"key_type", std::string(nameOf(c.key_type))},
+          {"status", std::string(nameOf(c.status))},
+          {"auto_renew", c.auto_renew},
+          {"issuer_type", c.issuer_type},
+          {"acme_account_id",
+           c.acme_account_id ? json::value(*c.acme_account_id) : json::value(nullptr)},
+          {"issued_at", timestamp(c.issued_at)},
+          {"expires_at", timestamp(c.expires_at)},
+          {"next_renewal_at", timestamp(c.next_renewal_at)},
+          {"renewal_threshold_days", c.renewal_threshold_days},
+          {"renewal_attempts", c.renewal_attempts},
+          {"last_error", c.last_error},
+          {"failed_renewal", domain::isFailedRenewal(c, now)},
+          {"distribution_pending", c.distribution_pending},
+          {"serial_number", c.serial_number},
+          {"created_at", timestamp(c.created_at)},
+          {"updated_at", timestamp(c.updated_at)}};
+}
+
+json::object toJson(const domain::Job& j) {
+  return {
+      {"id", j.id},
+      {"project_id", j.project_id},
+      {"type", std::string(nameOf(j.type))},
+      {"status", std::string(nameOf(j.status))},
+      {"lane", std::string(nameOf(j.lane()))},
+      {"error_msg", j.error_msg},
+      {"attempts", j.attempts},
+      {"max_attempts", j.max_attempts},
+      {"certificate_id", j.certificate_id ? json::value(*j.certificate_id) : json::value(nullptr)},
+      {"parent_id", j.parent_id ? json::value(*j.parent_id) : json::value(nullptr)},
+      {"created_at", timestamp(j.created_at)},
+      {"updated_at", timestamp(j.updated_at)},
+      {"next_run_at", timestamp(j.next_run_at)},
+      {"locked_by", j.locked_by.empty() ? json::value(nullptr) : json::value(j.locked_by)},
+      {"lock_expires_at", timestamp(j.lock_expires_at)},
+      {"cancel_requested", j.cancel_requested},
+      {"finished_at", timestamp(j.finished_at)}};
+}
+
+json::object toJson(const domain::JobLogEntry& e) {
+  return {{"ts", timestamp(e.ts)}, {"level", std::string(nameOf(e.level))}, {"message", e.message}};
+}
+
+}  // namespace certsteward::adapters::http

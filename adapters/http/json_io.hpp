@@ -10,6 +10,8 @@
 
 #include "adapters/http/http_types.hpp"
 #include "domain/audit.hpp"
+#include "domain/certificate.hpp"
+#include "domain/job.hpp"
 #include "domain/pagination.hpp"
 #include "domain/result.hpp"
 #include "domain/time.hpp"
@@ -71,5 +73,9 @@ json::object toJson(const domain::User& user);
 json::object toJson(const domain::Project& project);
 json::object toJson(const domain::Membership& membership);
 json::object toJson(const domain::AuditEntry& entry);
+// `now` decides the derived `failed_renewal` flag (spec, States, rule 2).
+json::object toJson(const domain::Certificate& cert, domain::Timestamp now);
+json::object toJson(const domain::Job& job);
+json::object toJson(const domain::JobLogEntry& entry);
 
 }  // namespace certsteward::adapters::http

@@ -454,3 +454,117 @@ TEST_CASE("api: hostile input never crashes the server nor leaks internals") {
   CHECK(again.request("GET", "/healthz").status == 200);
   CHECK(server().running());
 }
+
+// The free plan allows one certificate in the whole organisation, so one case owns them all.
+TEST_CASE("api: certificates are queued for issuance, listed, capped by the licence and deleted") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string project = createProject(http, owner);
+  const std::string other = createProject(http, owner);
+  const std::string base = "/api/v1/projects/" + project;
+
+  auto created = http.request(
+      "POST", base + "/certificates",
+      R"({"common_name":"www.example.com","sans":["api.example.com"],"key_type":"ecdsa_p384"})",
+      {bearer(owner)});
+  REQUIRE_MESSAGE(created.status == 202, created.body);
+  const auto body = parse(created);
+  const auto cert = body.at("certificate").as_object();
+  const std::string certId = str(cert, "id");
+  CHECK(str(cert, "status") == "issuing");
+  CHECK(str(cert, "key_type") == "ecdsa_p384");
+  CHECK(str(cert, "issuer_type") == "acme");
+  CHECK(cert.at("sans").as_array().size() == 2);
+  CHECK(cert.at("auto_renew").as_bool());
+  CHECK(cert.at("renewal_threshold_days").as_int64() == 30);
+  CHECK(cert.at("expires_at").is_null());
+  CHECK(created.body.find("private_key") == std::string::npos);
+  const auto job = body.at("job").as_object();
+  CHECK(str(job, "type") == "issue_certificate");
+  CHECK(str(job, "status") == "pending");
+  CHECK(str(job, "certificate_id") == certId);
+  const std::string jobId = str(job, "id");
+
+  CHECK(http.request("POST", base + "/certificates", R"({"common_name":"Not A Name"})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(http.request("POST", base + "/certificates",
+                     R"({"common_name":"a.example.com","key_type":"dsa"})", {bearer(owner)})
+            .status == 400);
+  CHECK(http.request("POST", base + "/certificates",
+                     R"({"common_name":"a.example.com","renewal_threshold_days":0})",
+                     {bearer(owner)})
+            .status == 422);
+  auto capped = http.request("POST", "/api/v1/projects/" + other + "/certificates",
+                             R"({"common_name":"second.example.com"})", {bearer(owner)});
+  CHECK(capped.status == 409);  // the free plan's cap of 1, across projects
+  CHECK(parse(capped).at("error").as_string().find("licence") != std::string::npos);
+
+  auto got = http.request("GET", base + "/certificates/" + certId, "", {bearer(owner)});
+  REQUIRE(got.status == 200);
+  CHECK(str(parse(got).at("certificate").as_object(), "id") == certId);
+  CHECK(http.request("GET", "/api/v1/projects/" + other + "/certificates/" + certId, "",
+                     {bearer(owner)})
+            .status == 404);
+  auto listed = parse(
+      http.request("GET", base + "/certificates?status=issuing,active&sort=expires_at&order=asc",
+                   "", {bearer(owner)}));
+  CHECK(listed.at("total").as_int64() == 1);
+  CHECK(parse(http.request("GET", base + "/certificates?status=active", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 0);
+  CHECK(http.request("GET", base + "/certificates?status=bogus", "", {bearer(owner)}).status ==
+        400);
+  CHECK(http.request("GET", base + "/certificates?sort=bogus", "", {bearer(owner)}).status == 400);
+  CHECK(http.request("GET", base + "/certificates?order=up", "", {bearer(owner)}).status == 400);
+  CHECK(http.request("GET", base + "/certificates?expiring_within_days=-1", "", {bearer(owner)})
+            .status == 400);
+  CHECK(http.request("POST", base + "/certificates/" + certId + "/renew", "", {bearer(owner)})
+            .status == 409);
+
+  // Jobs.
+  auto jobs =
+      parse(http.request("GET", base + "/jobs?type=issue_certificate", "", {bearer(owner)}));
+  CHECK(jobs.at("total").as_int64() == 1);
+  CHECK(http.request("GET", base + "/jobs?status=zombie", "", {bearer(owner)}).status == 400);
+  auto one = http.request("GET", base + "/jobs/" + jobId, "", {bearer(owner)});
+  REQUIRE(one.status == 200);
+  CHECK(str(parse(one).at("job").as_object(), "status") == "pending");
+  auto logs = parse(http.request("GET", base + "/jobs/" + jobId + "/logs", "", {bearer(owner)}));
+  CHECK(logs.contains("logs"));
+  CHECK(logs.at("total").as_int64() == 0);
+  CHECK(http.request("GET", "/api/v1/projects/" + other + "/jobs/" + jobId, "", {bearer(owner)})
+            .status == 404);
+
+  const auto operatorUser = userWithRole(http, owner, "viewer");
+  REQUIRE(http.request("PUT", base + "/members/" + operatorUser.userId, R"({"role":"operator"})",
+                       {bearer(owner)})
+              .status == 200);
+  auto cancelled =
+      http.request("POST", base + "/jobs/" + jobId + "/cancel", "", {bearer(operatorUser)});
+  REQUIRE_MESSAGE(cancelled.status == 200, cancelled.body);
+  CHECK(str(parse(cancelled).at("job").as_object(), "status") == "cancelled");
+  CHECK(http.request("POST", base + "/jobs/" + jobId + "/cancel", "", {bearer(operatorUser)})
+            .status == 409);
+  CHECK(
+      http.request("POST", base + "/jobs/" + jobId + "/retry", "", {bearer(operatorUser)}).status ==
+      403);
+  auto retried = http.request("POST", base + "/jobs/" + jobId + "/retry", "", {bearer(owner)});
+  REQUIRE(retried.status == 200);
+  CHECK(str(parse(retried).at("job").as_object(), "status") == "pending");
+
+  CHECK(
+      http.request("DELETE", base + "/certificates/" + certId, "", {bearer(operatorUser)}).status ==
+      403);
+  auto blocked = http.request("DELETE", "/api/v1/projects/" + project, "", {bearer(owner)});
+  CHECK(blocked.status == 409);
+  CHECK(str(parse(blocked), "code") == "DEPENDENCY_CONFLICT");
+  CHECK(parse(blocked).at("references").as_array().size() == 1);
+  CHECK(http.request("DELETE", base + "/certificates/" + certId, "", {bearer(owner)}).status ==
+        204);
+  CHECK(http.request("GET", base + "/certificates/" + certId, "", {bearer(owner)}).status == 404);
+  // The licence slot is free again.
+  CHECK(http.request("POST", "/api/v1/projects/" + other + "/certificates",
+                     R"({"common_name":"second.example.com"})", {bearer(owner)})
+            .status == 202);
+}

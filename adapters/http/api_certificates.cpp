@@ -1,0 +1,138 @@
+// /api/v1/projects/<project_id>/certificates.
+#include <sstream>
+
+#include "adapters/http/api.hpp"
+#include "adapters/http/json_io.hpp"
+
+namespace certsteward::adapters::http {
+namespace {
+
+ports::CertificateFilter filterFrom(const HttpRequest& request, domain::Timestamp now) {
+  ports::CertificateFilter filter;
+  if (auto statuses = queryParam(request, "status")) {
+    std::stringstream ss(*statuses);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      if (item.empty()) continue;
+      auto status = domain::parseCertificateStatus(item);
+      if (!status) throw BadRequest("unknown status: '" + item.substr(0, 40) + "'");
+      filter.statuses.push_back(*status);
+    }
+  }
+  auto days = queryInt(request, "expiring_within_days");
+  if (!days) days = queryInt(request, "expiring_days");
+  if (days) {
+    if (*days < 0 || *days > 36500) throw BadRequest("expiring_within_days must be 0..36500");
+    filter.expires_before = now + std::chrono::days{*days};
+  }
+  filter.issuer_type = queryParam(request, "issuer_type");
+  if (auto sort = queryParam(request, "sort")) {
+    static const std::map<std::string, ports::CertificateSort> sorts{
+        {"created_at", ports::CertificateSort::created_at},
+        {"expires_at", ports::CertificateSort::expires_at},
+        {"next_renewal_at", ports::CertificateSort::next_renewal_at},
+        {"common_name", ports::CertificateSort::common_name},
+        {"status", ports::CertificateSort::status}};
+    const auto it = sorts.find(*sort);
+    if (it == sorts.end()) throw BadRequest("unknown sort: '" + sort->substr(0, 40) + "'");
+    filter.sort = it->second;
+  }
+  if (auto order = queryParam(request, "order")) {
+    if (*order == "asc") {
+      filter.order = domain::SortOrder::asc;
+    } else if (*order == "desc") {
+      filter.order = domain::SortOrder::desc;
+    } else {
+      throw BadRequest("order must be asc or desc");
+    }
+  }
+  return filter;
+}
+
+std::vector<std::string> stringArray(const json::object& o, const char* key) {
+  std::vector<std::string> out;
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return out;
+  if (!v->is_array()) throw BadRequest(std::string(key) + " must be an array of strings");
+  if (v->as_array().size() > 100)
+    throw BadRequest(std::string(key) + " may hold at most 100 names");
+  for (const auto& item : v->as_array()) {
+    if (!item.is_string() || item.as_string().size() > 253) {
+      throw BadRequest(std::string(key) + " must be an array of DNS names");
+    }
+    out.emplace_back(item.as_string());
+  }
+  return out;
+}
+
+std::optional<int> optionalInt(const json::object& o, const char* key) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_int64() || v->as_int64() < -1000000 || v->as_int64() > 1000000) {
+    throw BadRequest(std::string(key) + " must be an integer");
+  }
+  return static_cast<int>(v->as_int64());
+}
+
+}  // namespace
+
+void Api::addCertificateRoutes() {
+  router_.add("GET", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
+    const auto now = s_.clock.now();
+    auto page = s_.certificates.list(c.who(), c.param("project_id"), filterFrom(c.request, now),
+                                     pageFrom(c.request));
+    if (!page) return errorResponse(page.error());
+    return pageResponse("certificates", *page,
+                        [&](const domain::Certificate& cert) { return toJson(cert, now); });
+  });
+
+  router_.add("POST", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
+    const auto body = parseBody(c.request);
+    domain::CertificateRequest request;
+    request.common_name = requiredString(body, "common_name", 253);
+    request.sans = stringArray(body, "sans");
+    request.key_type = optionalEnum<domain::KeyType>(body, "key_type", domain::parseKeyType)
+                           .value_or(domain::KeyType::ecdsa_p256);
+    request.renewal_threshold_days = optionalInt(body, "renewal_threshold_days").value_or(30);
+    request.auto_renew = optionalBool(body, "auto_renew").value_or(true);
+    request.acme_account_id = optionalString(body, "acme_account_id", 64);
+    if (auto issuer = optionalString(body, "issuer_type", 40); issuer && *issuer != "acme") {
+      throw BadRequest("unknown issuer_type: '" + issuer->substr(0, 40) + "' (acme)");
+    }
+    auto queued = s_.certificates.create(c.who(), c.context, c.param("project_id"), request);
+    if (!queued) return errorResponse(queued.error());
+    return jsonResponse(202,
+                        json::object{{"certificate", toJson(queued->certificate, s_.clock.now())},
+                                     {"job", toJson(queued->job)}});
+  });
+
+  router_.add("GET", "/api/v1/projects/:project_id/certificates/:cert_id", [this](const Call& c) {
+    auto cert = s_.certificates.get(c.who(), c.param("project_id"), c.param("cert_id"));
+    if (!cert) return errorResponse(cert.error());
+    return jsonResponse(200, json::object{{"certificate", toJson(*cert, s_.clock.now())}});
+  });
+
+  router_.add("DELETE", "/api/v1/projects/:project_id/certificates/:cert_id",
+              [this](const Call& c) {
+                if (auto s = s_.certificates.remove(c.who(), c.context, c.param("project_id"),
+                                                    c.param("cert_id"));
+                    !s) {
+                  return errorResponse(s.error());
+                }
+                HttpResponse r;
+                r.status = 204;
+                return r;
+              });
+
+  router_.add(
+      "POST", "/api/v1/projects/:project_id/certificates/:cert_id/renew", [this](const Call& c) {
+        auto queued =
+            s_.certificates.renew(c.who(), c.context, c.param("project_id"), c.param("cert_id"));
+        if (!queued) return errorResponse(queued.error());
+        return jsonResponse(
+            202, json::object{{"certificate", toJson(queued->certificate, s_.clock.now())},
+                              {"job", toJson(queued->job)}});
+      });
+}
+
+}  // namespace certsteward::adapters::http

@@ -1,0 +1,116 @@
+// Certificate use cases.
+#include "domain/services/certificate_service.hpp"
+
+#include <algorithm>
+
+#include "domain/license.hpp"
+
+namespace certsteward::domain {
+
+Result<QueuedCertificate> CertificateService::create(const Principal& who,
+                                                     const RequestContext& ctx, const Id& projectId,
+                                                     CertificateRequest request) {
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  const Timestamp now = p_.clock.now();
+  Certificate cert;
+  cert.id = p_.ids.next();
+  cert.project_id = projectId;
+  cert.common_name = std::move(request.common_name);
+  cert.sans = std::move(request.sans);
+  if (std::find(cert.sans.begin(), cert.sans.end(), cert.common_name) == cert.sans.end()) {
+    cert.sans.insert(cert.sans.begin(), cert.common_name);
+  }
+  cert.key_type = request.key_type;
+  cert.renewal_threshold_days = request.renewal_threshold_days;
+  cert.auto_renew = request.auto_renew;
+  cert.acme_account_id = request.acme_account_id;
+  cert.status = CertificateStatus::issuing;
+  cert.created_at = now;
+  cert.updated_at = now;
+  if (auto s = validateNewCertificate(cert); !s) return s.error();
+  // The licence caps issuance (never renewal). Counted over all projects.
+  auto license = p_.license.get();
+  if (!license) return license.error();
+  auto existing = p_.certificates.countAll();
+  if (!existing) return existing.error();
+  if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s.error();
+  if (auto s = p_.certificates.create(cert); !s) return s.error();
+  Job job = newJob(p_.ids.next(), projectId, JobType::issue_certificate, now);
+  job.certificate_id = cert.id;
+  auto queued = p_.jobs.enqueue(job);
+  if (!queued) return queued.error();
+  (void)audit_.record(&who, ctx, "certificate.create", "certificate", cert.id, projectId,
+                      cert.common_name);
+  cert.version = 1;
+  return QueuedCertificate{std::move(cert), std::move(queued->job)};
+}
+
+Result<Page<Certificate>> CertificateService::list(const Principal& who, const Id& projectId,
+                                                   const ports::CertificateFilter& filter,
+                                                   const PageRequest& page) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.certificates.list(projectId, filter, page);
+}
+
+Result<Certificate> CertificateService::get(const Principal& who, const Id& projectId,
+                                            const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.certificates.get(projectId, id);
+}
+
+Status CertificateService::remove(const Principal& who, const RequestContext& ctx,
+                                  const Id& projectId, const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s;  // 404 first
+  auto cert = p_.certificates.get(projectId, id);
+  if (!cert) return cert.error();
+  if (auto s = access_.check(who, Action::delete_certificates, projectId); !s) return s;
+  auto distributions = p_.distributions.listForCertificate(projectId, id);
+  if (!distributions) return distributions.error();
+  if (!distributions->empty()) {
+    Error e = makeError(
+        ErrorCode::conflict,
+        "the certificate still has " + std::to_string(distributions->size()) + " distribution(s)",
+        "DEPENDENCY_CONFLICT");
+    for (const auto& d : *distributions)
+      e.references.push_back("distribution " + d.id);
+    return e;
+  }
+  if (auto s = p_.certificates.remove(projectId, id); !s) return s;
+  (void)audit_.record(&who, ctx, "certificate.delete", "certificate", id, projectId,
+                      cert->common_name);
+  return {};
+}
+
+Result<QueuedCertificate> CertificateService::renew(const Principal& who, const RequestContext& ctx,
+                                                    const Id& projectId, const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  for (int attempt = 0; attempt < 5; ++attempt) {  // re-read on a concurrent update
+    auto cert = p_.certificates.get(projectId, id);
+    if (!cert) return cert.error();
+    const Timestamp now = p_.clock.now();
+    const std::string key = renewalIdempotencyKey(*cert);
+    if (auto applied = applyCertificateEvent(*cert, CertificateEvent::manual_renew,
+                                             CertificateContext{now, "", {}, {}, false, {}});
+        !applied) {
+      return makeError(
+          ErrorCode::failed_precondition,
+          "the certificate cannot be renewed now: it is " + std::string(nameOf(cert->status)));
+    }
+    auto stored = p_.certificates.update(*cert);
+    if (!stored) {
+      if (stored.error().code == ErrorCode::conflict) continue;
+      return stored.error();
+    }
+    Job job = newJob(p_.ids.next(), projectId, JobType::renew_certificate, now);
+    job.certificate_id = id;
+    job.idempotency_key = key;
+    auto queued = p_.jobs.enqueue(job);
+    if (!queued) return queued.error();
+    (void)audit_.record(&who, ctx, "certificate.renew", "certificate", id, projectId);
+    return QueuedCertificate{std::move(*stored), std::move(queued->job)};
+  }
+  return makeError(ErrorCode::unavailable, "the certificate is changing; try again");
+}
+
+}  // namespace certsteward::domain

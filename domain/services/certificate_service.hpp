@@ -1,0 +1,66 @@
+// CertificateService: the certificate use cases of the API — create (licence cap, then an
+// issue_certificate job), list, get, delete, manual renew — under the role matrix, audited.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/certificate.hpp"
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "ports/certificate_repository.hpp"
+#include "ports/clock.hpp"
+#include "ports/distribution_repository.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/job_queue.hpp"
+#include "ports/license_repository.hpp"
+
+namespace certsteward::domain {
+
+struct CertificateRequest {
+  std::string common_name;
+  std::vector<std::string> sans;  // common_name is added when missing
+  KeyType key_type = KeyType::ecdsa_p256;
+  int renewal_threshold_days = 30;
+  bool auto_renew = true;
+  std::optional<Id> acme_account_id;
+};
+
+struct QueuedCertificate {
+  Certificate certificate;
+  Job job;
+};
+
+class CertificateService {
+ public:
+  struct Ports {
+    ports::CertificateRepository& certificates;
+    ports::JobQueue& jobs;
+    ports::DistributionRepository& distributions;
+    ports::LicenseRepository& license;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+  };
+  CertificateService(Ports ports, const AccessControl& access, AuditService& audit)
+      : p_(ports), access_(access), audit_(audit) {}
+
+  // invalid_argument for bad names or numbers; resource_exhausted/LICENSE_LIMIT at the cap.
+  Result<QueuedCertificate> create(const Principal& who, const RequestContext& ctx,
+                                   const Id& projectId, CertificateRequest request);
+  Result<Page<Certificate>> list(const Principal& who, const Id& projectId,
+                                 const ports::CertificateFilter& filter, const PageRequest& page);
+  Result<Certificate> get(const Principal& who, const Id& projectId, const Id& id);
+  // conflict/DEPENDENCY_CONFLICT while distributions refer to it.
+  Status remove(const Principal& who, const RequestContext& ctx, const Id& projectId, const Id& id);
+  // failed_precondition (409) while issuing or a renewal is queued or running.
+  Result<QueuedCertificate> renew(const Principal& who, const RequestContext& ctx,
+                                  const Id& projectId, const Id& id);
+
+ private:
+  Ports p_;
+  const AccessControl& access_;
+  AuditService& audit_;
+};
+
+}  // namespace certsteward::domain

@@ -1,0 +1,56 @@
+// Job use cases.
+#include "domain/services/job_service.hpp"
+
+namespace certsteward::domain {
+
+Result<Page<Job>> JobService::list(const Principal& who, const Id& projectId,
+                                   const ports::JobFilter& filter, const PageRequest& page) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.jobs.list(projectId, filter, page);
+}
+
+Result<Job> JobService::get(const Principal& who, const Id& projectId, const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.jobs.get(projectId, id);
+}
+
+Result<Page<JobLogEntry>> JobService::logs(const Principal& who, const Id& projectId, const Id& id,
+                                           const PageRequest& page) {
+  auto job = get(who, projectId, id);
+  if (!job) return job.error();
+  return p_.logs.list(id, page);
+}
+
+Result<Job> JobService::transition(const Principal& who, const RequestContext& ctx,
+                                   const Id& projectId, const Id& id, JobEvent event,
+                                   const char* action) {
+  auto job = p_.jobs.get(projectId, id);  // tenancy: another project's job is not found
+  if (!job) return job.error();
+  auto update = p_.jobs.apply(id, event, JobContext{p_.clock.now(), "", "", {}});
+  if (!update) return update.error();
+  (void)audit_.record(&who, ctx, action, "job", id, projectId);
+  return update->job;
+}
+
+Result<Job> JobService::retry(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                              const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  if (auto s = access_.check(who, Action::retry_job, projectId); !s) return s.error();
+  auto count =
+      p_.rateLimits.hit("job-retry:" + who.user.id, std::chrono::minutes{1}, p_.clock.now());
+  if (!count) return count.error();
+  if (*count > 20) {
+    return makeError(ErrorCode::resource_exhausted, "job retry is limited to 20 per minute",
+                     "RATE_LIMITED");
+  }
+  return transition(who, ctx, projectId, id, JobEvent::retry, "job.retry");
+}
+
+Result<Job> JobService::cancel(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                               const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  if (auto s = access_.check(who, Action::cancel_job, projectId); !s) return s.error();
+  return transition(who, ctx, projectId, id, JobEvent::cancel, "job.cancel");
+}
+
+}  // namespace certsteward::domain

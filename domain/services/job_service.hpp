@@ -1,0 +1,47 @@
+// JobService: jobs as the API shows them — list, get, logs, retry (project admin, 20 per
+// minute), cancel (operator) — under the role matrix, audited.
+#pragma once
+
+#include "domain/job.hpp"
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "ports/clock.hpp"
+#include "ports/job_log_repository.hpp"
+#include "ports/job_queue.hpp"
+#include "ports/rate_limit_counter.hpp"
+
+namespace certsteward::domain {
+
+class JobService {
+ public:
+  struct Ports {
+    ports::JobQueue& jobs;
+    ports::JobLogRepository& logs;
+    ports::RateLimitCounter& rateLimits;
+    const ports::Clock& clock;
+  };
+  JobService(Ports ports, const AccessControl& access, AuditService& audit)
+      : p_(ports), access_(access), audit_(audit) {}
+
+  Result<Page<Job>> list(const Principal& who, const Id& projectId, const ports::JobFilter& filter,
+                         const PageRequest& page);
+  Result<Job> get(const Principal& who, const Id& projectId, const Id& id);
+  Result<Page<JobLogEntry>> logs(const Principal& who, const Id& projectId, const Id& id,
+                                 const PageRequest& page);
+  // failed_precondition (409) unless the job is dead, failed or cancelled.
+  Result<Job> retry(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                    const Id& id);
+  // Pending/failed: cancelled at once; active: a cancel request the heartbeat sees.
+  Result<Job> cancel(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                     const Id& id);
+
+ private:
+  Result<Job> transition(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                         const Id& id, JobEvent event, const char* action);
+
+  Ports p_;
+  const AccessControl& access_;
+  AuditService& audit_;
+};
+
+}  // namespace certsteward::domain
