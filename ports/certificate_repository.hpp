@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,11 @@ class CertificateRepository {
 
   /** Deletes it. @return not_found. Thread-safe. */
   virtual domain::Status remove(const domain::Id& projectId, const domain::Id& id) = 0;
+
+  /** @return how many certificates of each status exist in all projects (metrics); statuses
+   * without certificates are absent. */
+  virtual domain::Result<std::map<domain::CertificateStatus, std::int64_t>> countByStatus()
+      const = 0;
 
   /** @return how many certificates exist in all projects (the licence counts them). */
   virtual domain::Result<std::int64_t> countAll() const = 0;

@@ -3,7 +3,9 @@
 // processes and instances.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "domain/job.hpp"
@@ -54,6 +56,11 @@ class JobQueue {
   virtual domain::Result<domain::Page<domain::Job>> list(const domain::Id& projectId,
                                                          const JobFilter& filter,
                                                          const domain::PageRequest& page) const = 0;
+
+  /** @return how many jobs of each (type, status) exist in all projects (metrics); pairs without
+   * jobs are absent. */
+  virtual domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>>
+  countByTypeAndStatus() const = 0;
 
   /**
    * Atomically claims one claimable job of `lane` (domain::isClaimable at ctx.now) for

@@ -198,3 +198,21 @@ TEST_CASE_TEMPLATE("certificate repository: stale distribution_pending", F,
   CHECK((*stale)[0].id == old.id);
   CHECK((*stale)[0].distribution_pending_since == fx.now() - 10min);
 }
+
+TEST_CASE_TEMPLATE("certificate repository: counts by status across projects", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  REQUIRE(repo.create(makeCert(fx, "p1", "a.example.com", CertificateStatus::active, 24h)).ok());
+  REQUIRE(repo.create(makeCert(fx, "p2", "b.example.com", CertificateStatus::active, 24h)).ok());
+  auto c = makeCert(fx, "p1", "c.example.com", CertificateStatus::issuing);
+  REQUIRE(repo.create(c).ok());
+  auto stored = *repo.get("p1", c.id);
+  stored.status = CertificateStatus::renewal_failed;
+  REQUIRE(repo.update(stored).ok());
+  const auto counts = repo.countByStatus();
+  REQUIRE(counts.ok());
+  CHECK(counts->at(CertificateStatus::active) == 2);
+  CHECK(counts->at(CertificateStatus::renewal_failed) == 1);
+  CHECK(counts->count(CertificateStatus::issuing) == 0);  // statuses without certificates are absent
+}

@@ -300,3 +300,19 @@ TEST_CASE_TEMPLATE("job logs: lines are kept per job in write order and paged", 
   CHECK(p2->items[4].ts == fx.now() + 24s);
   CHECK(logs.list("unknown", fx.page())->total == 0);
 }
+
+TEST_CASE_TEMPLATE("job queue: counts by type and status", F, CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& q = fx.store->jobs();
+  for (int i = 0; i < 3; ++i) REQUIRE(q.enqueue(makeJob(fx, "p1")).ok());
+  REQUIRE(q.enqueue(makeJob(fx, "p2", JobType::cleanup_dns)).ok());
+  const Job done = makeJob(fx, "p1");
+  REQUIRE(q.enqueue(done).ok());
+  REQUIRE(q.apply(done.id, JobEvent::cancel, at(fx.now(), "")).ok());
+  const auto counts = q.countByTypeAndStatus();
+  REQUIRE(counts.ok());
+  CHECK(counts->at({JobType::issue_certificate, JobStatus::pending}) == 3);
+  CHECK(counts->at({JobType::issue_certificate, JobStatus::cancelled}) == 1);
+  CHECK(counts->at({JobType::cleanup_dns, JobStatus::pending}) == 1);
+  CHECK(counts->count({JobType::renew_certificate, JobStatus::pending}) == 0);
+}

@@ -113,6 +113,14 @@ domain::Status MemoryCertificateRepository::remove(const domain::Id& projectId,
   return {};
 }
 
+domain::Result<std::map<domain::CertificateStatus, std::int64_t>>
+MemoryCertificateRepository::countByStatus() const {
+  std::lock_guard lock(mu_);
+  std::map<domain::CertificateStatus, std::int64_t> counts;
+  for (const auto& [id, c] : items_) ++counts[c.status];
+  return counts;
+}
+
 domain::Result<std::int64_t> MemoryCertificateRepository::countAll() const {
   std::lock_guard lock(mu_);
   return static_cast<std::int64_t>(items_.size());

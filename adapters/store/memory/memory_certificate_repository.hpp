@@ -18,6 +18,7 @@ class MemoryCertificateRepository : public ports::CertificateRepository {
       const domain::PageRequest& page) const override;
   domain::Result<domain::Certificate> update(const domain::Certificate& cert) override;
   domain::Status remove(const domain::Id& projectId, const domain::Id& id) override;
+  domain::Result<std::map<domain::CertificateStatus, std::int64_t>> countByStatus() const override;
   domain::Result<std::int64_t> countAll() const override;
   domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
                                                                  std::int64_t limit) const override;

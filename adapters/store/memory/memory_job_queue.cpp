@@ -82,6 +82,14 @@ domain::Result<domain::Page<Job>> MemoryJobQueue::list(const domain::Id& project
   return paginate(std::move(selected), page);
 }
 
+domain::Result<std::map<std::pair<domain::JobType, JobStatus>, std::int64_t>>
+MemoryJobQueue::countByTypeAndStatus() const {
+  std::lock_guard lock(mu_);
+  std::map<std::pair<domain::JobType, JobStatus>, std::int64_t> counts;
+  for (const auto& [id, j] : jobs_) ++counts[{j.type, j.status}];
+  return counts;
+}
+
 domain::Result<ports::JobUpdate> MemoryJobQueue::applyLocked(Job& stored, domain::JobEvent event,
                                                              const domain::JobContext& ctx) {
   Job copy = stored;

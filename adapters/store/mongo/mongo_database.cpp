@@ -254,6 +254,20 @@ std::optional<std::string> Client::findAndModify(const char* coll, const Bson& f
   return out;
 }
 
+std::vector<std::string> Client::aggregate(const char* coll, const std::string& pipelineJson) {
+  Bson pipeline = Bson::fromJson("{\"pipeline\": " + pipelineJson + "}");
+  mongoc_cursor_t* cursor = mongoc_collection_aggregate(collection(coll), MONGOC_QUERY_NONE,
+                                                        pipeline.get(), nullptr, nullptr);
+  std::vector<std::string> out;
+  const bson_t* doc = nullptr;
+  while (mongoc_cursor_next(cursor, &doc)) out.push_back(toJson(doc));
+  bson_error_t error;
+  const bool failed = mongoc_cursor_error(cursor, &error);
+  mongoc_cursor_destroy(cursor);
+  if (failed) raise(error);
+  return out;
+}
+
 void Client::command(const Bson& cmd, Bson* reply) {
   bson_t out;
   bson_error_t error;

@@ -104,6 +104,8 @@ class Client {
   std::optional<std::string> findAndModify(const char* coll, const Bson& filter, const Bson& update,
                                            bool upsert, bool returnNew, const Bson* sort = nullptr);
   void command(const Bson& cmd, Bson* reply = nullptr);
+  // Runs an aggregation pipeline given as JSON text; returns the result documents.
+  std::vector<std::string> aggregate(const char* coll, const std::string& pipelineJson);
 
  private:
   mongoc_collection_t* collection(const char* name);

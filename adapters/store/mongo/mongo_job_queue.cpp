@@ -199,6 +199,22 @@ domain::Status MongoCertificateRepository::remove(const domain::Id& projectId,
   });
 }
 
+domain::Result<std::map<domain::CertificateStatus, std::int64_t>>
+MongoCertificateRepository::countByStatus() const {
+  return guarded([&]() -> domain::Result<std::map<domain::CertificateStatus, std::int64_t>> {
+    auto c = db_.client();
+    std::map<domain::CertificateStatus, std::int64_t> counts;
+    for (auto status : {domain::CertificateStatus::issuing, domain::CertificateStatus::active,
+                        domain::CertificateStatus::renewal_pending,
+                        domain::CertificateStatus::renewal_in_progress,
+                        domain::CertificateStatus::renewal_failed}) {
+      const auto n = c.count("certificates", Bson().str("status", nameOf(status)));
+      if (n > 0) counts[status] = n;
+    }
+    return counts;
+  });
+}
+
 domain::Result<std::int64_t> MongoCertificateRepository::countAll() const {
   return guarded([&]() -> domain::Result<std::int64_t> {
     auto c = db_.client();
@@ -289,6 +305,38 @@ domain::Result<domain::Page<Job>> MongoJobQueue::list(const domain::Id& projectI
       page.items.push_back(decodeOrThrow<Job>(json));
     return page;
   });
+}
+
+domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>>
+MongoJobQueue::countByTypeAndStatus() const {
+  return guarded(
+      [&]() -> domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>> {
+        auto c = db_.client();
+        std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t> counts;
+        const auto groups = c.aggregate(
+            "jobs", R"([{"$group": {"_id": {"type": "$type", "status": "$status"}, "n": {"$sum": 1}}}])");
+        for (const auto& json : groups) {
+          Bson doc = Bson::fromJson(json);
+          bson_iter_t it;
+          bson_iter_t child;
+          std::string type;
+          std::string status;
+          if (bson_iter_init_find(&it, doc.get(), "_id") && BSON_ITER_HOLDS_DOCUMENT(&it) &&
+              bson_iter_recurse(&it, &child)) {
+            while (bson_iter_next(&child)) {
+              if (!BSON_ITER_HOLDS_UTF8(&child)) continue;
+              const std::string key = bson_iter_key(&child);
+              (key == "type" ? type : status) = bson_iter_utf8(&child, nullptr);
+            }
+          }
+          std::int64_t n = 0;
+          if (bson_iter_init_find(&it, doc.get(), "n")) n = bson_iter_as_int64(&it);
+          const auto t = domain::parseJobType(type);
+          const auto st = domain::parseJobStatus(status);
+          if (t && st) counts[{*t, *st}] = n;
+        }
+        return counts;
+      });
 }
 
 domain::Result<ports::ClaimResult> MongoJobQueue::claim(domain::Lane lane,

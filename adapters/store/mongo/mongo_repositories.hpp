@@ -21,6 +21,7 @@ class MongoCertificateRepository : public ports::CertificateRepository {
       const domain::PageRequest& page) const override;
   domain::Result<domain::Certificate> update(const domain::Certificate& cert) override;
   domain::Status remove(const domain::Id& projectId, const domain::Id& id) override;
+  domain::Result<std::map<domain::CertificateStatus, std::int64_t>> countByStatus() const override;
   domain::Result<std::int64_t> countAll() const override;
   domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
                                                                  std::int64_t limit) const override;
@@ -39,6 +40,8 @@ class MongoJobQueue : public ports::JobQueue {
   domain::Result<domain::Page<domain::Job>> list(const domain::Id& projectId,
                                                  const ports::JobFilter& filter,
                                                  const domain::PageRequest& page) const override;
+  domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>>
+  countByTypeAndStatus() const override;
   domain::Result<ports::ClaimResult> claim(domain::Lane lane,
                                            const domain::JobContext& ctx) override;
   domain::Result<ports::JobUpdate> apply(const domain::Id& id, domain::JobEvent event,

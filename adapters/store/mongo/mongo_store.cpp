@@ -31,6 +31,7 @@ constexpr IndexSpec kIndexes[] = {
     {"jobs", "waiting", R"({"lane":1,"status":1,"next_run_at":1,"id":1})", "{}"},
     {"jobs", "locked", R"({"lane":1,"status":1,"lock_expires_at":1,"id":1})", "{}"},
     {"jobs", "project", R"({"project_id":1,"id":-1})", "{}"},
+    {"jobs", "status_type", R"({"status":1,"type":1})", "{}"},
     {"jobs", "project_status", R"({"project_id":1,"status":1,"id":-1})", "{}"},
     {"jobs", "project_type", R"({"project_id":1,"type":1,"id":-1})", "{}"},
     {"jobs", "project_certificate", R"({"project_id":1,"certificate_id":1,"id":-1})", "{}"},

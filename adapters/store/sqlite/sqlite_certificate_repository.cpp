@@ -205,6 +205,20 @@ domain::Status SqliteCertificateRepository::remove(const domain::Id& projectId,
   });
 }
 
+domain::Result<std::map<domain::CertificateStatus, std::int64_t>>
+SqliteCertificateRepository::countByStatus() const {
+  return guarded([&]() -> domain::Result<std::map<domain::CertificateStatus, std::int64_t>> {
+    auto c = db_.reader();
+    auto s = c->prepare(
+        "SELECT status, SUM(n) FROM certificate_counts GROUP BY status HAVING SUM(n) > 0");
+    std::map<domain::CertificateStatus, std::int64_t> counts;
+    while (s.step()) {
+      if (auto status = domain::parseCertificateStatus(s.text(0))) counts[*status] = s.integer(1);
+    }
+    return counts;
+  });
+}
+
 domain::Result<std::int64_t> SqliteCertificateRepository::countAll() const {
   return guarded([&]() -> domain::Result<std::int64_t> {
     auto c = db_.reader();

@@ -126,6 +126,23 @@ domain::Result<domain::Page<Job>> SqliteJobQueue::list(const domain::Id& project
   });
 }
 
+domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>>
+SqliteJobQueue::countByTypeAndStatus() const {
+  return guarded(
+      [&]() -> domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>> {
+        auto c = db_.reader();
+        // Answered from the (status, type) index without reading the jobs themselves.
+        auto s = c->prepare("SELECT type, status, COUNT(*) FROM jobs GROUP BY status, type");
+        std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t> counts;
+        while (s.step()) {
+          const auto type = domain::parseJobType(s.text(0));
+          const auto status = domain::parseJobStatus(s.text(1));
+          if (type && status) counts[{*type, *status}] = s.integer(2);
+        }
+        return counts;
+      });
+}
+
 domain::Result<ports::ClaimResult> SqliteJobQueue::claim(domain::Lane lane,
                                                          const domain::JobContext& ctx) {
   return guarded([&]() -> domain::Result<ports::ClaimResult> {

@@ -18,6 +18,8 @@ class SqliteJobQueue : public ports::JobQueue {
   domain::Result<domain::Page<domain::Job>> list(const domain::Id& projectId,
                                                  const ports::JobFilter& filter,
                                                  const domain::PageRequest& page) const override;
+  domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>>
+  countByTypeAndStatus() const override;
   domain::Result<ports::ClaimResult> claim(domain::Lane lane,
                                            const domain::JobContext& ctx) override;
   domain::Result<ports::JobUpdate> apply(const domain::Id& id, domain::JobEvent event,

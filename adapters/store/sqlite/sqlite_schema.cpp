@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 1> kMigrations{
+constexpr std::array<const char*, 2> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -189,6 +189,10 @@ CREATE TABLE settings (
   value TEXT NOT NULL,
   updated_at INTEGER NOT NULL
 ) WITHOUT ROWID;
+)SQL",
+    // 2: job counts by status and type for /metrics, from an index.
+    R"SQL(
+CREATE INDEX jobs_status_type ON jobs(status, type);
 )SQL",
 };
 
