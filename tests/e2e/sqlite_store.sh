@@ -55,9 +55,18 @@ start  # the same file again: migrations are not re-applied
 [ "$(sqlite3 "$db" 'SELECT COUNT(*) FROM schema_migrations')" = "$applied" ] || fail "migration re-applied"
 stop
 
+# An older database (as the previous release left it) is migrated forward on start.
+sqlite3 "$db" "DELETE FROM schema_migrations WHERE version = $applied"
+[ "$applied" -ge 2 ] && sqlite3 "$db" "DROP INDEX jobs_status_type"
+start
+stop
+[ "$(sqlite3 "$db" 'SELECT MAX(version) FROM schema_migrations')" = "$applied" ] || fail "not migrated forward"
+[ "$applied" -lt 2 ] || [ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name = 'jobs_status_type'")" ] \
+  || fail "migration 2 not applied"
+
 sqlite3 "$db" "INSERT INTO schema_migrations (version, applied_at) VALUES (99, 0)"
 if "$bin" serve --config "$work/conf" > "$work/newer" 2>&1; then
   fail "started on a schema newer than it knows"
 fi
 grep -q "schema is version 99" "$work/newer" || fail "unclear message: $(cat "$work/newer")"
-echo "ok: sqlite file created, migrated once, WAL, newer schema refused"
+echo "ok: sqlite file created, migrated once, migrated forward, WAL, newer schema refused"
