@@ -13,6 +13,7 @@
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/http/api.hpp"
 #include "adapters/http/http_server.hpp"
+#include "adapters/metrics/prometheus_registry.hpp"
 #include "app/store_factory.hpp"
 #include "domain/audit.hpp"
 #include "domain/services/access_control.hpp"
@@ -48,11 +49,13 @@ struct Application::Parts {
                       store->license(), ids, clock},
                      access, audit),
         jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
-        api({auth, projects, users, audit, certificates, jobs, *store, clock, fingerprintMac},
+        api({auth, projects, users, audit, certificates, jobs, *store, clock, fingerprintMac,
+             metrics},
             {c.secure_cookies, c.refresh_token_ttl}) {}
 
   Config config;
   ports::StorePtr store;
+  adapters::metrics::PrometheusRegistry metrics;
   adapters::crypto::SystemClock clock;
   adapters::crypto::ObjectIdGenerator ids;
   adapters::crypto::OpenSslRandom random;

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+
+#include "domain/license.hpp"
 
 #include "adapters/http/json_io.hpp"
 
@@ -102,18 +105,58 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
 }
 
 HttpResponse Api::handle(const HttpRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  HttpResponse response;
+  std::string route = "unmatched";
   try {
-    return dispatch(request);
+    response = dispatch(request, route);
   } catch (const BadRequest& e) {
-    return errorResponse(400, e.what());
+    response = errorResponse(400, e.what());
   } catch (const std::exception& e) {
     spdlog::error("request {} failed: {}", request.request_id, e.what());
-    return errorResponse(500, "internal error");
+    response = errorResponse(500, "internal error");
   }
+  s_.metrics.increment(
+      "certsteward_http_requests_total",
+      {{"route", route}, {"method", request.method}, {"status", std::to_string(response.status)}},
+      1.0);
+  s_.metrics.observe(
+      "certsteward_http_request_duration_seconds", {{"route", route}},
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return response;
 }
 
-HttpResponse Api::dispatch(const HttpRequest& request) {
+std::string Api::metricsText() {
+  std::map<std::string, std::vector<std::pair<ports::MetricLabels, double>>> gauges;
+  if (auto certs = s_.store.certificates().countByStatus()) {
+    auto& samples = gauges["certsteward_certificates"];
+    for (const auto& [status, n] : *certs) {
+      samples.push_back({{{"status", std::string(nameOf(status))}}, static_cast<double>(n)});
+    }
+  }
+  if (auto jobs = s_.store.jobs().countByTypeAndStatus()) {
+    auto& samples = gauges["certsteward_jobs"];
+    for (const auto& [key, n] : *jobs) {
+      samples.push_back(
+          {{{"type", std::string(nameOf(key.first))}, {"status", std::string(nameOf(key.second))}},
+           static_cast<double>(n)});
+    }
+  }
+  auto license = s_.store.license().get();
+  auto used = s_.store.certificates().countAll();
+  if (license && used) {
+    const auto view = domain::licenseStatusView(*license, s_.clock.now());
+    gauges["certsteward_license_certificates_used"].push_back(
+        {{{"plan", view.plan}}, static_cast<double>(*used)});
+    gauges["certsteward_license_certificate_limit"].push_back(
+        {{{"plan", view.plan}}, static_cast<double>(view.cert_limit)});
+  }
+  return s_.metrics.render(gauges);
+}
+
+HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel) {
   const auto match = router_.match(request.method, request.path);
+  if (match.route != nullptr) routeLabel = match.route->pattern;
   if (match.route == nullptr) {
     if (!match.allowed.empty()) {
       auto r = errorResponse(405, "method not allowed");

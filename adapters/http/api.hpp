@@ -7,6 +7,7 @@
 
 #include "adapters/http/http_types.hpp"
 #include "adapters/http/router.hpp"
+#include "adapters/metrics/prometheus_registry.hpp"
 #include "domain/services/auth_service.hpp"
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/job_service.hpp"
@@ -28,6 +29,7 @@ struct ApiServices {
   ports::Store& store;
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
+  metrics::PrometheusRegistry& metrics;
 };
 
 struct ApiOptions {
@@ -44,8 +46,13 @@ class Api {
 
   const Router& router() const { return router_; }
 
+  // The Prometheus text of GET /metrics: request counters and latencies, plus certificates by
+  // status, jobs by type and status, and licence usage read from the store at scrape time.
+  std::string metricsText();
+
  private:
-  HttpResponse dispatch(const HttpRequest& request);
+  // `routeLabel` receives the matched route's pattern (for metrics).
+  HttpResponse dispatch(const HttpRequest& request, std::string& routeLabel);
   HttpResponse withIdempotency(const HttpRequest& request, const Call& call, const Route& route);
 
   void addAuthRoutes();

@@ -84,6 +84,12 @@ class PistacheHandler : public Http::Handler {
       if (!get) return methodNotAllowed(response);
       return send(response, Http::Code::Ok, R"({"status":"ok"})");
     }
+    if (path == "/metrics" && api_ != nullptr) {
+      if (!get) return methodNotAllowed(response);
+      response.send(Http::Code::Ok, api_->metricsText(),
+                    Http::Mime::MediaType::fromString("text/plain; version=0.0.4"));
+      return;
+    }
     if (path == "/readyz") {
       if (!get) return methodNotAllowed(response);
       const auto ping = store_->ping();

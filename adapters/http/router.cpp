@@ -18,7 +18,8 @@ std::vector<std::string> splitPath(const std::string& path) {
 
 void Router::add(std::string method, const std::string& pattern, Handler handler,
                  RouteOptions options) {
-  routes_.push_back(Route{std::move(method), splitPath(pattern), std::move(handler), options});
+  routes_.push_back(
+      Route{std::move(method), pattern, splitPath(pattern), std::move(handler), options});
 }
 
 RouteMatch Router::match(const std::string& method, const std::string& path) const {

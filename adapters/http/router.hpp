@@ -35,6 +35,7 @@ using Handler = std::function<HttpResponse(const Call&)>;
 
 struct Route {
   std::string method;
+  std::string pattern;                // as registered, the route label of metrics
   std::vector<std::string> segments;  // ":name" segments capture
   Handler handler;
   RouteOptions options;

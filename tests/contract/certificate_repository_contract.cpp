@@ -214,5 +214,6 @@ TEST_CASE_TEMPLATE("certificate repository: counts by status across projects", F
   REQUIRE(counts.ok());
   CHECK(counts->at(CertificateStatus::active) == 2);
   CHECK(counts->at(CertificateStatus::renewal_failed) == 1);
-  CHECK(counts->count(CertificateStatus::issuing) == 0);  // statuses without certificates are absent
+  CHECK(counts->count(CertificateStatus::issuing) ==
+        0);  // statuses without certificates are absent
 }

@@ -304,7 +304,8 @@ TEST_CASE_TEMPLATE("job logs: lines are kept per job in write order and paged", 
 TEST_CASE_TEMPLATE("job queue: counts by type and status", F, CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
   auto& q = fx.store->jobs();
-  for (int i = 0; i < 3; ++i) REQUIRE(q.enqueue(makeJob(fx, "p1")).ok());
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(q.enqueue(makeJob(fx, "p1")).ok());
   REQUIRE(q.enqueue(makeJob(fx, "p2", JobType::cleanup_dns)).ok());
   const Job done = makeJob(fx, "p1");
   REQUIRE(q.enqueue(done).ok());

@@ -568,3 +568,29 @@ TEST_CASE("api: certificates are queued for issuance, listed, capped by the lice
                      R"({"common_name":"second.example.com"})", {bearer(owner)})
             .status == 202);
 }
+
+TEST_CASE("api: /metrics is served without authentication in the Prometheus text format") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  REQUIRE(http.request("GET", "/api/v1/projects", "", {bearer(owner)}).status == 200);
+  REQUIRE(http.request("GET", "/api/v1/projects/0123456789abcdef01234567", "", {bearer(owner)})
+              .status == 404);
+  auto r = http.request("GET", "/metrics");
+  REQUIRE(r.status == 200);
+  CHECK(r.header("content-type").starts_with("text/plain"));
+  CHECK(r.body.find("# TYPE certsteward_http_requests_total counter") != std::string::npos);
+  CHECK(
+      r.body.find(
+          R"(certsteward_http_requests_total{method="GET",route="/api/v1/projects",status="200"})") !=
+      std::string::npos);
+  CHECK(r.body.find(R"(route="/api/v1/projects/:project_id",status="404")") != std::string::npos);
+  CHECK(
+      r.body.find(
+          R"(certsteward_http_request_duration_seconds_bucket{route="/api/v1/projects",le="+Inf"})") !=
+      std::string::npos);
+  CHECK(r.body.find(R"(certsteward_license_certificate_limit{plan="free"} 1)") !=
+        std::string::npos);
+  CHECK(r.body.find("certsteward_license_certificates_used") != std::string::npos);
+  CHECK(r.body.find(owner.access) == std::string::npos);
+  CHECK(http.request("POST", "/metrics", "{}").status == 405);
+}

@@ -22,8 +22,12 @@ adapters::crypto::JwtTokenCodec codec(std::string issuer = "certsteward",
 }
 
 ports::TokenClaims claims(ports::TokenKind kind = ports::TokenKind::access) {
-  return {"0123456789abcdef01234567", "jti-1", kind, kind == ports::TokenKind::refresh ? "fam" : "",
-          kNow, kNow + 15min};
+  return {"0123456789abcdef01234567",
+          "jti-1",
+          kind,
+          kind == ports::TokenKind::refresh ? "fam" : "",
+          kNow,
+          kNow + 15min};
 }
 
 // A token signed with the same key but another algorithm (libjwt alone would accept it).
@@ -66,7 +70,8 @@ TEST_CASE("tokens: expiry, issuer, audience, algorithm and signature are all che
   CHECK(codec("someone-else").decode(token, kNow).error().reason == "TOKEN_INVALID");
   CHECK(codec("certsteward", "other-api").decode(token, kNow).error().reason == "TOKEN_INVALID");
   CHECK(codec().decode(hs512Token(), kNow).error().reason == "TOKEN_INVALID");
-  adapters::crypto::JwtTokenCodec otherKey({std::string(40, 'z'), "certsteward", "certsteward-api"});
+  adapters::crypto::JwtTokenCodec otherKey(
+      {std::string(40, 'z'), "certsteward", "certsteward-api"});
   CHECK(otherKey.decode(token, kNow).error().reason == "TOKEN_INVALID");
   std::string tampered = token;
   tampered[tampered.size() / 2] = tampered[tampered.size() / 2] == 'A' ? 'B' : 'A';
@@ -86,7 +91,8 @@ TEST_CASE("passwords: bcrypt round-trips and refuses what it would truncate") {
   CHECK_FALSE(hasher.verify("correct horse battery", "garbage"));
   CHECK(*hasher.hash("same") != *hasher.hash("same"));  // salted
   CHECK(hasher.hash(std::string(73, 'a')).error().code == domain::ErrorCode::invalid_argument);
-  CHECK(hasher.hash(std::string("nul\0byte", 8)).error().code == domain::ErrorCode::invalid_argument);
+  CHECK(hasher.hash(std::string("nul\0byte", 8)).error().code ==
+        domain::ErrorCode::invalid_argument);
   // 72 bytes are accepted; a 73rd byte must not be silently ignored at verify time.
   const auto h72 = hasher.hash(std::string(72, 'a'));
   REQUIRE(h72.ok());

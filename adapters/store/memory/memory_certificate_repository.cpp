@@ -117,7 +117,8 @@ domain::Result<std::map<domain::CertificateStatus, std::int64_t>>
 MemoryCertificateRepository::countByStatus() const {
   std::lock_guard lock(mu_);
   std::map<domain::CertificateStatus, std::int64_t> counts;
-  for (const auto& [id, c] : items_) ++counts[c.status];
+  for (const auto& [id, c] : items_)
+    ++counts[c.status];
   return counts;
 }
 

@@ -86,7 +86,8 @@ domain::Result<std::map<std::pair<domain::JobType, JobStatus>, std::int64_t>>
 MemoryJobQueue::countByTypeAndStatus() const {
   std::lock_guard lock(mu_);
   std::map<std::pair<domain::JobType, JobStatus>, std::int64_t> counts;
-  for (const auto& [id, j] : jobs_) ++counts[{j.type, j.status}];
+  for (const auto& [id, j] : jobs_)
+    ++counts[{j.type, j.status}];
   return counts;
 }
 

@@ -260,7 +260,8 @@ std::vector<std::string> Client::aggregate(const char* coll, const std::string& 
                                                         pipeline.get(), nullptr, nullptr);
   std::vector<std::string> out;
   const bson_t* doc = nullptr;
-  while (mongoc_cursor_next(cursor, &doc)) out.push_back(toJson(doc));
+  while (mongoc_cursor_next(cursor, &doc))
+    out.push_back(toJson(doc));
   bson_error_t error;
   const bool failed = mongoc_cursor_error(cursor, &error);
   mongoc_cursor_destroy(cursor);

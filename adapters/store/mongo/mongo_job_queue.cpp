@@ -310,11 +310,13 @@ domain::Result<domain::Page<Job>> MongoJobQueue::list(const domain::Id& projectI
 domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>>
 MongoJobQueue::countByTypeAndStatus() const {
   return guarded(
-      [&]() -> domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>> {
+      [&]()
+          -> domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>> {
         auto c = db_.client();
         std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t> counts;
         const auto groups = c.aggregate(
-            "jobs", R"([{"$group": {"_id": {"type": "$type", "status": "$status"}, "n": {"$sum": 1}}}])");
+            "jobs",
+            R"([{"$group": {"_id": {"type": "$type", "status": "$status"}, "n": {"$sum": 1}}}])");
         for (const auto& json : groups) {
           Bson doc = Bson::fromJson(json);
           bson_iter_t it;

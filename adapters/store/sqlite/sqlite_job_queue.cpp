@@ -129,7 +129,8 @@ domain::Result<domain::Page<Job>> SqliteJobQueue::list(const domain::Id& project
 domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>>
 SqliteJobQueue::countByTypeAndStatus() const {
   return guarded(
-      [&]() -> domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>> {
+      [&]()
+          -> domain::Result<std::map<std::pair<domain::JobType, domain::JobStatus>, std::int64_t>> {
         auto c = db_.reader();
         // Answered from the (status, type) index without reading the jobs themselves.
         auto s = c->prepare("SELECT type, status, COUNT(*) FROM jobs GROUP BY status, type");

@@ -1,0 +1,137 @@
+// Prometheus text rendering.
+#include "adapters/metrics/prometheus_registry.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace certsteward::adapters::metrics {
+namespace {
+
+constexpr std::array<double, 12> kBuckets{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                          0.1,   0.25,   0.5,   1.0,  2.5,   5.0};
+
+std::string number(double v) {
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+  }
+  return buf;
+}
+
+std::string labels(const ports::MetricLabels& l, const std::string& extraKey = {},
+                   const std::string& extraValue = {}) {
+  if (l.empty() && extraKey.empty()) return {};
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, v] : l) {
+    if (!first) out += ",";
+    out += k + "=\"" + PrometheusRegistry::escapeLabel(v) + "\"";
+    first = false;
+  }
+  if (!extraKey.empty()) {
+    if (!first) out += ",";
+    out += extraKey + "=\"" + extraValue + "\"";
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+PrometheusRegistry::PrometheusRegistry()
+    : help_{{"certsteward_http_requests_total", "HTTP requests by route, method and status."},
+            {"certsteward_http_request_duration_seconds", "HTTP request latency by route."},
+            {"certsteward_certificates", "Certificates by status."},
+            {"certsteward_jobs", "Jobs by type and status."},
+            {"certsteward_license_certificates_used", "Certificates counted against the licence."},
+            {"certsteward_license_certificate_limit",
+             "The licence's certificate cap (0 = unlimited)."}} {}
+
+std::string PrometheusRegistry::escapeLabel(const std::string& value) {
+  std::string out;
+  for (const char c : value) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void PrometheusRegistry::increment(std::string_view name, const ports::MetricLabels& l,
+                                   double value) {
+  std::lock_guard lock(mu_);
+  counters_[std::string(name)][l] += value;
+}
+
+void PrometheusRegistry::set(std::string_view name, const ports::MetricLabels& l, double value) {
+  std::lock_guard lock(mu_);
+  gauges_[std::string(name)][l] = value;
+}
+
+void PrometheusRegistry::observe(std::string_view name, const ports::MetricLabels& l,
+                                 double value) {
+  std::lock_guard lock(mu_);
+  auto& h = histograms_[std::string(name)][l];
+  if (h.buckets.empty()) h.buckets.assign(kBuckets.size(), 0);
+  for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+    if (value <= kBuckets[i]) {
+      ++h.buckets[i];
+      break;
+    }
+  }
+  ++h.count;
+  h.sum += value;
+}
+
+std::string PrometheusRegistry::render(
+    const std::map<std::string, std::vector<std::pair<ports::MetricLabels, double>>>& extra) const {
+  std::string out;
+  const auto header = [&](const std::string& name, const char* type) {
+    if (const auto it = help_.find(name); it != help_.end()) {
+      out += "# HELP " + name + " " + it->second + "\n";
+    }
+    out += "# TYPE " + name + " " + type + "\n";
+  };
+  std::lock_guard lock(mu_);
+  for (const auto& [name, series] : counters_) {
+    header(name, "counter");
+    for (const auto& [l, v] : series)
+      out += name + labels(l) + " " + number(v) + "\n";
+  }
+  for (const auto& [name, series] : gauges_) {
+    header(name, "gauge");
+    for (const auto& [l, v] : series)
+      out += name + labels(l) + " " + number(v) + "\n";
+  }
+  for (const auto& [name, samples] : extra) {
+    header(name, "gauge");
+    for (const auto& [l, v] : samples)
+      out += name + labels(l) + " " + number(v) + "\n";
+  }
+  for (const auto& [name, series] : histograms_) {
+    header(name, "histogram");
+    for (const auto& [l, h] : series) {
+      std::uint64_t cumulative = 0;
+      for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+        cumulative += h.buckets[i];
+        out += name + "_bucket" + labels(l, "le", number(kBuckets[i])) + " " +
+               std::to_string(cumulative) + "\n";
+      }
+      out += name + "_bucket" + labels(l, "le", "+Inf") + " " + std::to_string(h.count) + "\n";
+      out += name + "_sum" + labels(l) + " " + number(h.sum) + "\n";
+      out += name + "_count" + labels(l) + " " + std::to_string(h.count) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace certsteward::adapters::metrics

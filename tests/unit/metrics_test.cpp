@@ -1,0 +1,27 @@
+// Prometheus text rendering.
+#include <doctest/doctest.h>
+
+#include "adapters/metrics/prometheus_registry.hpp"
+
+using certsteward::adapters::metrics::PrometheusRegistry;
+
+TEST_CASE("metrics: counters, gauges and histograms render in the text format") {
+  PrometheusRegistry r;
+  r.increment("certsteward_http_requests_total", {{"route", "/a"}, {"status", "200"}}, 1.0);
+  r.increment("certsteward_http_requests_total", {{"route", "/a"}, {"status", "200"}}, 2.0);
+  r.set("queue_depth", {}, 7);
+  r.observe("latency_seconds", {{"route", "/a"}}, 0.003);
+  r.observe("latency_seconds", {{"route", "/a"}}, 0.2);
+  r.observe("latency_seconds", {{"route", "/a"}}, 9.0);
+  const std::string text = r.render({{"certsteward_certificates", {{{{"status", "active"}}, 3}}}});
+  CHECK(text.find("# TYPE certsteward_http_requests_total counter\n") != std::string::npos);
+  CHECK(text.find("certsteward_http_requests_total{route=\"/a\",status=\"200\"} 3\n") !=
+        std::string::npos);
+  CHECK(text.find("queue_depth 7\n") != std::string::npos);
+  CHECK(text.find("latency_seconds_bucket{route=\"/a\",le=\"0.005\"} 1\n") != std::string::npos);
+  CHECK(text.find("latency_seconds_bucket{route=\"/a\",le=\"0.25\"} 2\n") != std::string::npos);
+  CHECK(text.find("latency_seconds_bucket{route=\"/a\",le=\"+Inf\"} 3\n") != std::string::npos);
+  CHECK(text.find("latency_seconds_count{route=\"/a\"} 3\n") != std::string::npos);
+  CHECK(text.find("certsteward_certificates{status=\"active\"} 3\n") != std::string::npos);
+  CHECK(PrometheusRegistry::escapeLabel("a\"b\\c\nd") == "a\\\"b\\\\c\\nd");
+}
