@@ -9,6 +9,7 @@
 #include "adapters/crypto/jwt_token_codec.hpp"
 #include "adapters/crypto/object_id_generator.hpp"
 #include "adapters/crypto/openssl_mac.hpp"
+#include "adapters/crypto/openssl_otp_hasher.hpp"
 #include "adapters/crypto/openssl_random.hpp"
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/http/api.hpp"
@@ -39,7 +40,7 @@ struct Application::Parts {
         access(store->memberships()),
         audit(store->auditLog(), auditMac, ids, clock, store->rateLimits(), access),
         auth({store->users(), store->refreshTokens(), store->rateLimits(), hasher, tokens, ids,
-              random, clock},
+              random, clock, secretBox, otpHasher},
              domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}),
         projects({store->projects(), store->memberships(), store->users(), store->certificates(),
                   ids, clock},
@@ -62,6 +63,7 @@ struct Application::Parts {
   adapters::crypto::OpenSslMac auditMac;
   adapters::crypto::OpenSslMac fingerprintMac;
   adapters::crypto::AesGcmSecretBox secretBox;
+  adapters::crypto::OpenSslOtpHasher otpHasher;
   adapters::crypto::BcryptPasswordHasher hasher;
   adapters::crypto::JwtTokenCodec tokens;
   domain::AccessControl access;

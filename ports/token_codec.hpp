@@ -11,7 +11,7 @@
 
 namespace certsteward::ports {
 
-enum class TokenKind { access, refresh };
+enum class TokenKind { access, refresh, otp };  // otp: the session between password and code
 
 struct TokenClaims {
   domain::Id subject;    // the user id

@@ -38,8 +38,10 @@ domain::Result<std::string> JwtTokenCodec::encode(const ports::TokenClaims& clai
   rc |= jwt_add_grant(jwt.get(), "jti", claims.token_id.c_str());
   rc |= jwt_add_grant(jwt.get(), "iss", settings_.issuer.c_str());
   rc |= jwt_add_grant(jwt.get(), "aud", settings_.audience.c_str());
-  rc |= jwt_add_grant(jwt.get(), "typ",
-                      claims.kind == ports::TokenKind::access ? "access" : "refresh");
+  const char* kind = claims.kind == ports::TokenKind::access    ? "access"
+                     : claims.kind == ports::TokenKind::refresh ? "refresh"
+                                                                : "otp";
+  rc |= jwt_add_grant(jwt.get(), "typ", kind);
   if (!claims.family_id.empty()) rc |= jwt_add_grant(jwt.get(), "fam", claims.family_id.c_str());
   rc |= jwt_add_grant_int(jwt.get(), "iat", secs(claims.issued_at));
   rc |= jwt_add_grant_int(jwt.get(), "exp", secs(claims.expires_at));
@@ -79,6 +81,8 @@ domain::Result<ports::TokenClaims> JwtTokenCodec::decode(std::string_view token,
     claims.kind = ports::TokenKind::access;
   } else if (typ == "refresh") {
     claims.kind = ports::TokenKind::refresh;
+  } else if (typ == "otp") {
+    claims.kind = ports::TokenKind::otp;
   } else {
     return invalid("unknown token kind");
   }

@@ -24,11 +24,22 @@ std::vector<SetCookie> clearedCookies(const ApiOptions& options) {
           SetCookie{"csrf_token", "", "/", 0, false, options.secure_cookies}};
 }
 
+json::object loginBody(const domain::LoginResult& result);
+
 json::object tokenBody(const domain::TokenPair& tokens) {
   return {{"access_token", tokens.access_token},
           {"refresh_token", tokens.refresh_token},
           {"token_type", "Bearer"},
           {"expires_in", tokens.expires_in}};
+}
+
+json::object loginBody(const domain::LoginResult& result) {
+  json::object payload = tokenBody(result.tokens);
+  payload["user"] = json::object{{"id", result.user.id},
+                                 {"username", result.user.username},
+                                 {"org_role", std::string(nameOf(result.user.org_role))}};
+  payload["csrf_token"] = result.csrf_token;
+  return payload;
 }
 
 }  // namespace
@@ -51,17 +62,66 @@ void Api::addAuthRoutes() {
           return errorResponse(result.error());
         }
         domain::Principal who{result->user};
+        if (!result->otp_session_id.empty()) {
+          // Second factor required: no tokens yet (spec: 200, not 401).
+          (void)s_.audit.record(&who, c.context, "auth.login_otp_required", "user", who.user.id);
+          return jsonResponse(200, json::object{{"otp_required", true},
+                                                {"otp_setup_required", false},
+                                                {"otp_session_id", result->otp_session_id}});
+        }
         (void)s_.audit.record(&who, c.context, "auth.login", "user", who.user.id);
-        json::object payload = tokenBody(result->tokens);
-        payload["user"] = json::object{{"id", result->user.id},
-                                       {"username", result->user.username},
-                                       {"org_role", std::string(nameOf(result->user.org_role))}};
-        payload["csrf_token"] = result->csrf_token;
-        auto response = jsonResponse(200, payload);
+        auto response = jsonResponse(200, loginBody(*result));
         response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
         return response;
       },
       open);
+
+  router_.add(
+      "POST", "/api/v1/auth/otp/verify",
+      [this](const Call& c) {
+        const auto body = parseBody(c.request);
+        const std::string code = requiredString(body, "code", 16);
+        const auto session = c.request.header("x-otp-session-id");
+        if (!session || session->empty()) {
+          return errorResponse(domain::makeError(domain::ErrorCode::unauthenticated,
+                                                 "X-OTP-Session-ID is required", "TOKEN_MISSING"));
+        }
+        auto result = s_.auth.verifyOtp(*session, code, c.request.client_ip);
+        if (!result) return errorResponse(result.error());
+        domain::Principal who{result->user};
+        (void)s_.audit.record(&who, c.context, "auth.login", "user", who.user.id, std::nullopt,
+                              "otp");
+        auto response = jsonResponse(200, loginBody(*result));
+        response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
+        return response;
+      },
+      open);
+
+  router_.add("POST", "/api/v1/auth/totp/setup", [this](const Call& c) {
+    auto enrolment = s_.auth.totpSetup(c.who());
+    if (!enrolment) return errorResponse(enrolment.error());
+    (void)s_.audit.record(c.principal, c.context, "auth.totp.setup", "user", c.who().user.id);
+    return jsonResponse(
+        200, json::object{{"secret", enrolment->secret}, {"otpauth_url", enrolment->otpauth_url}});
+  });
+
+  router_.add("POST", "/api/v1/auth/totp/enable", [this](const Call& c) {
+    const auto body = parseBody(c.request);
+    if (auto s = s_.auth.totpEnable(c.who(), requiredString(body, "code", 16)); !s) {
+      return errorResponse(s.error());
+    }
+    (void)s_.audit.record(c.principal, c.context, "auth.totp.enable", "user", c.who().user.id);
+    return jsonResponse(200, json::object{{"totp_enabled", true}});
+  });
+
+  router_.add("POST", "/api/v1/auth/totp/disable", [this](const Call& c) {
+    const auto body = parseBody(c.request);
+    if (auto s = s_.auth.totpDisable(c.who(), requiredString(body, "code", 16)); !s) {
+      return errorResponse(s.error());
+    }
+    (void)s_.audit.record(c.principal, c.context, "auth.totp.disable", "user", c.who().user.id);
+    return jsonResponse(200, json::object{{"totp_enabled", false}});
+  });
 
   router_.add(
       "POST", "/api/v1/auth/refresh",

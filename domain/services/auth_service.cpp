@@ -2,6 +2,7 @@
 #include "domain/services/auth_service.hpp"
 
 #include "domain/audit.hpp"
+#include "domain/totp.hpp"
 
 namespace certsteward::domain {
 namespace {
@@ -67,9 +68,92 @@ Result<LoginResult> AuthService::login(const std::string& username, const std::s
                      "directory login is not available: no LDAP server is configured");
   }
   if (!p_.hasher.verify(password, user->password_hash) || user->disabled) return badCredentials();
-  auto tokens = issue(*user, p_.ids.next());
+  if (user->totp_enabled) {
+    const Timestamp now = p_.clock.now();
+    auto session = p_.tokens.encode(ports::TokenClaims{
+        user->id, p_.ids.next(), ports::TokenKind::otp, {}, now, now + kOtpSessionTtl});
+    if (!session) return session.error();
+    LoginResult challenge;
+    challenge.user = std::move(*user);
+    challenge.otp_session_id = std::move(*session);
+    return challenge;
+  }
+  return complete(std::move(*user));
+}
+
+Result<LoginResult> AuthService::complete(User user) {
+  auto tokens = issue(user, p_.ids.next());
   if (!tokens) return tokens.error();
-  return LoginResult{std::move(*user), std::move(*tokens), newCsrfToken()};
+  return LoginResult{std::move(user), std::move(*tokens), newCsrfToken(), {}};
+}
+
+bool AuthService::codeMatches(const User& user, const std::string& code) {
+  if (user.totp_secret_sealed.empty()) return false;
+  auto secret = p_.secrets.open(user.totp_secret_sealed);
+  return secret && verifyTotp(p_.otp, *secret, code, p_.clock.now());
+}
+
+Result<LoginResult> AuthService::verifyOtp(const std::string& otpSessionId, const std::string& code,
+                                           const std::string& clientIp) {
+  if (auto s = limit("otp:ip:" + clientIp, policy_.login_per_ip_per_minute); !s) return s.error();
+  auto claims = p_.tokens.decode(otpSessionId, p_.clock.now());
+  if (!claims || claims->kind != ports::TokenKind::otp) {
+    return makeError(ErrorCode::unauthenticated, "the OTP session is not valid; log in again",
+                     "TOKEN_INVALID");
+  }
+  auto user = p_.users.get(claims->subject);
+  if (!user || user->disabled || !user->totp_enabled) {
+    return makeError(ErrorCode::unauthenticated, "the OTP session is not valid; log in again",
+                     "TOKEN_INVALID");
+  }
+  if (!codeMatches(*user, code)) {
+    return makeError(ErrorCode::unauthenticated, "the code is not valid", "INVALID_CREDENTIALS");
+  }
+  return complete(std::move(*user));
+}
+
+Result<TotpEnrolment> AuthService::totpSetup(const Principal& who) {
+  auto user = p_.users.get(who.user.id);
+  if (!user) return user.error();
+  if (user->totp_enabled) {
+    return makeError(ErrorCode::failed_precondition,
+                     "TOTP is already enabled; disable it first to enrol a new secret");
+  }
+  const std::string secret = p_.random.bytes(20);
+  auto sealed = p_.secrets.seal(secret);
+  if (!sealed) return sealed.error();
+  user->totp_secret_sealed = std::move(*sealed);
+  user->updated_at = p_.clock.now();
+  if (auto s = p_.users.update(*user); !s) return s.error();
+  const std::string encoded = base32Encode(secret);
+  return TotpEnrolment{encoded, otpauthUrl("CertSteward", user->username, encoded)};
+}
+
+Status AuthService::totpEnable(const Principal& who, const std::string& code) {
+  auto user = p_.users.get(who.user.id);
+  if (!user) return user.error();
+  if (user->totp_enabled)
+    return makeError(ErrorCode::failed_precondition, "TOTP is already enabled");
+  if (user->totp_secret_sealed.empty()) {
+    return makeError(ErrorCode::failed_precondition, "call POST /auth/totp/setup first");
+  }
+  if (!codeMatches(*user, code))
+    return makeError(ErrorCode::invalid_argument, "the code is not valid");
+  user->totp_enabled = true;
+  user->updated_at = p_.clock.now();
+  return p_.users.update(*user);
+}
+
+Status AuthService::totpDisable(const Principal& who, const std::string& code) {
+  auto user = p_.users.get(who.user.id);
+  if (!user) return user.error();
+  if (!user->totp_enabled) return makeError(ErrorCode::failed_precondition, "TOTP is not enabled");
+  if (!codeMatches(*user, code))
+    return makeError(ErrorCode::invalid_argument, "the code is not valid");
+  user->totp_enabled = false;
+  user->totp_secret_sealed.clear();
+  user->updated_at = p_.clock.now();
+  return p_.users.update(*user);
 }
 
 Result<TokenPair> AuthService::refresh(const std::string& refreshToken,
@@ -102,7 +186,7 @@ Result<Principal> AuthService::authenticate(const std::string& accessToken) {
   auto claims = p_.tokens.decode(accessToken, p_.clock.now());
   if (!claims) return claims.error();
   if (claims->kind != ports::TokenKind::access) {
-    return makeError(ErrorCode::unauthenticated, "a refresh token cannot authenticate a request",
+    return makeError(ErrorCode::unauthenticated, "only an access token authenticates a request",
                      "TOKEN_INVALID");
   }
   auto user = p_.users.get(claims->subject);

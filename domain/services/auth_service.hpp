@@ -12,10 +12,12 @@
 #include "domain/time.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
+#include "ports/otp_hasher.hpp"
 #include "ports/password_hasher.hpp"
 #include "ports/random.hpp"
 #include "ports/rate_limit_counter.hpp"
 #include "ports/refresh_token_store.hpp"
+#include "ports/secret_box.hpp"
 #include "ports/token_codec.hpp"
 #include "ports/user_repository.hpp"
 
@@ -37,9 +39,17 @@ struct TokenPair {
 
 struct LoginResult {
   User user;
-  TokenPair tokens;
+  TokenPair tokens;  // empty when a second factor is required
   std::string csrf_token;
+  std::string otp_session_id;  // set instead of tokens when the user has TOTP enabled
 };
+
+struct TotpEnrolment {
+  std::string secret;  // base32, for manual entry
+  std::string otpauth_url;
+};
+
+inline constexpr Duration kOtpSessionTtl = std::chrono::minutes{5};
 
 class AuthService {
  public:
@@ -52,6 +62,8 @@ class AuthService {
     ports::IdGenerator& ids;
     ports::Random& random;
     const ports::Clock& clock;
+    ports::SecretBox& secrets;
+    const ports::OtpHasher& otp;
   };
 
   AuthService(Ports ports, AuthPolicy policy) : p_(ports), policy_(policy) {}
@@ -75,8 +87,22 @@ class AuthService {
   // A random token for the CSRF double-submit cookie.
   std::string newCsrfToken();
 
+  // Second step of a login with TOTP: the otp_session_id of the first step and a code.
+  // unauthenticated for a wrong code or session; RATE_LIMITED past 10 per minute per address.
+  Result<LoginResult> verifyOtp(const std::string& otpSessionId, const std::string& code,
+                                const std::string& clientIp);
+
+  // TOTP enrolment of the caller: a new secret (sealed at rest) that becomes active once
+  // enable() sees a valid code. failed_precondition when TOTP is already enabled.
+  Result<TotpEnrolment> totpSetup(const Principal& who);
+  // invalid_argument (422) for a wrong code; failed_precondition without a pending setup.
+  Status totpEnable(const Principal& who, const std::string& code);
+  Status totpDisable(const Principal& who, const std::string& code);
+
  private:
   Status limit(const std::string& bucket, std::int64_t max);
+  Result<LoginResult> complete(User user);
+  bool codeMatches(const User& user, const std::string& code);
   Result<TokenPair> issue(const User& user, const Id& family);
 
   Ports p_;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "adapters/crypto/openssl_otp_hasher.hpp"
+#include "domain/totp.hpp"
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 
@@ -593,4 +595,80 @@ TEST_CASE("api: /metrics is served without authentication in the Prometheus text
   CHECK(r.body.find("certsteward_license_certificates_used") != std::string::npos);
   CHECK(r.body.find(owner.access) == std::string::npos);
   CHECK(http.request("POST", "/metrics", "{}").status == 405);
+}
+
+TEST_CASE("api: TOTP enrolment, the login challenge, OTP verify and disabling") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string name = "otp" + std::to_string(unique());
+  REQUIRE(http.request(
+                  "POST", "/api/v1/users",
+                  json::serialize(json::object{{"username", name}, {"password", "otp-password-1"}}),
+                  {bearer(owner)})
+              .status == 201);
+  const auto s = login(http, name, "otp-password-1");
+  auto setup = http.request("POST", "/api/v1/auth/totp/setup", "", {bearer(s)});
+  REQUIRE_MESSAGE(setup.status == 200, setup.body);
+  const std::string secret = str(parse(setup), "secret");
+  CHECK(str(parse(setup), "otpauth_url").starts_with("otpauth://totp/CertSteward:" + name));
+  const auto key = certsteward::domain::base32Decode(secret);
+  REQUIRE(key.has_value());
+  certsteward::adapters::crypto::OpenSslOtpHasher hasher;
+  const auto code = [&] {
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    const auto step = std::chrono::duration_cast<std::chrono::seconds>(now).count() / 30;
+    return certsteward::domain::hotp(hasher, *key, static_cast<std::uint64_t>(step));
+  };
+  CHECK(http.request("POST", "/api/v1/auth/totp/enable", R"({"code":"000000"})", {bearer(s)})
+            .status == 422);
+  REQUIRE(http.request("POST", "/api/v1/auth/totp/enable",
+                       json::serialize(json::object{{"code", code()}}), {bearer(s)})
+              .status == 200);
+  auto me = http.request("GET", "/api/v1/auth/me", "", {bearer(s)});
+  CHECK(me.body.find(secret) == std::string::npos);
+  CHECK(parse(me).at("user").as_object().at("totp_enabled").as_bool());
+
+  auto challenge = http.request(
+      "POST", "/api/v1/auth/login",
+      json::serialize(json::object{{"username", name}, {"password", "otp-password-1"}}),
+      {freshClientAddress()});
+  REQUIRE(challenge.status == 200);
+  const auto c = parse(challenge);
+  CHECK(c.at("otp_required").as_bool());
+  CHECK_FALSE(c.at("otp_setup_required").as_bool());
+  CHECK_FALSE(c.contains("access_token"));
+  CHECK(challenge.all("set-cookie").empty());
+  const std::string session = str(c, "otp_session_id");
+  CHECK(http.request("GET", "/api/v1/auth/me", "", {"Authorization: Bearer " + session}).status ==
+        401);
+  auto noHeader = http.request("POST", "/api/v1/auth/otp/verify",
+                               json::serialize(json::object{{"code", code()}}));
+  CHECK(noHeader.status == 401);
+  CHECK(str(parse(noHeader), "code") == "TOKEN_MISSING");
+  CHECK(http.request("POST", "/api/v1/auth/otp/verify", R"({"code":"000000"})",
+                     {"X-OTP-Session-ID: " + session})
+            .status == 401);
+  CHECK(http.request("POST", "/api/v1/auth/otp/verify",
+                     json::serialize(json::object{{"code", code()}}), {"X-OTP-Session-ID: garbage"})
+            .status == 401);
+  auto verified = http.request("POST", "/api/v1/auth/otp/verify",
+                               json::serialize(json::object{{"code", code()}}),
+                               {"X-OTP-Session-ID: " + session, freshClientAddress()});
+  REQUIRE_MESSAGE(verified.status == 200, verified.body);
+  const auto tokens = parse(verified);
+  CHECK(str(tokens, "token_type") == "Bearer");
+  CHECK(verified.all("set-cookie").size() == 3);
+  const std::string access = str(tokens, "access_token");
+  CHECK(http.request("GET", "/api/v1/auth/me", "", {"Authorization: Bearer " + access}).status ==
+        200);
+
+  CHECK(http.request("POST", "/api/v1/auth/totp/disable", R"({"code":"000000"})",
+                     {"Authorization: Bearer " + access})
+            .status == 422);
+  REQUIRE(http.request("POST", "/api/v1/auth/totp/disable",
+                       json::serialize(json::object{{"code", code()}}),
+                       {"Authorization: Bearer " + access})
+              .status == 200);
+  const auto plain = login(http, name, "otp-password-1");  // tokens straight away again
+  CHECK_FALSE(plain.access.empty());
 }

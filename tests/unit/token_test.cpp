@@ -98,3 +98,11 @@ TEST_CASE("passwords: bcrypt round-trips and refuses what it would truncate") {
   REQUIRE(h72.ok());
   CHECK_FALSE(hasher.verify(std::string(73, 'a'), *h72));
 }
+
+TEST_CASE("tokens: each kind round-trips as itself") {
+  for (auto kind : {ports::TokenKind::access, ports::TokenKind::refresh, ports::TokenKind::otp}) {
+    const auto decoded = codec().decode(*codec().encode(claims(kind)), kNow);
+    REQUIRE(decoded.ok());
+    CHECK(decoded->kind == kind);
+  }
+}
