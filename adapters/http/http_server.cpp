@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 namespace certsteward::adapters::http {
 namespace {
@@ -48,8 +50,14 @@ class PistacheHandler : public Http::Handler {
   HTTP_PROTOTYPE(PistacheHandler)
 
   PistacheHandler(ports::Store& store, ports::IdGenerator& ids, Api* api,
-                  const std::vector<std::string>* trusted)
-      : store_(&store), ids_(&ids), api_(api), trusted_(trusted) {}
+                  const std::vector<std::string>* trusted, std::atomic<int>* inflight,
+                  std::atomic<bool>* draining)
+      : store_(&store),
+        ids_(&ids),
+        api_(api),
+        trusted_(trusted),
+        inflight_(inflight),
+        draining_(draining) {}
 
   void onRequest(const Http::Request& request, Http::ResponseWriter response) override {
     std::string requestId;
@@ -60,6 +68,17 @@ class PistacheHandler : public Http::Handler {
       requestId = ids_->next();
     }
     response.headers().add(std::make_shared<NamedHeader>("X-Request-ID", requestId));
+    // Counted while it runs, so a graceful stop can wait for it.
+    inflight_->fetch_add(1);
+    struct Done {
+      std::atomic<int>* n;
+      ~Done() { n->fetch_sub(1); }
+    } done{inflight_};
+    if (draining_->load()) {
+      response.headers().add<Http::Header::Connection>(Http::ConnectionControl::Close);
+      send(response, Http::Code::Service_Unavailable, R"({"error":"the server is shutting down"})");
+      return;
+    }
     keepAliveUnlessClosed(request, response);
     try {
       if (api_ != nullptr && request.resource().starts_with("/api/")) {
@@ -177,6 +196,8 @@ class PistacheHandler : public Http::Handler {
   ports::IdGenerator* ids_;
   Api* api_;
   const std::vector<std::string>* trusted_;
+  std::atomic<int>* inflight_;
+  std::atomic<bool>* draining_;
 };
 
 }  // namespace
@@ -191,6 +212,8 @@ struct HttpServer::Impl {
   Api* api;
   std::unique_ptr<Http::Endpoint> endpoint;
   std::atomic<bool> running{false};
+  std::atomic<int> inflight{0};
+  std::atomic<bool> draining{false};
 };
 
 HttpServer::HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids,
@@ -211,7 +234,8 @@ domain::Status HttpServer::start() {
                     .flags(Tcp::Options::ReuseAddr);
     impl_->endpoint->init(opts);
     impl_->endpoint->setHandler(Http::make_handler<PistacheHandler>(
-        impl_->store, impl_->ids, impl_->api, &impl_->options.trusted_proxies));
+        impl_->store, impl_->ids, impl_->api, &impl_->options.trusted_proxies, &impl_->inflight,
+        &impl_->draining));
     impl_->endpoint->serveThreaded();
     impl_->running = true;
     return {};
@@ -228,7 +252,19 @@ std::uint16_t HttpServer::port() const {
 }
 
 void HttpServer::stop() {
-  if (impl_ && impl_->running.exchange(false)) impl_->endpoint->shutdown();
+  if (!impl_ || !impl_->running.exchange(false)) return;
+  // Finish what is in flight (bounded), answering anything new with 503, then close.
+  impl_->draining = true;
+  const auto deadline = std::chrono::steady_clock::now() + impl_->options.drain_timeout;
+  while (impl_->inflight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds{10});
+  }
+  if (impl_->inflight.load() > 0) {
+    spdlog::warn(
+        "stopping with {} request(s) still running after {} s", impl_->inflight.load(),
+        std::chrono::duration_cast<std::chrono::seconds>(impl_->options.drain_timeout).count());
+  }
+  impl_->endpoint->shutdown();
 }
 
 }  // namespace certsteward::adapters::http

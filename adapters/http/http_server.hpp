@@ -2,6 +2,7 @@
 // /readyz) now; the REST API under /api/v1 joins it. Pistache types stay in the .cpp.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -18,8 +19,9 @@ struct HttpServerOptions {
   std::string address = "127.0.0.1";
   std::uint16_t port = 8080;  // 0 = any free port (see HttpServer::port())
   int threads = 1;
-  std::size_t max_request_bytes = 1024 * 1024;  // headers + body; larger requests get 413
-  std::vector<std::string> trusted_proxies;     // empty: the spec's private ranges
+  std::size_t max_request_bytes = 1024 * 1024;     // headers + body; larger requests get 413
+  std::vector<std::string> trusted_proxies;        // empty: the spec's private ranges
+  std::chrono::milliseconds drain_timeout{25000};  // stop() waits this long for running requests
 };
 
 class Api;
@@ -37,7 +39,8 @@ class HttpServer {
   domain::Status start();
   // The bound port (useful with port 0).
   std::uint16_t port() const;
-  // Stops accepting and closes connections. Idempotent.
+  // Lets running requests finish (at most drain_timeout; new ones get 503), then closes.
+  // Idempotent.
   void stop();
 
  private:

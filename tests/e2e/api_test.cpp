@@ -4,8 +4,10 @@
 
 #include <boost/json.hpp>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "adapters/crypto/openssl_otp_hasher.hpp"
 #include "domain/totp.hpp"
@@ -671,4 +673,24 @@ TEST_CASE("api: TOTP enrolment, the login challenge, OTP verify and disabling") 
               .status == 200);
   const auto plain = login(http, name, "otp-password-1");  // tokens straight away again
   CHECK_FALSE(plain.access.empty());
+}
+
+TEST_CASE("api: SIGTERM lets a running request finish before the server stops") {
+  // bcrypt at cost 14 makes a login take about a second: long enough to stop in the middle.
+  ServerProcess slow(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
+      "auth.bcrypt_cost = 14\n");
+  long status = 0;
+  std::thread client([&] {
+    HttpClient http(slow.baseUrl());
+    status = http.request("POST", "/api/v1/auth/login",
+                          R"({"username":"root","password":"correct horse battery"})")
+                 .status;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds{300});
+  const int exitCode = slow.stop();
+  client.join();
+  CHECK(status == 200);
+  CHECK(exitCode == 0);
 }
