@@ -3,9 +3,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/bcrypt_password_hasher.hpp"
+#include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/crypto/jwt_token_codec.hpp"
 #include "adapters/crypto/object_id_generator.hpp"
 #include "adapters/crypto/openssl_mac.hpp"
@@ -22,10 +25,22 @@
 #include "domain/services/auth_service.hpp"
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/job_service.hpp"
+#include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/user_service.hpp"
 
 namespace certsteward::app {
+namespace {
+
+std::string readFile(const std::string& path) {
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
 
 struct Application::Parts {
   Parts(const Config& c, ports::StorePtr s)
@@ -50,8 +65,10 @@ struct Application::Parts {
                       store->license(), ids, clock},
                      access, audit),
         jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
-        api({auth, projects, users, audit, certificates, jobs, *store, clock, fingerprintMac,
-             metrics},
+        licenseVerifier(readFile(c.license_public_key_file)),
+        license(store->license(), licenseVerifier, clock, access, audit),
+        api({auth, projects, users, audit, certificates, jobs, license, *store, clock,
+             fingerprintMac, metrics},
             {c.secure_cookies, c.refresh_token_ttl}) {}
 
   Config config;
@@ -73,6 +90,8 @@ struct Application::Parts {
   domain::UserService users;
   domain::CertificateService certificates;
   domain::JobService jobs;
+  adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
+  domain::LicenseService license;
   adapters::http::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;
 };

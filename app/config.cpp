@@ -163,6 +163,10 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
   }
   if (key == "audit.signing_key") return secret(c.audit_signing_key);
   if (key == "auth.bcrypt_cost") return integer(c.bcrypt_cost, 10, 14);
+  if (key == "license.public_key_file") {
+    c.license_public_key_file = value;
+    return {};
+  }
   if (key == "log.level") {
     static const std::vector<std::string> levels{"trace", "debug", "info", "warn", "error"};
     if (std::find(levels.begin(), levels.end(), value) == levels.end()) {
@@ -264,6 +268,14 @@ domain::Result<Config> loadConfig(
                      "CERTSTEWARD_SECRETS_KEY)");
   }
   if (config.audit_signing_key.empty()) config.audit_signing_key = config.jwt_secret;
+  if (!config.license_public_key_file.empty()) {
+    std::ifstream key(config.license_public_key_file);
+    if (!key) {
+      return makeError(ErrorCode::invalid_argument,
+                       "configuration key license.public_key_file: cannot read " +
+                           config.license_public_key_file);
+    }
+  }
   if (config.scheduler_heartbeat >= config.scheduler_leader_ttl) {
     return makeError(ErrorCode::invalid_argument,
                      "configuration key scheduler.heartbeat must be shorter than "

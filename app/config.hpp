@@ -48,6 +48,8 @@ struct Config {
   std::string audit_signing_key;  // falls back to jwt.secret
   // auth.*
   int bcrypt_cost = 12;
+  // license.*
+  std::string license_public_key_file;  // PEM of the Ed25519 key that signs licence keys
   // log.*
   std::string log_level = "info";
 };

@@ -11,6 +11,7 @@
 #include "domain/services/auth_service.hpp"
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/job_service.hpp"
+#include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/user_service.hpp"
 #include "ports/clock.hpp"
@@ -26,6 +27,7 @@ struct ApiServices {
   domain::AuditService& audit;
   domain::CertificateService& certificates;
   domain::JobService& jobs;
+  domain::LicenseService& license;
   ports::Store& store;
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key

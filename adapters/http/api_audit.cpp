@@ -4,6 +4,26 @@
 #include "domain/license.hpp"
 
 namespace certsteward::adapters::http {
+namespace {
+
+json::object licenseJson(const domain::LicenseStatusView& v) {
+  return {{"valid", v.valid},
+          {"plan", v.plan},
+          {"plan_name", v.plan_name},
+          {"cert_limit", v.cert_limit},
+          {"expires_at", timestamp(v.expires_at)},
+          {"in_grace_period", v.in_grace_period},
+          {"grace_remaining_seconds", v.grace_remaining_seconds},
+          {"license_key", v.license_key},
+          {"fingerprint", v.fingerprint},
+          {"activation_id", v.activation_id},
+          {"activated_at", timestamp(v.activated_at)},
+          {"last_checked_at", timestamp(v.last_checked_at)},
+          {"api_key_configured", v.api_key_configured},
+          {"license_mode", v.license_mode}};
+}
+
+}  // namespace
 
 void Api::addAuditRoutes() {
   router_.add("GET", "/api/v1/audit-logs", [this](const Call& c) {
@@ -44,24 +64,17 @@ void Api::addAuditRoutes() {
                                           {"next_since", timestamp(result->next_since)}});
   });
 
-  router_.add("GET", "/api/v1/license/status", [this](const Call&) {
-    auto license = s_.store.license().get();
-    if (!license) return errorResponse(license.error());
-    const auto v = domain::licenseStatusView(*license, s_.clock.now());
-    return jsonResponse(200, json::object{{"valid", v.valid},
-                                          {"plan", v.plan},
-                                          {"plan_name", v.plan_name},
-                                          {"cert_limit", v.cert_limit},
-                                          {"expires_at", timestamp(v.expires_at)},
-                                          {"in_grace_period", v.in_grace_period},
-                                          {"grace_remaining_seconds", v.grace_remaining_seconds},
-                                          {"license_key", v.license_key},
-                                          {"fingerprint", v.fingerprint},
-                                          {"activation_id", v.activation_id},
-                                          {"activated_at", timestamp(v.activated_at)},
-                                          {"last_checked_at", timestamp(v.last_checked_at)},
-                                          {"api_key_configured", v.api_key_configured},
-                                          {"license_mode", v.license_mode}});
+  router_.add("GET", "/api/v1/license/status", [this](const Call& c) {
+    auto view = s_.license.status(c.who());
+    if (!view) return errorResponse(view.error());
+    return jsonResponse(200, licenseJson(*view));
+  });
+
+  router_.add("POST", "/api/v1/license/activate", [this](const Call& c) {
+    const auto body = parseBody(c.request);
+    auto view = s_.license.activate(c.who(), c.context, requiredString(body, "license_key", 8192));
+    if (!view) return errorResponse(view.error());
+    return jsonResponse(200, licenseJson(*view));
   });
 }
 

@@ -9,10 +9,14 @@
 #include <string>
 #include <thread>
 
+#include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/crypto/openssl_otp_hasher.hpp"
 #include "domain/totp.hpp"
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
+#include "support/ed25519_keys.hpp"
+
+#include <fstream>
 
 using namespace certsteward::testing;
 namespace json = boost::json;
@@ -693,4 +697,65 @@ TEST_CASE("api: SIGTERM lets a running request finish before the server stops") 
   client.join();
   CHECK(status == 200);
   CHECK(exitCode == 0);
+}
+
+TEST_CASE("api: an owner activates a signed licence, which lifts the certificate cap") {
+  const auto [priv, pub] = ed25519KeyPairPem();
+  const auto keyFile = std::filesystem::temp_directory_path() /
+                       ("certsteward-license-" + std::to_string(::getpid()) + ".pem");
+  std::ofstream(keyFile) << pub;
+  ServerProcess licensed(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
+      "license.public_key_file = " + keyFile.string() + "\n");
+  HttpClient http(licensed.baseUrl());
+  const auto owner = login(http, kOwner, kOwnerPassword);
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  const auto sign = [&](std::int64_t exp, int limit) {
+    return *certsteward::adapters::crypto::Ed25519LicenseVerifier::sign(
+        priv, json::serialize(json::object{{"license_id", "lic-e2e"},
+                                           {"plan_name", "Enterprise 3"},
+                                           {"cert_limit", limit},
+                                           {"exp", exp}}));
+  };
+  const std::string good = sign(now + 86400 * 365, 3);
+  const auto admin = userWithRole(http, owner, "admin");
+  CHECK(http.request("POST", "/api/v1/license/activate",
+                     json::serialize(json::object{{"license_key", good}}), {bearer(admin)})
+            .status == 403);
+  std::string forged = good;
+  forged[3] = forged[3] == 'A' ? 'B' : 'A';
+  CHECK(http.request("POST", "/api/v1/license/activate",
+                     json::serialize(json::object{{"license_key", forged}}), {bearer(owner)})
+            .status == 422);
+  CHECK(http.request("POST", "/api/v1/license/activate",
+                     json::serialize(json::object{{"license_key", sign(now - 3600, 3)}}),
+                     {bearer(owner)})
+            .status == 422);  // expired more than 5 minutes ago
+  auto activated =
+      http.request("POST", "/api/v1/license/activate",
+                   json::serialize(json::object{{"license_key", good}}), {bearer(owner)});
+  REQUIRE_MESSAGE(activated.status == 200, activated.body);
+  const auto view = parse(activated);
+  CHECK(view.at("valid").as_bool());
+  CHECK(str(view, "plan") == "enterprise");
+  CHECK(str(view, "plan_name") == "Enterprise 3");
+  CHECK(view.at("cert_limit").as_int64() == 3);
+  CHECK(str(view, "license_mode") == "offline");
+  CHECK(str(view, "license_key").size() < 16);  // masked
+  CHECK(activated.body.find(good) == std::string::npos);
+  const std::string project = createProject(http, owner);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(http.request("POST", "/api/v1/projects/" + project + "/certificates",
+                       json::serialize(
+                           json::object{{"common_name", "h" + std::to_string(i) + ".example.com"}}),
+                       {bearer(owner)})
+              .status == 202);
+  }
+  CHECK(http.request("POST", "/api/v1/projects/" + project + "/certificates",
+                     R"({"common_name":"h9.example.com"})", {bearer(owner)})
+            .status == 409);
+  std::filesystem::remove(keyFile);
 }

@@ -6,7 +6,9 @@
 #include <cstdlib>
 
 #include "adapters/crypto/bcrypt_password_hasher.hpp"
+#include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/crypto/jwt_token_codec.hpp"
+#include "support/ed25519_keys.hpp"
 
 using namespace certsteward;
 using namespace std::chrono_literals;
@@ -105,4 +107,30 @@ TEST_CASE("tokens: each kind round-trips as itself") {
     REQUIRE(decoded.ok());
     CHECK(decoded->kind == kind);
   }
+}
+
+TEST_CASE("licence keys: Ed25519 signatures verify and tampering is refused") {
+  const auto [priv, pub] = certsteward::testing::ed25519KeyPairPem();
+  const auto key = adapters::crypto::Ed25519LicenseVerifier::sign(
+      priv,
+      R"({"license_id":"lic-1","plan_name":"Enterprise 50","cert_limit":50,"exp":1900000000})");
+  REQUIRE(key.ok());
+  adapters::crypto::Ed25519LicenseVerifier verifier(pub);
+  const auto license = verifier.verify(*key);
+  REQUIRE(license.ok());
+  CHECK(license->plan_name == "Enterprise 50");
+  CHECK(license->cert_limit == 50);
+  CHECK(license->expires_at == domain::fromUnixSeconds(1900000000));
+  CHECK(license->activation_id == "lic-1");
+  CHECK(license->fingerprint.size() == 32);
+  std::string tampered = *key;
+  tampered[5] = tampered[5] == 'A' ? 'B' : 'A';
+  CHECK(verifier.verify(tampered).error().code == domain::ErrorCode::invalid_argument);
+  const auto [otherPriv, otherPub] = certsteward::testing::ed25519KeyPairPem();
+  CHECK_FALSE(adapters::crypto::Ed25519LicenseVerifier(otherPub).verify(*key).ok());
+  CHECK_FALSE(verifier.verify("no-dot-here").ok());
+  CHECK(adapters::crypto::Ed25519LicenseVerifier("").verify(*key).error().code ==
+        domain::ErrorCode::failed_precondition);
+  const auto noExp = adapters::crypto::Ed25519LicenseVerifier::sign(priv, R"({"plan_name":"x"})");
+  CHECK_FALSE(verifier.verify(*noExp).ok());
 }

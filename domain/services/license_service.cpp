@@ -1,0 +1,28 @@
+// Licence activation and status.
+#include "domain/services/license_service.hpp"
+
+namespace certsteward::domain {
+
+Result<LicenseStatusView> LicenseService::activate(const Principal& who, const RequestContext& ctx,
+                                                   const std::string& licenseKey) {
+  if (auto s = access_.check(who, Action::activate_license); !s) return s.error();
+  auto license = verifier_.verify(licenseKey);
+  if (!license) return license.error();
+  const Timestamp now = clock_.now();
+  if (auto s = checkActivation(*license, now); !s) return s.error();
+  license->activated_at = now;
+  license->last_checked_at = now;
+  if (auto s = licenses_.put(*license); !s) return s.error();
+  (void)audit_.record(&who, ctx, "license.activate", "license", license->activation_id,
+                      std::nullopt, license->plan_name);
+  return licenseStatusView(*license, now);
+}
+
+Result<LicenseStatusView> LicenseService::status(const Principal& who) {
+  if (auto s = access_.check(who, Action::read_license); !s) return s.error();
+  auto license = licenses_.get();
+  if (!license) return license.error();
+  return licenseStatusView(*license, clock_.now());
+}
+
+}  // namespace certsteward::domain
