@@ -27,6 +27,8 @@
 #include "domain/services/job_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
+#include "domain/services/resource_rules.hpp"
+#include "domain/services/resource_service.hpp"
 #include "domain/services/user_service.hpp"
 
 namespace certsteward::app {
@@ -67,8 +69,45 @@ struct Application::Parts {
         jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, access, audit),
-        api({auth, projects, users, audit, certificates, jobs, license, *store, clock,
-             fingerprintMac, metrics},
+        acmeAccounts(store->acmeAccounts(), secretBox, ids, clock, access, audit,
+                     {"acme_account", &domain::AcmeAccount::eab_hmac_sealed, {}, {}}),
+        dnsCredentials(store->dnsCredentials(), secretBox, ids, clock, access, audit,
+                       {"dns_credential",
+                        &domain::DnsCredential::secret_sealed,
+                        {},
+                        [this](const domain::DnsCredential& d) {
+                          return domain::zonesUsing(d, store->zones());
+                        }}),
+        zones(store->zones(), secretBox, ids, clock, access, audit,
+              {"zone",
+               nullptr,
+               [this](const domain::Zone& z) {
+                 return domain::checkZone(z, store->dnsCredentials());
+               },
+               {}}),
+        credentials(store->credentials(), secretBox, ids, clock, access, audit,
+                    {"credential", &domain::Credential::secret_sealed, {}, {}}),
+        channels(store->notificationChannels(), secretBox, ids, clock, access, audit,
+                 {"notification_channel", &domain::NotificationChannel::secret_sealed, {}, {}}),
+        rules(store->notificationRules(), secretBox, ids, clock, access, audit,
+              {"notification_rule",
+               nullptr,
+               [this](const domain::NotificationRule& r) {
+                 return domain::checkNotificationRule(r, store->notificationChannels());
+               },
+               {}}),
+        api({auth,
+             projects,
+             users,
+             audit,
+             certificates,
+             jobs,
+             license,
+             {acmeAccounts, dnsCredentials, zones, credentials, channels, rules},
+             *store,
+             clock,
+             fingerprintMac,
+             metrics},
             {c.secure_cookies, c.refresh_token_ttl}) {}
 
   Config config;
@@ -92,6 +131,12 @@ struct Application::Parts {
   domain::JobService jobs;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
   domain::LicenseService license;
+  domain::ResourceService<domain::AcmeAccount> acmeAccounts;
+  domain::ResourceService<domain::DnsCredential> dnsCredentials;
+  domain::ResourceService<domain::Zone> zones;
+  domain::ResourceService<domain::Credential> credentials;
+  domain::ResourceService<domain::NotificationChannel> channels;
+  domain::ResourceService<domain::NotificationRule> rules;
   adapters::http::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;
 };

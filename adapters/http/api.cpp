@@ -102,6 +102,7 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addAuditRoutes();
   addCertificateRoutes();
   addJobRoutes();
+  addResourceRoutes();
 }
 
 HttpResponse Api::handle(const HttpRequest& request) {

@@ -13,12 +13,23 @@
 #include "domain/services/job_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
+#include "domain/services/resource_service.hpp"
 #include "domain/services/user_service.hpp"
 #include "ports/clock.hpp"
 #include "ports/mac.hpp"
 #include "ports/store.hpp"
 
 namespace certsteward::adapters::http {
+
+// The configuration resources of a project.
+struct ResourceServices {
+  domain::ResourceService<domain::AcmeAccount>& acmeAccounts;
+  domain::ResourceService<domain::DnsCredential>& dnsCredentials;
+  domain::ResourceService<domain::Zone>& zones;
+  domain::ResourceService<domain::Credential>& credentials;
+  domain::ResourceService<domain::NotificationChannel>& channels;
+  domain::ResourceService<domain::NotificationRule>& rules;
+};
 
 struct ApiServices {
   domain::AuthService& auth;
@@ -28,6 +39,7 @@ struct ApiServices {
   domain::CertificateService& certificates;
   domain::JobService& jobs;
   domain::LicenseService& license;
+  ResourceServices resources;
   ports::Store& store;
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
@@ -63,6 +75,7 @@ class Api {
   void addAuditRoutes();
   void addCertificateRoutes();
   void addJobRoutes();
+  void addResourceRoutes();
 
   ApiServices s_;
   ApiOptions options_;

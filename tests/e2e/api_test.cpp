@@ -759,3 +759,131 @@ TEST_CASE("api: an owner activates a signed licence, which lifts the certificate
             .status == 409);
   std::filesystem::remove(keyFile);
 }
+
+TEST_CASE("api: configuration resources with secrets sealed at rest and cross-resource rules") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string project = createProject(http, owner);
+  const std::string base = "/api/v1/projects/" + project;
+  const std::string tsig = "TSIG-SECRET-" + std::to_string(unique()) + "-c2VjcmV0LWJ5dGVz";
+
+  CHECK(http.request("POST", base + "/dns-credentials", R"({"name":"x","provider":"route66"})",
+                     {bearer(owner)})
+            .status == 400);
+  auto cred = http.request(
+      "POST", base + "/dns-credentials",
+      json::serialize(json::object{{"name", "bind"},
+                                   {"provider", "rfc2136"},
+                                   {"settings", json::object{{"server", "127.0.0.1:53"}}},
+                                   {"secret", tsig}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(cred.status == 201, cred.body);
+  const auto credential = parse(cred).at("dns_credential").as_object();
+  const std::string credId = str(credential, "id");
+  CHECK(credential.at("secret_configured").as_bool());
+  CHECK(cred.body.find(tsig) == std::string::npos);
+  CHECK(parse(http.request("GET", base + "/dns-credentials", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 1);
+
+  CHECK(http.request("POST", base + "/zones",
+                     R"({"domain":"example.com","dns_credential_id":"0123456789abcdef01234567"})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(http.request("POST", base + "/zones",
+                     json::serialize(
+                         json::object{{"domain", "Not A Domain"}, {"dns_credential_id", credId}}),
+                     {bearer(owner)})
+            .status == 422);
+  auto zone = http.request(
+      "POST", base + "/zones",
+      json::serialize(json::object{{"domain", "example.com"}, {"dns_credential_id", credId}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(zone.status == 201, zone.body);
+  const std::string zoneId = str(parse(zone).at("zone").as_object(), "id");
+  auto inUse = http.request("DELETE", base + "/dns-credentials/" + credId, "", {bearer(owner)});
+  CHECK(inUse.status == 409);
+  CHECK(str(parse(inUse), "code") == "DEPENDENCY_CONFLICT");
+  REQUIRE(http.request("PATCH", base + "/dns-credentials/" + credId, R"({"active":false})",
+                       {bearer(owner)})
+              .status == 200);
+  CHECK(http.request("POST", base + "/zones",
+                     json::serialize(
+                         json::object{{"domain", "example.org"}, {"dns_credential_id", credId}}),
+                     {bearer(owner)})
+            .status == 422);  // inactive credential
+  CHECK(http.request("DELETE", base + "/zones/" + zoneId, "", {bearer(owner)}).status == 204);
+  CHECK(http.request("DELETE", base + "/dns-credentials/" + credId, "", {bearer(owner)}).status ==
+        204);
+
+  CHECK(http.request("POST", base + "/acme-accounts",
+                     R"({"name":"le","directory_url":"http://insecure/dir"})", {bearer(owner)})
+            .status == 400);
+  auto acme = http.request(
+      "POST", base + "/acme-accounts",
+      R"({"name":"le","directory_url":"https://127.0.0.1:14000/dir","email":"ops@example.com","eab_kid":"kid-1","eab_hmac_key":"EAB-HMAC-SECRET-zzz"})",
+      {bearer(owner)});
+  REQUIRE(acme.status == 201);
+  CHECK(parse(acme).at("acme_account").as_object().at("eab_configured").as_bool());
+  CHECK(str(parse(acme).at("acme_account").as_object(), "status") == "pending");
+  CHECK(acme.body.find("EAB-HMAC-SECRET") == std::string::npos);
+
+  CHECK(
+      http.request("POST", base + "/credentials", R"({"name":"k","kind":"magic"})", {bearer(owner)})
+          .status == 400);
+  auto sshKey = http.request(
+      "POST", base + "/credentials",
+      R"({"name":"deploy","kind":"ssh_key","username":"deploy","secret":"-----BEGIN OPENSSH PRIVATE KEY-----SSH-PRIVATE"})",
+      {bearer(owner)});
+  CHECK(sshKey.status == 201);
+  CHECK(sshKey.body.find("SSH-PRIVATE") == std::string::npos);
+
+  auto channel = http.request(
+      "POST", base + "/notification-channels",
+      R"({"name":"ops","kind":"webhook","settings":{"url":"http://127.0.0.1:9/hook"},"secret":"HOOK-SIGNING-SECRET"})",
+      {bearer(owner)});
+  REQUIRE(channel.status == 201);
+  const std::string channelId = str(parse(channel).at("notification_channel").as_object(), "id");
+  CHECK(http.request("POST", base + "/notification-rules",
+                     R"({"name":"r","events":["cert.exploded"]})", {bearer(owner)})
+            .status == 400);
+  CHECK(
+      http.request(
+              "POST", base + "/notification-rules",
+              R"({"name":"r","events":["job.failed"],"channel_ids":["0123456789abcdef01234567"]})",
+              {bearer(owner)})
+          .status == 422);
+  auto rule = http.request(
+      "POST", base + "/notification-rules",
+      json::serialize(json::object{{"name", "failures"},
+                                   {"events", json::array{"job.failed", "cert.renewal_failed"}},
+                                   {"channel_ids", json::array{json::value(channelId)}}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(rule.status == 201, rule.body);
+  CHECK(parse(rule).at("notification_rule").as_object().at("events").as_array().size() == 2);
+
+  const auto viewer = userWithRole(http, owner, "viewer");
+  CHECK(http.request("GET", base + "/credentials", "", {bearer(viewer)}).status == 404);
+  REQUIRE(http.request("PUT", base + "/members/" + viewer.userId, R"({"role":"viewer"})",
+                       {bearer(owner)})
+              .status == 200);
+  CHECK(http.request("GET", base + "/credentials", "", {bearer(viewer)}).status == 200);
+  CHECK(http.request("POST", base + "/credentials", R"({"name":"x","kind":"token"})",
+                     {bearer(viewer)})
+            .status == 403);
+
+  // Secrets are sealed at rest: none of the plaintexts is in the database file.
+  std::ifstream db(server().databasePath(), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(db)), std::istreambuf_iterator<char>());
+  std::ifstream wal(server().databasePath().string() + "-wal", std::ios::binary);
+  const std::string walBytes((std::istreambuf_iterator<char>(wal)),
+                             std::istreambuf_iterator<char>());
+  for (const std::string& secret :
+       {tsig, std::string("EAB-HMAC-SECRET"), std::string("SSH-PRIVATE"),
+        std::string("HOOK-SIGNING-SECRET")}) {
+    CAPTURE(secret);
+    CHECK(bytes.find(secret) == std::string::npos);
+    CHECK(walBytes.find(secret) == std::string::npos);
+  }
+  CHECK(bytes.size() + walBytes.size() > 0);
+}

@@ -25,6 +25,7 @@ class ServerProcess {
   int stop();
   bool running() const;
   std::string log() const;
+  std::filesystem::path databasePath() const { return dir_ / "db.sqlite"; }
 
  private:
   std::filesystem::path dir_;

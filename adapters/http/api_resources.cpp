@@ -1,0 +1,273 @@
+// The project-scoped configuration resources, each through one generic set of five routes:
+// /projects/<project_id>/<path>[/<id>] with GET (list, one), POST, PATCH, DELETE. Secrets are
+// accepted in requests, sealed by the service, and never shown: responses say only whether one
+// is configured.
+#include "adapters/http/api.hpp"
+#include "adapters/http/json_io.hpp"
+
+namespace certsteward::adapters::http {
+namespace {
+
+template <class T>
+struct ResourceMapping {
+  std::string path;      // "dns-credentials"
+  std::string singular;  // "dns_credential"
+  std::string plural;    // "dns_credentials"
+  std::function<json::object(const T&)> toJson;
+  // Applies body fields to the entity (required ones when `creating`); returns the plaintext
+  // secret when the body carries one.
+  std::function<std::optional<std::string>(const json::object&, T&, bool creating)> fromJson;
+};
+
+std::map<std::string, std::string> stringMap(const json::object& o, const char* key) {
+  std::map<std::string, std::string> out;
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return out;
+  if (!v->is_object() || v->as_object().size() > 50) {
+    throw BadRequest(std::string(key) + " must be an object of at most 50 strings");
+  }
+  for (const auto& [k, item] : v->as_object()) {
+    if (!item.is_string() || k.size() > 100 || item.as_string().size() > 2000) {
+      throw BadRequest(std::string(key) + " values must be strings");
+    }
+    out[std::string(k)] = std::string(item.as_string());
+  }
+  return out;
+}
+
+std::vector<std::string> stringList(const json::object& o, const char* key) {
+  std::vector<std::string> out;
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return out;
+  if (!v->is_array() || v->as_array().size() > 100) {
+    throw BadRequest(std::string(key) + " must be an array of at most 100 strings");
+  }
+  for (const auto& item : v->as_array()) {
+    if (!item.is_string() || item.as_string().size() > 200) {
+      throw BadRequest(std::string(key) + " must be an array of strings");
+    }
+    out.emplace_back(item.as_string());
+  }
+  return out;
+}
+
+json::object stringMapJson(const std::map<std::string, std::string>& m) {
+  json::object o;
+  for (const auto& [k, v] : m)
+    o[k] = v;
+  return o;
+}
+
+template <class T>
+void setIf(const json::object& o, const char* key, T& field, bool required,
+           std::size_t max = 1000) {
+  auto v = optionalString(o, key, max);
+  if (!v && required) throw BadRequest(std::string(key) + " is required");
+  if (v) field = *v;
+}
+
+json::value optionalTimestamp(const std::optional<domain::Timestamp>& t) {
+  return timestamp(t);
+}
+
+template <class T>
+void addResource(Router& router, domain::ResourceService<T>& service, ResourceMapping<T> m) {
+  const std::string base = "/api/v1/projects/:project_id/" + m.path;
+  router.add("GET", base, [&service, m](const Call& c) {
+    auto page = service.list(c.who(), c.param("project_id"), pageFrom(c.request));
+    if (!page) return errorResponse(page.error());
+    return pageResponse(m.plural.c_str(), *page, m.toJson);
+  });
+  router.add("POST", base, [&service, m](const Call& c) {
+    const auto body = parseBody(c.request);
+    T draft{};
+    const auto secret = m.fromJson(body, draft, true);
+    auto created = service.create(c.who(), c.context, c.param("project_id"), draft, secret);
+    if (!created) return errorResponse(created.error());
+    return jsonResponse(201, json::object{{m.singular, m.toJson(*created)}});
+  });
+  router.add("GET", base + "/:id", [&service, m](const Call& c) {
+    auto entity = service.get(c.who(), c.param("project_id"), c.param("id"));
+    if (!entity) return errorResponse(entity.error());
+    return jsonResponse(200, json::object{{m.singular, m.toJson(*entity)}});
+  });
+  router.add("PATCH", base + "/:id", [&service, m](const Call& c) {
+    const auto body = parseBody(c.request);
+    std::optional<std::string> secret;
+    T scratch{};
+    secret = m.fromJson(body, scratch, false);  // type-check the body before touching anything
+    auto updated = service.update(
+        c.who(), c.context, c.param("project_id"), c.param("id"),
+        [&](T& entity) { (void)m.fromJson(body, entity, false); }, secret);
+    if (!updated) return errorResponse(updated.error());
+    return jsonResponse(200, json::object{{m.singular, m.toJson(*updated)}});
+  });
+  router.add("DELETE", base + "/:id", [&service](const Call& c) {
+    if (auto s = service.remove(c.who(), c.context, c.param("project_id"), c.param("id")); !s) {
+      return errorResponse(s.error());
+    }
+    HttpResponse r;
+    r.status = 204;
+    return r;
+  });
+}
+
+json::object base(const auto& e) {
+  return {{"id", e.id},
+          {"project_id", e.project_id},
+          {"created_at", timestamp(e.created_at)},
+          {"updated_at", timestamp(e.updated_at)}};
+}
+
+}  // namespace
+
+void Api::addResourceRoutes() {
+  auto& r = s_.resources;
+
+  addResource<domain::AcmeAccount>(
+      router_, r.acmeAccounts,
+      {"acme-accounts", "acme_account", "acme_accounts",
+       [](const domain::AcmeAccount& a) {
+         auto o = base(a);
+         o["name"] = a.name;
+         o["directory_url"] = a.directory_url;
+         o["email"] = a.email;
+         o["status"] = a.status;
+         o["is_registered"] = a.is_registered;
+         o["eab_kid"] = a.eab_kid;
+         o["eab_configured"] = !a.eab_hmac_sealed.empty();
+         o["last_validated_at"] = optionalTimestamp(a.last_validated_at);
+         return o;
+       },
+       [](const json::object& b, domain::AcmeAccount& a, bool creating) {
+         setIf(b, "name", a.name, creating, 200);
+         setIf(b, "directory_url", a.directory_url, creating, 2000);
+         if (creating && !a.directory_url.starts_with("https://")) {
+           throw BadRequest("directory_url must be an https:// URL");
+         }
+         setIf(b, "email", a.email, false, 320);
+         setIf(b, "eab_kid", a.eab_kid, false, 500);
+         return optionalString(b, "eab_hmac_key", 1000);
+       }});
+
+  addResource<domain::DnsCredential>(
+      router_, r.dnsCredentials,
+      {"dns-credentials", "dns_credential", "dns_credentials",
+       [](const domain::DnsCredential& d) {
+         auto o = base(d);
+         o["name"] = d.name;
+         o["provider"] = d.provider;
+         o["settings"] = stringMapJson(d.settings);
+         o["active"] = d.active;
+         o["secret_configured"] = !d.secret_sealed.empty();
+         return o;
+       },
+       [](const json::object& b, domain::DnsCredential& d, bool creating) {
+         setIf(b, "name", d.name, creating, 200);
+         setIf(b, "provider", d.provider, creating, 40);
+         if (d.provider != "rfc2136" && d.provider != "exec" &&
+             (creating || b.contains("provider"))) {
+           throw BadRequest("unknown provider: '" + d.provider.substr(0, 40) + "' (rfc2136, exec)");
+         }
+         if (b.contains("settings")) d.settings = stringMap(b, "settings");
+         if (auto active = optionalBool(b, "active")) d.active = *active;
+         if (creating) d.active = optionalBool(b, "active").value_or(true);
+         return optionalString(b, "secret", 4000);
+       }});
+
+  addResource<domain::Zone>(router_, r.zones,
+                            {"zones", "zone", "zones",
+                             [](const domain::Zone& z) {
+                               auto o = base(z);
+                               o["domain"] = z.domain;
+                               o["dns_credential_id"] = z.dns_credential_id;
+                               return o;
+                             },
+                             [](const json::object& b, domain::Zone& z, bool creating) {
+                               setIf(b, "domain", z.domain, creating, 253);
+                               setIf(b, "dns_credential_id", z.dns_credential_id, creating, 64);
+                               return std::optional<std::string>{};
+                             }});
+
+  addResource<domain::Credential>(
+      router_, r.credentials,
+      {"credentials", "credential", "credentials",
+       [](const domain::Credential& cr) {
+         auto o = base(cr);
+         o["name"] = cr.name;
+         o["kind"] = cr.kind;
+         o["username"] = cr.username;
+         o["secret_configured"] = !cr.secret_sealed.empty();
+         return o;
+       },
+       [](const json::object& b, domain::Credential& cr, bool creating) {
+         setIf(b, "name", cr.name, creating, 200);
+         setIf(b, "kind", cr.kind, creating, 40);
+         if (cr.kind != "ssh_key" && cr.kind != "password" && cr.kind != "token" &&
+             (creating || b.contains("kind"))) {
+           throw BadRequest("unknown kind: '" + cr.kind.substr(0, 40) +
+                            "' (ssh_key, password, token)");
+         }
+         setIf(b, "username", cr.username, false, 200);
+         return optionalString(b, "secret", 16000);
+       }});
+
+  addResource<domain::NotificationChannel>(
+      router_, r.channels,
+      {"notification-channels", "notification_channel", "notification_channels",
+       [](const domain::NotificationChannel& ch) {
+         auto o = base(ch);
+         o["name"] = ch.name;
+         o["kind"] = ch.kind;
+         o["settings"] = stringMapJson(ch.settings);
+         o["enabled"] = ch.enabled;
+         o["secret_configured"] = !ch.secret_sealed.empty();
+         return o;
+       },
+       [](const json::object& b, domain::NotificationChannel& ch, bool creating) {
+         setIf(b, "name", ch.name, creating, 200);
+         setIf(b, "kind", ch.kind, creating, 40);
+         if (ch.kind != "webhook" && ch.kind != "email" && (creating || b.contains("kind"))) {
+           throw BadRequest("unknown kind: '" + ch.kind.substr(0, 40) + "' (webhook, email)");
+         }
+         if (b.contains("settings")) ch.settings = stringMap(b, "settings");
+         if (auto enabled = optionalBool(b, "enabled")) ch.enabled = *enabled;
+         if (creating) ch.enabled = optionalBool(b, "enabled").value_or(true);
+         return optionalString(b, "secret", 4000);
+       }});
+
+  addResource<domain::NotificationRule>(
+      router_, r.rules,
+      {"notification-rules", "notification_rule", "notification_rules",
+       [](const domain::NotificationRule& rule) {
+         auto o = base(rule);
+         o["name"] = rule.name;
+         json::array events;
+         for (auto e : rule.events)
+           events.push_back(json::value(std::string(nameOf(e))));
+         o["events"] = events;
+         json::array channels;
+         for (const auto& id : rule.channel_ids)
+           channels.push_back(json::value(id));
+         o["channel_ids"] = channels;
+         o["enabled"] = rule.enabled;
+         return o;
+       },
+       [](const json::object& b, domain::NotificationRule& rule, bool creating) {
+         setIf(b, "name", rule.name, creating, 200);
+         if (b.contains("events") || creating) {
+           rule.events.clear();
+           for (const auto& name : stringList(b, "events")) {
+             auto kind = domain::parseEventKind(name);
+             if (!kind) throw BadRequest("unknown event: '" + name.substr(0, 40) + "'");
+             rule.events.push_back(*kind);
+           }
+         }
+         if (b.contains("channel_ids") || creating) rule.channel_ids = stringList(b, "channel_ids");
+         if (auto enabled = optionalBool(b, "enabled")) rule.enabled = *enabled;
+         if (creating) rule.enabled = optionalBool(b, "enabled").value_or(true);
+         return std::optional<std::string>{};
+       }});
+}
+
+}  // namespace certsteward::adapters::http

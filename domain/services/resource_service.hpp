@@ -1,0 +1,140 @@
+// ResourceService<T>: the use cases shared by every project-scoped configuration resource
+// (ACME accounts, DNS credentials, zones, credentials, module configurations, notification
+// channels and rules): read with the project viewer role, change with the project admin role,
+// secrets sealed before they are stored, every change audited, deletes blocked while something
+// still refers to the resource.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "ports/clock.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/project_scoped_repository.hpp"
+#include "ports/secret_box.hpp"
+
+namespace certsteward::domain {
+
+template <class T>
+class ResourceService {
+ public:
+  struct Options {
+    std::string kind;                          // "zone": audit actions "zone.create", ...
+    std::string T::*sealed = nullptr;          // where the sealed secret lives, if any
+    std::function<Status(const T&)> validate;  // extra checks against other resources (422)
+    // What still refers to the resource ("zone <id>", ...): a non-empty answer blocks delete.
+    std::function<Result<std::vector<std::string>>(const T&)> references;
+  };
+
+  ResourceService(ports::ProjectScopedRepository<T>& repo, ports::SecretBox& secrets,
+                  ports::IdGenerator& ids, const ports::Clock& clock, const AccessControl& access,
+                  AuditService& audit, Options options)
+      : repo_(repo),
+        secrets_(secrets),
+        ids_(ids),
+        clock_(clock),
+        access_(access),
+        audit_(audit),
+        options_(std::move(options)) {}
+
+  Result<Page<T>> list(const Principal& who, const Id& projectId, const PageRequest& page) {
+    if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+    return repo_.list(projectId, page);
+  }
+
+  Result<T> get(const Principal& who, const Id& projectId, const Id& id) {
+    if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+    return repo_.get(projectId, id);
+  }
+
+  // `secret`: plaintext to seal into the secret field (ignored when the kind has none).
+  Result<T> create(const Principal& who, const RequestContext& ctx, const Id& projectId, T draft,
+                   const std::optional<std::string>& secret) {
+    if (auto s = manage(who, projectId); !s) return s.error();
+    const Timestamp now = clock_.now();
+    draft.id = ids_.next();
+    draft.project_id = projectId;
+    draft.created_at = now;
+    draft.updated_at = now;
+    if (auto s = seal(draft, secret); !s) return s.error();
+    if (options_.validate) {
+      if (auto s = options_.validate(draft); !s) return s.error();
+    }
+    if (auto s = repo_.create(draft); !s) return s.error();
+    (void)audit_.record(&who, ctx, options_.kind + ".create", options_.kind, draft.id, projectId);
+    return draft;
+  }
+
+  Result<T> update(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                   const Id& id, const std::function<void(T&)>& change,
+                   const std::optional<std::string>& secret) {
+    if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+    auto entity = repo_.get(projectId, id);
+    if (!entity) return entity.error();
+    if (auto s = manage(who, projectId); !s) return s.error();
+    change(*entity);
+    entity->id = id;
+    entity->project_id = projectId;
+    entity->updated_at = clock_.now();
+    if (auto s = seal(*entity, secret); !s) return s.error();
+    if (options_.validate) {
+      if (auto s = options_.validate(*entity); !s) return s.error();
+    }
+    if (auto s = repo_.update(*entity); !s) return s.error();
+    (void)audit_.record(&who, ctx, options_.kind + ".update", options_.kind, id, projectId);
+    return entity;
+  }
+
+  Status remove(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                const Id& id) {
+    if (auto s = access_.check(who, Action::read_project, projectId); !s) return s;
+    auto entity = repo_.get(projectId, id);
+    if (!entity) return entity.error();
+    if (auto s = manage(who, projectId); !s) return s;
+    if (options_.references) {
+      auto refs = options_.references(*entity);
+      if (!refs) return refs.error();
+      if (!refs->empty()) {
+        Error e = makeError(ErrorCode::conflict,
+                            "the " + options_.kind + " is still in use by " +
+                                std::to_string(refs->size()) + " resource(s)",
+                            "DEPENDENCY_CONFLICT");
+        e.references = std::move(*refs);
+        return e;
+      }
+    }
+    if (auto s = repo_.remove(projectId, id); !s) return s;
+    (void)audit_.record(&who, ctx, options_.kind + ".delete", options_.kind, id, projectId);
+    return {};
+  }
+
+ private:
+  Status manage(const Principal& who, const Id& projectId) {
+    return access_.check(who, Action::manage_project_config, projectId);
+  }
+
+  Status seal(T& entity, const std::optional<std::string>& secret) {
+    if (!secret || options_.sealed == nullptr) return {};
+    if (secret->size() > 64 * 1024) {
+      return makeError(ErrorCode::invalid_argument, "the secret is larger than 64 KiB");
+    }
+    auto sealed = secrets_.seal(*secret);
+    if (!sealed) return sealed.error();
+    entity.*(options_.sealed) = std::move(*sealed);
+    return {};
+  }
+
+  ports::ProjectScopedRepository<T>& repo_;
+  ports::SecretBox& secrets_;
+  ports::IdGenerator& ids_;
+  const ports::Clock& clock_;
+  const AccessControl& access_;
+  AuditService& audit_;
+  Options options_;
+};
+
+}  // namespace certsteward::domain
