@@ -24,6 +24,7 @@
 #include "domain/services/audit_service.hpp"
 #include "domain/services/auth_service.hpp"
 #include "domain/services/certificate_service.hpp"
+#include "domain/services/distribution_service.hpp"
 #include "domain/services/job_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
@@ -86,7 +87,12 @@ struct Application::Parts {
                },
                {}}),
         credentials(store->credentials(), secretBox, ids, clock, access, audit,
-                    {"credential", &domain::Credential::secret_sealed, {}, {}}),
+                    {"credential",
+                     &domain::Credential::secret_sealed,
+                     {},
+                     [this](const domain::Credential& cr) {
+                       return domain::modulesUsing(cr, store->moduleConfigs());
+                     }}),
         channels(store->notificationChannels(), secretBox, ids, clock, access, audit,
                  {"notification_channel", &domain::NotificationChannel::secret_sealed, {}, {}}),
         rules(store->notificationRules(), secretBox, ids, clock, access, audit,
@@ -96,6 +102,17 @@ struct Application::Parts {
                  return domain::checkNotificationRule(r, store->notificationChannels());
                },
                {}}),
+        modules(store->moduleConfigs(), secretBox, ids, clock, access, audit,
+                {"module_config", nullptr,
+                 [this](const domain::ModuleConfig& m) {
+                   return domain::checkModuleConfig(m, store->credentials());
+                 },
+                 [this](const domain::ModuleConfig& m) {
+                   return domain::distributionsUsing(m, store->distributions());
+                 }}),
+        distributions(
+            {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
+            access, audit),
         api({auth,
              projects,
              users,
@@ -103,7 +120,10 @@ struct Application::Parts {
              certificates,
              jobs,
              license,
-             {acmeAccounts, dnsCredentials, zones, credentials, channels, rules},
+             {acmeAccounts, dnsCredentials, zones, credentials, channels, rules, modules},
+             distributions,
+             access,
+             secretBox,
              *store,
              clock,
              fingerprintMac,
@@ -137,6 +157,8 @@ struct Application::Parts {
   domain::ResourceService<domain::Credential> credentials;
   domain::ResourceService<domain::NotificationChannel> channels;
   domain::ResourceService<domain::NotificationRule> rules;
+  domain::ResourceService<domain::ModuleConfig> modules;
+  domain::DistributionService distributions;
   adapters::http::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;
 };

@@ -103,6 +103,8 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addCertificateRoutes();
   addJobRoutes();
   addResourceRoutes();
+  addDistributionRoutes();
+  addSettingsRoutes();
 }
 
 HttpResponse Api::handle(const HttpRequest& request) {

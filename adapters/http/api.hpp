@@ -10,6 +10,7 @@
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "domain/services/auth_service.hpp"
 #include "domain/services/certificate_service.hpp"
+#include "domain/services/distribution_service.hpp"
 #include "domain/services/job_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
@@ -17,6 +18,7 @@
 #include "domain/services/user_service.hpp"
 #include "ports/clock.hpp"
 #include "ports/mac.hpp"
+#include "ports/secret_box.hpp"
 #include "ports/store.hpp"
 
 namespace certsteward::adapters::http {
@@ -29,6 +31,7 @@ struct ResourceServices {
   domain::ResourceService<domain::Credential>& credentials;
   domain::ResourceService<domain::NotificationChannel>& channels;
   domain::ResourceService<domain::NotificationRule>& rules;
+  domain::ResourceService<domain::ModuleConfig>& modules;
 };
 
 struct ApiServices {
@@ -40,6 +43,9 @@ struct ApiServices {
   domain::JobService& jobs;
   domain::LicenseService& license;
   ResourceServices resources;
+  domain::DistributionService& distributions;
+  const domain::AccessControl& access;
+  ports::SecretBox& secrets;
   ports::Store& store;
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
@@ -76,6 +82,8 @@ class Api {
   void addCertificateRoutes();
   void addJobRoutes();
   void addResourceRoutes();
+  void addDistributionRoutes();
+  void addSettingsRoutes();
 
   ApiServices s_;
   ApiOptions options_;

@@ -236,6 +236,48 @@ void Api::addResourceRoutes() {
          return optionalString(b, "secret", 4000);
        }});
 
+  addResource<domain::ModuleConfig>(
+      router_, r.modules,
+      {"modules", "module", "modules",
+       [](const domain::ModuleConfig& m) {
+         auto o = base(m);
+         o["name"] = m.name;
+         o["module"] = m.module;
+         o["settings"] = stringMapJson(m.settings);
+         json::array targets;
+         for (const auto& t : m.targets) {
+           targets.push_back(json::object{
+               {"name", t.name},
+               {"settings", stringMapJson(t.settings)},
+               {"credential_id",
+                t.credential_id.empty() ? json::value(nullptr) : json::value(t.credential_id)}});
+         }
+         o["targets"] = targets;
+         o["auto_rollback_on_failure"] = m.auto_rollback_on_failure;
+         return o;
+       },
+       [](const json::object& b, domain::ModuleConfig& m, bool creating) {
+         setIf(b, "name", m.name, creating, 200);
+         setIf(b, "module", m.module, creating, 40);
+         if (b.contains("settings")) m.settings = stringMap(b, "settings");
+         if (const auto* t = b.if_contains("targets"); t != nullptr && !t->is_null()) {
+           if (!t->is_array() || t->as_array().size() > 500) {
+             throw BadRequest("targets must be an array of at most 500 objects");
+           }
+           m.targets.clear();
+           for (const auto& item : t->as_array()) {
+             if (!item.is_object()) throw BadRequest("each target must be an object");
+             domain::DistributionTarget target;
+             setIf(item.as_object(), "name", target.name, true, 200);
+             target.settings = stringMap(item.as_object(), "settings");
+             setIf(item.as_object(), "credential_id", target.credential_id, false, 64);
+             m.targets.push_back(std::move(target));
+           }
+         }
+         if (auto v = optionalBool(b, "auto_rollback_on_failure")) m.auto_rollback_on_failure = *v;
+         return std::optional<std::string>{};
+       }});
+
   addResource<domain::NotificationRule>(
       router_, r.rules,
       {"notification-rules", "notification_rule", "notification_rules",

@@ -2,6 +2,7 @@
 #include "domain/services/resource_rules.hpp"
 
 #include "domain/certificate.hpp"
+#include "domain/distribution.hpp"
 
 namespace certsteward::domain {
 
@@ -29,16 +30,76 @@ Status checkNotificationRule(const NotificationRule& r,
   return {};
 }
 
+namespace {
+
+// Every entity of a project, page by page (bounded).
+template <class T, class Repo>
+Result<std::vector<T>> everything(const Repo& repo, const Id& projectId) {
+  std::vector<T> all;
+  for (std::int64_t page = 1; page <= 10000; ++page) {
+    auto items = repo.list(projectId, *makePageRequest(page, 100));
+    if (!items) return items.error();
+    all.insert(all.end(), items->items.begin(), items->items.end());
+    if (page * 100 >= items->total) break;
+  }
+  return all;
+}
+
+}  // namespace
+
+Status checkModuleConfig(const ModuleConfig& config,
+                         const ports::CredentialRepository& credentials) {
+  if (config.module != "ssh" && config.module != "webhook" && config.module != "file") {
+    return makeError(ErrorCode::invalid_argument, "module must be one of: ssh, webhook, file");
+  }
+  if (config.targets.size() > 500) {
+    return makeError(ErrorCode::invalid_argument, "a module configuration has at most 500 targets");
+  }
+  for (const auto& t : config.targets) {
+    if (t.name.empty()) return makeError(ErrorCode::invalid_argument, "every target needs a name");
+    if (!t.credential_id.empty() && !credentials.get(config.project_id, t.credential_id)) {
+      return makeError(ErrorCode::invalid_argument,
+                       "target " + t.name.substr(0, 64) +
+                           ": credential_id must name a credential of this project");
+    }
+  }
+  return {};
+}
+
+Result<std::vector<std::string>> modulesUsing(const Credential& credential,
+                                              const ports::ModuleConfigRepository& modules) {
+  auto all = everything<ModuleConfig>(modules, credential.project_id);
+  if (!all) return all.error();
+  std::vector<std::string> refs;
+  for (const auto& m : *all) {
+    for (const auto& t : m.targets) {
+      if (t.credential_id == credential.id) {
+        refs.push_back("module " + m.id);
+        break;
+      }
+    }
+  }
+  return refs;
+}
+
+Result<std::vector<std::string>> distributionsUsing(
+    const ModuleConfig& config, const ports::DistributionRepository& distributions) {
+  auto all = everything<Distribution>(distributions, config.project_id);
+  if (!all) return all.error();
+  std::vector<std::string> refs;
+  for (const auto& d : *all) {
+    if (d.module_config_id == config.id) refs.push_back("distribution " + d.id);
+  }
+  return refs;
+}
+
 Result<std::vector<std::string>> zonesUsing(const DnsCredential& d,
                                             const ports::ZoneRepository& zones) {
+  auto all = everything<Zone>(zones, d.project_id);
+  if (!all) return all.error();
   std::vector<std::string> refs;
-  for (std::int64_t page = 1; page <= 10000; ++page) {  // bounded
-    auto zonesPage = zones.list(d.project_id, *makePageRequest(page, 100));
-    if (!zonesPage) return zonesPage.error();
-    for (const auto& z : zonesPage->items) {
-      if (z.dns_credential_id == d.id) refs.push_back("zone " + z.id);
-    }
-    if (page * 100 >= zonesPage->total) break;
+  for (const auto& z : *all) {
+    if (z.dns_credential_id == d.id) refs.push_back("zone " + z.id);
   }
   return refs;
 }

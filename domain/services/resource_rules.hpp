@@ -6,10 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "domain/module_config.hpp"
 #include "domain/notification.hpp"
 #include "domain/result.hpp"
 #include "domain/zone.hpp"
+#include "ports/credential_repository.hpp"
+#include "ports/distribution_repository.hpp"
 #include "ports/dns_credential_repository.hpp"
+#include "ports/module_config_repository.hpp"
 #include "ports/notification_channel_repository.hpp"
 #include "ports/zone_repository.hpp"
 
@@ -19,6 +23,16 @@ namespace certsteward::domain {
 Status checkZone(const Zone& zone, const ports::DnsCredentialRepository& credentials);
 Status checkNotificationRule(const NotificationRule& rule,
                              const ports::NotificationChannelRepository& channels);
+// Every target's credential_id (when set) names a credential of the project; the module is known.
+Status checkModuleConfig(const ModuleConfig& config,
+                         const ports::CredentialRepository& credentials);
+// "module <id>" for every module configuration whose targets use the credential.
+Result<std::vector<std::string>> modulesUsing(const Credential& credential,
+                                              const ports::ModuleConfigRepository& modules);
+// "distribution <id>" for every distribution through the module configuration.
+Result<std::vector<std::string>> distributionsUsing(
+    const ModuleConfig& config, const ports::DistributionRepository& distributions);
+
 // "zone <id>" for every zone of the project that uses the credential.
 Result<std::vector<std::string>> zonesUsing(const DnsCredential& credential,
                                             const ports::ZoneRepository& zones);

@@ -887,3 +887,124 @@ TEST_CASE("api: configuration resources with secrets sealed at rest and cross-re
   }
   CHECK(bytes.size() + walBytes.size() > 0);
 }
+
+TEST_CASE("api: modules, distributions, settings, and actions that await their adapters") {
+  ServerProcess fresh(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}});
+  HttpClient http(fresh.baseUrl());
+  const auto owner = login(http, kOwner, kOwnerPassword);
+  const std::string project = createProject(http, owner);
+  const std::string base = "/api/v1/projects/" + project;
+  auto credential =
+      http.request("POST", base + "/credentials",
+                   R"({"name":"deploy","kind":"ssh_key","secret":"k"})", {bearer(owner)});
+  const std::string credId = str(parse(credential).at("credential").as_object(), "id");
+  CHECK(http.request("POST", base + "/modules", R"({"name":"m","module":"carrier-pigeon"})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(
+      http.request(
+              "POST", base + "/modules",
+              R"({"name":"m","module":"ssh","targets":[{"name":"web1","credential_id":"0123456789abcdef01234567"}]})",
+              {bearer(owner)})
+          .status == 422);
+  CHECK(http.request("POST", base + "/modules", R"({"name":"m","module":"ssh","targets":"web1"})",
+                     {bearer(owner)})
+            .status == 400);
+  auto module = http.request(
+      "POST", base + "/modules",
+      json::serialize(json::object{
+          {"name", "web"},
+          {"module", "ssh"},
+          {"targets", json::array{json::object{{"name", "web1"},
+                                               {"settings", json::object{{"host", "127.0.0.1"}}},
+                                               {"credential_id", credId}}}},
+          {"auto_rollback_on_failure", true}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(module.status == 201, module.body);
+  const std::string moduleId = str(parse(module).at("module").as_object(), "id");
+  CHECK(parse(module).at("module").as_object().at("targets").as_array().size() == 1);
+
+  auto cert = http.request("POST", base + "/certificates", R"({"common_name":"www.example.com"})",
+                           {bearer(owner)});
+  REQUIRE(cert.status == 202);
+  const std::string certId = str(parse(cert).at("certificate").as_object(), "id");
+  const std::string dists = base + "/certificates/" + certId + "/distributions";
+  CHECK(http.request("POST", dists, R"({"module_config_id":"0123456789abcdef01234567"})",
+                     {bearer(owner)})
+            .status == 422);
+  auto dist =
+      http.request("POST", dists, json::serialize(json::object{{"module_config_id", moduleId}}),
+                   {bearer(owner)});
+  REQUIRE_MESSAGE(dist.status == 201, dist.body);
+  const std::string distId = str(parse(dist).at("distribution").as_object(), "id");
+  auto listed = http.request("GET", dists, "", {bearer(owner)});
+  REQUIRE(listed.status == 200);
+  boost::system::error_code ec;
+  const auto arr = json::parse(listed.body, ec);
+  REQUIRE(arr.is_array());  // a bare array, as the spec says
+  CHECK(arr.as_array().size() == 1);
+  CHECK(parse(http.request("GET", base + "/distributions", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 1);
+  for (const char* action : {"/dry-run", "/execute", "/rollback"}) {
+    CHECK(http.request("POST", dists + "/" + distId + action, "", {bearer(owner)}).status == 503);
+  }
+  CHECK(http.request("POST", dists + "/0123456789abcdef01234567/execute", "", {bearer(owner)})
+            .status == 404);
+  CHECK(http.request("DELETE", base + "/modules/" + moduleId, "", {bearer(owner)}).status == 409);
+  CHECK(http.request("DELETE", base + "/credentials/" + credId, "", {bearer(owner)}).status == 409);
+  CHECK(http.request("DELETE", "/api/v1/projects/" + project + "/certificates/" + certId, "",
+                     {bearer(owner)})
+            .status == 409);  // a distribution still refers to it
+  CHECK(http.request("DELETE", dists + "/" + distId, "", {bearer(owner)}).status == 204);
+  CHECK(http.request("DELETE", base + "/modules/" + moduleId, "", {bearer(owner)}).status == 204);
+
+  auto acme = http.request("POST", base + "/acme-accounts",
+                           R"({"name":"le","directory_url":"https://127.0.0.1:14000/dir"})",
+                           {bearer(owner)});
+  CHECK(http.request("POST",
+                     base + "/acme-accounts/" +
+                         str(parse(acme).at("acme_account").as_object(), "id") + "/validate",
+                     "", {bearer(owner)})
+            .status == 503);
+  CHECK(http.request("POST", base + "/acme-accounts/0123456789abcdef01234567/validate", "",
+                     {bearer(owner)})
+            .status == 404);
+  auto dns = http.request("POST", base + "/dns-credentials", R"({"name":"b","provider":"rfc2136"})",
+                          {bearer(owner)});
+  const std::string dnsId = str(parse(dns).at("dns_credential").as_object(), "id");
+  CHECK(http.request("POST", base + "/dns-credentials/" + dnsId + "/test", "", {bearer(owner)})
+            .status == 503);
+  auto zone = http.request(
+      "POST", base + "/zones",
+      json::serialize(json::object{{"domain", "example.com"}, {"dns_credential_id", dnsId}}),
+      {bearer(owner)});
+  CHECK(http.request(
+                "GET",
+                base + "/zones/" + str(parse(zone).at("zone").as_object(), "id") + "/rate-limits",
+                "", {bearer(owner)})
+            .status == 503);
+
+  const auto admin = userWithRole(http, owner, "admin");
+  CHECK(http.request("GET", "/api/v1/settings/ldap", "", {bearer(admin)}).status == 403);
+  auto put = http.request(
+      "PUT", "/api/v1/settings/ldap",
+      R"({"host":"127.0.0.1","port":3389,"base_dn":"dc=example,dc=test","bind_dn":"cn=svc","bind_password":"LDAP-BIND-SECRET"})",
+      {bearer(owner)});
+  REQUIRE_MESSAGE(put.status == 200, put.body);
+  CHECK(put.body.find("LDAP-BIND-SECRET") == std::string::npos);
+  auto got = http.request("GET", "/api/v1/settings/ldap", "", {bearer(owner)});
+  CHECK(parse(got).at("bind_password_configured").as_bool());
+  CHECK(parse(got).at("port").as_int64() == 3389);
+  CHECK(got.body.find("sealed") == std::string::npos);
+  CHECK(http.request("PUT", "/api/v1/settings/ldap", R"({"host":"h","base_dn":"b","port":70000})",
+                     {bearer(owner)})
+            .status == 400);
+  CHECK(http.request("POST", "/api/v1/settings/ldap/test", "", {bearer(owner)}).status == 503);
+  auto providers = http.request("GET", "/api/v1/ca-providers", "", {bearer(admin)});
+  CHECK(providers.status == 200);
+  CHECK(str(parse(providers).at("ca_providers").as_array()[0].as_object(), "issuer_type") ==
+        "acme");
+}
