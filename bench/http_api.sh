@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# HTTP benchmark: wrk on loopback against GET /api/v1/projects/<id>/certificates?page_size=20 with
+# 100,000 certificates stored (SQLite), next to nginx serving a static JSON file of the same size
+# in the same run. Prints requests/s and latency percentiles of both and the ratio.
+# Usage: bench/http_api.sh [certificates] [seconds]   (run after scripts/bench built Release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-100000}
+seconds=${2:-10}
+command -v wrk > /dev/null && command -v nginx > /dev/null || {
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends wrk nginx-light > /dev/null
+}
+bin=build/release/app/certsteward
+seed=build/release/bench/certsteward_seed_certificates
+work=$(mktemp -d)
+server=""
+nginx_pid=""
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2> /dev/null || true
+  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2> /dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+cat > "$work/conf" <<CONF
+server.listen = 127.0.0.1:18443
+store.url = sqlite://$work/db.sqlite
+jwt.secret = bench-jwt-secret-with-at-least-32-characters
+secrets.key = bench-secrets-key-with-at-least-32-characters
+auth.bcrypt_cost = 10
+log.level = warn
+CONF
+start() {
+  CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=bench CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD=bench-password \
+    "$bin" serve --config "$work/conf" > "$work/log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 100); do curl -sf http://127.0.0.1:18443/healthz > /dev/null && return; sleep 0.1; done
+  echo "server did not start" >&2; cat "$work/log" >&2; exit 1
+}
+token() {
+  curl -sf -X POST http://127.0.0.1:18443/api/v1/auth/login -H 'Content-Type: application/json' \
+    -d '{"username":"bench","password":"bench-password"}' | sed 's/.*"access_token":"\([^"]*\)".*/\1/'
+}
+start
+TOKEN=$(token)
+project=$(curl -sf -X POST http://127.0.0.1:18443/api/v1/projects -H "Authorization: Bearer $TOKEN" \
+  -H 'Content-Type: application/json' -d '{"name":"bench"}' | sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')
+kill "$server"; wait "$server" || true; server=""
+echo "seeding $count certificates..."
+"$seed" "$work/db.sqlite" "$project" "$count"
+start
+TOKEN=$(token)
+url="http://127.0.0.1:18443/api/v1/projects/$project/certificates?page_size=20"
+curl -sf "$url" -H "Authorization: Bearer $TOKEN" > "$work/page.json"
+echo "API response: $(wc -c < "$work/page.json") bytes, total $(sed 's/.*"total":\([0-9]*\).*/\1/' "$work/page.json")"
+
+mkdir -p "$work/www"
+cp "$work/page.json" "$work/www/page.json"
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+pid $work/nginx.pid;
+error_log $work/nginx.err;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  default_type application/json;
+  client_body_temp_path $work/tmp;
+  proxy_temp_path $work/tmp;
+  fastcgi_temp_path $work/tmp;
+  uwsgi_temp_path $work/tmp;
+  scgi_temp_path $work/tmp;
+  server { listen 127.0.0.1:18444; root $work/www; }
+}
+NGINX
+mkdir -p "$work/tmp"
+nginx -c "$work/nginx.conf" -p "$work" &
+nginx_pid=$!
+sleep 0.5
+
+run() {  # name url [header]
+  wrk -t2 -c32 -d"${seconds}s" --latency ${3:+-H "$3"} "$2" > "$work/$1.txt"
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/ {print $2}' "$work/$1.txt")
+  p50=$(awk '$1 == "50%" {print $2}' "$work/$1.txt")
+  p99=$(awk '$1 == "99%" {print $2}' "$work/$1.txt")
+  printf '%-12s %10s req/s   p50 %-8s p99 %s\n' "$1" "$rps" "$p50" "$p99"
+  echo "$rps" > "$work/$1.rps"
+}
+run certsteward "$url" "Authorization: Bearer $TOKEN"
+run nginx "http://127.0.0.1:18444/page.json"
+awk -v a="$(cat "$work/certsteward.rps")" -v b="$(cat "$work/nginx.rps")" \
+  'BEGIN {printf "ratio certsteward/nginx: %.2f\n", a / b}'
