@@ -3,6 +3,7 @@
 # 100,000 certificates stored (SQLite), next to nginx serving a static JSON file of the same size
 # in the same run. Prints requests/s and latency percentiles of both and the ratio.
 # Usage: bench/http_api.sh [certificates] [seconds]   (run after scripts/bench built Release)
+# PERF_OUT=file records a perf profile of the server during its run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-100000}
@@ -88,6 +89,7 @@ run() {  # name url [header]
   printf '%-12s %10s req/s   p50 %-8s p99 %s\n' "$1" "$rps" "$p50" "$p99"
   echo "$rps" > "$work/$1.rps"
 }
+if [ -n "${PERF_OUT:-}" ]; then perf record -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$seconds" > /dev/null 2>&1 & fi
 run certsteward "$url" "Authorization: Bearer $TOKEN"
 run nginx "http://127.0.0.1:18444/page.json"
 awk -v a="$(cat "$work/certsteward.rps")" -v b="$(cat "$work/nginx.rps")" \
