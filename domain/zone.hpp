@@ -2,11 +2,17 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "domain/id.hpp"
 #include "domain/time.hpp"
 
 namespace certsteward::domain {
+
+// The zones that could answer for `name`, longest first: the name itself, then each parent
+// ("a.b.example.com" -> "a.b.example.com", "b.example.com", "example.com", "com").
+std::vector<std::string> zoneCandidates(std::string_view name);
 
 struct Zone {
   Id id;

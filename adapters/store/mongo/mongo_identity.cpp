@@ -274,14 +274,11 @@ MongoZoneRepository::MongoZoneRepository(MongoDatabase& db)
 
 domain::Result<std::optional<domain::Zone>> MongoZoneRepository::findForName(
     const domain::Id& projectId, const std::string& name) const {
-  std::string candidate = name;
-  for (int guard = 0; guard < 128 && !candidate.empty(); ++guard) {
+  // The name and each parent, longest first: one indexed lookup per label.
+  for (const auto& candidate : domain::zoneCandidates(name)) {
     auto zones = byRef(projectId, candidate);
     if (!zones) return zones.error();
     if (!zones->empty()) return std::optional<domain::Zone>(zones->front());
-    const auto dot = candidate.find('.');
-    if (dot == std::string::npos) break;
-    candidate = candidate.substr(dot + 1);
   }
   return std::optional<domain::Zone>{};
 }

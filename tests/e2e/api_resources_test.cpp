@@ -1,0 +1,457 @@
+// End to end over real HTTP: projects, users, certificates, jobs and configuration resources.
+#include "e2e/api_support.hpp"
+
+using namespace certsteward::testing::api;
+
+TEST_CASE("api: projects are created, read, renamed and deleted, and others' projects are 404") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string id = createProject(http, owner);
+  auto got = http.request("GET", "/api/v1/projects/" + id, "", {bearer(owner)});
+  REQUIRE(got.status == 200);
+  CHECK(str(parse(got).at("project").as_object(), "id") == id);
+
+  const auto viewer = userWithRole(http, owner, "viewer");
+  CHECK(http.request("GET", "/api/v1/projects/" + id, "", {bearer(viewer)}).status == 404);
+  auto list = parse(http.request("GET", "/api/v1/projects", "", {bearer(viewer)}));
+  CHECK(list.at("total").as_int64() == 0);
+  CHECK(
+      http.request("PATCH", "/api/v1/projects/" + id, R"({"name":"x"})", {bearer(viewer)}).status ==
+      404);
+
+  auto add = http.request("PUT", "/api/v1/projects/" + id + "/members/" + viewer.userId,
+                          R"({"role":"viewer"})", {bearer(owner)});
+  REQUIRE_MESSAGE(add.status == 200, add.body);
+  CHECK(http.request("GET", "/api/v1/projects/" + id, "", {bearer(viewer)}).status == 200);
+  auto denied =
+      http.request("PATCH", "/api/v1/projects/" + id, R"({"name":"renamed"})", {bearer(viewer)});
+  CHECK(denied.status == 403);
+  CHECK(parse(denied).size() == 1);  // 403 carries only "error"
+  CHECK(parse(http.request("GET", "/api/v1/projects/" + id + "/members", "", {bearer(viewer)}))
+            .at("total")
+            .as_int64() == 1);
+
+  auto renamed = http.request("PATCH", "/api/v1/projects/" + id,
+                              R"({"name":"renamed )" + id + R"("})", {bearer(owner)});
+  CHECK(renamed.status == 200);
+  CHECK(http.request("PUT", "/api/v1/projects/" + id + "/members/" + viewer.userId,
+                     R"({"role":"owner"})", {bearer(owner)})
+            .status == 400);  // not a project role
+  CHECK(http.request("DELETE", "/api/v1/projects/" + id, "", {bearer(viewer)}).status == 403);
+  CHECK(http.request("DELETE", "/api/v1/projects/" + id, "", {bearer(owner)}).status == 204);
+  CHECK(http.request("GET", "/api/v1/projects/" + id, "", {bearer(owner)}).status == 404);
+  CHECK(http.request("POST", "/api/v1/projects", R"({"name":"nope"})", {bearer(viewer)}).status ==
+        403);
+}
+
+TEST_CASE("api: users are managed by admins, and password changes and disabling cut sessions") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string name = "alice" + std::to_string(unique());
+  auto created = http.request(
+      "POST", "/api/v1/users",
+      json::serialize(json::object{
+          {"username", name}, {"password", "alice-password"}, {"org_role", "operator"}}),
+      {bearer(owner)});
+  REQUIRE(created.status == 201);
+  const auto user = parse(created).at("user").as_object();
+  const std::string id = str(user, "id");
+  CHECK(str(user, "org_role") == "operator");
+  CHECK(str(user, "auth_source") == "local");
+  CHECK(created.body.find("password") == std::string::npos);
+  CHECK(http.request("POST", "/api/v1/users",
+                     json::serialize(json::object{{"username", name}, {"password", "another-one"}}),
+                     {bearer(owner)})
+            .status == 409);
+  CHECK(http.request("POST", "/api/v1/users", R"({"username":"shorty","password":"short"})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(http.request("POST", "/api/v1/users",
+                     R"({"username":"rooty","password":"long-enough","org_role":"root"})",
+                     {bearer(owner)})
+            .status == 400);
+
+  const auto alice = login(http, name, "alice-password");
+  CHECK(http.request("GET", "/api/v1/users", "", {bearer(alice)}).status == 403);
+  auto changed = http.request("PATCH", "/api/v1/users/" + id,
+                              R"({"password":"new-alice-password"})", {bearer(owner)});
+  CHECK(changed.status == 200);
+  CHECK(http.request("POST", "/api/v1/auth/refresh",
+                     json::serialize(json::object{{"refresh_token", alice.refresh}}))
+            .status == 401);
+  CHECK(http.request(
+                "POST", "/api/v1/auth/login",
+                json::serialize(json::object{{"username", name}, {"password", "alice-password"}}))
+            .status == 401);
+  const auto again = login(http, name, "new-alice-password");
+  CHECK(http.request("PATCH", "/api/v1/users/" + id, R"({"disabled":true})", {bearer(owner)})
+            .status == 200);
+  CHECK(http.request("GET", "/api/v1/auth/me", "", {bearer(again)}).status == 401);
+  CHECK(http.request("PATCH", "/api/v1/users/" + owner.userId, R"({"disabled":true})",
+                     {bearer(owner)})
+            .status == 409);  // nobody disables themselves
+  CHECK(http.request("PATCH", "/api/v1/users/" + id, R"({"disabled":"yes"})", {bearer(owner)})
+            .status == 400);
+}
+
+TEST_CASE("api: certificates are queued for issuance, listed, capped by the licence and deleted") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string project = createProject(http, owner);
+  const std::string other = createProject(http, owner);
+  const std::string base = "/api/v1/projects/" + project;
+
+  auto created = http.request(
+      "POST", base + "/certificates",
+      R"({"common_name":"www.example.com","sans":["api.example.com"],"key_type":"ecdsa_p384"})",
+      {bearer(owner)});
+  REQUIRE_MESSAGE(created.status == 202, created.body);
+  const auto body = parse(created);
+  const auto cert = body.at("certificate").as_object();
+  const std::string certId = str(cert, "id");
+  CHECK(str(cert, "status") == "issuing");
+  CHECK(str(cert, "key_type") == "ecdsa_p384");
+  CHECK(str(cert, "issuer_type") == "acme");
+  CHECK(cert.at("sans").as_array().size() == 2);
+  CHECK(cert.at("auto_renew").as_bool());
+  CHECK(cert.at("renewal_threshold_days").as_int64() == 30);
+  CHECK(cert.at("expires_at").is_null());
+  CHECK(created.body.find("private_key") == std::string::npos);
+  const auto job = body.at("job").as_object();
+  CHECK(str(job, "type") == "issue_certificate");
+  CHECK(str(job, "status") == "pending");
+  CHECK(str(job, "certificate_id") == certId);
+  const std::string jobId = str(job, "id");
+
+  CHECK(http.request("POST", base + "/certificates", R"({"common_name":"Not A Name"})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(http.request("POST", base + "/certificates",
+                     R"({"common_name":"a.example.com","key_type":"dsa"})", {bearer(owner)})
+            .status == 400);
+  CHECK(http.request("POST", base + "/certificates",
+                     R"({"common_name":"a.example.com","renewal_threshold_days":0})",
+                     {bearer(owner)})
+            .status == 422);
+  auto capped = http.request("POST", "/api/v1/projects/" + other + "/certificates",
+                             R"({"common_name":"second.example.com"})", {bearer(owner)});
+  CHECK(capped.status == 409);  // the free plan's cap of 1, across projects
+  CHECK(parse(capped).at("error").as_string().find("licence") != std::string::npos);
+
+  auto got = http.request("GET", base + "/certificates/" + certId, "", {bearer(owner)});
+  REQUIRE(got.status == 200);
+  CHECK(str(parse(got).at("certificate").as_object(), "id") == certId);
+  CHECK(http.request("GET", "/api/v1/projects/" + other + "/certificates/" + certId, "",
+                     {bearer(owner)})
+            .status == 404);
+  auto listed = parse(
+      http.request("GET", base + "/certificates?status=issuing,active&sort=expires_at&order=asc",
+                   "", {bearer(owner)}));
+  CHECK(listed.at("total").as_int64() == 1);
+  CHECK(parse(http.request("GET", base + "/certificates?status=active", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 0);
+  CHECK(http.request("GET", base + "/certificates?status=bogus", "", {bearer(owner)}).status ==
+        400);
+  CHECK(http.request("GET", base + "/certificates?sort=bogus", "", {bearer(owner)}).status == 400);
+  CHECK(http.request("GET", base + "/certificates?order=up", "", {bearer(owner)}).status == 400);
+  CHECK(http.request("GET", base + "/certificates?expiring_within_days=-1", "", {bearer(owner)})
+            .status == 400);
+  CHECK(http.request("POST", base + "/certificates/" + certId + "/renew", "", {bearer(owner)})
+            .status == 409);
+
+  // Jobs.
+  auto jobs =
+      parse(http.request("GET", base + "/jobs?type=issue_certificate", "", {bearer(owner)}));
+  CHECK(jobs.at("total").as_int64() == 1);
+  CHECK(http.request("GET", base + "/jobs?status=zombie", "", {bearer(owner)}).status == 400);
+  auto one = http.request("GET", base + "/jobs/" + jobId, "", {bearer(owner)});
+  REQUIRE(one.status == 200);
+  CHECK(str(parse(one).at("job").as_object(), "status") == "pending");
+  auto logs = parse(http.request("GET", base + "/jobs/" + jobId + "/logs", "", {bearer(owner)}));
+  CHECK(logs.contains("logs"));
+  CHECK(logs.at("total").as_int64() == 0);
+  CHECK(http.request("GET", "/api/v1/projects/" + other + "/jobs/" + jobId, "", {bearer(owner)})
+            .status == 404);
+
+  const auto operatorUser = userWithRole(http, owner, "viewer");
+  REQUIRE(http.request("PUT", base + "/members/" + operatorUser.userId, R"({"role":"operator"})",
+                       {bearer(owner)})
+              .status == 200);
+  auto cancelled =
+      http.request("POST", base + "/jobs/" + jobId + "/cancel", "", {bearer(operatorUser)});
+  REQUIRE_MESSAGE(cancelled.status == 200, cancelled.body);
+  CHECK(str(parse(cancelled).at("job").as_object(), "status") == "cancelled");
+  CHECK(http.request("POST", base + "/jobs/" + jobId + "/cancel", "", {bearer(operatorUser)})
+            .status == 409);
+  CHECK(
+      http.request("POST", base + "/jobs/" + jobId + "/retry", "", {bearer(operatorUser)}).status ==
+      403);
+  auto retried = http.request("POST", base + "/jobs/" + jobId + "/retry", "", {bearer(owner)});
+  REQUIRE(retried.status == 200);
+  CHECK(str(parse(retried).at("job").as_object(), "status") == "pending");
+
+  CHECK(
+      http.request("DELETE", base + "/certificates/" + certId, "", {bearer(operatorUser)}).status ==
+      403);
+  auto blocked = http.request("DELETE", "/api/v1/projects/" + project, "", {bearer(owner)});
+  CHECK(blocked.status == 409);
+  CHECK(str(parse(blocked), "code") == "DEPENDENCY_CONFLICT");
+  CHECK(parse(blocked).at("references").as_array().size() == 1);
+  CHECK(http.request("DELETE", base + "/certificates/" + certId, "", {bearer(owner)}).status ==
+        204);
+  CHECK(http.request("GET", base + "/certificates/" + certId, "", {bearer(owner)}).status == 404);
+  // The licence slot is free again.
+  CHECK(http.request("POST", "/api/v1/projects/" + other + "/certificates",
+                     R"({"common_name":"second.example.com"})", {bearer(owner)})
+            .status == 202);
+}
+
+TEST_CASE("api: configuration resources with secrets sealed at rest and cross-resource rules") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string project = createProject(http, owner);
+  const std::string base = "/api/v1/projects/" + project;
+  const std::string tsig = "TSIG-SECRET-" + std::to_string(unique()) + "-c2VjcmV0LWJ5dGVz";
+
+  CHECK(http.request("POST", base + "/dns-credentials", R"({"name":"x","provider":"route66"})",
+                     {bearer(owner)})
+            .status == 400);
+  auto cred = http.request(
+      "POST", base + "/dns-credentials",
+      json::serialize(json::object{{"name", "bind"},
+                                   {"provider", "rfc2136"},
+                                   {"settings", json::object{{"server", "127.0.0.1:53"}}},
+                                   {"secret", tsig}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(cred.status == 201, cred.body);
+  const auto credential = parse(cred).at("dns_credential").as_object();
+  const std::string credId = str(credential, "id");
+  CHECK(credential.at("secret_configured").as_bool());
+  CHECK(cred.body.find(tsig) == std::string::npos);
+  CHECK(parse(http.request("GET", base + "/dns-credentials", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 1);
+
+  CHECK(http.request("POST", base + "/zones",
+                     R"({"domain":"example.com","dns_credential_id":"0123456789abcdef01234567"})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(http.request("POST", base + "/zones",
+                     json::serialize(
+                         json::object{{"domain", "Not A Domain"}, {"dns_credential_id", credId}}),
+                     {bearer(owner)})
+            .status == 422);
+  auto zone = http.request(
+      "POST", base + "/zones",
+      json::serialize(json::object{{"domain", "example.com"}, {"dns_credential_id", credId}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(zone.status == 201, zone.body);
+  const std::string zoneId = str(parse(zone).at("zone").as_object(), "id");
+  auto inUse = http.request("DELETE", base + "/dns-credentials/" + credId, "", {bearer(owner)});
+  CHECK(inUse.status == 409);
+  CHECK(str(parse(inUse), "code") == "DEPENDENCY_CONFLICT");
+  REQUIRE(http.request("PATCH", base + "/dns-credentials/" + credId, R"({"active":false})",
+                       {bearer(owner)})
+              .status == 200);
+  CHECK(http.request("POST", base + "/zones",
+                     json::serialize(
+                         json::object{{"domain", "example.org"}, {"dns_credential_id", credId}}),
+                     {bearer(owner)})
+            .status == 422);  // inactive credential
+  CHECK(http.request("DELETE", base + "/zones/" + zoneId, "", {bearer(owner)}).status == 204);
+  CHECK(http.request("DELETE", base + "/dns-credentials/" + credId, "", {bearer(owner)}).status ==
+        204);
+
+  CHECK(http.request("POST", base + "/acme-accounts",
+                     R"({"name":"le","directory_url":"http://insecure/dir"})", {bearer(owner)})
+            .status == 400);
+  auto acme = http.request(
+      "POST", base + "/acme-accounts",
+      R"({"name":"le","directory_url":"https://127.0.0.1:14000/dir","email":"ops@example.com","eab_kid":"kid-1","eab_hmac_key":"EAB-HMAC-SECRET-zzz"})",
+      {bearer(owner)});
+  REQUIRE(acme.status == 201);
+  CHECK(parse(acme).at("acme_account").as_object().at("eab_configured").as_bool());
+  CHECK(str(parse(acme).at("acme_account").as_object(), "status") == "pending");
+  CHECK(acme.body.find("EAB-HMAC-SECRET") == std::string::npos);
+
+  CHECK(
+      http.request("POST", base + "/credentials", R"({"name":"k","kind":"magic"})", {bearer(owner)})
+          .status == 400);
+  auto sshKey = http.request(
+      "POST", base + "/credentials",
+      R"({"name":"deploy","kind":"ssh_key","username":"deploy","secret":"-----BEGIN OPENSSH PRIVATE KEY-----SSH-PRIVATE"})",
+      {bearer(owner)});
+  CHECK(sshKey.status == 201);
+  CHECK(sshKey.body.find("SSH-PRIVATE") == std::string::npos);
+
+  auto channel = http.request(
+      "POST", base + "/notification-channels",
+      R"({"name":"ops","kind":"webhook","settings":{"url":"http://127.0.0.1:9/hook"},"secret":"HOOK-SIGNING-SECRET"})",
+      {bearer(owner)});
+  REQUIRE(channel.status == 201);
+  const std::string channelId = str(parse(channel).at("notification_channel").as_object(), "id");
+  CHECK(http.request("POST", base + "/notification-rules",
+                     R"({"name":"r","events":["cert.exploded"]})", {bearer(owner)})
+            .status == 400);
+  CHECK(
+      http.request(
+              "POST", base + "/notification-rules",
+              R"({"name":"r","events":["job.failed"],"channel_ids":["0123456789abcdef01234567"]})",
+              {bearer(owner)})
+          .status == 422);
+  auto rule = http.request(
+      "POST", base + "/notification-rules",
+      json::serialize(json::object{{"name", "failures"},
+                                   {"events", json::array{"job.failed", "cert.renewal_failed"}},
+                                   {"channel_ids", json::array{json::value(channelId)}}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(rule.status == 201, rule.body);
+  CHECK(parse(rule).at("notification_rule").as_object().at("events").as_array().size() == 2);
+
+  const auto viewer = userWithRole(http, owner, "viewer");
+  CHECK(http.request("GET", base + "/credentials", "", {bearer(viewer)}).status == 404);
+  REQUIRE(http.request("PUT", base + "/members/" + viewer.userId, R"({"role":"viewer"})",
+                       {bearer(owner)})
+              .status == 200);
+  CHECK(http.request("GET", base + "/credentials", "", {bearer(viewer)}).status == 200);
+  CHECK(http.request("POST", base + "/credentials", R"({"name":"x","kind":"token"})",
+                     {bearer(viewer)})
+            .status == 403);
+
+  // Secrets are sealed at rest: none of the plaintexts is in the database file.
+  std::ifstream db(server().databasePath(), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(db)), std::istreambuf_iterator<char>());
+  std::ifstream wal(server().databasePath().string() + "-wal", std::ios::binary);
+  const std::string walBytes((std::istreambuf_iterator<char>(wal)),
+                             std::istreambuf_iterator<char>());
+  for (const std::string& secret :
+       {tsig, std::string("EAB-HMAC-SECRET"), std::string("SSH-PRIVATE"),
+        std::string("HOOK-SIGNING-SECRET")}) {
+    CAPTURE(secret);
+    CHECK(bytes.find(secret) == std::string::npos);
+    CHECK(walBytes.find(secret) == std::string::npos);
+  }
+  CHECK(bytes.size() + walBytes.size() > 0);
+}
+
+TEST_CASE("api: modules, distributions, settings, and actions that await their adapters") {
+  ServerProcess fresh(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}});
+  HttpClient http(fresh.baseUrl());
+  const auto owner = login(http, kOwner, kOwnerPassword);
+  const std::string project = createProject(http, owner);
+  const std::string base = "/api/v1/projects/" + project;
+  auto credential =
+      http.request("POST", base + "/credentials",
+                   R"({"name":"deploy","kind":"ssh_key","secret":"k"})", {bearer(owner)});
+  const std::string credId = str(parse(credential).at("credential").as_object(), "id");
+  CHECK(http.request("POST", base + "/modules", R"({"name":"m","module":"carrier-pigeon"})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(
+      http.request(
+              "POST", base + "/modules",
+              R"({"name":"m","module":"ssh","targets":[{"name":"web1","credential_id":"0123456789abcdef01234567"}]})",
+              {bearer(owner)})
+          .status == 422);
+  CHECK(http.request("POST", base + "/modules", R"({"name":"m","module":"ssh","targets":"web1"})",
+                     {bearer(owner)})
+            .status == 400);
+  auto module = http.request(
+      "POST", base + "/modules",
+      json::serialize(json::object{
+          {"name", "web"},
+          {"module", "ssh"},
+          {"targets", json::array{json::object{{"name", "web1"},
+                                               {"settings", json::object{{"host", "127.0.0.1"}}},
+                                               {"credential_id", credId}}}},
+          {"auto_rollback_on_failure", true}}),
+      {bearer(owner)});
+  REQUIRE_MESSAGE(module.status == 201, module.body);
+  const std::string moduleId = str(parse(module).at("module").as_object(), "id");
+  CHECK(parse(module).at("module").as_object().at("targets").as_array().size() == 1);
+
+  auto cert = http.request("POST", base + "/certificates", R"({"common_name":"www.example.com"})",
+                           {bearer(owner)});
+  REQUIRE(cert.status == 202);
+  const std::string certId = str(parse(cert).at("certificate").as_object(), "id");
+  const std::string dists = base + "/certificates/" + certId + "/distributions";
+  CHECK(http.request("POST", dists, R"({"module_config_id":"0123456789abcdef01234567"})",
+                     {bearer(owner)})
+            .status == 422);
+  auto dist =
+      http.request("POST", dists, json::serialize(json::object{{"module_config_id", moduleId}}),
+                   {bearer(owner)});
+  REQUIRE_MESSAGE(dist.status == 201, dist.body);
+  const std::string distId = str(parse(dist).at("distribution").as_object(), "id");
+  auto listed = http.request("GET", dists, "", {bearer(owner)});
+  REQUIRE(listed.status == 200);
+  boost::system::error_code ec;
+  const auto arr = json::parse(listed.body, ec);
+  REQUIRE(arr.is_array());  // a bare array, as the spec says
+  CHECK(arr.as_array().size() == 1);
+  CHECK(parse(http.request("GET", base + "/distributions", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 1);
+  for (const char* action : {"/dry-run", "/execute", "/rollback"}) {
+    CHECK(http.request("POST", dists + "/" + distId + action, "", {bearer(owner)}).status == 503);
+  }
+  CHECK(http.request("POST", dists + "/0123456789abcdef01234567/execute", "", {bearer(owner)})
+            .status == 404);
+  CHECK(http.request("DELETE", base + "/modules/" + moduleId, "", {bearer(owner)}).status == 409);
+  CHECK(http.request("DELETE", base + "/credentials/" + credId, "", {bearer(owner)}).status == 409);
+  CHECK(http.request("DELETE", "/api/v1/projects/" + project + "/certificates/" + certId, "",
+                     {bearer(owner)})
+            .status == 409);  // a distribution still refers to it
+  CHECK(http.request("DELETE", dists + "/" + distId, "", {bearer(owner)}).status == 204);
+  CHECK(http.request("DELETE", base + "/modules/" + moduleId, "", {bearer(owner)}).status == 204);
+
+  auto acme = http.request("POST", base + "/acme-accounts",
+                           R"({"name":"le","directory_url":"https://127.0.0.1:14000/dir"})",
+                           {bearer(owner)});
+  CHECK(http.request("POST",
+                     base + "/acme-accounts/" +
+                         str(parse(acme).at("acme_account").as_object(), "id") + "/validate",
+                     "", {bearer(owner)})
+            .status == 503);
+  CHECK(http.request("POST", base + "/acme-accounts/0123456789abcdef01234567/validate", "",
+                     {bearer(owner)})
+            .status == 404);
+  auto dns = http.request("POST", base + "/dns-credentials", R"({"name":"b","provider":"rfc2136"})",
+                          {bearer(owner)});
+  const std::string dnsId = str(parse(dns).at("dns_credential").as_object(), "id");
+  CHECK(http.request("POST", base + "/dns-credentials/" + dnsId + "/test", "", {bearer(owner)})
+            .status == 503);
+  auto zone = http.request(
+      "POST", base + "/zones",
+      json::serialize(json::object{{"domain", "example.com"}, {"dns_credential_id", dnsId}}),
+      {bearer(owner)});
+  CHECK(http.request(
+                "GET",
+                base + "/zones/" + str(parse(zone).at("zone").as_object(), "id") + "/rate-limits",
+                "", {bearer(owner)})
+            .status == 503);
+
+  const auto admin = userWithRole(http, owner, "admin");
+  CHECK(http.request("GET", "/api/v1/settings/ldap", "", {bearer(admin)}).status == 403);
+  auto put = http.request(
+      "PUT", "/api/v1/settings/ldap",
+      R"({"host":"127.0.0.1","port":3389,"base_dn":"dc=example,dc=test","bind_dn":"cn=svc","bind_password":"LDAP-BIND-SECRET"})",
+      {bearer(owner)});
+  REQUIRE_MESSAGE(put.status == 200, put.body);
+  CHECK(put.body.find("LDAP-BIND-SECRET") == std::string::npos);
+  auto got = http.request("GET", "/api/v1/settings/ldap", "", {bearer(owner)});
+  CHECK(parse(got).at("bind_password_configured").as_bool());
+  CHECK(parse(got).at("port").as_int64() == 3389);
+  CHECK(got.body.find("sealed") == std::string::npos);
+  CHECK(http.request("PUT", "/api/v1/settings/ldap", R"({"host":"h","base_dn":"b","port":70000})",
+                     {bearer(owner)})
+            .status == 400);
+  CHECK(http.request("POST", "/api/v1/settings/ldap/test", "", {bearer(owner)}).status == 503);
+  auto providers = http.request("GET", "/api/v1/ca-providers", "", {bearer(admin)});
+  CHECK(providers.status == 200);
+  CHECK(str(parse(providers).at("ca_providers").as_array()[0].as_object(), "issuer_type") ==
+        "acme");
+}

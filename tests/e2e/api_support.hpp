@@ -1,0 +1,112 @@
+// Shared by the API end-to-end suites: one packaged server per test process (started on first
+// use), and helpers to log in, make users and projects, and read JSON.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "adapters/crypto/ed25519_license_verifier.hpp"
+#include "adapters/crypto/openssl_otp_hasher.hpp"
+#include "domain/totp.hpp"
+#include "e2e/http_client.hpp"
+#include "e2e/server_process.hpp"
+#include "support/ed25519_keys.hpp"
+
+#include <fstream>
+
+namespace certsteward::testing::api {
+
+using namespace certsteward::testing;
+namespace json = boost::json;
+
+inline constexpr const char* kOwner = "root";
+inline constexpr const char* kOwnerPassword = "correct horse battery";
+
+inline ServerProcess& server() {
+  static ServerProcess instance(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}});
+  return instance;
+}
+
+inline json::object parse(const HttpResult& r) {
+  boost::system::error_code ec;
+  auto v = json::parse(r.body, ec);
+  REQUIRE_MESSAGE(!ec, "not JSON: " << r.body);
+  REQUIRE(v.is_object());
+  return v.as_object();
+}
+
+inline std::string str(const json::object& o, const char* key) {
+  REQUIRE(o.contains(key));
+  return std::string(o.at(key).as_string());
+}
+
+inline int unique() {
+  static int n = 0;
+  return ++n;
+}
+
+struct Session {
+  std::string access;
+  std::string refresh;
+  std::string csrf;
+  std::string userId;
+  std::vector<std::string> cookies;  // raw Set-Cookie lines
+};
+
+// Each login comes from its own address (X-Forwarded-For from the trusted loopback), so the
+// per-IP login limit does not interfere with tests that are not about it.
+inline std::string freshClientAddress() {
+  const int n = unique();
+  return "X-Forwarded-For: 10.77." + std::to_string(n / 250) + "." + std::to_string(n % 250 + 1);
+}
+
+inline Session login(HttpClient& http, const std::string& user, const std::string& password) {
+  auto r = http.request("POST", "/api/v1/auth/login",
+                        json::serialize(json::object{{"username", user}, {"password", password}}),
+                        {freshClientAddress()});
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  auto body = parse(r);
+  return Session{str(body, "access_token"), str(body, "refresh_token"), str(body, "csrf_token"),
+                 std::string(body.at("user").as_object().at("id").as_string()),
+                 r.all("set-cookie")};
+}
+
+// The owner logs in once per process (5 logins per username per minute).
+inline const Session& ownerSession(HttpClient& http) {
+  static const Session owner = login(http, kOwner, kOwnerPassword);
+  return owner;
+}
+
+inline std::string bearer(const Session& s) {
+  return "Authorization: Bearer " + s.access;
+}
+
+// Creates a user as the owner and logs in as them.
+inline Session userWithRole(HttpClient& http, const Session& owner, const std::string& role) {
+  const std::string name = "user" + std::to_string(unique()) + "-" + role;
+  auto r =
+      http.request("POST", "/api/v1/users",
+                   json::serialize(json::object{
+                       {"username", name}, {"password", "password-" + name}, {"org_role", role}}),
+                   {bearer(owner)});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return login(http, name, "password-" + name);
+}
+
+inline std::string createProject(HttpClient& http, const Session& s) {
+  auto r = http.request(
+      "POST", "/api/v1/projects",
+      json::serialize(json::object{{"name", "project " + std::to_string(unique())}}), {bearer(s)});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return str(parse(r).at("project").as_object(), "id");
+}
+
+}  // namespace certsteward::testing::api
