@@ -24,6 +24,31 @@ struct CertificateFilter {
   domain::SortOrder order = domain::SortOrder::desc;
 };
 
+// The stored field a sort orders by: the same name as a SQLite column and a MongoDB field.
+inline const char* sortField(CertificateSort sort) noexcept {
+  switch (sort) {
+    case CertificateSort::created_at:
+      return "created_at";
+    case CertificateSort::expires_at:
+      return "expires_at";
+    case CertificateSort::next_renewal_at:
+      return "next_renewal_at";
+    case CertificateSort::common_name:
+      return "common_name";
+    case CertificateSort::status:
+      return "status";
+  }
+  return "created_at";
+}
+
+// Whether some listed certificates may lack the sort field (those come last): expires_at and
+// next_renewal_at can be missing, unless expires_before already excludes certificates without
+// expires_at.
+inline bool sortFieldMayBeMissing(const CertificateFilter& filter) noexcept {
+  return (filter.sort == CertificateSort::expires_at && !filter.expires_before) ||
+         filter.sort == CertificateSort::next_renewal_at;
+}
+
 class CertificateRepository {
  public:
   virtual ~CertificateRepository() = default;

@@ -33,24 +33,8 @@ Bson certificateFilter(const domain::Id& projectId, const ports::CertificateFilt
   return filter;
 }
 
-const char* sortField(ports::CertificateSort sort) {
-  switch (sort) {
-    case ports::CertificateSort::created_at:
-      return "created_at";
-    case ports::CertificateSort::expires_at:
-      return "expires_at";
-    case ports::CertificateSort::next_renewal_at:
-      return "next_renewal_at";
-    case ports::CertificateSort::common_name:
-      return "common_name";
-    case ports::CertificateSort::status:
-      return "status";
-  }
-  return "created_at";
-}
-
 // The filter with one more condition on `field` (present or missing). `field` is never one the
-// filter already constrains: expires_at with expires_before is not treated as nullable.
+// filter already constrains (see ports::sortFieldMayBeMissing).
 Bson withCondition(const domain::Id& projectId, const ports::CertificateFilter& f,
                    const char* field, bool present) {
   Bson filter = certificateFilter(projectId, f);
@@ -139,14 +123,10 @@ domain::Result<domain::Page<Certificate>> MongoCertificateRepository::list(
     page.page_size = request.page_size;
     page.total = c.count("certificates", certificateFilter(projectId, filter));
     const std::int64_t dir = filter.order == domain::SortOrder::desc ? -1 : 1;
-    const char* field = sortField(filter.sort);
+    const char* field = ports::sortField(filter.sort);
     Bson sort;
     sort.i64(field, dir).i64("id", dir);
-    // expires_before already excludes certificates without expires_at.
-    const bool nullable =
-        (filter.sort == ports::CertificateSort::expires_at && !filter.expires_before) ||
-        filter.sort == ports::CertificateSort::next_renewal_at;
-    if (!nullable) {
+    if (!ports::sortFieldMayBeMissing(filter)) {
       appendRange(c, certificateFilter(projectId, filter), sort, request.offset(),
                   request.page_size, page.items);
       return page;

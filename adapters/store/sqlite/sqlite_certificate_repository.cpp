@@ -35,27 +35,6 @@ void bindColumns(Statement& s, const Certificate& c, std::int64_t version) {
       .bind(codec::encode(stored));
 }
 
-const char* sortColumn(ports::CertificateSort sort) {
-  switch (sort) {
-    case ports::CertificateSort::created_at:
-      return "created_at";
-    case ports::CertificateSort::expires_at:
-      return "expires_at";
-    case ports::CertificateSort::next_renewal_at:
-      return "next_renewal_at";
-    case ports::CertificateSort::common_name:
-      return "common_name";
-    case ports::CertificateSort::status:
-      return "status";
-  }
-  return "created_at";
-}
-
-bool nullable(ports::CertificateSort sort) {
-  return sort == ports::CertificateSort::expires_at ||
-         sort == ports::CertificateSort::next_renewal_at;
-}
-
 // The WHERE clause (after project_id = ?) for a filter, and its binds in order.
 struct Where {
   std::string sql;
@@ -146,18 +125,15 @@ domain::Result<domain::Page<Certificate>> SqliteCertificateRepository::list(
     page.page_size = request.page_size;
     page.total = count(*c, projectId, filter);
     const std::string dir = filter.order == domain::SortOrder::desc ? " DESC" : " ASC";
-    const std::string column = sortColumn(filter.sort);
+    const std::string column = ports::sortField(filter.sort);
     const std::string order = column + dir + ", id" + dir;
     const std::int64_t offset = request.offset();
-    if (!nullable(filter.sort)) {
+    if (!ports::sortFieldMayBeMissing(filter)) {
       appendRange(*c, projectId, filter, "", order, request.page_size, offset, page.items);
     } else {
       // Values first (an index range in the requested order), then the certificates without
       // one, in id order.
-      const std::int64_t missing =
-          filter.expires_before && filter.sort == ports::CertificateSort::expires_at
-              ? 0
-              : count(*c, projectId, filter, " AND " + column + " IS NULL");
+      const std::int64_t missing = count(*c, projectId, filter, " AND " + column + " IS NULL");
       const std::int64_t present = page.total - missing;
       appendRange(*c, projectId, filter, " AND " + column + " IS NOT NULL", order,
                   std::min(request.page_size, present - offset), offset, page.items);
