@@ -65,7 +65,7 @@ struct Application::Parts {
                  access, audit),
         users({store->users(), store->refreshTokens(), hasher, ids, clock}, access, audit),
         certificates({store->certificates(), store->jobs(), store->distributions(),
-                      store->license(), ids, clock},
+                      store->license(), ids, clock, secretBox},
                      access, audit),
         jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
         licenseVerifier(readFile(c.license_public_key_file)),

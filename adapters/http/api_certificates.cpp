@@ -1,8 +1,10 @@
 // /api/v1/projects/<project_id>/certificates.
 #include <sstream>
 
+#include "adapters/crypto/certificate_bundle.hpp"
 #include "adapters/http/api.hpp"
 #include "adapters/http/json_io.hpp"
+#include "adapters/http/zip_archive.hpp"
 
 namespace certsteward::adapters::http {
 namespace {
@@ -74,9 +76,121 @@ std::optional<int> optionalInt(const json::object& o, const char* key) {
   return static_cast<int>(v->as_int64());
 }
 
+enum class BundleFormat { pem, zip, pkcs12 };
+
+BundleFormat bundleFormat(const std::string& name) {
+  if (name == "pem") return BundleFormat::pem;
+  if (name == "zip") return BundleFormat::zip;
+  if (name == "pkcs12" || name == "p12" || name == "pfx") return BundleFormat::pkcs12;
+  throw BadRequest("unknown format: '" + name.substr(0, 40) + "' (pem, zip, pkcs12)");
+}
+
+// "*.example.com" -> "_.example.com"; anything but [A-Za-z0-9.-] becomes '_'.
+std::string fileStem(const std::string& commonName) {
+  std::string stem;
+  for (const char ch : commonName.substr(0, 100)) {
+    const bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                       (ch >= '0' && ch <= '9') || ch == '.' || ch == '-';
+    stem.push_back(plain ? ch : '_');
+  }
+  while (!stem.empty() && stem.front() == '.')
+    stem.erase(stem.begin());
+  return stem.empty() ? "certificate" : stem;
+}
+
+std::string withNewline(std::string pem) {
+  if (!pem.empty() && pem.back() != '\n') pem.push_back('\n');
+  return pem;
+}
+
+HttpResponse fileResponse(std::string contentType, const std::string& fileName, std::string body) {
+  HttpResponse r;
+  r.content_type = std::move(contentType);
+  r.body = std::move(body);
+  r.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + fileName + "\"");
+  r.headers.emplace_back("Cache-Control", "no-store");
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  return r;
+}
+
+// The download in `format`; `password` is set exactly when the material carries the key.
+HttpResponse bundleResponse(const domain::CertificateMaterial& m, BundleFormat format,
+                            const std::optional<std::string>& password, domain::Timestamp now) {
+  const std::string stem = fileStem(m.common_name);
+  const std::string leaf = withNewline(m.certificate_pem);
+  const std::string chain = withNewline(m.chain_pem);
+  std::string encryptedKey;
+  if (m.private_key_pem && format != BundleFormat::pkcs12) {
+    auto key = crypto::encryptPrivateKeyPem(*m.private_key_pem, *password);
+    if (!key) return errorResponse(key.error());
+    encryptedKey = std::move(*key);
+  }
+  switch (format) {
+    case BundleFormat::pem:
+      return fileResponse("application/x-pem-file", stem + ".pem", leaf + chain + encryptedKey);
+    case BundleFormat::zip: {
+      std::vector<ZipEntry> files{
+          {"cert.pem", leaf}, {"chain.pem", chain}, {"fullchain.pem", leaf + chain}};
+      if (!encryptedKey.empty()) files.push_back({"privkey.pem", encryptedKey});
+      return fileResponse("application/zip", stem + ".zip",
+                          makeZip(files, domain::unixSeconds(now)));
+    }
+    case BundleFormat::pkcs12: {
+      auto p12 = crypto::makePkcs12(*m.private_key_pem, m.certificate_pem, m.chain_pem, *password,
+                                    m.common_name);
+      if (!p12) return errorResponse(p12.error());
+      return fileResponse("application/x-pkcs12", stem + ".p12", std::move(*p12));
+    }
+  }
+  return errorResponse(500, "internal error");
+}
+
+// A password for the exported key: 8 to 1024 printable characters (no control characters:
+// PKCS#12 reads it as a C string).
+std::string exportPassword(const json::object& body) {
+  auto password = optionalString(body, "password", 1024);
+  if (!password || password->size() < 8) {
+    throw BadRequest("password (8 to 1024 characters) is required to export the private key");
+  }
+  for (const char ch : *password) {
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+      throw BadRequest("password must not contain control characters");
+    }
+  }
+  return *password;
+}
+
 }  // namespace
 
 void Api::addCertificateRoutes() {
+  // Public material only: the leaf and its chain.
+  router_.add(
+      "GET", "/api/v1/projects/:project_id/certificates/:cert_id/download", [this](const Call& c) {
+        const auto format = bundleFormat(queryParam(c.request, "format").value_or("pem"));
+        if (format == BundleFormat::pkcs12) {
+          throw BadRequest("a PKCS#12 file holds the private key: use POST with a password");
+        }
+        auto material = s_.certificates.material(c.who(), c.context, c.param("project_id"),
+                                                 c.param("cert_id"), false);
+        if (!material) return errorResponse(material.error());
+        return bundleResponse(*material, format, std::nullopt, s_.clock.now());
+      });
+
+  // With the private key, encrypted under the caller's password (project admin, audited).
+  router_.add(
+      "POST", "/api/v1/projects/:project_id/certificates/:cert_id/download", [this](const Call& c) {
+        const auto body = parseBody(c.request);
+        const auto format = bundleFormat(optionalString(body, "format", 20).value_or("pem"));
+        const bool withKey = format == BundleFormat::pkcs12 ||
+                             optionalBool(body, "include_private_key").value_or(false);
+        std::optional<std::string> password;
+        if (withKey) password = exportPassword(body);
+        auto material = s_.certificates.material(c.who(), c.context, c.param("project_id"),
+                                                 c.param("cert_id"), withKey);
+        if (!material) return errorResponse(material.error());
+        return bundleResponse(*material, format, password, s_.clock.now());
+      });
+
   router_.add("GET", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
     const auto now = s_.clock.now();
     auto page = s_.certificates.list(c.who(), c.param("project_id"), filterFrom(c.request, now),

@@ -26,6 +26,7 @@ constexpr std::array kRules{
     AccessRule{A::read_project, "read_project", std::nullopt, P::viewer},
     AccessRule{A::write_certificates, "write_certificates", std::nullopt, P::operator_},
     AccessRule{A::delete_certificates, "delete_certificates", std::nullopt, P::admin},
+    AccessRule{A::export_private_key, "export_private_key", std::nullopt, P::admin},
     AccessRule{A::cancel_job, "cancel_job", std::nullopt, P::operator_},
     AccessRule{A::retry_job, "retry_job", std::nullopt, P::admin},
     AccessRule{A::manage_project_config, "manage_project_config", std::nullopt, P::admin},

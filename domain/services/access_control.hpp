@@ -36,6 +36,8 @@ enum class Action {
   read_project,
   write_certificates,
   delete_certificates,
+  export_private_key,  // a download that carries the private key (encrypted with the caller's
+                       // password)
   cancel_job,
   retry_job,
   manage_project_config,  // ACME accounts, DNS credentials, zones, credentials, modules, ...

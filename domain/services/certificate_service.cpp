@@ -58,6 +58,37 @@ Result<Certificate> CertificateService::get(const Principal& who, const Id& proj
   return p_.certificates.get(projectId, id);
 }
 
+Result<CertificateMaterial> CertificateService::material(const Principal& who,
+                                                         const RequestContext& ctx,
+                                                         const Id& projectId, const Id& id,
+                                                         bool withPrivateKey) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  auto cert = p_.certificates.get(projectId, id);
+  if (!cert) return cert.error();
+  if (withPrivateKey) {
+    if (auto s = access_.check(who, Action::export_private_key, projectId); !s) return s.error();
+  }
+  if (cert->certificate_pem.empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the certificate has not been issued yet (status " +
+                         std::string(nameOf(cert->status)) + ")");
+  }
+  CertificateMaterial out{cert->common_name, cert->certificate_pem, cert->chain_pem, {}};
+  if (withPrivateKey) {
+    if (cert->private_key_sealed.empty()) {
+      return makeError(ErrorCode::failed_precondition, "no private key is stored for it");
+    }
+    auto key = p_.secrets.open(cert->private_key_sealed);
+    if (!key) {  // the store's fault, not the caller's: never a 4xx, never the detail
+      return makeError(ErrorCode::internal, "the stored private key cannot be decrypted");
+    }
+    out.private_key_pem = std::move(*key);
+    (void)audit_.record(&who, ctx, "certificate.private_key_export", "certificate", id, projectId,
+                        cert->common_name);
+  }
+  return out;
+}
+
 Status CertificateService::remove(const Principal& who, const RequestContext& ctx,
                                   const Id& projectId, const Id& id) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s;  // 404 first

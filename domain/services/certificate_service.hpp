@@ -15,6 +15,7 @@
 #include "ports/id_generator.hpp"
 #include "ports/job_queue.hpp"
 #include "ports/license_repository.hpp"
+#include "ports/secret_box.hpp"
 
 namespace certsteward::domain {
 
@@ -25,6 +26,15 @@ struct CertificateRequest {
   int renewal_threshold_days = 30;
   bool auto_renew = true;
   std::optional<Id> acme_account_id;
+};
+
+// What a download carries: always the public material; the private key (PEM, PKCS#8) only when
+// it was asked for, and only to a project admin.
+struct CertificateMaterial {
+  std::string common_name;
+  std::string certificate_pem;  // leaf
+  std::string chain_pem;        // intermediates, may be empty
+  std::optional<std::string> private_key_pem;
 };
 
 struct QueuedCertificate {
@@ -41,6 +51,7 @@ class CertificateService {
     ports::LicenseRepository& license;
     ports::IdGenerator& ids;
     const ports::Clock& clock;
+    const ports::SecretBox& secrets;
   };
   CertificateService(Ports ports, const AccessControl& access, AuditService& audit)
       : p_(ports), access_(access), audit_(audit) {}
@@ -53,6 +64,11 @@ class CertificateService {
   Result<Certificate> get(const Principal& who, const Id& projectId, const Id& id);
   // conflict/DEPENDENCY_CONFLICT while distributions refer to it.
   Status remove(const Principal& who, const RequestContext& ctx, const Id& projectId, const Id& id);
+  // The issued material for a download. failed_precondition (409) while nothing has been issued
+  // yet. With `withPrivateKey` the caller must be a project admin; the export is audited
+  // (`certificate.private_key_export`).
+  Result<CertificateMaterial> material(const Principal& who, const RequestContext& ctx,
+                                       const Id& projectId, const Id& id, bool withPrivateKey);
   // failed_precondition (409) while issuing or a renewal is queued or running.
   Result<QueuedCertificate> renew(const Principal& who, const RequestContext& ctx,
                                   const Id& projectId, const Id& id);

@@ -30,7 +30,7 @@ ServerProcess::ServerProcess(const std::map<std::string, std::string>& env,
     conf << "server.listen = 127.0.0.1:0\n"
          << "store.url = sqlite://" << (dir_ / "db.sqlite").string() << "\n"
          << "jwt.secret = e2e-jwt-secret-with-at-least-32-characters!\n"
-         << "secrets.key = e2e-secrets-key-with-at-least-32-characters\n"
+         << "secrets.key = " << kE2eSecretsKey << "\n"
          << "auth.bcrypt_cost = 10\n"
          << extraConfig;
   }

@@ -10,6 +10,9 @@
 
 namespace certsteward::testing {
 
+// The servers' `secrets.key`: tests that plant sealed values use it too.
+inline constexpr const char* kE2eSecretsKey = "e2e-secrets-key-with-at-least-32-characters";
+
 class ServerProcess {
  public:
   // `extraConfig`: more `key = value` lines. `env`: extra environment variables.

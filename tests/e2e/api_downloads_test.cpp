@@ -1,0 +1,213 @@
+// Certificate downloads over real HTTP: PEM bundle, ZIP and PKCS#12, public material for project
+// viewers, the private key only encrypted and only for project admins, audited. Issued material
+// is planted through the SQLite store (the same file the server uses) until the issuance engine
+// exists; the key is sealed with the server's configured secrets.key.
+#include <openssl/err.h>
+#include <openssl/pkcs12.h>
+
+#include "adapters/crypto/aes_gcm_secret_box.hpp"
+#include "adapters/crypto/object_id_generator.hpp"
+#include "adapters/crypto/system_clock.hpp"
+#include "adapters/store/sqlite/sqlite_store.hpp"
+#include "e2e/api_support.hpp"
+#include "support/test_certificates.hpp"
+#include "support/zip_reader.hpp"
+
+using namespace certsteward::testing::api;
+using certsteward::testing::makeTestMaterial;
+using certsteward::testing::TestMaterial;
+
+namespace {
+
+struct Issued {
+  std::string project;
+  std::string id;
+  std::string base;  // /api/v1/projects/<p>/certificates/<c>
+  TestMaterial material;
+};
+
+// What the issuance engine will store, written straight into the server's SQLite file (the
+// shared server's free plan allows one certificate through the API, used by other suites):
+// a certificate, and with `material` its leaf, chain, sealed key and status active.
+std::string plant(const std::string& project, const std::string& name,
+                  const TestMaterial* material) {
+  auto store = certsteward::adapters::sqlite::SqliteStore::open({server().databasePath().string()});
+  REQUIRE(store.ok());
+  static certsteward::adapters::crypto::SystemClock clock;
+  static certsteward::adapters::crypto::ObjectIdGenerator ids(clock);
+  certsteward::domain::Certificate cert;
+  cert.id = ids.next();
+  cert.project_id = project;
+  cert.common_name = name;
+  cert.sans = {name};
+  cert.created_at = cert.updated_at =
+      std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+  if (material != nullptr) {
+    certsteward::adapters::crypto::AesGcmSecretBox box(kE2eSecretsKey);
+    cert.certificate_pem = material->certificate_pem;
+    cert.chain_pem = material->chain_pem;
+    cert.private_key_sealed = *box.seal(material->private_key_pem);
+    cert.status = certsteward::domain::CertificateStatus::active;
+  }
+  REQUIRE((*store)->certificates().create(cert).ok());
+  return cert.id;
+}
+
+Issued issued(HttpClient& http, const Session& owner, const std::string& name) {
+  Issued out;
+  out.project = createProject(http, owner);
+  out.material = makeTestMaterial(name);
+  out.id = plant(out.project, name, &out.material);
+  out.base = "/api/v1/projects/" + out.project + "/certificates/" + out.id;
+  return out;
+}
+
+std::string join(const TestMaterial& m) {
+  return m.certificate_pem + m.chain_pem;
+}
+
+}  // namespace
+
+TEST_CASE("api downloads: nothing to download before issuance, then PEM and ZIP for viewers") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const auto project = createProject(http, owner);
+  const auto pending = plant(project, "pending.example.test", nullptr);
+  auto early =
+      http.request("GET", "/api/v1/projects/" + project + "/certificates/" + pending + "/download",
+                   "", {bearer(owner)});
+  CHECK(early.status == 409);
+  CHECK(str(parse(early), "error").find("not been issued") != std::string::npos);
+
+  const auto c = issued(http, owner, "*.shop.example.test");
+  const auto viewer = userWithRole(http, owner, "viewer");
+  REQUIRE(http.request("PUT", "/api/v1/projects/" + c.project + "/members/" + viewer.userId,
+                       R"({"role":"viewer"})", {bearer(owner)})
+              .status == 200);
+
+  auto pem = http.request("GET", c.base + "/download", "", {bearer(viewer)});
+  REQUIRE_MESSAGE(pem.status == 200, pem.body);
+  CHECK(pem.header("content-type") == "application/x-pem-file");
+  CHECK(pem.header("content-disposition") == "attachment; filename=\"_.shop.example.test.pem\"");
+  CHECK(pem.header("cache-control") == "no-store");
+  CHECK(pem.body == join(c.material));
+  CHECK(pem.body.find("PRIVATE KEY") == std::string::npos);
+
+  auto head = http.request("HEAD", c.base + "/download?format=pem", "", {bearer(viewer)});
+  CHECK(head.status == 200);
+  CHECK(head.body.empty());
+
+  auto zip = http.request("GET", c.base + "/download?format=zip", "", {bearer(viewer)});
+  REQUIRE(zip.status == 200);
+  CHECK(zip.header("content-type") == "application/zip");
+  CHECK(zip.header("content-disposition") == "attachment; filename=\"_.shop.example.test.zip\"");
+  const auto files = certsteward::testing::readZip(zip.body);
+  REQUIRE(files.size() == 3);
+  CHECK(files.at("cert.pem") == c.material.certificate_pem);
+  CHECK(files.at("chain.pem") == c.material.chain_pem);
+  CHECK(files.at("fullchain.pem") == join(c.material));
+
+  CHECK(http.request("GET", c.base + "/download?format=pkcs12", "", {bearer(viewer)}).status ==
+        400);
+  CHECK(http.request("GET", c.base + "/download?format=der", "", {bearer(viewer)}).status == 400);
+
+  // Another project's members, and unknown ids, see nothing.
+  const auto outsider = userWithRole(http, owner, "operator");
+  CHECK(http.request("GET", c.base + "/download", "", {bearer(outsider)}).status == 404);
+  CHECK(http.request("POST", c.base + "/download",
+                     R"({"format":"pkcs12","password":"long enough"})", {bearer(outsider)})
+            .status == 404);
+  CHECK(http.request("GET", "/api/v1/projects/" + project + "/certificates/" + c.id + "/download",
+                     "", {bearer(owner)})
+            .status == 404);
+}
+
+TEST_CASE("api downloads: the private key only encrypted, only for admins, audited") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const auto c = issued(http, owner, "vault.example.test");
+  const auto operatorUser = userWithRole(http, owner, "operator");
+  REQUIRE(http.request("PUT", "/api/v1/projects/" + c.project + "/members/" + operatorUser.userId,
+                       R"({"role":"operator"})", {bearer(owner)})
+              .status == 200);
+
+  // Operators download public material, never the key.
+  CHECK(http.request("POST", c.base + "/download", R"({"format":"zip"})", {bearer(operatorUser)})
+            .status == 200);
+  auto denied =
+      http.request("POST", c.base + "/download", R"({"format":"pkcs12","password":"long enough"})",
+                   {bearer(operatorUser)});
+  CHECK(denied.status == 403);
+  CHECK(parse(denied).size() == 1);
+
+  // Bad requests change nothing and say why.
+  for (const char* body :
+       {R"({"format":"pkcs12"})", R"({"format":"pkcs12","password":"short"})",
+        R"({"format":"pem","include_private_key":true})",
+        R"({"format":"pkcs12","password":12345678})", R"({"format":"tar"})",
+        "{\"format\":\"pkcs12\",\"password\":\"line\\nbreak pass\"}", R"({"format":)"}) {
+    auto r = http.request("POST", c.base + "/download", body, {bearer(owner)});
+    CHECK_MESSAGE(r.status == 400, body << " -> " << r.status << " " << r.body);
+    CHECK(r.header("content-type") == "application/json");
+  }
+
+  // PKCS#12: key, leaf and chain under the caller's password.
+  auto p12 = http.request("POST", c.base + "/download",
+                          R"({"format":"pkcs12","password":"correct horse"})",
+                          {bearer(owner), "Idempotency-Key: p12-once"});
+  REQUIRE_MESSAGE(p12.status == 200, p12.body);
+  CHECK(p12.header("content-type") == "application/x-pkcs12");
+  CHECK(p12.header("content-disposition") == "attachment; filename=\"vault.example.test.p12\"");
+  {
+    const auto* data = reinterpret_cast<const unsigned char*>(p12.body.data());
+    PKCS12* parsed = d2i_PKCS12(nullptr, &data, static_cast<long>(p12.body.size()));
+    REQUIRE(parsed != nullptr);
+    EVP_PKEY* key = nullptr;
+    X509* leaf = nullptr;
+    STACK_OF(X509)* chain = nullptr;
+    CHECK(PKCS12_parse(parsed, "wrong password", &key, &leaf, &chain) != 1);
+    ERR_clear_error();
+    REQUIRE(PKCS12_parse(parsed, "correct horse", &key, &leaf, &chain) == 1);
+    CHECK(X509_check_private_key(leaf, key) == 1);
+    CHECK(sk_X509_num(chain) == 1);
+    EVP_PKEY_free(key);
+    X509_free(leaf);
+    sk_X509_pop_free(chain, X509_free);
+    PKCS12_free(parsed);
+  }
+  // Key material is never kept for Idempotency-Key replay: a repeat is a fresh export.
+  auto again = http.request("POST", c.base + "/download",
+                            R"({"format":"pkcs12","password":"correct horse"})",
+                            {bearer(owner), "Idempotency-Key: p12-once"});
+  CHECK(again.status == 200);
+  CHECK(again.header("idempotent-replayed").empty());
+
+  // PEM and ZIP carry the key as encrypted PKCS#8, never in the clear.
+  auto pem = http.request("POST", c.base + "/download",
+                          R"({"format":"pem","include_private_key":true,"password":"pem pass 1"})",
+                          {bearer(owner)});
+  REQUIRE(pem.status == 200);
+  CHECK(pem.body.starts_with(join(c.material)));
+  CHECK(pem.body.find("-----BEGIN ENCRYPTED PRIVATE KEY-----") != std::string::npos);
+  CHECK(pem.body.find("-----BEGIN PRIVATE KEY-----") == std::string::npos);
+  auto zip = http.request("POST", c.base + "/download",
+                          R"({"format":"zip","include_private_key":true,"password":"zip pass 1"})",
+                          {bearer(owner)});
+  REQUIRE(zip.status == 200);
+  const auto files = certsteward::testing::readZip(zip.body);
+  REQUIRE(files.count("privkey.pem") == 1);
+  CHECK(files.at("privkey.pem").starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----"));
+
+  // Every key export is in the audit log, under the acting user; the password is not.
+  auto logs = parse(
+      http.request("GET", "/api/v1/audit-logs?action=certificate.private_key_export&page_size=100",
+                   "", {bearer(owner)}));
+  int exports = 0;
+  for (const auto& entry : logs.at("logs").as_array()) {
+    const auto& o = entry.as_object();
+    if (o.at("resource_id").as_string() == c.id) ++exports;
+    CHECK(json::serialize(o).find("correct horse") == std::string::npos);
+  }
+  CHECK(exports == 4);
+  CHECK(server().log().find("correct horse") == std::string::npos);
+}
