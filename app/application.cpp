@@ -1,10 +1,12 @@
 // Wiring only: no rules here.
 #include "app/application.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/bcrypt_password_hasher.hpp"
@@ -219,6 +221,9 @@ domain::Status Application::startHttp() {
   options.address = parts_->config.listen_address;
   options.port = parts_->config.listen_port;
   options.threads = parts_->config.http_threads;
+  if (options.threads == 0) {
+    options.threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+  }
   options.max_request_bytes = parts_->config.max_request_bytes;
   options.trusted_proxies = parts_->config.trusted_proxies;
   parts_->server = std::make_unique<adapters::http::HttpServer>(options, *parts_->store,

@@ -127,7 +127,7 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
   if (key == "server.max_request_bytes") {
     return integer(c.max_request_bytes, 4096, 64LL * 1024 * 1024);
   }
-  if (key == "server.threads") return integer(c.http_threads, 1, 64);
+  if (key == "server.threads") return integer(c.http_threads, 0, 64);
   if (key == "store.url") {
     if (value != "memory:" && !value.starts_with("sqlite://") && !value.starts_with("mongodb://") &&
         !value.starts_with("mongodb+srv://")) {

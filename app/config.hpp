@@ -23,7 +23,7 @@ struct Config {
   bool secure_cookies = false;
   std::vector<std::string> trusted_proxies;  // CIDRs; empty = the built-in private ranges
   std::size_t max_request_bytes = 1024 * 1024;
-  int http_threads = 1;
+  int http_threads = 0;  // 0: one per CPU core, at least 2
   // store.*
   std::string store_url = "sqlite:///var/lib/certsteward/certsteward.db";
   // jwt.*

@@ -31,6 +31,7 @@ jwt.secret = bench-jwt-secret-with-at-least-32-characters
 secrets.key = bench-secrets-key-with-at-least-32-characters
 auth.bcrypt_cost = 10
 log.level = warn
+server.threads = ${THREADS:-0}
 CONF
 start() {
   CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=bench CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD=bench-password \
@@ -92,5 +93,9 @@ run() {  # name url [header]
 if [ -n "${PERF_OUT:-}" ]; then perf record -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$seconds" > /dev/null 2>&1 & fi
 run certsteward "$url" "Authorization: Bearer $TOKEN"
 run nginx "http://127.0.0.1:18444/page.json"
+# Reference points inside certsteward: the framework alone (/healthz) and an authenticated
+# request that reads one small record (/api/v1/auth/me).
+run healthz "http://127.0.0.1:18443/healthz"
+run auth-me "http://127.0.0.1:18443/api/v1/auth/me" "Authorization: Bearer $TOKEN"
 awk -v a="$(cat "$work/certsteward.rps")" -v b="$(cat "$work/nginx.rps")" \
   'BEGIN {printf "ratio certsteward/nginx: %.2f\n", a / b}'

@@ -37,13 +37,32 @@ std::string formatTimestamp(Timestamp t) {
   const auto day = floor<days>(t);
   const year_month_day ymd{day};
   const hh_mm_ss<Duration> tod{t - day};
-  std::array<char, 32> buf{};
-  std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
-                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                static_cast<unsigned>(ymd.day()), static_cast<int>(tod.hours().count()),
-                static_cast<int>(tod.minutes().count()), static_cast<int>(tod.seconds().count()),
-                static_cast<int>(tod.subseconds().count()));
-  return buf.data();
+  const int year = static_cast<int>(ymd.year());
+  if (year < 0 || year > 9999) {  // outside RFC 3339's four digits: keep the slow, general path
+    std::array<char, 40> buf{};
+    std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", year,
+                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
+                  static_cast<int>(tod.hours().count()), static_cast<int>(tod.minutes().count()),
+                  static_cast<int>(tod.seconds().count()),
+                  static_cast<int>(tod.subseconds().count()));
+    return buf.data();
+  }
+  // Hot path (every timestamp of every response): digits by hand, no printf.
+  std::string out = "0000-00-00T00:00:00.000Z";
+  const auto put = [&out](std::size_t at, int width, long long value) {
+    for (int i = width - 1; i >= 0; --i) {
+      out[at + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    }
+  };
+  put(0, 4, year);
+  put(5, 2, static_cast<unsigned>(ymd.month()));
+  put(8, 2, static_cast<unsigned>(ymd.day()));
+  put(11, 2, tod.hours().count());
+  put(14, 2, tod.minutes().count());
+  put(17, 2, tod.seconds().count());
+  put(20, 3, tod.subseconds().count());
+  return out;
 }
 
 std::optional<Timestamp> parseTimestamp(std::string_view text) {

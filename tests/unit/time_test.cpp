@@ -10,6 +10,9 @@ TEST_CASE("time: RFC 3339 formatting is UTC with milliseconds") {
   CHECK(formatTimestamp(fromUnixSeconds(0)) == "1970-01-01T00:00:00.000Z");
   CHECK(formatTimestamp(fromUnixSeconds(1767225600) + 7ms) == "2026-01-01T00:00:00.007Z");
   CHECK(formatTimestamp(fromUnixSeconds(951782400)) == "2000-02-29T00:00:00.000Z");
+  CHECK(formatTimestamp(fromUnixSeconds(1795355107) + 123ms) == "2026-11-22T13:45:07.123Z");
+  CHECK(formatTimestamp(fromUnixSeconds(253402300799) + 999ms) == "9999-12-31T23:59:59.999Z");
+  CHECK(formatTimestamp(fromUnixSeconds(-1)) == "1969-12-31T23:59:59.000Z");
 }
 
 TEST_CASE("time: RFC 3339 parsing accepts the usual forms and refuses the rest") {

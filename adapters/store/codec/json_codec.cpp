@@ -298,8 +298,12 @@ std::string encode(const T& entity) {
 template <class T>
 domain::Result<T> decode(std::string_view text) {
   try {
+    // One arena per decode: the DOM lives only until the entity is filled, so its nodes are
+    // carved from a stack buffer (spilling to the heap for big documents) and freed at once.
+    unsigned char arena[8192];
+    json::monotonic_resource memory(arena, sizeof arena);
     boost::system::error_code ec;
-    const json::value v = json::parse(text, ec);
+    const json::value v = json::parse(text, ec, &memory);
     if (ec || !v.is_object()) corrupt();
     T entity{};
     Fields<T>::read(v.get_object(), entity);
