@@ -90,7 +90,7 @@ run() {  # name url [header]
   printf '%-12s %10s req/s   p50 %-8s p99 %s\n' "$1" "$rps" "$p50" "$p99"
   echo "$rps" > "$work/$1.rps"
 }
-if [ -n "${PERF_OUT:-}" ]; then perf record -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$seconds" > /dev/null 2>&1 & fi
+if [ -n "${PERF_OUT:-}" ]; then perf record -F 499 ${PERF_CALLGRAPH:+--call-graph $PERF_CALLGRAPH} -g -p "$server" -o "$PERF_OUT" -- sleep "$seconds" > /dev/null 2>&1 & fi
 run certsteward "$url" "Authorization: Bearer $TOKEN"
 run nginx "http://127.0.0.1:18444/page.json"
 # Reference points inside certsteward: the framework alone (/healthz) and an authenticated

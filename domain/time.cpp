@@ -33,7 +33,7 @@ bool expect(std::string_view text, std::size_t& pos, char c) {
 
 }  // namespace
 
-std::string formatTimestamp(Timestamp t) {
+void appendTimestamp(std::string& out, Timestamp t) {
   const auto day = floor<days>(t);
   const year_month_day ymd{day};
   const hh_mm_ss<Duration> tod{t - day};
@@ -45,13 +45,14 @@ std::string formatTimestamp(Timestamp t) {
                   static_cast<int>(tod.hours().count()), static_cast<int>(tod.minutes().count()),
                   static_cast<int>(tod.seconds().count()),
                   static_cast<int>(tod.subseconds().count()));
-    return buf.data();
+    out += buf.data();
+    return;
   }
-  // Hot path (every timestamp of every response): digits by hand, no printf.
-  std::string out = "0000-00-00T00:00:00.000Z";
-  const auto put = [&out](std::size_t at, int width, long long value) {
+  // Hot path (every timestamp of every response): digits by hand, no printf, no allocation.
+  char text[] = "0000-00-00T00:00:00.000Z";
+  const auto put = [&text](std::size_t at, int width, long long value) {
     for (int i = width - 1; i >= 0; --i) {
-      out[at + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+      text[at + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
       value /= 10;
     }
   };
@@ -62,6 +63,12 @@ std::string formatTimestamp(Timestamp t) {
   put(14, 2, tod.minutes().count());
   put(17, 2, tod.seconds().count());
   put(20, 3, tod.subseconds().count());
+  out.append(text, sizeof text - 1);
+}
+
+std::string formatTimestamp(Timestamp t) {
+  std::string out;
+  appendTimestamp(out, t);
   return out;
 }
 

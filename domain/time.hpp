@@ -15,6 +15,8 @@ using Timestamp = std::chrono::sys_time<Duration>;
 
 // RFC 3339 in UTC with milliseconds: "2026-11-21T22:53:27.123Z".
 std::string formatTimestamp(Timestamp t);
+// The same, appended to `out` (no allocation beyond `out`'s own growth).
+void appendTimestamp(std::string& out, Timestamp t);
 
 // Parses RFC 3339 ("2026-11-21T22:53:27Z", fractional seconds and "+hh:mm" offsets accepted).
 // Returns nullopt for anything else, including impossible dates.

@@ -243,8 +243,7 @@ HttpResponse Api::withIdempotency(const HttpRequest& request, const Call& call,
   HttpResponse response = route.handler(call);
   // Session responses carry tokens and downloads carry key material: they are never stored.
   if (response.status < 500 && response.cookies.empty() &&
-      response.content_type == "application/json" &&
-      !request.path.starts_with("/api/v1/auth/")) {
+      response.content_type == "application/json" && !request.path.starts_with("/api/v1/auth/")) {
     (void)s_.store.idempotency().save(
         domain::IdempotencyRecord{fullKey, fingerprint, response.status, response.content_type,
                                   response.body, now, now + domain::kIdempotencyWindow},

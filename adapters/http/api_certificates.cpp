@@ -196,8 +196,7 @@ void Api::addCertificateRoutes() {
     auto page = s_.certificates.list(c.who(), c.param("project_id"), filterFrom(c.request, now),
                                      pageFrom(c.request));
     if (!page) return errorResponse(page.error());
-    return pageResponse("certificates", *page,
-                        [&](const domain::Certificate& cert) { return toJson(cert, now); });
+    return certificatePageResponse(*page, now);
   });
 
   router_.add("POST", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
@@ -215,15 +214,13 @@ void Api::addCertificateRoutes() {
     }
     auto queued = s_.certificates.create(c.who(), c.context, c.param("project_id"), request);
     if (!queued) return errorResponse(queued.error());
-    return jsonResponse(202,
-                        json::object{{"certificate", toJson(queued->certificate, s_.clock.now())},
-                                     {"job", toJson(queued->job)}});
+    return certificateResponse(202, queued->certificate, s_.clock.now(), &queued->job);
   });
 
   router_.add("GET", "/api/v1/projects/:project_id/certificates/:cert_id", [this](const Call& c) {
     auto cert = s_.certificates.get(c.who(), c.param("project_id"), c.param("cert_id"));
     if (!cert) return errorResponse(cert.error());
-    return jsonResponse(200, json::object{{"certificate", toJson(*cert, s_.clock.now())}});
+    return certificateResponse(200, *cert, s_.clock.now());
   });
 
   router_.add("DELETE", "/api/v1/projects/:project_id/certificates/:cert_id",
@@ -243,9 +240,7 @@ void Api::addCertificateRoutes() {
         auto queued =
             s_.certificates.renew(c.who(), c.context, c.param("project_id"), c.param("cert_id"));
         if (!queued) return errorResponse(queued.error());
-        return jsonResponse(
-            202, json::object{{"certificate", toJson(queued->certificate, s_.clock.now())},
-                              {"job", toJson(queued->job)}});
+        return certificateResponse(202, queued->certificate, s_.clock.now(), &queued->job);
       });
 }
 

@@ -124,31 +124,60 @@ json::object toJson(const domain::AuditEntry& e) {
 
 namespace certsteward::adapters::http {
 
-json::object toJson(const domain::Certificate& c, domain::Timestamp now) {
-  json::array sans;
-  for (const auto& s : c.sans)
-    sans.push_back(json::value(s));
-  return {{"id", c.id},
-          {"project_id", c.project_id},
-          {"common_name", c.common_name},
-          {"sans", sans},
-          {"key_type", std::string(nameOf(c.key_type))},
-          {"status", std::string(nameOf(c.status))},
-          {"auto_renew", c.auto_renew},
-          {"issuer_type", c.issuer_type},
-          {"acme_account_id",
-           c.acme_account_id ? json::value(*c.acme_account_id) : json::value(nullptr)},
-          {"issued_at", timestamp(c.issued_at)},
-          {"expires_at", timestamp(c.expires_at)},
-          {"next_renewal_at", timestamp(c.next_renewal_at)},
-          {"renewal_threshold_days", c.renewal_threshold_days},
-          {"renewal_attempts", c.renewal_attempts},
-          {"last_error", c.last_error},
-          {"failed_renewal", domain::isFailedRenewal(c, now)},
-          {"distribution_pending", c.distribution_pending},
-          {"serial_number", c.serial_number},
-          {"created_at", timestamp(c.created_at)},
-          {"updated_at", timestamp(c.updated_at)}};
+void writeJson(JsonWriter& w, const domain::Certificate& c, domain::Timestamp now) {
+  w.beginObject();
+  w.key("id").string(c.id);
+  w.key("project_id").string(c.project_id);
+  w.key("common_name").string(c.common_name);
+  w.key("sans").beginArray();
+  for (const auto& san : c.sans)
+    w.string(san);
+  w.endArray();
+  w.key("key_type").string(nameOf(c.key_type));
+  w.key("status").string(nameOf(c.status));
+  w.key("auto_renew").boolean(c.auto_renew);
+  w.key("issuer_type").string(c.issuer_type);
+  w.key("acme_account_id").optionalString(c.acme_account_id);
+  w.key("issued_at").timestamp(c.issued_at);
+  w.key("expires_at").timestamp(c.expires_at);
+  w.key("next_renewal_at").timestamp(c.next_renewal_at);
+  w.key("renewal_threshold_days").integer(c.renewal_threshold_days);
+  w.key("renewal_attempts").integer(c.renewal_attempts);
+  w.key("last_error").string(c.last_error);
+  w.key("failed_renewal").boolean(domain::isFailedRenewal(c, now));
+  w.key("distribution_pending").boolean(c.distribution_pending);
+  w.key("serial_number").string(c.serial_number);
+  w.key("created_at").timestamp(c.created_at);
+  w.key("updated_at").timestamp(c.updated_at);
+  w.endObject();
+}
+
+HttpResponse certificateResponse(int status, const domain::Certificate& cert, domain::Timestamp now,
+                                 const domain::Job* job) {
+  HttpResponse r;
+  r.status = status;
+  JsonWriter w(r.body);
+  w.beginObject().key("certificate");
+  writeJson(w, cert, now);
+  if (job != nullptr) w.key("job").raw(json::serialize(toJson(*job)));
+  w.endObject();
+  return r;
+}
+
+HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& page,
+                                     domain::Timestamp now) {
+  HttpResponse r;
+  r.body.reserve(256 + page.items.size() * 640);
+  JsonWriter w(r.body);
+  w.beginObject().key("certificates").beginArray();
+  for (const auto& cert : page.items)
+    writeJson(w, cert, now);
+  w.endArray();
+  w.key("total").integer(page.total);
+  w.key("page").integer(page.page);
+  w.key("page_size").integer(page.page_size);
+  w.endObject();
+  return r;
 }
 
 json::object toJson(const domain::Job& j) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "adapters/http/http_types.hpp"
+#include "adapters/http/json_writer.hpp"
 #include "domain/audit.hpp"
 #include "domain/certificate.hpp"
 #include "domain/job.hpp"
@@ -73,8 +74,15 @@ json::object toJson(const domain::User& user);
 json::object toJson(const domain::Project& project);
 json::object toJson(const domain::Membership& membership);
 json::object toJson(const domain::AuditEntry& entry);
-// `now` decides the derived `failed_renewal` flag (spec, States, rule 2).
-json::object toJson(const domain::Certificate& cert, domain::Timestamp now);
+// `now` decides the derived `failed_renewal` flag (spec, States, rule 2). Written without a
+// DOM: certificate lists are the hottest responses.
+void writeJson(JsonWriter& out, const domain::Certificate& cert, domain::Timestamp now);
+// {"certificate": {...}} plus, when given, "job": {...}.
+HttpResponse certificateResponse(int status, const domain::Certificate& cert, domain::Timestamp now,
+                                 const domain::Job* job = nullptr);
+// {"certificates": [...], "total", "page", "page_size"}
+HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& page,
+                                     domain::Timestamp now);
 json::object toJson(const domain::Job& job);
 json::object toJson(const domain::JobLogEntry& entry);
 

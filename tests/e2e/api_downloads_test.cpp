@@ -19,6 +19,20 @@ using certsteward::testing::TestMaterial;
 
 namespace {
 
+// Its own server: planted certificates count against the free plan's cap, which the shared
+// server's suites exercise.
+ServerProcess& downloads() {
+  static ServerProcess instance(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}});
+  return instance;
+}
+
+const Session& downloadsOwner(HttpClient& http) {
+  static const Session session = login(http, kOwner, kOwnerPassword);
+  return session;
+}
+
 struct Issued {
   std::string project;
   std::string id;
@@ -31,7 +45,7 @@ struct Issued {
 // a certificate, and with `material` its leaf, chain, sealed key and status active.
 std::string plant(const std::string& project, const std::string& name,
                   const TestMaterial* material) {
-  auto store = certsteward::adapters::sqlite::SqliteStore::open({server().databasePath().string()});
+  auto store = certsteward::adapters::sqlite::SqliteStore::open({downloads().databasePath().string()});
   REQUIRE(store.ok());
   static certsteward::adapters::crypto::SystemClock clock;
   static certsteward::adapters::crypto::ObjectIdGenerator ids(clock);
@@ -69,8 +83,8 @@ std::string join(const TestMaterial& m) {
 }  // namespace
 
 TEST_CASE("api downloads: nothing to download before issuance, then PEM and ZIP for viewers") {
-  HttpClient http(server().baseUrl());
-  const auto& owner = ownerSession(http);
+  HttpClient http(downloads().baseUrl());
+  const auto& owner = downloadsOwner(http);
   const auto project = createProject(http, owner);
   const auto pending = plant(project, "pending.example.test", nullptr);
   auto early =
@@ -123,8 +137,8 @@ TEST_CASE("api downloads: nothing to download before issuance, then PEM and ZIP 
 }
 
 TEST_CASE("api downloads: the private key only encrypted, only for admins, audited") {
-  HttpClient http(server().baseUrl());
-  const auto& owner = ownerSession(http);
+  HttpClient http(downloads().baseUrl());
+  const auto& owner = downloadsOwner(http);
   const auto c = issued(http, owner, "vault.example.test");
   const auto operatorUser = userWithRole(http, owner, "operator");
   REQUIRE(http.request("PUT", "/api/v1/projects/" + c.project + "/members/" + operatorUser.userId,
