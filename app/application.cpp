@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "adapters/cache/caching_user_repository.hpp"
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/bcrypt_password_hasher.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"
@@ -52,6 +53,7 @@ struct Application::Parts {
       : config(c),
         store(std::move(s)),
         ids(clock),
+        users_(store->users(), clock),
         auditMac(c.audit_signing_key),
         fingerprintMac(c.jwt_secret + "/idempotency-fingerprint"),
         secretBox(c.secrets_key),
@@ -59,13 +61,13 @@ struct Application::Parts {
         tokens({c.jwt_secret, c.jwt_issuer, c.jwt_audience}),
         access(store->memberships()),
         audit(store->auditLog(), auditMac, ids, clock, store->rateLimits(), access),
-        auth({store->users(), store->refreshTokens(), store->rateLimits(), hasher, tokens, ids,
-              random, clock, secretBox, otpHasher},
+        auth({users_, store->refreshTokens(), store->rateLimits(), hasher, tokens, ids, random,
+              clock, secretBox, otpHasher},
              domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}),
-        projects({store->projects(), store->memberships(), store->users(), store->certificates(),
-                  ids, clock},
-                 access, audit),
-        users({store->users(), store->refreshTokens(), hasher, ids, clock}, access, audit),
+        projects(
+            {store->projects(), store->memberships(), users_, store->certificates(), ids, clock},
+            access, audit),
+        users({users_, store->refreshTokens(), hasher, ids, clock}, access, audit),
         certificates({store->certificates(), store->jobs(), store->distributions(),
                       store->license(), ids, clock, secretBox},
                      access, audit),
@@ -137,6 +139,8 @@ struct Application::Parts {
   adapters::metrics::PrometheusRegistry metrics;
   adapters::crypto::SystemClock clock;
   adapters::crypto::ObjectIdGenerator ids;
+  // Every service reads users through this cache (authentication reads one per request).
+  adapters::cache::CachingUserRepository users_;
   adapters::crypto::OpenSslRandom random;
   adapters::crypto::OpenSslMac auditMac;
   adapters::crypto::OpenSslMac fingerprintMac;

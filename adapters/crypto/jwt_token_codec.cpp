@@ -58,6 +58,7 @@ domain::Result<ports::TokenClaims> JwtTokenCodec::decode(std::string_view token,
                                                          domain::Timestamp now) const {
   if (token.empty() || token.size() > 4096) return invalid("malformed token");
   const std::string text(token);
+  if (auto known = verified_.find(text, now)) return std::move(*known);
   jwt_t* raw = nullptr;
   if (jwt_decode(&raw, text.c_str(), keyBytes(settings_.secret),
                  static_cast<int>(settings_.secret.size())) != 0 ||
@@ -92,6 +93,7 @@ domain::Result<ports::TokenClaims> JwtTokenCodec::decode(std::string_view token,
   if (claims.expires_at <= now) {
     return domain::makeError(domain::ErrorCode::unauthenticated, "token expired", "TOKEN_EXPIRED");
   }
+  verified_.put(text, claims, claims.expires_at, now);
   return claims;
 }
 

@@ -1,9 +1,11 @@
 // JwtTokenCodec: HS256 JWTs through libjwt. libjwt 1.10 checks only the signature, so the
-// algorithm, iss, aud, exp and the token kind are checked here (NOTES.md). Thread-safe.
+// algorithm, iss, aud, exp and the token kind are checked here (NOTES.md). Verified tokens are
+// remembered until they expire (bounded), so a request costs one hash lookup. Thread-safe.
 #pragma once
 
 #include <string>
 
+#include "adapters/cache/bounded_cache.hpp"
 #include "ports/token_codec.hpp"
 
 namespace certsteward::adapters::crypto {
@@ -23,6 +25,9 @@ class JwtTokenCodec : public ports::TokenCodec {
 
  private:
   JwtSettings settings_;
+  // Tokens already verified, until their expiry: a token's signature and claims never change,
+  // so a hit answers exactly what a full verification would (expiry is re-checked).
+  mutable cache::BoundedCache<ports::TokenClaims> verified_{4096};
 };
 
 }  // namespace certsteward::adapters::crypto

@@ -83,6 +83,24 @@ TEST_CASE("tokens: expiry, issuer, audience, algorithm and signature are all che
   CHECK_FALSE(codec().decode(std::string(5000, 'a'), kNow).ok());
 }
 
+TEST_CASE("tokens: a remembered token answers exactly like a fresh verification") {
+  auto verifier = codec();
+  const auto token = *verifier.encode(claims());
+  for (int i = 0; i < 3; ++i) {  // the first verifies, the others are remembered
+    const auto decoded = verifier.decode(token, kNow + 1min);
+    REQUIRE(decoded.ok());
+    CHECK(decoded->token_id == "jti-1");
+    CHECK(decoded->expires_at == kNow + 15min);
+  }
+  // Expiry still applies to a remembered token, to the millisecond.
+  CHECK(verifier.decode(token, kNow + 15min - 1ms).ok());
+  CHECK(verifier.decode(token, kNow + 15min).error().reason == "TOKEN_EXPIRED");
+  // A tampered copy of a remembered token is verified on its own, and refused.
+  std::string tampered = token;
+  tampered[tampered.size() - 3] = tampered[tampered.size() - 3] == 'A' ? 'B' : 'A';
+  CHECK_FALSE(verifier.decode(tampered, kNow + 1min).ok());
+}
+
 TEST_CASE("passwords: bcrypt round-trips and refuses what it would truncate") {
   adapters::crypto::BcryptPasswordHasher hasher(10);
   const auto hash = hasher.hash("correct horse battery");
