@@ -87,6 +87,14 @@ class CertificateRepository {
   virtual domain::Result<std::int64_t> countAll() const = 0;
 
   /**
+   * @return a number that changes whenever a certificate of the project is created, updated or
+   * deleted (0 before the first). Readers use it to tell whether something they derived from
+   * the project's certificates is still current: read the generation first, then the data.
+   * Thread-safe.
+   */
+  virtual domain::Result<std::int64_t> generation(const domain::Id& projectId) const = 0;
+
+  /**
    * @return at most `limit` certificates with auto_renew, status active or renewal_failed and
    * next_renewal_at <= now, earliest first.
    */

@@ -217,3 +217,42 @@ TEST_CASE_TEMPLATE("certificate repository: counts by status across projects", F
   CHECK(counts->count(CertificateStatus::issuing) ==
         0);  // statuses without certificates are absent
 }
+
+TEST_CASE_TEMPLATE("certificate repository: the generation moves with every write of its project",
+                   F, CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  CHECK(*repo.generation("p1") == 0);
+  Certificate c = makeCert(fx, "p1", "gen.example.com");
+  {
+    auto created = repo.create(c);
+    REQUIRE_MESSAGE(created.ok(), (created.ok() ? "" : created.error().message));
+  }
+  const auto afterCreate = *repo.generation("p1");
+  CHECK(afterCreate != 0);
+  CHECK(*repo.generation("p1") == afterCreate);  // reading does not move it
+  CHECK(*repo.generation("p2") == 0);            // other projects are untouched
+
+  c = *repo.get("p1", c.id);
+  c.last_error = "changed";
+  auto updated = repo.update(c);
+  REQUIRE(updated.ok());
+  const auto afterUpdate = *repo.generation("p1");
+  CHECK(afterUpdate != afterCreate);
+
+  // A lost compare-and-set writes nothing and moves nothing.
+  CHECK(repo.update(c).error().code == ErrorCode::conflict);
+  CHECK(*repo.generation("p1") == afterUpdate);
+
+  Certificate other = makeCert(fx, "p2", "other.example.com");
+  REQUIRE(repo.create(other).ok());
+  CHECK(*repo.generation("p1") == afterUpdate);
+  CHECK(*repo.generation("p2") != 0);
+
+  REQUIRE(repo.remove("p1", c.id).ok());
+  const auto afterRemove = *repo.generation("p1");
+  CHECK(afterRemove != afterUpdate);
+  CHECK(afterRemove != afterCreate);
+  CHECK(repo.remove("p1", c.id).error().code == ErrorCode::not_found);
+  CHECK(*repo.generation("p1") == afterRemove);
+}

@@ -169,20 +169,21 @@ void field(const json::object& o, const char* key, T& out) {
   X(common_name)                                                                                \
   X(sans)                                                                                       \
   X(key_type)                                                                                   \
-  X(status) X(auto_renew) X(issuer_type) X(acme_account_id) X(issued_at) X(expires_at)          \
-      X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) X(last_error)            \
-          X(distribution_pending) X(distribution_pending_since) X(serial_number)                \
-              X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at) \
-                  X(version)
-#define CS_JOB(X)                                                                           \
-  X(id)                                                                                     \
-  X(project_id)                                                                             \
-  X(type)                                                                                   \
-  X(status)                                                                                 \
-  X(attempts)                                                                               \
-  X(max_attempts) X(error_msg) X(certificate_id) X(parent_id) X(idempotency_key) X(payload) \
-      X(created_at) X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at)            \
-          X(cancel_requested) X(finished_at)
+  X(status)                                                                                     \
+  X(auto_renew) X(issuer_type) X(acme_account_id) X(issued_at) X(expires_at) X(next_renewal_at) \
+      X(renewal_threshold_days) X(renewal_attempts) X(last_error) X(distribution_pending)       \
+          X(distribution_pending_since) X(serial_number) X(certificate_pem) X(chain_pem)        \
+              X(private_key_sealed) X(created_at) X(updated_at) X(version)
+#define CS_JOB(X)                                                                         \
+  X(id)                                                                                   \
+  X(project_id)                                                                           \
+  X(type)                                                                                 \
+  X(status)                                                                               \
+  X(attempts)                                                                             \
+  X(max_attempts)                                                                         \
+  X(error_msg) X(certificate_id) X(parent_id) X(idempotency_key) X(payload) X(created_at) \
+      X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested)    \
+          X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
 #define CS_USER(X) \
   X(id)            \
@@ -190,14 +191,15 @@ void field(const json::object& o, const char* key, T& out) {
   X(password_hash) \
   X(org_role)      \
   X(auth_source) X(disabled) X(totp_enabled) X(totp_secret_sealed) X(created_at) X(updated_at)
-#define CS_ACME_ACCOUNT(X)                                                              \
-  X(id)                                                                                 \
-  X(project_id)                                                                         \
-  X(name)                                                                               \
-  X(directory_url)                                                                      \
-  X(email)                                                                              \
-  X(status) X(is_registered) X(account_url) X(key_sealed) X(eab_kid) X(eab_hmac_sealed) \
-      X(last_validated_at) X(created_at) X(updated_at)
+#define CS_ACME_ACCOUNT(X)                                                                         \
+  X(id)                                                                                            \
+  X(project_id)                                                                                    \
+  X(name)                                                                                          \
+  X(directory_url)                                                                                 \
+  X(email)                                                                                         \
+  X(status)                                                                                        \
+  X(is_registered) X(account_url) X(key_sealed) X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) \
+      X(created_at) X(updated_at)
 #define CS_DNS_CREDENTIAL(X) \
   X(id)                      \
   X(project_id)              \
@@ -221,14 +223,14 @@ void field(const json::object& o, const char* key, T& out) {
   X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)
 #define CS_RULE(X) \
   X(id) X(project_id) X(name) X(events) X(channel_ids) X(enabled) X(created_at) X(updated_at)
-#define CS_AUDIT(X)                                                                           \
-  X(id)                                                                                       \
-  X(timestamp)                                                                                \
-  X(action)                                                                                   \
-  X(resource_type)                                                                            \
-  X(resource_id)                                                                              \
-  X(project_id) X(actor_user_id) X(actor_username) X(ip) X(request_id) X(details) X(checksum) \
-      X(sequence)
+#define CS_AUDIT(X) \
+  X(id)             \
+  X(timestamp)      \
+  X(action)         \
+  X(resource_type)  \
+  X(resource_id)    \
+  X(project_id)     \
+  X(actor_user_id) X(actor_username) X(ip) X(request_id) X(details) X(checksum) X(sequence)
 #define CS_LICENSE(X) \
   X(plan_name)        \
   X(cert_limit)       \

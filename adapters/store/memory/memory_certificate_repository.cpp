@@ -60,6 +60,7 @@ domain::Status MemoryCertificateRepository::create(const Certificate& cert) {
   if (!items_.emplace(cert.id, std::move(stored)).second) {
     return domain::makeError(domain::ErrorCode::conflict, "a certificate with this id exists");
   }
+  ++generations_[cert.project_id];
   return {};
 }
 
@@ -101,6 +102,7 @@ domain::Result<Certificate> MemoryCertificateRepository::update(const Certificat
   }
   it->second = cert;
   it->second.version = cert.version + 1;
+  ++generations_[cert.project_id];
   return it->second;
 }
 
@@ -110,6 +112,7 @@ domain::Status MemoryCertificateRepository::remove(const domain::Id& projectId,
   const auto it = items_.find(id);
   if (it == items_.end() || it->second.project_id != projectId) return notFound();
   items_.erase(it);
+  ++generations_[projectId];
   return {};
 }
 
@@ -125,6 +128,13 @@ MemoryCertificateRepository::countByStatus() const {
 domain::Result<std::int64_t> MemoryCertificateRepository::countAll() const {
   std::lock_guard lock(mu_);
   return static_cast<std::int64_t>(items_.size());
+}
+
+domain::Result<std::int64_t> MemoryCertificateRepository::generation(
+    const domain::Id& projectId) const {
+  std::lock_guard lock(mu_);
+  const auto it = generations_.find(projectId);
+  return it == generations_.end() ? 0 : it->second;
 }
 
 domain::Result<std::vector<Certificate>> MemoryCertificateRepository::dueForRenewal(

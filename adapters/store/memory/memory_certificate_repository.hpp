@@ -20,6 +20,7 @@ class MemoryCertificateRepository : public ports::CertificateRepository {
   domain::Status remove(const domain::Id& projectId, const domain::Id& id) override;
   domain::Result<std::map<domain::CertificateStatus, std::int64_t>> countByStatus() const override;
   domain::Result<std::int64_t> countAll() const override;
+  domain::Result<std::int64_t> generation(const domain::Id& projectId) const override;
   domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
                                                                  std::int64_t limit) const override;
   domain::Result<std::vector<domain::Certificate>> distributionPendingSince(
@@ -28,6 +29,7 @@ class MemoryCertificateRepository : public ports::CertificateRepository {
  private:
   mutable std::mutex mu_;
   std::map<domain::Id, domain::Certificate> items_;
+  std::map<domain::Id, std::int64_t> generations_;  // by project
 };
 
 }  // namespace certsteward::adapters::memory

@@ -1,6 +1,8 @@
 // Certificates, jobs and job logs in MongoDB.
 #include <algorithm>
 
+#include <boost/json.hpp>
+
 #include "adapters/store/mongo/mongo_repositories.hpp"
 
 namespace certsteward::adapters::mongo {
@@ -94,10 +96,21 @@ bool compareAndSet(Client& c, const Job& job, std::int64_t rev) {
 }  // namespace
 
 // ---- certificates ----
+namespace {
+
+// After the write, so a reader that saw the old generation read data at least that new.
+void bumpGeneration(Client& c, const domain::Id& projectId) {
+  c.updateOne("certificate_generations", Bson().oid("_id", keyOid("generation:" + projectId)),
+              Bson().doc("$inc", Bson().i64("generation", 1)), true);
+}
+
+}  // namespace
+
 domain::Status MongoCertificateRepository::create(const Certificate& cert) {
   return guarded([&]() -> domain::Status {
     auto c = db_.client();
     c.insert("certificates", certificateDoc(cert, 1));
+    bumpGeneration(c, cert.project_id);
     return {};
   });
 }
@@ -154,6 +167,7 @@ domain::Result<Certificate> MongoCertificateRepository::update(const Certificate
                                           .i64("version", cert.version),
                                       certificateDoc(cert, cert.version + 1));
     if (matched == 1) {
+      bumpGeneration(c, cert.project_id);
       Certificate stored = cert;
       stored.version = cert.version + 1;
       return stored;
@@ -175,7 +189,29 @@ domain::Status MongoCertificateRepository::remove(const domain::Id& projectId,
         0) {
       return domain::makeError(domain::ErrorCode::not_found, "certificate not found");
     }
+    bumpGeneration(c, projectId);
     return {};
+  });
+}
+
+domain::Result<std::int64_t> MongoCertificateRepository::generation(
+    const domain::Id& projectId) const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.client();
+    auto found = c.findOne("certificate_generations",
+                           Bson().oid("_id", keyOid("generation:" + projectId)), Bson());
+    if (!found) return 0;
+    boost::system::error_code ec;
+    const auto doc = boost::json::parse(*found, ec);
+    const auto* value =
+        ec || !doc.is_object() ? nullptr : doc.as_object().if_contains("generation");
+    if (value == nullptr) return 0;
+    if (value->is_int64()) return value->as_int64();
+    if (value->is_object()) {  // relaxed extended JSON may write {"$numberLong": "..."}
+      const auto* text = value->as_object().if_contains("$numberLong");
+      if (text != nullptr && text->is_string()) return std::stoll(std::string(text->as_string()));
+    }
+    return 0;
   });
 }
 

@@ -204,6 +204,16 @@ domain::Result<std::int64_t> SqliteCertificateRepository::countAll() const {
   });
 }
 
+domain::Result<std::int64_t> SqliteCertificateRepository::generation(
+    const domain::Id& projectId) const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.reader();
+    auto s = c->prepare("SELECT generation FROM certificate_generations WHERE project_id = ?");
+    s.bind(projectId);
+    return s.step() ? s.integer(0) : 0;
+  });
+}
+
 domain::Result<std::vector<Certificate>> SqliteCertificateRepository::dueForRenewal(
     domain::Timestamp now, std::int64_t limit) const {
   return guarded([&]() -> domain::Result<std::vector<Certificate>> {

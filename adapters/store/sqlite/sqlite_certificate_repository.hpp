@@ -21,6 +21,7 @@ class SqliteCertificateRepository : public ports::CertificateRepository {
   domain::Status remove(const domain::Id& projectId, const domain::Id& id) override;
   domain::Result<std::map<domain::CertificateStatus, std::int64_t>> countByStatus() const override;
   domain::Result<std::int64_t> countAll() const override;
+  domain::Result<std::int64_t> generation(const domain::Id& projectId) const override;
   domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
                                                                  std::int64_t limit) const override;
   domain::Result<std::vector<domain::Certificate>> distributionPendingSince(

@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 2> kMigrations{
+constexpr std::array<const char*, 3> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -193,6 +193,26 @@ CREATE TABLE settings (
     // 2: job counts by status and type for /metrics, from an index.
     R"SQL(
 CREATE INDEX jobs_status_type ON jobs(status, type);
+)SQL",
+    // 3: a generation per project, bumped by every certificate write in the same transaction
+    // (CertificateRepository::generation: cached list pages are checked against it).
+    R"SQL(
+CREATE TABLE certificate_generations (
+  project_id TEXT PRIMARY KEY,
+  generation INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TRIGGER certificates_generation_insert AFTER INSERT ON certificates BEGIN
+  INSERT INTO certificate_generations (project_id, generation) VALUES (NEW.project_id, 1)
+    ON CONFLICT (project_id) DO UPDATE SET generation = generation + 1;
+END;
+CREATE TRIGGER certificates_generation_update AFTER UPDATE ON certificates BEGIN
+  INSERT INTO certificate_generations (project_id, generation) VALUES (NEW.project_id, 1)
+    ON CONFLICT (project_id) DO UPDATE SET generation = generation + 1;
+END;
+CREATE TRIGGER certificates_generation_delete AFTER DELETE ON certificates BEGIN
+  INSERT INTO certificate_generations (project_id, generation) VALUES (OLD.project_id, 1)
+    ON CONFLICT (project_id) DO UPDATE SET generation = generation + 1;
+END;
 )SQL",
 };
 
