@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "adapters/cache/bounded_cache.hpp"
 #include "adapters/http/http_types.hpp"
 #include "adapters/http/router.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
@@ -88,6 +89,15 @@ class Api {
   ApiServices s_;
   ApiOptions options_;
   Router router_;
+
+  // Rendered certificate list pages by project and query, valid while the project's
+  // certificate generation is unchanged and until `until` (at most a few seconds; sooner when
+  // a listed certificate's derived `failed_renewal` flag would flip).
+  struct CachedPage {
+    std::int64_t generation = 0;
+    std::string body;
+  };
+  cache::BoundedCache<CachedPage> certificatePages_{512};
 };
 
 // The one table from domain errors to HTTP statuses and bodies (docs/api.md, Errors).

@@ -1,4 +1,6 @@
 // /api/v1/projects/<project_id>/certificates.
+#include <algorithm>
+#include <array>
 #include <sstream>
 
 #include "adapters/crypto/certificate_bundle.hpp"
@@ -74,6 +76,35 @@ std::optional<int> optionalInt(const json::object& o, const char* key) {
     throw BadRequest(std::string(key) + " must be an integer");
   }
   return static_cast<int>(v->as_int64());
+}
+
+// The parameters that shape a list page, in a fixed order (std::map), after the project.
+std::string pageCacheKey(const std::string& project, const HttpRequest& request) {
+  static constexpr std::array kShaping{
+      "expiring_days", "expiring_within_days", "issuer_type", "order", "page", "page_size", "sort",
+      "status"};
+  std::string key = project;
+  for (const char* name : kShaping) {
+    const auto it = request.query.find(name);
+    key += '\n';
+    if (it != request.query.end()) key += it->second;
+  }
+  return key;
+}
+
+// How long a rendered page may be served: 5 s at most; 1 s when the filter moves with the
+// clock (expiring_within_days); never past the moment a listed active certificate reaches
+// next_renewal_at (its derived failed_renewal flag turns true then).
+domain::Timestamp pageValidUntil(const domain::Page<domain::Certificate>& page,
+                                 const ports::CertificateFilter& filter, domain::Timestamp now) {
+  auto until = now + std::chrono::seconds{filter.expires_before ? 1 : 5};
+  for (const auto& cert : page.items) {
+    if (cert.status == domain::CertificateStatus::active && cert.next_renewal_at &&
+        *cert.next_renewal_at >= now) {
+      until = std::min(until, *cert.next_renewal_at);
+    }
+  }
+  return until;
 }
 
 enum class BundleFormat { pem, zip, pkcs12 };
@@ -193,10 +224,24 @@ void Api::addCertificateRoutes() {
 
   router_.add("GET", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
     const auto now = s_.clock.now();
-    auto page = s_.certificates.list(c.who(), c.param("project_id"), filterFrom(c.request, now),
-                                     pageFrom(c.request));
+    const auto filter = filterFrom(c.request, now);  // bad parameters are 400 before anything
+    const auto pageRequest = pageFrom(c.request);
+    const auto& project = c.param("project_id");
+    // Generation first, then the data: a page stored under a generation is at least that new.
+    auto generation = s_.certificates.generation(c.who(), project);
+    if (!generation) return errorResponse(generation.error());
+    const std::string key = pageCacheKey(project, c.request);
+    if (auto hit = certificatePages_.find(key, now); hit && hit->generation == *generation) {
+      HttpResponse r;
+      r.body = std::move(hit->body);
+      return r;
+    }
+    auto page = s_.certificates.list(c.who(), project, filter, pageRequest);
     if (!page) return errorResponse(page.error());
-    return certificatePageResponse(*page, now);
+    auto response = certificatePageResponse(*page, now);
+    certificatePages_.put(key, CachedPage{*generation, response.body},
+                          pageValidUntil(*page, filter, now), now);
+    return response;
   });
 
   router_.add("POST", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {

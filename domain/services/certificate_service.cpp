@@ -52,6 +52,11 @@ Result<Page<Certificate>> CertificateService::list(const Principal& who, const I
   return p_.certificates.list(projectId, filter, page);
 }
 
+Result<std::int64_t> CertificateService::generation(const Principal& who, const Id& projectId) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.certificates.generation(projectId);
+}
+
 Result<Certificate> CertificateService::get(const Principal& who, const Id& projectId,
                                             const Id& id) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();

@@ -61,6 +61,9 @@ class CertificateService {
                                    const Id& projectId, CertificateRequest request);
   Result<Page<Certificate>> list(const Principal& who, const Id& projectId,
                                  const ports::CertificateFilter& filter, const PageRequest& page);
+  // The project's certificate generation (CertificateRepository::generation), for callers that
+  // keep derived views such as rendered list pages.
+  Result<std::int64_t> generation(const Principal& who, const Id& projectId);
   Result<Certificate> get(const Principal& who, const Id& projectId, const Id& id);
   // conflict/DEPENDENCY_CONFLICT while distributions refer to it.
   Status remove(const Principal& who, const RequestContext& ctx, const Id& projectId, const Id& id);

@@ -1,7 +1,8 @@
-// Certificate downloads over real HTTP: PEM bundle, ZIP and PKCS#12, public material for project
-// viewers, the private key only encrypted and only for project admins, audited. Issued material
-// is planted through the SQLite store (the same file the server uses) until the issuance engine
-// exists; the key is sealed with the server's configured secrets.key.
+// Issued certificates over real HTTP: downloads (PEM bundle, ZIP, PKCS#12; public material for
+// project viewers, the private key only encrypted, only for project admins, audited) and cached
+// list pages that never hide a write. Issued material is planted through the SQLite store (the
+// same file the server uses) until the issuance engine exists; the key is sealed with the
+// server's configured secrets.key.
 #include <openssl/err.h>
 #include <openssl/pkcs12.h>
 
@@ -45,7 +46,8 @@ struct Issued {
 // a certificate, and with `material` its leaf, chain, sealed key and status active.
 std::string plant(const std::string& project, const std::string& name,
                   const TestMaterial* material) {
-  auto store = certsteward::adapters::sqlite::SqliteStore::open({downloads().databasePath().string()});
+  auto store =
+      certsteward::adapters::sqlite::SqliteStore::open({downloads().databasePath().string()});
   REQUIRE(store.ok());
   static certsteward::adapters::crypto::SystemClock clock;
   static certsteward::adapters::crypto::ObjectIdGenerator ids(clock);
@@ -224,4 +226,38 @@ TEST_CASE("api downloads: the private key only encrypted, only for admins, audit
   }
   CHECK(exports == 4);
   CHECK(server().log().find("correct horse") == std::string::npos);
+}
+
+TEST_CASE("api lists: a cached page never hides a write, from this server or another process") {
+  HttpClient http(downloads().baseUrl());
+  const auto& owner = downloadsOwner(http);
+  const auto project = createProject(http, owner);
+  const std::string list =
+      "/api/v1/projects/" + project + "/certificates?sort=common_name&order=asc";
+  const auto total = [&] {
+    auto r = http.request("GET", list, "", {bearer(owner)});
+    REQUIRE(r.status == 200);
+    return parse(r).at("total").as_int64();
+  };
+  CHECK(total() == 0);
+  CHECK(total() == 0);  // served again, from the cache
+  // Another process writes the shared SQLite file: seen at once.
+  const auto id = plant(project, "a.example.test", nullptr);
+  CHECK(total() == 1);
+  const auto material = makeTestMaterial("b.example.test");
+  plant(project, "b.example.test", &material);
+  auto page = parse(http.request("GET", list, "", {bearer(owner)}));
+  REQUIRE(page.at("certificates").as_array().size() == 2);
+  CHECK(str(page.at("certificates").as_array()[1].as_object(), "status") == "active");
+  // This server's own write (delete through the API): seen at once.
+  REQUIRE(http.request("DELETE", "/api/v1/projects/" + project + "/certificates/" + id, "",
+                       {bearer(owner)})
+              .status == 204);
+  CHECK(total() == 1);
+  // Another query shape is its own page; a viewer outside the project still gets 404.
+  CHECK(parse(http.request("GET", list + "&status=issuing", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 0);
+  const auto outsider = userWithRole(http, owner, "viewer");
+  CHECK(http.request("GET", list, "", {bearer(outsider)}).status == 404);
 }
