@@ -6,12 +6,7 @@
 #include <openssl/err.h>
 #include <openssl/pkcs12.h>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
 #include "e2e/api_support.hpp"
-#include "support/test_certificates.hpp"
 #include "support/zip_reader.hpp"
 
 using namespace certsteward::testing::api;
@@ -41,32 +36,9 @@ struct Issued {
   TestMaterial material;
 };
 
-// What the issuance engine will store, written straight into the server's SQLite file (the
-// shared server's free plan allows one certificate through the API, used by other suites):
-// a certificate, and with `material` its leaf, chain, sealed key and status active.
 std::string plant(const std::string& project, const std::string& name,
                   const TestMaterial* material) {
-  auto store =
-      certsteward::adapters::sqlite::SqliteStore::open({downloads().databasePath().string()});
-  REQUIRE(store.ok());
-  static certsteward::adapters::crypto::SystemClock clock;
-  static certsteward::adapters::crypto::ObjectIdGenerator ids(clock);
-  certsteward::domain::Certificate cert;
-  cert.id = ids.next();
-  cert.project_id = project;
-  cert.common_name = name;
-  cert.sans = {name};
-  cert.created_at = cert.updated_at =
-      std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-  if (material != nullptr) {
-    certsteward::adapters::crypto::AesGcmSecretBox box(kE2eSecretsKey);
-    cert.certificate_pem = material->certificate_pem;
-    cert.chain_pem = material->chain_pem;
-    cert.private_key_sealed = *box.seal(material->private_key_pem);
-    cert.status = certsteward::domain::CertificateStatus::active;
-  }
-  REQUIRE((*store)->certificates().create(cert).ok());
-  return cert.id;
+  return plantCertificate(downloads(), project, name, material);
 }
 
 Issued issued(HttpClient& http, const Session& owner, const std::string& name) {

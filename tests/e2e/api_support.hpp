@@ -11,18 +11,24 @@
 #include <string>
 #include <thread>
 
+#include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"
+#include "adapters/crypto/object_id_generator.hpp"
 #include "adapters/crypto/openssl_otp_hasher.hpp"
+#include "adapters/crypto/system_clock.hpp"
+#include "adapters/store/sqlite/sqlite_store.hpp"
 #include "domain/totp.hpp"
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/ed25519_keys.hpp"
+#include "support/test_certificates.hpp"
 
 #include <fstream>
 
 namespace certsteward::testing::api {
 
 using namespace certsteward::testing;
+using certsteward::testing::TestMaterial;
 namespace json = boost::json;
 
 inline constexpr const char* kOwner = "root";
@@ -107,6 +113,48 @@ inline std::string createProject(HttpClient& http, const Session& s) {
       json::serialize(json::object{{"name", "project " + std::to_string(unique())}}), {bearer(s)});
   REQUIRE_MESSAGE(r.status == 201, r.body);
   return str(parse(r).at("project").as_object(), "id");
+}
+
+// What the issuance engine will store, written straight into a server's SQLite file (another
+// process on the same file, as a second instance would be): a certificate, and with `material`
+// its leaf, chain, sealed key (the server's secrets.key) and status active. Planted
+// certificates count against the licence cap, so suites that plant use their own server.
+inline std::string plantCertificate(const ServerProcess& target, const std::string& project,
+                                    const std::string& name, const TestMaterial* material) {
+  auto store = certsteward::adapters::sqlite::SqliteStore::open({target.databasePath().string()});
+  REQUIRE(store.ok());
+  static certsteward::adapters::crypto::SystemClock clock;
+  static certsteward::adapters::crypto::ObjectIdGenerator ids(clock);
+  certsteward::domain::Certificate cert;
+  cert.id = ids.next();
+  cert.project_id = project;
+  cert.common_name = name;
+  cert.sans = {name};
+  cert.created_at = cert.updated_at = clock.now();
+  if (material != nullptr) {
+    certsteward::adapters::crypto::AesGcmSecretBox box(kE2eSecretsKey);
+    cert.certificate_pem = material->certificate_pem;
+    cert.chain_pem = material->chain_pem;
+    cert.private_key_sealed = *box.seal(material->private_key_pem);
+    cert.status = certsteward::domain::CertificateStatus::active;
+  }
+  REQUIRE((*store)->certificates().create(cert).ok());
+  return cert.id;
+}
+
+// A pending job of `type` for the certificate, enqueued straight into the server's file.
+inline std::string plantJob(const ServerProcess& target, const std::string& project,
+                            const std::string& certificateId) {
+  auto store = certsteward::adapters::sqlite::SqliteStore::open({target.databasePath().string()});
+  REQUIRE(store.ok());
+  static certsteward::adapters::crypto::SystemClock clock;
+  static certsteward::adapters::crypto::ObjectIdGenerator ids(clock);
+  auto job = certsteward::domain::newJob(
+      ids.next(), project, certsteward::domain::JobType::issue_certificate, clock.now());
+  job.certificate_id = certificateId;
+  auto queued = (*store)->jobs().enqueue(job);
+  REQUIRE(queued.ok());
+  return queued->job.id;
 }
 
 }  // namespace certsteward::testing::api

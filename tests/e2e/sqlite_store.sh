@@ -55,14 +55,20 @@ start  # the same file again: migrations are not re-applied
 [ "$(sqlite3 "$db" 'SELECT COUNT(*) FROM schema_migrations')" = "$applied" ] || fail "migration re-applied"
 stop
 
-# An older database (as the previous release left it) is migrated forward on start.
-sqlite3 "$db" "DELETE FROM schema_migrations WHERE version = $applied"
-[ "$applied" -ge 2 ] && sqlite3 "$db" "DROP INDEX jobs_status_type"
+# An older database (as release 1 left it: schema version 1) is migrated forward on start.
+# Undo what migrations 2 and 3 made; both must come back.
+[ "$applied" -ge 3 ] || fail "expected at least 3 migrations, found $applied"
+sqlite3 "$db" "DELETE FROM schema_migrations WHERE version >= 2;
+  DROP INDEX jobs_status_type;
+  DROP TRIGGER certificates_generation_insert; DROP TRIGGER certificates_generation_update;
+  DROP TRIGGER certificates_generation_delete; DROP TABLE certificate_generations;"
 start
 stop
 [ "$(sqlite3 "$db" 'SELECT MAX(version) FROM schema_migrations')" = "$applied" ] || fail "not migrated forward"
-[ "$applied" -lt 2 ] || [ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name = 'jobs_status_type'")" ] \
-  || fail "migration 2 not applied"
+for name in jobs_status_type certificate_generations certificates_generation_update; do
+  [ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name = '$name'")" ] \
+    || fail "$name missing after migrating forward"
+done
 
 sqlite3 "$db" "INSERT INTO schema_migrations (version, applied_at) VALUES (99, 0)"
 if "$bin" serve --config "$work/conf" > "$work/newer" 2>&1; then
