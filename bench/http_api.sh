@@ -81,8 +81,16 @@ nginx -c "$work/nginx.conf" -p "$work" &
 nginx_pid=$!
 sleep 0.5
 
-run() {  # name url [header]
-  wrk -t2 -c32 -d"${seconds}s" --latency ${3:+-H "$3"} "$2" > "$work/$1.txt"
+# Cold pages: every request asks for a random page of the 100,000 (5,000 pages, more than the
+# page cache holds), so nearly every answer is read from the store and rendered afresh.
+cat > "$work/pages.lua" <<LUA
+math.randomseed(os.time())
+request = function()
+  return wrk.format(nil, "/api/v1/projects/$project/certificates?page_size=20&page=" .. math.random(1, $((count / 20))))
+end
+LUA
+run() {  # name url [header] [script]
+  wrk -t2 -c32 -d"${seconds}s" --latency ${3:+-H "$3"} ${4:+-s "$4"} "$2" > "$work/$1.txt"
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' "$work/$1.txt")
   p50=$(awk '$1 == "50%" {print $2}' "$work/$1.txt")
@@ -95,6 +103,7 @@ run certsteward "$url" "Authorization: Bearer $TOKEN"
 run nginx "http://127.0.0.1:18444/page.json"
 # Reference points inside certsteward: the framework alone (/healthz) and an authenticated
 # request that reads one small record (/api/v1/auth/me).
+run cold-pages "http://127.0.0.1:18443" "Authorization: Bearer $TOKEN" "$work/pages.lua"
 run healthz "http://127.0.0.1:18443/healthz"
 run auth-me "http://127.0.0.1:18443/api/v1/auth/me" "Authorization: Bearer $TOKEN"
 awk -v a="$(cat "$work/certsteward.rps")" -v b="$(cat "$work/nginx.rps")" \

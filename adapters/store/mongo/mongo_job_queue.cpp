@@ -1,5 +1,6 @@
 // Certificates, jobs and job logs in MongoDB.
 #include <algorithm>
+#include <charconv>
 
 #include <boost/json.hpp>
 
@@ -99,9 +100,10 @@ bool compareAndSet(Client& c, const Job& job, std::int64_t rev) {
 namespace {
 
 // After the write, so a reader that saw the old generation read data at least that new.
-void bumpGeneration(Client& c, const domain::Id& projectId) {
+void bumpGeneration(Client& c, const domain::Id& projectId, cache::GenerationMemo& memo) {
   c.updateOne("certificate_generations", Bson().oid("_id", keyOid("generation:" + projectId)),
               Bson().doc("$inc", Bson().i64("generation", 1)), true);
+  memo.invalidate(projectId);
 }
 
 }  // namespace
@@ -110,7 +112,7 @@ domain::Status MongoCertificateRepository::create(const Certificate& cert) {
   return guarded([&]() -> domain::Status {
     auto c = db_.client();
     c.insert("certificates", certificateDoc(cert, 1));
-    bumpGeneration(c, cert.project_id);
+    bumpGeneration(c, cert.project_id, generations_);
     return {};
   });
 }
@@ -167,7 +169,7 @@ domain::Result<Certificate> MongoCertificateRepository::update(const Certificate
                                           .i64("version", cert.version),
                                       certificateDoc(cert, cert.version + 1));
     if (matched == 1) {
-      bumpGeneration(c, cert.project_id);
+      bumpGeneration(c, cert.project_id, generations_);
       Certificate stored = cert;
       stored.version = cert.version + 1;
       return stored;
@@ -189,29 +191,39 @@ domain::Status MongoCertificateRepository::remove(const domain::Id& projectId,
         0) {
       return domain::makeError(domain::ErrorCode::not_found, "certificate not found");
     }
-    bumpGeneration(c, projectId);
+    bumpGeneration(c, projectId, generations_);
     return {};
   });
 }
 
 domain::Result<std::int64_t> MongoCertificateRepository::generation(
     const domain::Id& projectId) const {
+  if (auto known = generations_.find(projectId)) return *known;
+  const auto ticket = generations_.ticket();
   return guarded([&]() -> domain::Result<std::int64_t> {
     auto c = db_.client();
     auto found = c.findOne("certificate_generations",
                            Bson().oid("_id", keyOid("generation:" + projectId)), Bson());
-    if (!found) return 0;
+    std::int64_t generation = 0;
+    if (!found) {
+      generations_.remember(projectId, 0, ticket);
+      return generation;
+    }
     boost::system::error_code ec;
     const auto doc = boost::json::parse(*found, ec);
     const auto* value =
         ec || !doc.is_object() ? nullptr : doc.as_object().if_contains("generation");
-    if (value == nullptr) return 0;
-    if (value->is_int64()) return value->as_int64();
-    if (value->is_object()) {  // relaxed extended JSON may write {"$numberLong": "..."}
+    if (value != nullptr && value->is_int64()) {
+      generation = value->as_int64();
+    } else if (value != nullptr && value->is_object()) {  // relaxed extended JSON: $numberLong
       const auto* text = value->as_object().if_contains("$numberLong");
-      if (text != nullptr && text->is_string()) return std::stoll(std::string(text->as_string()));
+      if (text != nullptr && text->is_string()) {
+        const auto digits = text->as_string();
+        std::from_chars(digits.data(), digits.data() + digits.size(), generation);
+      }
     }
-    return 0;
+    generations_.remember(projectId, generation, ticket);
+    return generation;
   });
 }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "adapters/cache/generation_memo.hpp"
 #include "adapters/store/mongo/mongo_database.hpp"
 #include "ports/store.hpp"
 
@@ -32,6 +33,8 @@ class MongoCertificateRepository : public ports::CertificateRepository {
 
  private:
   MongoDatabase& db_;
+  // Generations are remembered for 100 ms; this repository's own writes invalidate at once.
+  mutable cache::GenerationMemo generations_;
 };
 
 class MongoJobQueue : public ports::JobQueue {

@@ -98,7 +98,8 @@ domain::Status SqliteCertificateRepository::create(const Certificate& cert) {
         "distribution_pending_since, version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     s.bind(cert.id).bind(cert.project_id);
     bindColumns(s, cert, 1);
-    s.run();
+    s.run();  // autocommit: committed when it returns
+    generations_.invalidate(cert.project_id);
     return {};
   });
 }
@@ -158,6 +159,7 @@ domain::Result<Certificate> SqliteCertificateRepository::update(const Certificat
     bindColumns(s, cert, cert.version + 1);
     s.bind(cert.id).bind(cert.project_id).bind(cert.version);
     if (s.run() == 1) {
+      generations_.invalidate(cert.project_id);
       Certificate stored = cert;
       stored.version = cert.version + 1;
       return stored;
@@ -177,6 +179,7 @@ domain::Status SqliteCertificateRepository::remove(const domain::Id& projectId,
     auto s = c->prepare("DELETE FROM certificates WHERE id = ? AND project_id = ?");
     s.bind(id).bind(projectId);
     if (s.run() == 0) return notFound();
+    generations_.invalidate(projectId);
     return {};
   });
 }
@@ -206,11 +209,15 @@ domain::Result<std::int64_t> SqliteCertificateRepository::countAll() const {
 
 domain::Result<std::int64_t> SqliteCertificateRepository::generation(
     const domain::Id& projectId) const {
+  if (auto known = generations_.find(projectId)) return *known;
+  const auto ticket = generations_.ticket();
   return guarded([&]() -> domain::Result<std::int64_t> {
     auto c = db_.reader();
     auto s = c->prepare("SELECT generation FROM certificate_generations WHERE project_id = ?");
     s.bind(projectId);
-    return s.step() ? s.integer(0) : 0;
+    const std::int64_t generation = s.step() ? s.integer(0) : 0;
+    generations_.remember(projectId, generation, ticket);
+    return generation;
   });
 }
 
