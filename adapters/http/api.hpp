@@ -95,7 +95,7 @@ class Api {
   // a listed certificate's derived `failed_renewal` flag would flip).
   struct CachedPage {
     std::int64_t generation = 0;
-    std::string body;
+    std::shared_ptr<const std::string> body;  // shared: a hit copies no page
   };
   cache::BoundedCache<CachedPage> certificatePages_{512};
 };

@@ -233,14 +233,15 @@ void Api::addCertificateRoutes() {
     const std::string key = pageCacheKey(project, c.request);
     if (auto hit = certificatePages_.find(key, now); hit && hit->generation == *generation) {
       HttpResponse r;
-      r.body = std::move(hit->body);
+      r.body = *hit->body;
       return r;
     }
     auto page = s_.certificates.list(c.who(), project, filter, pageRequest);
     if (!page) return errorResponse(page.error());
     auto response = certificatePageResponse(*page, now);
-    certificatePages_.put(key, CachedPage{*generation, response.body},
-                          pageValidUntil(*page, filter, now), now);
+    certificatePages_.put(
+        key, CachedPage{*generation, std::make_shared<const std::string>(response.body)},
+        pageValidUntil(*page, filter, now), now);
     return response;
   });
 

@@ -175,7 +175,11 @@ class PistacheHandler : public Http::Handler {
       response.send(code);
       return;
     }
-    response.send(code, out.body, Http::Mime::MediaType::fromString(out.content_type));
+    static const auto kJson = Http::Mime::MediaType::fromString("application/json");
+    response.send(code, out.body,
+                  out.content_type == "application/json"
+                      ? kJson
+                      : Http::Mime::MediaType::fromString(out.content_type));
   }
 
   static void methodNotAllowed(Http::ResponseWriter& response) {
