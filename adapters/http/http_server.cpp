@@ -244,7 +244,7 @@ domain::Status HttpServer::start() {
                     // Pistache's own limit answers 413 in plain text; leave room above ours so
                     // that requests up to twice the limit get the JSON 413 of the handler.
                     .maxRequestSize(impl_->options.max_request_bytes * 2 + 64 * 1024)
-                    .flags(Tcp::Options::ReuseAddr);
+                    .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay);
     impl_->endpoint->init(opts);
     impl_->endpoint->setHandler(Http::make_handler<PistacheHandler>(
         impl_->store, impl_->ids, impl_->api, &impl_->options.trusted_proxies, &impl_->inflight,
