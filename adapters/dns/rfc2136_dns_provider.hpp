@@ -1,0 +1,48 @@
+// Rfc2136DnsProvider: DNS-01 TXT records through RFC 2136 dynamic updates signed with TSIG
+// (RFC 8945; hmac-sha256 or hmac-sha512), via ldns. Works with any primary that accepts
+// TSIG-signed updates: bind9, Knot, PowerDNS, Windows DNS. Visibility is checked by asking the
+// zone's authoritative servers directly (no recursion, no caches). Thread-safe: every call
+// uses its own resolver.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "ports/dns_provider.hpp"
+
+namespace certsteward::adapters::dns {
+
+struct Rfc2136Settings {
+  std::string server;                       // "host" or "host:port" of the primary (port 53)
+  std::string key_name;                     // the TSIG key's name
+  std::string algorithm = "hmac-sha256";    // or "hmac-sha512"
+  std::string secret;                       // the TSIG secret, base64
+  std::chrono::milliseconds timeout{5000};  // per request
+  // Where waitVisible() looks ("host[:port]"); empty: the primary only.
+  std::vector<std::string> authoritative;
+  std::chrono::milliseconds poll_interval{250};
+};
+
+class Rfc2136DnsProvider : public ports::DnsProvider {
+ public:
+  explicit Rfc2136DnsProvider(Rfc2136Settings settings);
+
+  domain::Status present(const ports::TxtRecord& record) override;
+  domain::Status cleanup(const ports::TxtRecord& record) override;
+  domain::Status waitVisible(const ports::TxtRecord& record, domain::Duration timeout) override;
+
+  // The TXT values `name` has on `server` ("host[:port]") right now, asked without recursion.
+  // unavailable when the server does not answer.
+  domain::Result<std::vector<std::string>> lookupTxt(const std::string& server,
+                                                     const std::string& name) const;
+
+  // invalid_argument naming the setting when something required is missing or malformed.
+  static domain::Status validate(const Rfc2136Settings& settings);
+
+ private:
+  domain::Status update(const ports::TxtRecord& record, bool add);
+  Rfc2136Settings settings_;
+};
+
+}  // namespace certsteward::adapters::dns

@@ -1,0 +1,120 @@
+// Bind9Server: a real bind9 (`named -g`) started by a test on 127.0.0.1 at a free port, primary
+// for the zone "example.test" with RFC 2136 updates allowed to two TSIG keys (hmac-sha256 and
+// hmac-sha512), in its own temporary directory; stopped (SIGTERM, then SIGKILL) and removed by
+// the destructor. available() is false, with a reason, when bind9 is not installed.
+#pragma once
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "support/free_port.hpp"
+
+namespace certsteward::testing {
+
+class Bind9Server {
+ public:
+  static constexpr const char* kZone = "example.test";
+  static constexpr const char* kKey256 = "certsteward-256";
+  static constexpr const char* kSecret256 = "WnOc6EFnPM5O5ISIgtQznMn0ADhqqmA7rcM9RNAGD6Y=";
+  static constexpr const char* kKey512 = "certsteward-512";
+  static constexpr const char* kSecret512 =
+      "cgN3A/fdItH83G/GB3KgwiPT3/KqZHolR05c5BWgSkH2sF06ffLyBItp/Fh9MbWwo+6bslsENTbifdFvGgHegQ==";
+
+  Bind9Server() {
+    if (!std::filesystem::exists("/usr/sbin/named")) {
+      reason_ = "bind9 is not installed (scripts/setup installs it)";
+      return;
+    }
+    dir_ = std::filesystem::temp_directory_path() /
+           ("certsteward-bind9-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    std::filesystem::create_directories(dir_);
+    port_ = freeLoopbackPort();
+    const auto d = dir_.string();
+    std::ofstream(dir_ / "named.conf")
+        << "options { directory \"" << d << "\"; pid-file \"" << d << "/named.pid\";\n"
+        << "  session-keyfile \"" << d << "/session.key\"; managed-keys-directory \"" << d
+        << "\";\n  listen-on port " << port_ << " { 127.0.0.1; }; listen-on-v6 { none; };\n"
+        << "  recursion no; dnssec-validation no; notify no; };\n"
+        << "controls { };\n"
+        << "key \"" << kKey256 << "\" { algorithm hmac-sha256; secret \"" << kSecret256
+        << "\"; };\n"
+        << "key \"" << kKey512 << "\" { algorithm hmac-sha512; secret \"" << kSecret512
+        << "\"; };\n"
+        << "zone \"" << kZone << "\" { type primary; file \"" << d << "/example.test.zone\";\n"
+        << "  allow-update { key \"" << kKey256 << "\"; key \"" << kKey512 << "\"; }; };\n";
+    std::ofstream(dir_ / "example.test.zone")
+        << "$TTL 60\n"
+        << "@ IN SOA ns.example.test. hostmaster.example.test. 1 60 60 600 60\n"
+        << "@ IN NS ns.example.test.\n"
+        << "ns IN A 127.0.0.1\n"
+        << "* IN A 127.0.0.1\n";
+    std::fflush(nullptr);  // or the child's freopen() writes the parent's pending output again
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const std::string log = (dir_ / "named.log").string();
+      FILE* out = std::freopen(log.c_str(), "w", stdout);
+      FILE* err = std::freopen(log.c_str(), "a", stderr);
+      (void)out;
+      (void)err;
+      const std::string conf = (dir_ / "named.conf").string();
+      ::execl("/usr/sbin/named", "named", "-c", conf.c_str(), "-g", "-4", nullptr);
+      ::_exit(127);
+    }
+    // Ready when the log says so (bounded: 15 s).
+    for (int i = 0; i < 150; ++i) {
+      std::ifstream log(dir_ / "named.log");
+      const std::string text((std::istreambuf_iterator<char>(log)), {});
+      if (text.find("running") != std::string::npos) return;
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        reason_ = "named exited at start: " + text.substr(0, 2000);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    reason_ = "named did not report running within 15 s";
+  }
+
+  ~Bind9Server() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      for (int i = 0; i < 100 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds{50});
+      if (::waitpid(pid_, nullptr, WNOHANG) == 0) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+      }
+    }
+    if (!dir_.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir_, ignored);
+    }
+  }
+  Bind9Server(const Bind9Server&) = delete;
+  Bind9Server& operator=(const Bind9Server&) = delete;
+
+  bool available() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
+
+ private:
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string reason_;
+};
+
+}  // namespace certsteward::testing
