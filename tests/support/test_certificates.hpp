@@ -43,7 +43,7 @@ inline std::string certPem(X509* cert) {
 }
 
 inline X509* makeCert(const std::string& cn, EVP_PKEY* subjectKey, X509* issuer,
-                      EVP_PKEY* issuerKey, long serial, bool ca) {
+                      EVP_PKEY* issuerKey, long serial, bool ca, std::string san = {}) {
   X509* cert = X509_new();
   X509_set_version(cert, 2);
   ASN1_INTEGER_set(X509_get_serialNumber(cert), serial);
@@ -61,7 +61,7 @@ inline X509* makeCert(const std::string& cn, EVP_PKEY* subjectKey, X509* issuer,
   X509_add_ext(cert, ext, -1);
   X509_EXTENSION_free(ext);
   if (!ca) {
-    const std::string san = "DNS:" + cn;
+    if (san.empty()) san = "DNS:" + cn;
     ext = X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, san.c_str());
     X509_add_ext(cert, ext, -1);
     X509_EXTENSION_free(ext);
@@ -72,11 +72,12 @@ inline X509* makeCert(const std::string& cn, EVP_PKEY* subjectKey, X509* issuer,
 
 }  // namespace detail
 
-inline TestMaterial makeTestMaterial(const std::string& commonName) {
+// `san`: the subjectAltName value ("DNS:a,IP:127.0.0.1"); default "DNS:<commonName>".
+inline TestMaterial makeTestMaterial(const std::string& commonName, const std::string& san = {}) {
   EVP_PKEY* caKey = detail::makeEcKey();
   EVP_PKEY* leafKey = detail::makeEcKey();
   X509* ca = detail::makeCert("CertSteward Test CA", caKey, nullptr, caKey, 1, true);
-  X509* leaf = detail::makeCert(commonName, leafKey, ca, caKey, 2, false);
+  X509* leaf = detail::makeCert(commonName, leafKey, ca, caKey, 2, false, san);
   TestMaterial m{detail::certPem(leaf), detail::certPem(ca), {}};
   BIO* bio = BIO_new(BIO_s_mem());
   PEM_write_bio_PrivateKey(bio, leafKey, nullptr, nullptr, 0, nullptr, nullptr);

@@ -1,0 +1,497 @@
+// RFC 8555 flows. The HTTP exchange (libcurl) and JSON (Boost.JSON) stay in this file; the
+// cryptography is in acme_crypto.cpp.
+#include "adapters/acme/acme_issuer.hpp"
+
+#include <curl/curl.h>
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "adapters/acme/acme_crypto.hpp"
+#include "adapters/crypto/ed25519_license_verifier.hpp"  // base64url
+#include "ports/dns_provider.hpp"
+
+namespace certsteward::adapters::acme {
+namespace {
+
+namespace json = boost::json;
+using crypto::base64UrlDecode;
+using crypto::base64UrlEncode;
+using domain::ErrorCode;
+using domain::makeError;
+using Clock = std::chrono::steady_clock;
+
+struct Reply {
+  long status = 0;
+  std::string body;
+  std::multimap<std::string, std::string> headers;  // lower-case names
+  std::string header(const std::string& name) const {
+    const auto it = headers.find(name);
+    return it == headers.end() ? std::string() : it->second;
+  }
+};
+
+std::size_t onBody(char* data, std::size_t size, std::size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* out) {
+  std::string line(data, size * n);
+  const auto colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string name = line.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    value.erase(value.find_last_not_of(" \t\r\n") + 1);
+    static_cast<std::multimap<std::string, std::string>*>(out)->emplace(name, value);
+  }
+  return size * n;
+}
+
+// One HTTP exchange with the CA. unavailable for anything below HTTP (DNS, TCP, TLS, timeout).
+domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& method,
+                               const std::string& url, const std::string& body,
+                               const std::string& accept = {}) {
+  static std::once_flag init;
+  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  CURL* curl = curl_easy_init();
+  if (curl == nullptr) return makeError(ErrorCode::internal, "libcurl is unavailable");
+  Reply reply;
+  curl_slist* headers = nullptr;
+  headers = curl_slist_append(headers, "User-Agent: certsteward (RFC 8555)");
+  if (method == "POST") headers = curl_slist_append(headers, "Content-Type: application/jose+json");
+  if (!accept.empty()) headers = curl_slist_append(headers, ("Accept: " + accept).c_str());
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https,http");
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(settings.request_timeout.count()));
+  curl_easy_setopt(
+      curl, CURLOPT_CONNECTTIMEOUT_MS,
+      static_cast<long>(std::min<std::int64_t>(settings.request_timeout.count(), 10000)));
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, onBody);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, onHeader);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &reply.headers);
+  curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(4 * 1024 * 1024));
+  if (!settings.ca_bundle.empty())
+    curl_easy_setopt(curl, CURLOPT_CAINFO, settings.ca_bundle.c_str());
+  if (method == "HEAD") {
+    curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+  } else if (method == "POST") {
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  }
+  const CURLcode rc = curl_easy_perform(curl);
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.status);
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  if (rc != CURLE_OK) {
+    return makeError(ErrorCode::unavailable,
+                     "the CA at " + url + " cannot be reached: " + curl_easy_strerror(rc));
+  }
+  return reply;
+}
+
+json::object parseObject(const std::string& text) {
+  boost::system::error_code ec;
+  auto v = json::parse(text, ec);
+  if (ec || !v.is_object()) return {};
+  return v.as_object();
+}
+
+std::string str(const json::object& o, const char* key) {
+  const auto* v = o.if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+// A problem document (RFC 8555 6.7) or an unexpected status as a domain error.
+domain::Error problem(const Reply& r, const std::string& doing) {
+  const auto doc = parseObject(r.body);
+  std::string type = str(doc, "type");
+  const std::string prefix = "urn:ietf:params:acme:error:";
+  if (type.starts_with(prefix)) type = type.substr(prefix.size());
+  std::string detail = str(doc, "detail");
+  if (const auto* subs = doc.if_contains("subproblems"); subs != nullptr && subs->is_array()) {
+    for (const auto& sub : subs->as_array()) {
+      if (sub.is_object()) detail += "; " + str(sub.as_object(), "detail");
+    }
+  }
+  if (detail.empty()) detail = "HTTP " + std::to_string(r.status);
+  detail = detail.substr(0, 1000);
+  ErrorCode code = ErrorCode::failed_precondition;
+  if (type == "rateLimited") code = ErrorCode::resource_exhausted;
+  if (type == "serverInternal" || (type.empty() && r.status >= 500)) code = ErrorCode::unavailable;
+  if (type == "unauthorized" || type == "externalAccountRequired") {
+    code = ErrorCode::permission_denied;
+  }
+  return makeError(code,
+                   "CA refused " + doing + ": " + detail + (type.empty() ? "" : " (" + type + ")"),
+                   type.empty() ? "http_" + std::to_string(r.status) : type);
+}
+
+// Seconds of a Retry-After header (delta-seconds form), clamped; else the default.
+std::chrono::milliseconds retryAfter(const Reply& r, std::chrono::milliseconds fallback) {
+  const std::string value = r.header("retry-after");
+  if (value.empty() || !std::all_of(value.begin(), value.end(), ::isdigit) || value.size() > 6) {
+    return fallback;
+  }
+  return std::clamp<std::chrono::milliseconds>(std::chrono::seconds{std::stoi(value)}, fallback,
+                                               std::chrono::seconds{60});
+}
+
+// One ACME conversation: the directory, a nonce pool of one, the account key and its kid.
+class Session {
+ public:
+  Session(const AcmeSettings& settings, std::string directoryUrl)
+      : settings_(settings), directoryUrl_(std::move(directoryUrl)) {}
+
+  domain::Status open() {
+    auto r = exchange(settings_, "GET", directoryUrl_, {});
+    if (!r) return r.error();
+    if (r->status != 200) return problem(*r, "the directory request");
+    directory_ = parseObject(r->body);
+    for (const char* key : {"newNonce", "newAccount", "newOrder"}) {
+      if (str(directory_, key).empty()) {
+        return makeError(ErrorCode::failed_precondition,
+                         "the ACME directory at " + directoryUrl_ + " has no " + key);
+      }
+    }
+    return {};
+  }
+
+  std::string url(const char* key) const { return str(directory_, key); }
+  const json::object& directory() const { return directory_; }
+
+  void useKey(const KeyPair* key, std::string kid) {
+    key_ = key;
+    kid_ = std::move(kid);
+  }
+
+  // POST a JWS (`payload` empty = POST-as-GET). With no kid yet, the JWK goes in the header.
+  domain::Result<Reply> post(const std::string& target, const std::string& payload,
+                             const std::string& accept = {}) {
+    for (int attempt = 0; attempt < 2; ++attempt) {  // one retry on badNonce
+      auto n = nonce();
+      if (!n) return n.error();
+      std::string header = R"({"alg":")" + key_->alg() + R"(","nonce":)" +
+                           json::serialize(json::value(*n)) + R"(,"url":)" +
+                           json::serialize(json::value(target));
+      header += kid_.empty() ? R"(,"jwk":)" + key_->jwk() + "}"
+                             : R"(,"kid":)" + json::serialize(json::value(kid_)) + "}";
+      const std::string protectedB64 = base64UrlEncode(header);
+      const std::string payloadB64 = payload.empty() ? std::string() : base64UrlEncode(payload);
+      auto signature = key_->sign(protectedB64 + "." + payloadB64);
+      if (!signature) return signature.error();
+      const std::string body = R"({"protected":")" + protectedB64 + R"(","payload":")" +
+                               payloadB64 + R"(","signature":")" + base64UrlEncode(*signature) +
+                               R"("})";
+      auto r = exchange(settings_, "POST", target, body, accept);
+      if (!r) return r;
+      if (auto next = r->header("replay-nonce"); !next.empty()) nonce_ = next;
+      if (r->status == 400 && str(parseObject(r->body), "type").ends_with(":badNonce") &&
+          attempt == 0) {
+        continue;
+      }
+      return r;
+    }
+    return makeError(ErrorCode::unavailable, "the CA rejected two nonces in a row");
+  }
+
+ private:
+  domain::Result<std::string> nonce() {
+    if (!nonce_.empty()) return std::exchange(nonce_, std::string());
+    auto r = exchange(settings_, "HEAD", url("newNonce"), {});
+    if (!r) return r.error();
+    auto n = r->header("replay-nonce");
+    if (n.empty()) return makeError(ErrorCode::unavailable, "the CA sent no nonce");
+    return n;
+  }
+
+  const AcmeSettings& settings_;
+  std::string directoryUrl_;
+  json::object directory_;
+  std::string nonce_;
+  const KeyPair* key_ = nullptr;
+  std::string kid_;
+};
+
+// The account key: opened from its sealed form, or generated (P-256) when there is none.
+struct AccountKey {
+  KeyPair key;
+  std::string newlySealed;  // set when generated
+};
+
+domain::Result<AccountKey> accountKey(const ports::SecretBox& secrets,
+                                      const domain::AcmeAccount& account) {
+  if (!account.key_sealed.empty()) {
+    auto pem = secrets.open(account.key_sealed);
+    if (!pem) return makeError(ErrorCode::internal, "the account key cannot be decrypted");
+    auto key = KeyPair::fromPem(*pem);
+    if (!key) return key.error();
+    return AccountKey{std::move(*key), {}};
+  }
+  auto key = KeyPair::generate(domain::KeyType::ecdsa_p256);
+  if (!key) return key.error();
+  auto sealed = secrets.seal(key->privatePem());
+  if (!sealed) return sealed.error();
+  return AccountKey{std::move(*key), std::move(*sealed)};
+}
+
+// newAccount (RFC 8555 7.3), with External Account Binding (7.3.4) when a kid is configured.
+domain::Result<ports::AccountState> newAccount(Session& session, const ports::SecretBox& secrets,
+                                               const domain::AcmeAccount& account,
+                                               const KeyPair& key) {
+  json::object payload{{"termsOfServiceAgreed", true}};
+  if (!account.email.empty()) payload["contact"] = json::array{"mailto:" + account.email};
+  if (!account.eab_kid.empty()) {
+    auto macText = secrets.open(account.eab_hmac_sealed);
+    if (!macText) return makeError(ErrorCode::internal, "the EAB key cannot be decrypted");
+    auto mac = base64UrlDecode(*macText);
+    if (!mac) return makeError(ErrorCode::invalid_argument, "the EAB HMAC key is not base64url");
+    const std::string header = json::serialize(json::object{
+        {"alg", "HS256"}, {"kid", account.eab_kid}, {"url", session.url("newAccount")}});
+    const std::string protectedB64 = base64UrlEncode(header);
+    const std::string payloadB64 = base64UrlEncode(key.jwk());
+    payload["externalAccountBinding"] = json::object{
+        {"protected", protectedB64},
+        {"payload", payloadB64},
+        {"signature", base64UrlEncode(hmacSha256(*mac, protectedB64 + "." + payloadB64))}};
+  }
+  session.useKey(&key, {});
+  auto r = session.post(session.url("newAccount"), json::serialize(payload));
+  if (!r) return r.error();
+  if (r->status != 200 && r->status != 201) return problem(*r, "the account");
+  ports::AccountState state;
+  state.account_url = r->header("location");
+  state.status = str(parseObject(r->body), "status");
+  if (state.account_url.empty()) {
+    return makeError(ErrorCode::unavailable, "the CA sent no account URL");
+  }
+  return state;
+}
+
+// Polls `url` (POST-as-GET) until its status leaves `waiting`; bounded by `deadline`.
+domain::Result<json::object> pollUntil(Session& session, const AcmeSettings& settings,
+                                       const std::string& url,
+                                       std::initializer_list<const char*> waiting,
+                                       Clock::time_point deadline, const std::string& what) {
+  while (true) {
+    auto r = session.post(url, {});
+    if (!r) return r.error();
+    if (r->status != 200) return problem(*r, what);
+    auto doc = parseObject(r->body);
+    const std::string status = str(doc, "status");
+    if (std::none_of(waiting.begin(), waiting.end(), [&](const char* s) { return status == s; })) {
+      return doc;
+    }
+    const auto pause = retryAfter(*r, settings.poll_interval);
+    if (Clock::now() + pause > deadline) {
+      return makeError(ErrorCode::unavailable, what + " is still " + status + " at the deadline");
+    }
+    std::this_thread::sleep_for(pause);
+  }
+}
+
+std::string challengeError(const json::object& authz) {
+  if (const auto* challenges = authz.if_contains("challenges");
+      challenges != nullptr && challenges->is_array()) {
+    for (const auto& c : challenges->as_array()) {
+      if (!c.is_object()) continue;
+      if (const auto* e = c.as_object().if_contains("error"); e != nullptr && e->is_object()) {
+        return str(e->as_object(), "detail") + " (" + str(e->as_object(), "type") + ")";
+      }
+    }
+  }
+  return "no detail";
+}
+
+// Removes the published records whatever happens to the order.
+class PublishedRecords {
+ public:
+  explicit PublishedRecords(ports::DnsProvider& dns) : dns_(dns) {}
+  ~PublishedRecords() {
+    for (const auto& r : records_)
+      (void)dns_.cleanup(r);
+  }
+  PublishedRecords(const PublishedRecords&) = delete;
+  PublishedRecords& operator=(const PublishedRecords&) = delete;
+  domain::Status add(ports::TxtRecord record) {
+    auto s = dns_.present(record);
+    if (s) records_.push_back(std::move(record));
+    return s;
+  }
+  const std::vector<ports::TxtRecord>& records() const { return records_; }
+
+ private:
+  ports::DnsProvider& dns_;
+  std::vector<ports::TxtRecord> records_;
+};
+
+}  // namespace
+
+AcmeIssuer::AcmeIssuer(const ports::SecretBox& secrets, AcmeSettings settings)
+    : secrets_(secrets), settings_(std::move(settings)) {}
+
+domain::Result<ports::AccountState> AcmeIssuer::registerAccount(
+    const domain::AcmeAccount& account) {
+  auto key = accountKey(secrets_, account);
+  if (!key) return key.error();
+  Session session(settings_, account.directory_url);
+  if (auto s = session.open(); !s) return s.error();
+  auto state = newAccount(session, secrets_, account, key->key);
+  if (!state) return state.error();
+  state->key_sealed = key->newlySealed;
+  return state;
+}
+
+domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueRequest& request,
+                                                           ports::DnsProvider& dns) {
+  if (request.names.empty()) return makeError(ErrorCode::invalid_argument, "no names to order");
+  auto key = accountKey(secrets_, request.account);
+  if (!key) return key.error();
+  Session session(settings_, request.account.directory_url);
+  if (auto s = session.open(); !s) return s.error();
+  std::string kid = request.account.account_url;
+  if (kid.empty()) {  // not registered yet: newAccount finds or creates it
+    auto state = newAccount(session, secrets_, request.account, key->key);
+    if (!state) return state.error();
+    kid = state->account_url;
+  }
+  session.useKey(&key->key, kid);
+  const auto deadline = Clock::now() + settings_.order_timeout;
+
+  json::array identifiers;
+  for (const auto& name : request.names)
+    identifiers.push_back(json::object{{"type", "dns"}, {"value", name}});
+  auto ordered = session.post(session.url("newOrder"),
+                              json::serialize(json::object{{"identifiers", identifiers}}));
+  if (!ordered) return ordered.error();
+  if (ordered->status != 201) return problem(*ordered, "the order");
+  const std::string orderUrl = ordered->header("location");
+  auto order = parseObject(ordered->body);
+
+  // Authorizations: publish every DNS-01 record first, wait until all are visible, then answer.
+  PublishedRecords published(dns);
+  std::vector<std::pair<std::string, std::string>> pending;  // authz url, challenge url
+  const std::string thumbprint = key->key.thumbprint();
+  const auto* authzUrls = order.if_contains("authorizations");
+  if (authzUrls == nullptr || !authzUrls->is_array()) {
+    return makeError(ErrorCode::unavailable, "the order lists no authorizations");
+  }
+  for (const auto& u : authzUrls->as_array()) {
+    if (!u.is_string()) continue;
+    const std::string authzUrl(u.as_string());
+    auto r = session.post(authzUrl, {});
+    if (!r) return r.error();
+    if (r->status != 200) return problem(*r, "the authorization");
+    const auto authz = parseObject(r->body);
+    if (str(authz, "status") == "valid") continue;
+    const auto* identifier = authz.if_contains("identifier");
+    const std::string domainName = identifier != nullptr && identifier->is_object()
+                                       ? str(identifier->as_object(), "value")
+                                       : "";
+    std::string token, challengeUrl;
+    if (const auto* cs = authz.if_contains("challenges"); cs != nullptr && cs->is_array()) {
+      for (const auto& c : cs->as_array()) {
+        if (c.is_object() && str(c.as_object(), "type") == "dns-01") {
+          token = str(c.as_object(), "token");
+          challengeUrl = str(c.as_object(), "url");
+        }
+      }
+    }
+    if (token.empty() || challengeUrl.empty() || domainName.empty()) {
+      return makeError(ErrorCode::failed_precondition,
+                       "the CA offers no dns-01 challenge for " + domainName);
+    }
+    const std::string value = base64UrlEncode(sha256(token + "." + thumbprint));
+    if (auto s = published.add({"", "_acme-challenge." + domainName + ".", value, 60}); !s) {
+      return s.error();
+    }
+    pending.emplace_back(authzUrl, challengeUrl);
+  }
+  for (const auto& record : published.records()) {
+    if (auto s = dns.waitVisible(record, settings_.dns_timeout); !s) return s.error();
+  }
+  for (const auto& [authzUrl, challengeUrl] : pending) {
+    auto r = session.post(challengeUrl, "{}");
+    if (!r) return r.error();
+    if (r->status != 200) return problem(*r, "the challenge answer");
+  }
+  for (const auto& [authzUrl, challengeUrl] : pending) {
+    auto authz = pollUntil(session, settings_, authzUrl, {"pending", "processing"}, deadline,
+                           "the authorization");
+    if (!authz) return authz.error();
+    if (str(*authz, "status") != "valid") {
+      return makeError(ErrorCode::failed_precondition,
+                       "the CA could not validate the DNS-01 challenge: " + challengeError(*authz),
+                       "unauthorized");
+    }
+  }
+
+  // Finalize with a CSR for a key made here, then download the chain.
+  auto certKey = KeyPair::generate(request.key_type);
+  if (!certKey) return certKey.error();
+  auto csr = makeCsr(*certKey, request.names);
+  if (!csr) return csr.error();
+  auto ready = pollUntil(session, settings_, orderUrl, {"pending"}, deadline, "the order");
+  if (!ready) return ready.error();
+  if (str(*ready, "status") == "ready") {
+    auto r = session.post(str(*ready, "finalize"),
+                          json::serialize(json::object{{"csr", base64UrlEncode(*csr)}}));
+    if (!r) return r.error();
+    if (r->status != 200) return problem(*r, "the finalization");
+  }
+  auto done =
+      pollUntil(session, settings_, orderUrl, {"ready", "processing"}, deadline, "the order");
+  if (!done) return done.error();
+  if (str(*done, "status") != "valid" || str(*done, "certificate").empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the order ended " + str(*done, "status") + " without a certificate");
+  }
+  auto chain = session.post(str(*done, "certificate"), {}, "application/pem-certificate-chain");
+  if (!chain) return chain.error();
+  if (chain->status != 200) return problem(*chain, "the certificate download");
+  auto [leaf, rest] = splitChain(chain->body);
+  auto facts = inspectCertificate(leaf);
+  if (!facts) return facts.error();
+  ports::IssuedCertificate issued;
+  issued.certificate_pem = std::move(leaf);
+  issued.chain_pem = std::move(rest);
+  issued.private_key_pem = certKey->privatePem();
+  issued.serial_number = facts->serial_hex;
+  issued.not_before = facts->not_before;
+  issued.expires_at = facts->not_after;
+  return issued;
+}
+
+domain::Status AcmeIssuer::revoke(const domain::AcmeAccount& account,
+                                  const std::string& certificatePem) {
+  auto der = pemToDer(certificatePem);
+  if (!der) return der.error();
+  auto key = accountKey(secrets_, account);
+  if (!key) return key.error();
+  if (account.account_url.empty()) {
+    return makeError(ErrorCode::failed_precondition, "the account is not registered");
+  }
+  Session session(settings_, account.directory_url);
+  if (auto s = session.open(); !s) return s;
+  if (session.url("revokeCert").empty()) {
+    return makeError(ErrorCode::failed_precondition, "the CA offers no revocation");
+  }
+  session.useKey(&key->key, account.account_url);
+  auto r = session.post(session.url("revokeCert"),
+                        json::serialize(json::object{{"certificate", base64UrlEncode(*der)}}));
+  if (!r) return r.error();
+  if (r->status != 200) return problem(*r, "the revocation");
+  return {};
+}
+
+}  // namespace certsteward::adapters::acme

@@ -1,0 +1,41 @@
+// AcmeIssuer: the Issuer port over RFC 8555 (libcurl + OpenSSL): directory, nonces (one retry
+// on badNonce), JWS with ES256/ES384/RS256, accounts with optional External Account Binding,
+// orders, DNS-01 through a DnsProvider, finalize with a CSR for a key it generates, chain
+// download, revocation. Every wait is bounded; the CA's Retry-After is honoured, else it polls
+// every `poll_interval`. CA problems become domain errors whose message keeps the CA's detail
+// and whose reason is the ACME error type ("rateLimited", "unauthorized", ...). Thread-safe:
+// each call has its own session.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "ports/issuer.hpp"
+#include "ports/secret_box.hpp"
+
+namespace certsteward::adapters::acme {
+
+struct AcmeSettings {
+  std::string ca_bundle;  // PEM file trusted for the CA's HTTPS besides the system store
+  std::chrono::milliseconds request_timeout{30000};
+  std::chrono::milliseconds order_timeout{300000};  // all polling of one order
+  std::chrono::milliseconds dns_timeout{120000};    // until the TXT records are visible
+  std::chrono::milliseconds poll_interval{500};     // when the CA sends no Retry-After
+};
+
+class AcmeIssuer : public ports::Issuer {
+ public:
+  AcmeIssuer(const ports::SecretBox& secrets, AcmeSettings settings);
+
+  domain::Result<ports::AccountState> registerAccount(const domain::AcmeAccount& account) override;
+  domain::Result<ports::IssuedCertificate> issue(const ports::IssueRequest& request,
+                                                 ports::DnsProvider& dns) override;
+  domain::Status revoke(const domain::AcmeAccount& account,
+                        const std::string& certificatePem) override;
+
+ private:
+  const ports::SecretBox& secrets_;
+  AcmeSettings settings_;
+};
+
+}  // namespace certsteward::adapters::acme

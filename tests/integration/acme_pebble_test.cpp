@@ -1,0 +1,260 @@
+// The ACME issuer against a real Pebble, validating DNS-01 through a real bind9 updated with
+// RFC 2136 + TSIG; both started by the test on 127.0.0.1.
+#include <doctest/doctest.h>
+
+#include <curl/curl.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+
+#include <boost/json.hpp>
+
+#include <memory>
+
+#include "adapters/acme/acme_crypto.hpp"
+#include "adapters/acme/acme_issuer.hpp"
+#include "adapters/crypto/aes_gcm_secret_box.hpp"
+#include "adapters/crypto/ed25519_license_verifier.hpp"
+#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include "support/bind9_server.hpp"
+#include "support/pebble_server.hpp"
+
+using namespace certsteward;
+using namespace std::chrono_literals;
+using adapters::acme::AcmeIssuer;
+using adapters::acme::AcmeSettings;
+using testing::Bind9Server;
+using testing::PebbleServer;
+
+namespace {
+
+Bind9Server& bind9() {
+  static Bind9Server server;
+  REQUIRE_MESSAGE(server.available(), server.reason());
+  return server;
+}
+
+PebbleServer& pebble() {
+  static PebbleServer server(testing::PebbleOptions{bind9().address(), {}, 0});
+  REQUIRE_MESSAGE(server.available(), server.reason());
+  return server;
+}
+
+adapters::crypto::AesGcmSecretBox& box() {
+  static adapters::crypto::AesGcmSecretBox instance(std::string(40, 's'));
+  return instance;
+}
+
+AcmeSettings settings(const PebbleServer& ca) {
+  AcmeSettings s;
+  s.ca_bundle = ca.caFile();
+  s.request_timeout = 10s;
+  s.order_timeout = 60s;
+  s.dns_timeout = 10s;
+  s.poll_interval = 100ms;
+  return s;
+}
+
+// The zone the certificate's names live in; the job handlers choose it from the zones table.
+class ExampleZone : public ports::DnsProvider {
+ public:
+  explicit ExampleZone(adapters::dns::Rfc2136Settings s) : inner_(std::move(s)) {}
+  domain::Status present(const ports::TxtRecord& r) override { return inner_.present(inZone(r)); }
+  domain::Status cleanup(const ports::TxtRecord& r) override {
+    ++cleanups;
+    return inner_.cleanup(inZone(r));
+  }
+  domain::Status waitVisible(const ports::TxtRecord& r, domain::Duration t) override {
+    return inner_.waitVisible(inZone(r), t);
+  }
+  int cleanups = 0;
+  adapters::dns::Rfc2136DnsProvider inner_;
+
+ private:
+  static ports::TxtRecord inZone(ports::TxtRecord r) {
+    r.zone = "example.test.";
+    return r;
+  }
+};
+
+adapters::dns::Rfc2136Settings tsig(const char* secret = Bind9Server::kSecret256) {
+  adapters::dns::Rfc2136Settings s;
+  s.server = bind9().address();
+  s.key_name = Bind9Server::kKey256;
+  s.secret = secret;
+  s.timeout = 2s;
+  s.poll_interval = 50ms;
+  return s;
+}
+
+std::string httpsGet(const std::string& url, const std::string& caFile) {
+  CURL* curl = curl_easy_init();
+  std::string body;
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_CAINFO, caFile.c_str());
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+  curl_easy_setopt(
+      curl, CURLOPT_WRITEFUNCTION, +[](char* d, std::size_t s, std::size_t n, void* out) {
+        static_cast<std::string*>(out)->append(d, s * n);
+        return s * n;
+      });
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+  const auto rc = curl_easy_perform(curl);
+  curl_easy_cleanup(curl);
+  REQUIRE_MESSAGE(rc == CURLE_OK, url);
+  return body;
+}
+
+domain::AcmeAccount account(const PebbleServer& ca, const std::string& email = "ops@example.test") {
+  domain::AcmeAccount a;
+  a.id = "0123456789abcdef01234567";
+  a.directory_url = ca.directoryUrl();
+  a.email = email;
+  return a;
+}
+
+// Registers `a` and keeps what the CA said, as the service will.
+domain::AcmeAccount registered(AcmeIssuer& issuer, domain::AcmeAccount a) {
+  auto state = issuer.registerAccount(a);
+  REQUIRE_MESSAGE(state.ok(), state.error().message);
+  a.account_url = state->account_url;
+  a.key_sealed = state->key_sealed;
+  a.status = state->status;
+  return a;
+}
+
+// Verifies leaf + chain against Pebble's root of this run.
+bool verifies(const ports::IssuedCertificate& c, const std::string& rootPem) {
+  auto readAll = [](const std::string& pem) {
+    STACK_OF(X509)* out = sk_X509_new_null();
+    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+    while (X509* x = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr))
+      sk_X509_push(out, x);
+    BIO_free(bio);
+    ERR_clear_error();
+    return out;
+  };
+  STACK_OF(X509)* roots = readAll(rootPem);
+  STACK_OF(X509)* leaf = readAll(c.certificate_pem);
+  STACK_OF(X509)* chain = readAll(c.chain_pem);
+  X509_STORE* store = X509_STORE_new();
+  for (int i = 0; i < sk_X509_num(roots); ++i)
+    X509_STORE_add_cert(store, sk_X509_value(roots, i));
+  X509_STORE_CTX* ctx = X509_STORE_CTX_new();
+  bool ok = sk_X509_num(leaf) == 1 &&
+            X509_STORE_CTX_init(ctx, store, sk_X509_value(leaf, 0), chain) == 1 &&
+            X509_verify_cert(ctx) == 1;
+  X509_STORE_CTX_free(ctx);
+  X509_STORE_free(store);
+  for (auto* s : {roots, leaf, chain})
+    sk_X509_pop_free(s, X509_free);
+  return ok;
+}
+
+int keyBits(const std::string& keyPem, int* baseId) {
+  auto key = adapters::acme::KeyPair::fromPem(keyPem);
+  REQUIRE(key.ok());
+  auto* pkey = static_cast<EVP_PKEY*>(key->native());
+  *baseId = EVP_PKEY_get_base_id(pkey);
+  return EVP_PKEY_get_bits(pkey);
+}
+
+}  // namespace
+
+TEST_CASE("acme: an account registers, its key is made here and kept only sealed") {
+  AcmeIssuer issuer(box(), settings(pebble()));
+  auto state = issuer.registerAccount(account(pebble()));
+  REQUIRE_MESSAGE(state.ok(), state.error().message);
+  CHECK(state->status == "valid");
+  CHECK(state->account_url.starts_with("https://127.0.0.1:"));
+  REQUIRE(state->key_sealed.starts_with("v1:"));
+  CHECK(state->key_sealed.find("PRIVATE") == std::string::npos);
+  // The same key again finds the same account.
+  auto a = account(pebble());
+  a.key_sealed = state->key_sealed;
+  auto again = issuer.registerAccount(a);
+  REQUIRE(again.ok());
+  CHECK(again->account_url == state->account_url);
+  CHECK(again->key_sealed.empty());  // no new key
+}
+
+TEST_CASE("acme: DNS-01 through bind9 issues a chain that verifies against Pebble's root") {
+  AcmeIssuer issuer(box(), settings(pebble()));
+  const auto a = registered(issuer, account(pebble()));
+  ExampleZone dns(tsig());
+  auto issued =
+      issuer.issue({a, {"www.example.test", "*.example.test"}, domain::KeyType::ecdsa_p256}, dns);
+  REQUIRE_MESSAGE(issued.ok(), issued.error().message << "\n" << pebble().log().substr(0, 3000));
+  const std::string root = httpsGet(pebble().managementUrl() + "/roots/0", pebble().caFile());
+  CHECK(verifies(*issued, root));
+  auto facts = adapters::acme::inspectCertificate(issued->certificate_pem);
+  REQUIRE(facts.ok());
+  CHECK(facts->serial_hex == issued->serial_number);
+  CHECK(std::count(facts->dns_names.begin(), facts->dns_names.end(), "www.example.test") == 1);
+  CHECK(std::count(facts->dns_names.begin(), facts->dns_names.end(), "*.example.test") == 1);
+  CHECK(issued->expires_at > issued->not_before);
+  int base = 0;
+  CHECK(keyBits(issued->private_key_pem, &base) == 256);
+  CHECK(base == EVP_PKEY_EC);
+  // The challenge records are gone again.
+  CHECK(dns.cleanups == 2);
+  CHECK(dns.inner_.lookupTxt(bind9().address(), "_acme-challenge.example.test.")->empty());
+
+  // Revocation is seen by Pebble.
+  REQUIRE(issuer.revoke(a, issued->certificate_pem).ok());
+  const auto status =
+      httpsGet(pebble().managementUrl() + "/cert-status-by-serial/" + issued->serial_number,
+               pebble().caFile());
+  CHECK_MESSAGE(status.find("Revoked") != std::string::npos, status);
+}
+
+TEST_CASE("acme: RSA keys, a second order gives a new serial") {
+  AcmeIssuer issuer(box(), settings(pebble()));
+  const auto a = registered(issuer, account(pebble()));
+  ExampleZone dns(tsig());
+  auto first = issuer.issue({a, {"rsa.example.test"}, domain::KeyType::rsa_2048}, dns);
+  REQUIRE_MESSAGE(first.ok(), first.error().message);
+  auto second = issuer.issue({a, {"rsa.example.test"}, domain::KeyType::rsa_2048}, dns);
+  REQUIRE_MESSAGE(second.ok(), second.error().message);
+  CHECK(first->serial_number != second->serial_number);
+  int base = 0;
+  CHECK(keyBits(second->private_key_pem, &base) == 2048);
+  CHECK(base == EVP_PKEY_RSA);
+}
+
+TEST_CASE("acme: failures are clear and bounded — wrong TSIG key, unreachable CA") {
+  AcmeIssuer issuer(box(), settings(pebble()));
+  const auto a = registered(issuer, account(pebble()));
+  ExampleZone wrongKey(tsig("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="));
+  auto denied = issuer.issue({a, {"denied.example.test"}, domain::KeyType::ecdsa_p256}, wrongKey);
+  REQUIRE_FALSE(denied.ok());
+  CHECK(denied.error().code == domain::ErrorCode::permission_denied);
+
+  auto offline = account(pebble());
+  offline.directory_url =
+      "https://127.0.0.1:" + std::to_string(testing::freeLoopbackPort()) + "/dir";
+  const auto start = std::chrono::steady_clock::now();
+  auto unreachable = issuer.registerAccount(offline);
+  REQUIRE_FALSE(unreachable.ok());
+  CHECK(unreachable.error().code == domain::ErrorCode::unavailable);
+  CHECK(std::chrono::steady_clock::now() - start < 10s);
+}
+
+TEST_CASE("acme: External Account Binding — required by the CA, refused without, accepted with") {
+  const std::string kid = "kid-certsteward";
+  const std::string mac = adapters::crypto::base64UrlEncode(std::string(32, 'm'));
+  PebbleServer eabCa(testing::PebbleOptions{bind9().address(), {{kid, mac}}, 0});
+  REQUIRE_MESSAGE(eabCa.available(), eabCa.reason());
+  AcmeIssuer issuer(box(), settings(eabCa));
+  auto without = issuer.registerAccount(account(eabCa));
+  REQUIRE_FALSE(without.ok());
+  CHECK(without.error().reason == "externalAccountRequired");
+
+  auto a = account(eabCa);
+  a.eab_kid = kid;
+  a.eab_hmac_sealed = *box().seal(mac);
+  auto with = issuer.registerAccount(a);
+  REQUIRE_MESSAGE(with.ok(), with.error().message);
+  CHECK(with->status == "valid");
+}

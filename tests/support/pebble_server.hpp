@@ -1,0 +1,134 @@
+// PebbleServer: Pebble (the ACME test CA) started by a test on 127.0.0.1 at free ports, with a
+// TLS certificate made for it here (its CA file is what the client trusts), validating DNS-01
+// through `dnsServer` ("127.0.0.1:port"), optionally requiring External Account Binding.
+// Stopped (SIGTERM, then SIGKILL) and removed by the destructor. available() is false, with a
+// reason, when pebble is not installed or does not start.
+#pragma once
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+
+#include "support/free_port.hpp"
+#include "support/test_certificates.hpp"
+
+namespace certsteward::testing {
+
+struct PebbleOptions {
+  std::string dns_server;                       // "127.0.0.1:port"
+  std::map<std::string, std::string> eab_keys;  // kid -> base64url HMAC key; non-empty: required
+  int certificate_validity_seconds = 0;         // 0: Pebble's default
+};
+
+class PebbleServer {
+ public:
+  explicit PebbleServer(const PebbleOptions& options) {
+    if (!std::filesystem::exists("/usr/bin/pebble")) {
+      reason_ = "pebble is not installed (scripts/setup installs it)";
+      return;
+    }
+    dir_ = std::filesystem::temp_directory_path() /
+           ("certsteward-pebble-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    std::filesystem::create_directories(dir_);
+    port_ = freeLoopbackPort();
+    managementPort_ = freeLoopbackPort();
+    const auto tls = makeTestMaterial("localhost", "DNS:localhost,IP:127.0.0.1");
+    std::ofstream(dir_ / "ca.pem") << tls.chain_pem;
+    std::ofstream(dir_ / "cert.pem") << tls.certificate_pem;
+    std::ofstream(dir_ / "key.pem") << tls.private_key_pem;
+    std::string eab;
+    for (const auto& [kid, key] : options.eab_keys)
+      eab += (eab.empty() ? "" : ", ") + ("\"" + kid + "\": \"" + key + "\"");
+    std::ofstream(dir_ / "pebble.json")
+        << "{\"pebble\": {\"listenAddress\": \"127.0.0.1:" << port_
+        << "\", \"managementListenAddress\": \"127.0.0.1:" << managementPort_
+        << "\", \"certificate\": \"" << (dir_ / "cert.pem").string() << "\", \"privateKey\": \""
+        << (dir_ / "key.pem").string() << "\", \"httpPort\": " << freeLoopbackPort()
+        << ", \"tlsPort\": " << freeLoopbackPort() << ", \"ocspResponderURL\": \"\""
+        << ", \"externalAccountBindingRequired\": " << (eab.empty() ? "false" : "true")
+        << ", \"externalAccountMACKeys\": {" << eab << "}"
+        << (options.certificate_validity_seconds > 0
+                ? ", \"certificateValidityPeriod\": " +
+                      std::to_string(options.certificate_validity_seconds)
+                : std::string())
+        << "}}\n";
+    std::fflush(nullptr);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const std::string log = (dir_ / "pebble.log").string();
+      (void)std::freopen(log.c_str(), "w", stdout);
+      (void)std::freopen(log.c_str(), "a", stderr);
+      ::setenv("PEBBLE_VA_NOSLEEP", "1", 1);
+      ::setenv("PEBBLE_WFE_NONCEREJECT", "0", 1);
+      ::setenv("PEBBLE_AUTHZREUSE", "0", 1);
+      const std::string conf = (dir_ / "pebble.json").string();
+      ::execl("/usr/bin/pebble", "pebble", "-config", conf.c_str(), "-dnsserver",
+              options.dns_server.c_str(), nullptr);
+      ::_exit(127);
+    }
+    for (int i = 0; i < 150; ++i) {  // bounded: 15 s
+      const std::string text = log();
+      if (text.find("ACME directory available") != std::string::npos) return;
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        reason_ = "pebble exited at start: " + text.substr(0, 2000);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    reason_ = "pebble did not announce its directory within 15 s";
+  }
+
+  ~PebbleServer() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      for (int i = 0; i < 100 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds{50});
+      if (::waitpid(pid_, nullptr, WNOHANG) == 0) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+      }
+    }
+    if (!dir_.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir_, ignored);
+    }
+  }
+  PebbleServer(const PebbleServer&) = delete;
+  PebbleServer& operator=(const PebbleServer&) = delete;
+
+  bool available() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+  std::string directoryUrl() const { return "https://127.0.0.1:" + std::to_string(port_) + "/dir"; }
+  std::string managementUrl() const {
+    return "https://127.0.0.1:" + std::to_string(managementPort_);
+  }
+  // The CA file that makes Pebble's HTTPS trusted.
+  std::string caFile() const { return (dir_ / "ca.pem").string(); }
+  std::string log() const {
+    std::ifstream in(dir_ / "pebble.log");
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  }
+
+ private:
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+  int managementPort_ = 0;
+  std::string reason_;
+};
+
+}  // namespace certsteward::testing
