@@ -1,6 +1,8 @@
 // Wiring only: no rules here.
 #include "app/application.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "adapters/acme/acme_issuer.hpp"
 #include "adapters/cache/caching_user_repository.hpp"
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/bcrypt_password_hasher.hpp"
@@ -18,16 +21,19 @@
 #include "adapters/crypto/openssl_otp_hasher.hpp"
 #include "adapters/crypto/openssl_random.hpp"
 #include "adapters/crypto/system_clock.hpp"
+#include "adapters/dns/dns_provider_factory.hpp"
 #include "adapters/http/api.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "app/store_factory.hpp"
+#include "app/worker_pool.hpp"
 #include "domain/audit.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/auth_service.hpp"
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/distribution_service.hpp"
+#include "domain/services/issuance_worker.hpp"
 #include "domain/services/job_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
@@ -72,6 +78,17 @@ struct Application::Parts {
                       store->license(), ids, clock, secretBox},
                      access, audit),
         jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
+        dnsProviders(adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval}),
+        issuer(secretBox,
+               adapters::acme::AcmeSettings{c.acme_ca_bundle, c.acme_request_timeout,
+                                            c.acme_order_timeout, c.dns_propagation_timeout,
+                                            c.acme_poll_interval}),
+        issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
+                  store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock},
+                 domain::JobPolicy{3, c.worker_lock_ttl, std::chrono::seconds{30},
+                                   std::chrono::minutes{10}, c.worker_poll_interval,
+                                   c.worker_shutdown_wait},
+                 c.dns_propagation_timeout),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, access, audit),
         acmeAccounts(store->acmeAccounts(), secretBox, ids, clock, access, audit,
@@ -155,6 +172,10 @@ struct Application::Parts {
   domain::UserService users;
   domain::CertificateService certificates;
   domain::JobService jobs;
+  adapters::dns::DefaultDnsProviderFactory dnsProviders;
+  adapters::acme::AcmeIssuer issuer;
+  domain::IssuanceWorker issuance;
+  std::unique_ptr<WorkerPool> standardWorkers;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
   domain::LicenseService license;
   domain::ResourceService<domain::AcmeAccount> acmeAccounts;
@@ -241,6 +262,21 @@ std::uint16_t Application::httpPort() const {
 
 void Application::stopHttp() {
   if (parts_ && parts_->server) parts_->server->stop();
+}
+
+void Application::startWorkers() {
+  if (!parts_->config.worker_enabled) return;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string id = std::string(host) + ":" + std::to_string(::getpid());
+  parts_->standardWorkers = std::make_unique<WorkerPool>(parts_->issuance, domain::Lane::standard,
+                                                         parts_->config.worker_max_concurrency,
+                                                         parts_->config.worker_poll_interval, id);
+  parts_->standardWorkers->start();
+}
+
+void Application::stopWorkers() {
+  if (parts_ && parts_->standardWorkers) parts_->standardWorkers->stop();
 }
 
 }  // namespace certsteward::app

@@ -31,6 +31,11 @@ class Application {
   std::uint16_t httpPort() const;
   void stopHttp();
 
+  // Worker threads for the standard lane (issuance and renewal jobs); stop lets running jobs
+  // finish.
+  void startWorkers();
+  void stopWorkers();
+
  private:
   struct Parts;
   explicit Application(std::unique_ptr<Parts> parts);

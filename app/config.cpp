@@ -147,6 +147,7 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
     return duration(c.refresh_token_ttl, minutes{5}, days{90});
   }
   if (key == "secrets.key") return secret(c.secrets_key);
+  if (key == "worker.enabled") return boolean(c.worker_enabled);
   if (key == "worker.max_concurrency") return integer(c.worker_max_concurrency, 0, 256);
   if (key == "worker.max_concurrent_discovery") {
     return integer(c.worker_max_concurrent_discovery, 1, 1000);
@@ -156,6 +157,24 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
   }
   if (key == "worker.lock_ttl") return duration(c.worker_lock_ttl, seconds{1}, hours{1});
   if (key == "worker.shutdown_wait") return duration(c.worker_shutdown_wait, zero, minutes{10});
+  if (key == "acme.ca_bundle") {
+    c.acme_ca_bundle = value;
+    return {};
+  }
+  if (key == "acme.request_timeout") {
+    return duration(c.acme_request_timeout, seconds{1}, minutes{5});
+  }
+  if (key == "acme.order_timeout") return duration(c.acme_order_timeout, seconds{5}, hours{1});
+  if (key == "acme.poll_interval") {
+    return duration(c.acme_poll_interval, milliseconds{50}, minutes{1});
+  }
+  if (key == "dns.timeout") return duration(c.dns_timeout, milliseconds{100}, minutes{1});
+  if (key == "dns.propagation_timeout") {
+    return duration(c.dns_propagation_timeout, seconds{1}, hours{1});
+  }
+  if (key == "dns.poll_interval") {
+    return duration(c.dns_poll_interval, milliseconds{50}, minutes{1});
+  }
   if (key == "scheduler.interval") return duration(c.scheduler_interval, seconds{1}, days{1});
   if (key == "scheduler.leader_ttl") return duration(c.scheduler_leader_ttl, seconds{1}, hours{1});
   if (key == "scheduler.heartbeat") {
@@ -202,11 +221,19 @@ const std::vector<std::string>& knownKeys() {
                                              "jwt.access_token_ttl",
                                              "jwt.refresh_token_ttl",
                                              "secrets.key",
+                                             "worker.enabled",
                                              "worker.max_concurrency",
                                              "worker.max_concurrent_discovery",
                                              "worker.poll_interval",
                                              "worker.lock_ttl",
                                              "worker.shutdown_wait",
+                                             "acme.ca_bundle",
+                                             "acme.request_timeout",
+                                             "acme.order_timeout",
+                                             "acme.poll_interval",
+                                             "dns.timeout",
+                                             "dns.propagation_timeout",
+                                             "dns.poll_interval",
                                              "scheduler.interval",
                                              "scheduler.leader_ttl",
                                              "scheduler.heartbeat",

@@ -35,11 +35,21 @@ struct Config {
   // secrets.*
   std::string secrets_key;
   // worker.*
+  bool worker_enabled = true;  // false: an API-only instance (others run the jobs)
   int worker_max_concurrency = 4;
   int worker_max_concurrent_discovery = 50;
   domain::Duration worker_poll_interval = std::chrono::seconds{2};
   domain::Duration worker_lock_ttl = std::chrono::minutes{5};
   domain::Duration worker_shutdown_wait = std::chrono::seconds{55};
+  // acme.*
+  std::string acme_ca_bundle;  // extra PEM trust for the CA's HTTPS (a private or test CA)
+  domain::Duration acme_request_timeout = std::chrono::seconds{30};
+  domain::Duration acme_order_timeout = std::chrono::minutes{5};
+  domain::Duration acme_poll_interval = std::chrono::milliseconds{500};
+  // dns.*
+  domain::Duration dns_timeout = std::chrono::seconds{5};
+  domain::Duration dns_propagation_timeout = std::chrono::minutes{2};
+  domain::Duration dns_poll_interval = std::chrono::milliseconds{500};
   // scheduler.*
   domain::Duration scheduler_interval = std::chrono::hours{1};
   domain::Duration scheduler_leader_ttl = std::chrono::seconds{90};

@@ -65,6 +65,7 @@ int serve(const std::optional<std::string>& configPath) {
     spdlog::critical("{}", started.error().message);
     return 1;
   }
+  (*application)->startWorkers();
   const auto& config = (*application)->config();
   spdlog::info("certsteward {} listening on {}:{} (store {})", app::kVersion, config.listen_address,
                (*application)->httpPort(), config.store_url.substr(0, config.store_url.find(':')));
@@ -73,6 +74,7 @@ int serve(const std::optional<std::string>& configPath) {
   sigwait(&stopSignals, &signal);
   spdlog::info("received {}, stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT");
   (*application)->stopHttp();
+  (*application)->stopWorkers();
   spdlog::info("stopped");
   return 0;
 }

@@ -32,6 +32,9 @@ ServerProcess::ServerProcess(const std::map<std::string, std::string>& env,
          << "jwt.secret = e2e-jwt-secret-with-at-least-32-characters!\n"
          << "secrets.key = " << kE2eSecretsKey << "\n"
          << "auth.bcrypt_cost = 10\n"
+         // API suites drive jobs themselves (cancel, retry): no workers unless a suite asks.
+         << (extraConfig.find("worker.enabled") == std::string::npos ? "worker.enabled = false\n"
+                                                                     : "")
          << extraConfig;
   }
   const std::string logPath = (dir_ / "log").string();

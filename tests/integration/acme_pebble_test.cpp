@@ -2,7 +2,6 @@
 // RFC 2136 + TSIG; both started by the test on 127.0.0.1.
 #include <doctest/doctest.h>
 
-#include <curl/curl.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -18,6 +17,7 @@
 #include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/dns/rfc2136_dns_provider.hpp"
 #include "support/bind9_server.hpp"
+#include "support/chain_verify.hpp"
 #include "support/pebble_server.hpp"
 
 using namespace certsteward;
@@ -94,24 +94,6 @@ adapters::dns::Rfc2136Settings tsig(const char* secret = Bind9Server::kSecret256
   return s;
 }
 
-std::string httpsGet(const std::string& url, const std::string& caFile) {
-  CURL* curl = curl_easy_init();
-  std::string body;
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_CAINFO, caFile.c_str());
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
-  curl_easy_setopt(
-      curl, CURLOPT_WRITEFUNCTION, +[](char* d, std::size_t s, std::size_t n, void* out) {
-        static_cast<std::string*>(out)->append(d, s * n);
-        return s * n;
-      });
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-  const auto rc = curl_easy_perform(curl);
-  curl_easy_cleanup(curl);
-  REQUIRE_MESSAGE(rc == CURLE_OK, url);
-  return body;
-}
-
 domain::AcmeAccount account(const PebbleServer& ca, const std::string& email = "ops@example.test") {
   domain::AcmeAccount a;
   a.id = "0123456789abcdef01234567";
@@ -128,34 +110,6 @@ domain::AcmeAccount registered(AcmeIssuer& issuer, domain::AcmeAccount a) {
   a.key_sealed = state->key_sealed;
   a.status = state->status;
   return a;
-}
-
-// Verifies leaf + chain against Pebble's root of this run.
-bool verifies(const ports::IssuedCertificate& c, const std::string& rootPem) {
-  auto readAll = [](const std::string& pem) {
-    STACK_OF(X509)* out = sk_X509_new_null();
-    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-    while (X509* x = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr))
-      sk_X509_push(out, x);
-    BIO_free(bio);
-    ERR_clear_error();
-    return out;
-  };
-  STACK_OF(X509)* roots = readAll(rootPem);
-  STACK_OF(X509)* leaf = readAll(c.certificate_pem);
-  STACK_OF(X509)* chain = readAll(c.chain_pem);
-  X509_STORE* store = X509_STORE_new();
-  for (int i = 0; i < sk_X509_num(roots); ++i)
-    X509_STORE_add_cert(store, sk_X509_value(roots, i));
-  X509_STORE_CTX* ctx = X509_STORE_CTX_new();
-  bool ok = sk_X509_num(leaf) == 1 &&
-            X509_STORE_CTX_init(ctx, store, sk_X509_value(leaf, 0), chain) == 1 &&
-            X509_verify_cert(ctx) == 1;
-  X509_STORE_CTX_free(ctx);
-  X509_STORE_free(store);
-  for (auto* s : {roots, leaf, chain})
-    sk_X509_pop_free(s, X509_free);
-  return ok;
 }
 
 int keyBits(const std::string& keyPem, int* baseId) {
@@ -192,8 +146,8 @@ TEST_CASE("acme: DNS-01 through bind9 issues a chain that verifies against Pebbl
   auto issued =
       issuer.issue({a, {"www.example.test", "*.example.test"}, domain::KeyType::ecdsa_p256}, dns);
   REQUIRE_MESSAGE(issued.ok(), whyNot(issued) << "\n" << (issued.ok() ? "" : pebble().log()));
-  const std::string root = httpsGet(pebble().managementUrl() + "/roots/0", pebble().caFile());
-  CHECK(verifies(*issued, root));
+  const std::string root = pebble().managementGet("/roots/0");
+  CHECK(testing::chainVerifies(issued->certificate_pem, issued->chain_pem, root));
   auto facts = adapters::acme::inspectCertificate(issued->certificate_pem);
   REQUIRE(facts.ok());
   CHECK(facts->serial_hex == issued->serial_number);
@@ -209,9 +163,7 @@ TEST_CASE("acme: DNS-01 through bind9 issues a chain that verifies against Pebbl
 
   // Revocation is seen by Pebble.
   REQUIRE(issuer.revoke(a, issued->certificate_pem).ok());
-  const auto status =
-      httpsGet(pebble().managementUrl() + "/cert-status-by-serial/" + issued->serial_number,
-               pebble().caFile());
+  const auto status = pebble().managementGet("/cert-status-by-serial/" + issued->serial_number);
   CHECK_MESSAGE(status.find("Revoked") != std::string::npos, status);
 }
 

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -114,6 +116,27 @@ class PebbleServer {
   }
   // The CA file that makes Pebble's HTTPS trusted.
   std::string caFile() const { return (dir_ / "ca.pem").string(); }
+  // GET on the management interface ("/roots/0", "/cert-status-by-serial/<hex>"); empty on
+  // failure. Bounded: 10 s.
+  std::string managementGet(const std::string& path) const {
+    CURL* curl = curl_easy_init();
+    std::string body;
+    const std::string url = managementUrl() + path;
+    const std::string ca = caFile();
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_CAINFO, ca.c_str());
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+    curl_easy_setopt(
+        curl, CURLOPT_WRITEFUNCTION, +[](char* d, std::size_t s, std::size_t n, void* out) {
+          static_cast<std::string*>(out)->append(d, s * n);
+          return s * n;
+        });
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    const auto rc = curl_easy_perform(curl);
+    curl_easy_cleanup(curl);
+    return rc == CURLE_OK ? body : std::string();
+  }
+
   std::string log() const {
     std::ifstream in(dir_ / "pebble.log");
     return std::string((std::istreambuf_iterator<char>(in)), {});

@@ -1,0 +1,42 @@
+// WorkerPool: threads that keep asking the IssuanceWorker for the next job of one lane, and
+// sleep `poll_interval` when there is none. stop() wakes them, lets running jobs finish and
+// joins. Mechanics only: what a job does is the domain's.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "domain/services/issuance_worker.hpp"
+
+namespace certsteward::app {
+
+class WorkerPool {
+ public:
+  WorkerPool(domain::IssuanceWorker& worker, domain::Lane lane, int threads,
+             domain::Duration pollInterval, std::string idPrefix);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  void start();
+  void stop();
+
+ private:
+  void loop(const std::string& id);
+
+  domain::IssuanceWorker& worker_;
+  domain::Lane lane_;
+  int threads_;
+  domain::Duration pollInterval_;
+  std::string idPrefix_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<std::thread> running_;
+};
+
+}  // namespace certsteward::app

@@ -1,0 +1,219 @@
+// The certificate jobs.
+#include "domain/services/issuance_worker.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace certsteward::domain {
+namespace {
+
+// DNS-01 records go to the zone of the project that covers the name (the longest match), through
+// that zone's DNS credential.
+class ZoneRoutedDns : public ports::DnsProvider {
+ public:
+  ZoneRoutedDns(const IssuanceWorker::Ports& p, Id project) : p_(p), project_(std::move(project)) {}
+
+  Status present(const ports::TxtRecord& record) override {
+    return withZone(record,
+                    [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.present(r); });
+  }
+  Status cleanup(const ports::TxtRecord& record) override {
+    return withZone(record,
+                    [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.cleanup(r); });
+  }
+  Status waitVisible(const ports::TxtRecord& record, Duration timeout) override {
+    return withZone(record, [timeout](ports::DnsProvider& d, const ports::TxtRecord& r) {
+      return d.waitVisible(r, timeout);
+    });
+  }
+
+ private:
+  template <class F>
+  Status withZone(const ports::TxtRecord& record, F call) {
+    std::string name = record.name;
+    if (!name.empty() && name.back() == '.') name.pop_back();
+    auto zone = p_.zones.findForName(project_, name);
+    if (!zone) return zone.error();
+    if (!*zone) {
+      return makeError(ErrorCode::failed_precondition, "no zone of the project covers " + name +
+                                                           ": add one with its DNS credential");
+    }
+    auto provider = providerFor((*zone)->dns_credential_id);
+    if (!provider) return provider.error();
+    ports::TxtRecord routed = record;
+    routed.zone = (*zone)->domain + ".";
+    return call(**provider, routed);
+  }
+
+  Result<ports::DnsProvider*> providerFor(const Id& credentialId) {
+    if (auto it = providers_.find(credentialId); it != providers_.end()) return it->second.get();
+    auto credential = p_.dnsCredentials.get(project_, credentialId);
+    if (!credential) return credential.error();
+    if (!credential->active) {
+      return makeError(ErrorCode::failed_precondition,
+                       "the DNS credential '" + credential->name + "' is not active");
+    }
+    std::string secret;
+    if (!credential->secret_sealed.empty()) {
+      auto opened = p_.secrets.open(credential->secret_sealed);
+      if (!opened) return makeError(ErrorCode::internal, "a DNS secret cannot be decrypted");
+      secret = std::move(*opened);
+    }
+    auto provider = p_.dnsProviders.make(*credential, secret);
+    if (!provider) return provider.error();
+    auto* raw = provider->get();
+    providers_.emplace(credentialId, std::move(*provider));
+    return raw;
+  }
+
+  const IssuanceWorker::Ports& p_;
+  Id project_;
+  std::map<Id, ports::DnsProviderPtr> providers_;
+};
+
+}  // namespace
+
+void IssuanceWorker::log(const Job& job, LogLevel level, const std::string& message) {
+  (void)p_.logs.append(JobLogEntry{job.id, p_.clock.now(), level, message});
+}
+
+Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
+                                        const CertificateContext& ctx, Certificate* issued) {
+  if (!job.certificate_id) return {};
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
+    if (!cert) return cert.error();
+    if (issued != nullptr) {
+      cert->certificate_pem = issued->certificate_pem;
+      cert->chain_pem = issued->chain_pem;
+      cert->private_key_sealed = issued->private_key_sealed;
+      cert->serial_number = issued->serial_number;
+      cert->issued_at = issued->issued_at;
+    }
+    if (auto applied = applyCertificateEvent(*cert, event, ctx); !applied) return applied.error();
+    cert->updated_at = ctx.now;
+    auto stored = p_.certificates.update(*cert);
+    if (stored) return {};
+    if (stored.error().code != ErrorCode::conflict) return stored.error();
+  }
+  return makeError(ErrorCode::unavailable, "the certificate kept changing; try again");
+}
+
+Status IssuanceWorker::attempt(const Job& job, const std::string& worker) {
+  (void)worker;
+  if (job.type != JobType::issue_certificate && job.type != JobType::renew_certificate) {
+    return makeError(
+        ErrorCode::failed_precondition,
+        "this build has no handler for " + std::string(nameOf(job.type)) + " jobs yet");
+  }
+  if (!job.certificate_id) return makeError(ErrorCode::failed_precondition, "no certificate");
+  auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
+  if (!cert) return cert.error();
+  const bool renewal = job.type == JobType::renew_certificate;
+  if (renewal && cert->status == CertificateStatus::renewal_pending) {
+    if (auto s = certificateEvent(job, CertificateEvent::renewal_started,
+                                  CertificateContext{p_.clock.now(), "", {}, {}, false, {}});
+        !s) {
+      return s;
+    }
+  }
+
+  // The ACME account: the certificate's, else the project's first.
+  Id accountId;
+  if (cert->acme_account_id) {
+    accountId = *cert->acme_account_id;
+  } else {
+    auto accounts = p_.accounts.list(job.project_id, PageRequest{1, 1});
+    if (!accounts) return accounts.error();
+    if (accounts->items.empty()) {
+      return makeError(ErrorCode::failed_precondition,
+                       "the project has no ACME account: add one before issuing");
+    }
+    accountId = accounts->items.front().id;
+  }
+  auto account = p_.accounts.get(job.project_id, accountId);
+  if (!account) return account.error();
+  if (!account->is_registered || account->account_url.empty()) {
+    log(job, LogLevel::info,
+        "registering ACME account '" + account->name + "' at " + account->directory_url);
+    auto state = p_.issuer.registerAccount(*account);
+    if (!state) return state.error();
+    account->account_url = state->account_url;
+    if (!state->key_sealed.empty()) account->key_sealed = state->key_sealed;
+    account->status = state->status.empty() ? "valid" : state->status;
+    account->is_registered = true;
+    account->last_validated_at = p_.clock.now();
+    account->updated_at = p_.clock.now();
+    if (auto s = p_.accounts.update(*account); !s) return s;
+  }
+
+  std::vector<std::string> names = cert->sans;
+  if (std::find(names.begin(), names.end(), cert->common_name) == names.end()) {
+    names.insert(names.begin(), cert->common_name);
+  }
+  log(job, LogLevel::info,
+      std::string(renewal ? "renewing" : "ordering") + " a certificate for " +
+          std::to_string(names.size()) + " name(s) from " + account->directory_url);
+  ZoneRoutedDns dns(p_, job.project_id);
+  auto issued = p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type}, dns);
+  if (!issued) return issued.error();
+  auto sealedKey = p_.secrets.seal(issued->private_key_pem);
+  if (!sealedKey) return sealedKey.error();
+  Certificate material;
+  material.certificate_pem = issued->certificate_pem;
+  material.chain_pem = issued->chain_pem;
+  material.private_key_sealed = *sealedKey;
+  material.serial_number = issued->serial_number;
+  material.issued_at = p_.clock.now();
+  CertificateContext ctx{p_.clock.now(), "", issued->expires_at, issued->suggested_renewal_at,
+                         false,          {}};
+  if (auto s = certificateEvent(job, renewal ? CertificateEvent::renewed : CertificateEvent::issued,
+                                ctx, &material);
+      !s) {
+    return s;
+  }
+  log(job, LogLevel::info,
+      "issued: serial " + issued->serial_number + ", valid until " +
+          formatTimestamp(issued->expires_at));
+  return {};
+}
+
+Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
+  auto claim = p_.jobs.claim(lane, JobContext{p_.clock.now(), worker, "", policy_});
+  if (!claim) return claim.error();
+  for (const auto& settled : claim->settled) {  // lost their worker and ran out of attempts
+    if (settled.job.status == JobStatus::dead) {
+      (void)certificateEvent(
+          settled.job, CertificateEvent::attempts_exhausted,
+          CertificateContext{p_.clock.now(), settled.job.error_msg, {}, {}, false, {}});
+    }
+  }
+  if (!claim->claimed) return false;
+  const Job job = *claim->claimed;
+  log(job, LogLevel::info,
+      "attempt " + std::to_string(job.attempts) + " of " + std::to_string(job.max_attempts) +
+          " started by " + worker);
+  const auto outcome = attempt(job, worker);
+  const auto now = p_.clock.now();
+  if (outcome) {
+    if (auto done = p_.jobs.apply(job.id, JobEvent::succeed, JobContext{now, worker, "", policy_});
+        !done) {
+      return done.error();
+    }
+    log(job, LogLevel::info, "succeeded");
+    return true;
+  }
+  const std::string error = outcome.error().message;
+  log(job, LogLevel::error, error);
+  auto failed = p_.jobs.apply(job.id, JobEvent::fail, JobContext{now, worker, error, policy_});
+  if (!failed) return failed.error();
+  const bool dead = failed->job.status == JobStatus::dead;
+  if (dead) log(job, LogLevel::error, "no attempts left: the job is dead");
+  (void)certificateEvent(
+      job, dead ? CertificateEvent::attempts_exhausted : CertificateEvent::attempt_failed,
+      CertificateContext{now, error, {}, {}, false, {}});
+  return true;
+}
+
+}  // namespace certsteward::domain

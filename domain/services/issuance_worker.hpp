@@ -1,0 +1,57 @@
+// IssuanceWorker: runs the certificate jobs a worker claims — issue_certificate and
+// renew_certificate — through the Issuer and the project's DNS zones, and moves the job and the
+// certificate through their tables (docs/architecture.md). Every step a person should be able to
+// follow goes to the job log. Thread-safe: workers on any number of threads share one.
+#pragma once
+
+#include <string>
+
+#include "domain/job.hpp"
+#include "ports/acme_account_repository.hpp"
+#include "ports/certificate_repository.hpp"
+#include "ports/clock.hpp"
+#include "ports/dns_credential_repository.hpp"
+#include "ports/dns_provider_factory.hpp"
+#include "ports/issuer.hpp"
+#include "ports/job_log_repository.hpp"
+#include "ports/job_queue.hpp"
+#include "ports/secret_box.hpp"
+#include "ports/zone_repository.hpp"
+
+namespace certsteward::domain {
+
+class IssuanceWorker {
+ public:
+  struct Ports {
+    ports::JobQueue& jobs;
+    ports::JobLogRepository& logs;
+    ports::CertificateRepository& certificates;
+    ports::AcmeAccountRepository& accounts;
+    ports::ZoneRepository& zones;
+    ports::DnsCredentialRepository& dnsCredentials;
+    ports::DnsProviderFactory& dnsProviders;
+    ports::Issuer& issuer;
+    const ports::SecretBox& secrets;
+    const ports::Clock& clock;
+  };
+  IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout)
+      : p_(ports), policy_(policy), dnsTimeout_(dnsTimeout) {}
+
+  // Claims one due job of `lane` and runs it to success or a failed attempt. Returns whether a
+  // job was run; an error only when the store itself failed.
+  Result<bool> runOnce(Lane lane, const std::string& worker);
+
+ private:
+  // The attempt: the certificate issued or renewed, or the reason it was not.
+  Status attempt(const Job& job, const std::string& worker);
+  void log(const Job& job, LogLevel level, const std::string& message);
+  // Applies a certificate event with compare-and-set retries.
+  Status certificateEvent(const Job& job, CertificateEvent event, const CertificateContext& ctx,
+                          Certificate* issued = nullptr);
+
+  Ports p_;
+  JobPolicy policy_;
+  Duration dnsTimeout_;
+};
+
+}  // namespace certsteward::domain
