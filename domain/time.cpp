@@ -133,13 +133,17 @@ Timestamp fromUnixSeconds(std::int64_t s) {
 
 std::optional<Duration> parseDuration(std::string_view text) {
   if (text.size() < 2) return std::nullopt;
-  const char unit = text.back();
-  const std::string_view digits = text.substr(0, text.size() - 1);
+  const bool millis = text.size() > 2 && text.ends_with("ms");
+  const char unit = millis ? 'M' : text.back();
+  const std::string_view digits = text.substr(0, text.size() - (millis ? 2 : 1));
   std::int64_t value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (ec != std::errc{} || end != digits.data() + digits.size() || value < 0) return std::nullopt;
   std::int64_t unitMillis = 0;
   switch (unit) {
+    case 'M':  // "ms"
+      unitMillis = 1;
+      break;
     case 's':
       unitMillis = 1000;
       break;

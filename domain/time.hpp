@@ -26,8 +26,8 @@ std::optional<Timestamp> parseTimestamp(std::string_view text);
 std::int64_t unixSeconds(Timestamp t);
 Timestamp fromUnixSeconds(std::int64_t seconds);
 
-// Parses a configuration duration: a positive integer followed by s, m, h or d ("30s", "15m",
-// "1h", "7d"); "0s" is allowed. Returns nullopt for anything else.
+// Parses a configuration duration: a positive integer followed by ms, s, m, h or d ("250ms",
+// "30s", "15m", "1h", "7d"); "0s" is allowed. Returns nullopt for anything else.
 std::optional<Duration> parseDuration(std::string_view text);
 
 }  // namespace certsteward::domain

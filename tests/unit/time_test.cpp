@@ -49,10 +49,23 @@ TEST_CASE("time: configuration durations") {
   const struct {
     const char* text;
     std::optional<Duration> d;
-  } rows[] = {{"30s", 30s},           {"15m", 15min},       {"1h", 1h},
-              {"7d", 24h * 7},        {"0s", 0s},           {"", std::nullopt},
-              {"15", std::nullopt},   {"m", std::nullopt},  {"-5s", std::nullopt},
-              {"1.5h", std::nullopt}, {"5w", std::nullopt}, {"99999999999999999d", std::nullopt}};
+  } rows[] = {{"30s", 30s},
+              {"15m", 15min},
+              {"1h", 1h},
+              {"7d", 24h * 7},
+              {"0s", 0s},
+              {"", std::nullopt},
+              {"15", std::nullopt},
+              {"m", std::nullopt},
+              {"-5s", std::nullopt},
+              {"1.5h", std::nullopt},
+              {"5w", std::nullopt},
+              {"99999999999999999d", std::nullopt},
+              {"250ms", 250ms},
+              {"0ms", 0ms},
+              {"ms", std::nullopt},
+              {"5 ms", std::nullopt},
+              {"1.5ms", std::nullopt}};
   for (const auto& r : rows) {
     CAPTURE(r.text);
     CHECK(parseDuration(r.text) == r.d);

@@ -1,0 +1,122 @@
+// The whole path through the packaged binary: a certificate created over the API is issued by a
+// real Pebble, validated through a real bind9 updated with RFC 2136 + TSIG, becomes active with
+// a chain that verifies, and a manual renewal gives a new serial. All servers on 127.0.0.1,
+// started by the test.
+#include <doctest/doctest.h>
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "e2e/http_client.hpp"
+#include "e2e/server_process.hpp"
+#include "support/bind9_server.hpp"
+#include "support/chain_verify.hpp"
+#include "support/pebble_server.hpp"
+
+using namespace certsteward::testing;
+namespace json = boost::json;
+
+namespace {
+
+json::object parseObject(const HttpResult& r) {
+  boost::system::error_code ec;
+  auto v = json::parse(r.body, ec);
+  REQUIRE_MESSAGE((!ec && v.is_object()), r.body);
+  return v.as_object();
+}
+
+std::string field(const json::object& o, const char* key) {
+  const auto* v = o.if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+}  // namespace
+
+TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble and bind9") {
+  Bind9Server dns;
+  REQUIRE_MESSAGE(dns.available(), dns.reason());
+  PebbleServer ca(PebbleOptions{dns.address(), {}, 0});
+  REQUIRE_MESSAGE(ca.available(), ca.reason());
+  ServerProcess server(
+      {{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
+       {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
+      "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca.caFile() +
+          "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
+          "dns.propagation_timeout = 10s\n");
+  HttpClient http(server.baseUrl());
+  auto login = http.request("POST", "/api/v1/auth/login",
+                            R"({"username":"root","password":"correct horse battery"})");
+  REQUIRE(login.status == 200);
+  const std::string auth = "Authorization: Bearer " + field(parseObject(login), "access_token");
+  auto created = [&](const std::string& path, const json::object& body, const char* singular) {
+    auto r = http.request("POST", path, json::serialize(body), {auth});
+    REQUIRE_MESSAGE(r.status == 201, path << " " << r.body);
+    return field(parseObject(r).at(singular).as_object(), "id");
+  };
+  const std::string project =
+      created("/api/v1/projects", json::object{{"name", "issuance"}}, "project");
+  const std::string base = "/api/v1/projects/" + project;
+  created(
+      base + "/acme-accounts",
+      json::object{
+          {"name", "pebble"}, {"directory_url", ca.directoryUrl()}, {"email", "ops@example.test"}},
+      "acme_account");
+  const std::string credential =
+      created(base + "/dns-credentials",
+              json::object{{"name", "bind9"},
+                           {"provider", "rfc2136"},
+                           {"settings", json::object{{"server", dns.address()},
+                                                     {"key_name", Bind9Server::kKey256},
+                                                     {"algorithm", "hmac-sha256"}}},
+                           {"secret", Bind9Server::kSecret256}},
+              "dns_credential");
+  created(base + "/zones",
+          json::object{{"domain", Bind9Server::kZone}, {"dns_credential_id", credential}}, "zone");
+
+  auto posted = http.request(
+      "POST", base + "/certificates",
+      R"({"common_name":"shop.example.test","sans":["*.shop.example.test"],"key_type":"ecdsa_p384"})",
+      {auth});
+  REQUIRE_MESSAGE(posted.status == 202, posted.body);
+  const std::string certId = field(parseObject(posted).at("certificate").as_object(), "id");
+  const std::string certPath = base + "/certificates/" + certId;
+
+  // Bounded: at most 60 s for issuance on a loaded machine.
+  const auto waitFor = [&](const std::string& status, const std::string& notSerial) {
+    json::object cert;
+    for (int i = 0; i < 300; ++i) {
+      cert = parseObject(http.request("GET", certPath, "", {auth})).at("certificate").as_object();
+      if (field(cert, "status") == status && field(cert, "serial_number") != notSerial) return cert;
+      std::this_thread::sleep_for(std::chrono::milliseconds{200});
+    }
+    FAIL("certificate still " << field(cert, "status") << ": " << field(cert, "last_error") << "\n"
+                              << server.log());
+    return cert;
+  };
+  const auto active = waitFor("active", "");
+  const std::string serial = field(active, "serial_number");
+  CHECK_FALSE(serial.empty());
+  CHECK_FALSE(field(active, "expires_at").empty());
+  CHECK_FALSE(field(active, "next_renewal_at").empty());
+  CHECK(field(active, "last_error").empty());
+
+  auto pem = http.request("GET", certPath + "/download", "", {auth});
+  REQUIRE(pem.status == 200);
+  const auto cut = pem.body.find("-----END CERTIFICATE-----") + 26;
+  CHECK(chainVerifies(pem.body.substr(0, cut), pem.body.substr(cut), ca.managementGet("/roots/0")));
+
+  // The job log tells the story.
+  auto jobs = parseObject(http.request("GET", base + "/jobs", "", {auth}));
+  const auto& job = jobs.at("jobs").as_array().at(0).as_object();
+  CHECK(field(job, "status") == "completed");
+  auto logs = http.request("GET", base + "/jobs/" + field(job, "id") + "/logs", "", {auth});
+  CHECK(logs.body.find("issued: serial") != std::string::npos);
+
+  // Manual renewal: a new serial.
+  REQUIRE(http.request("POST", certPath + "/renew", "", {auth}).status == 202);
+  const auto renewed = waitFor("active", serial);
+  CHECK(field(renewed, "serial_number") != serial);
+  CHECK(server.stop() == 0);
+}
