@@ -25,6 +25,7 @@
 #include "adapters/http/api.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
+#include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
 #include "domain/audit.hpp"
@@ -39,6 +40,7 @@
 #include "domain/services/project_service.hpp"
 #include "domain/services/resource_rules.hpp"
 #include "domain/services/resource_service.hpp"
+#include "domain/services/scheduler.hpp"
 #include "domain/services/user_service.hpp"
 
 namespace certsteward::app {
@@ -89,6 +91,8 @@ struct Application::Parts {
                                    std::chrono::minutes{10}, c.worker_poll_interval,
                                    c.worker_shutdown_wait},
                  c.dns_propagation_timeout),
+        scheduler({store->leaderLock(), store->certificates(), store->jobs(), ids, clock},
+                  domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, {}}),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, access, audit),
         acmeAccounts(store->acmeAccounts(), secretBox, ids, clock, access, audit,
@@ -176,6 +180,8 @@ struct Application::Parts {
   adapters::acme::AcmeIssuer issuer;
   domain::IssuanceWorker issuance;
   std::unique_ptr<WorkerPool> standardWorkers;
+  domain::Scheduler scheduler;
+  std::unique_ptr<SchedulerLoop> schedulerLoop;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
   domain::LicenseService license;
   domain::ResourceService<domain::AcmeAccount> acmeAccounts;
@@ -264,11 +270,31 @@ void Application::stopHttp() {
   if (parts_ && parts_->server) parts_->server->stop();
 }
 
-void Application::startWorkers() {
-  if (!parts_->config.worker_enabled) return;
+namespace {
+
+std::string instanceId() {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  const std::string id = std::string(host) + ":" + std::to_string(::getpid());
+  return std::string(host) + ":" + std::to_string(::getpid());
+}
+
+}  // namespace
+
+void Application::startScheduler() {
+  if (!parts_->config.scheduler_enabled) return;
+  parts_->schedulerLoop = std::make_unique<SchedulerLoop>(parts_->scheduler, instanceId(),
+                                                          parts_->config.scheduler_heartbeat,
+                                                          parts_->config.scheduler_interval);
+  parts_->schedulerLoop->start();
+}
+
+void Application::stopScheduler() {
+  if (parts_ && parts_->schedulerLoop) parts_->schedulerLoop->stop();
+}
+
+void Application::startWorkers() {
+  if (!parts_->config.worker_enabled) return;
+  const std::string id = instanceId();
   parts_->standardWorkers = std::make_unique<WorkerPool>(parts_->issuance, domain::Lane::standard,
                                                          parts_->config.worker_max_concurrency,
                                                          parts_->config.worker_poll_interval, id);

@@ -35,6 +35,9 @@ class Application {
   // finish.
   void startWorkers();
   void stopWorkers();
+  // The scheduler's leader election and sweeps.
+  void startScheduler();
+  void stopScheduler();
 
  private:
   struct Parts;

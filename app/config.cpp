@@ -175,6 +175,7 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
   if (key == "dns.poll_interval") {
     return duration(c.dns_poll_interval, milliseconds{50}, minutes{1});
   }
+  if (key == "scheduler.enabled") return boolean(c.scheduler_enabled);
   if (key == "scheduler.interval") return duration(c.scheduler_interval, seconds{1}, days{1});
   if (key == "scheduler.leader_ttl") return duration(c.scheduler_leader_ttl, seconds{1}, hours{1});
   if (key == "scheduler.heartbeat") {
@@ -234,6 +235,7 @@ const std::vector<std::string>& knownKeys() {
                                              "dns.timeout",
                                              "dns.propagation_timeout",
                                              "dns.poll_interval",
+                                             "scheduler.enabled",
                                              "scheduler.interval",
                                              "scheduler.leader_ttl",
                                              "scheduler.heartbeat",

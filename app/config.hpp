@@ -51,6 +51,7 @@ struct Config {
   domain::Duration dns_propagation_timeout = std::chrono::minutes{2};
   domain::Duration dns_poll_interval = std::chrono::milliseconds{500};
   // scheduler.*
+  bool scheduler_enabled = true;  // false: this instance never leads
   domain::Duration scheduler_interval = std::chrono::hours{1};
   domain::Duration scheduler_leader_ttl = std::chrono::seconds{90};
   domain::Duration scheduler_heartbeat = std::chrono::seconds{30};

@@ -66,6 +66,7 @@ int serve(const std::optional<std::string>& configPath) {
     return 1;
   }
   (*application)->startWorkers();
+  (*application)->startScheduler();
   const auto& config = (*application)->config();
   spdlog::info("certsteward {} listening on {}:{} (store {})", app::kVersion, config.listen_address,
                (*application)->httpPort(), config.store_url.substr(0, config.store_url.find(':')));
@@ -74,6 +75,7 @@ int serve(const std::optional<std::string>& configPath) {
   sigwait(&stopSignals, &signal);
   spdlog::info("received {}, stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT");
   (*application)->stopHttp();
+  (*application)->stopScheduler();
   (*application)->stopWorkers();
   spdlog::info("stopped");
   return 0;

@@ -7,6 +7,8 @@
 #include <boost/json.hpp>
 
 #include <chrono>
+#include <map>
+#include <memory>
 #include <thread>
 
 #include "e2e/http_client.hpp"
@@ -34,46 +36,82 @@ std::string field(const json::object& o, const char* key) {
 
 }  // namespace
 
-TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble and bind9") {
+// A packaged server wired to Pebble and bind9, logged in, with a project that has an ACME
+// account, a DNS credential (TSIG) and the zone.
+struct Deployment {
   Bind9Server dns;
-  REQUIRE_MESSAGE(dns.available(), dns.reason());
-  PebbleServer ca(PebbleOptions{dns.address(), {}, 0});
-  REQUIRE_MESSAGE(ca.available(), ca.reason());
-  ServerProcess server(
-      {{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
-       {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
-      "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca.caFile() +
-          "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
-          "dns.propagation_timeout = 10s\n");
-  HttpClient http(server.baseUrl());
-  auto login = http.request("POST", "/api/v1/auth/login",
-                            R"({"username":"root","password":"correct horse battery"})");
-  REQUIRE(login.status == 200);
-  const std::string auth = "Authorization: Bearer " + field(parseObject(login), "access_token");
-  auto created = [&](const std::string& path, const json::object& body, const char* singular) {
-    auto r = http.request("POST", path, json::serialize(body), {auth});
+  std::unique_ptr<PebbleServer> ca;
+  std::unique_ptr<ServerProcess> server;
+  std::unique_ptr<HttpClient> http;
+  std::string auth;
+  std::string base;  // /api/v1/projects/<id>
+
+  explicit Deployment(int validitySeconds, const std::string& extraConfig = {}) {
+    REQUIRE_MESSAGE(dns.available(), dns.reason());
+    ca = std::make_unique<PebbleServer>(PebbleOptions{dns.address(), {}, validitySeconds});
+    REQUIRE_MESSAGE(ca->available(), ca->reason());
+    server = std::make_unique<ServerProcess>(
+        std::map<std::string, std::string>{
+            {"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
+            {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
+        "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca->caFile() +
+            "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
+            "dns.propagation_timeout = 10s\n" +
+            extraConfig);
+    http = std::make_unique<HttpClient>(server->baseUrl());
+    auto login = http->request("POST", "/api/v1/auth/login",
+                               R"({"username":"root","password":"correct horse battery"})");
+    REQUIRE(login.status == 200);
+    auth = "Authorization: Bearer " + field(parseObject(login), "access_token");
+    base = "/api/v1/projects/" +
+           created("/api/v1/projects", json::object{{"name", "issuance"}}, "project");
+    created(base + "/acme-accounts",
+            json::object{{"name", "pebble"},
+                         {"directory_url", ca->directoryUrl()},
+                         {"email", "ops@example.test"}},
+            "acme_account");
+    const std::string credential =
+        created(base + "/dns-credentials",
+                json::object{{"name", "bind9"},
+                             {"provider", "rfc2136"},
+                             {"settings", json::object{{"server", dns.address()},
+                                                       {"key_name", Bind9Server::kKey256},
+                                                       {"algorithm", "hmac-sha256"}}},
+                             {"secret", Bind9Server::kSecret256}},
+                "dns_credential");
+    created(base + "/zones",
+            json::object{{"domain", Bind9Server::kZone}, {"dns_credential_id", credential}},
+            "zone");
+  }
+
+  std::string created(const std::string& path, const json::object& body, const char* singular) {
+    auto r = http->request("POST", path, json::serialize(body), {auth});
     REQUIRE_MESSAGE(r.status == 201, path << " " << r.body);
     return field(parseObject(r).at(singular).as_object(), "id");
-  };
-  const std::string project =
-      created("/api/v1/projects", json::object{{"name", "issuance"}}, "project");
-  const std::string base = "/api/v1/projects/" + project;
-  created(
-      base + "/acme-accounts",
-      json::object{
-          {"name", "pebble"}, {"directory_url", ca.directoryUrl()}, {"email", "ops@example.test"}},
-      "acme_account");
-  const std::string credential =
-      created(base + "/dns-credentials",
-              json::object{{"name", "bind9"},
-                           {"provider", "rfc2136"},
-                           {"settings", json::object{{"server", dns.address()},
-                                                     {"key_name", Bind9Server::kKey256},
-                                                     {"algorithm", "hmac-sha256"}}},
-                           {"secret", Bind9Server::kSecret256}},
-              "dns_credential");
-  created(base + "/zones",
-          json::object{{"domain", Bind9Server::kZone}, {"dns_credential_id", credential}}, "zone");
+  }
+
+  // Polls the certificate (bounded: 60 s) until it has `status` and a serial other than
+  // `notSerial`.
+  json::object waitFor(const std::string& certPath, const std::string& status,
+                       const std::string& notSerial) {
+    json::object cert;
+    for (int i = 0; i < 300; ++i) {
+      cert = parseObject(http->request("GET", certPath, "", {auth})).at("certificate").as_object();
+      if (field(cert, "status") == status && field(cert, "serial_number") != notSerial) return cert;
+      std::this_thread::sleep_for(std::chrono::milliseconds{200});
+    }
+    FAIL("certificate still " << field(cert, "status") << ": " << field(cert, "last_error") << "\n"
+                              << server->log());
+    return cert;
+  }
+};
+
+TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble and bind9") {
+  Deployment d(0);
+  auto& http = *d.http;
+  const auto& auth = d.auth;
+  const auto& base = d.base;
+  auto& ca = *d.ca;
 
   auto posted = http.request(
       "POST", base + "/certificates",
@@ -82,20 +120,7 @@ TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble an
   REQUIRE_MESSAGE(posted.status == 202, posted.body);
   const std::string certId = field(parseObject(posted).at("certificate").as_object(), "id");
   const std::string certPath = base + "/certificates/" + certId;
-
-  // Bounded: at most 60 s for issuance on a loaded machine.
-  const auto waitFor = [&](const std::string& status, const std::string& notSerial) {
-    json::object cert;
-    for (int i = 0; i < 300; ++i) {
-      cert = parseObject(http.request("GET", certPath, "", {auth})).at("certificate").as_object();
-      if (field(cert, "status") == status && field(cert, "serial_number") != notSerial) return cert;
-      std::this_thread::sleep_for(std::chrono::milliseconds{200});
-    }
-    FAIL("certificate still " << field(cert, "status") << ": " << field(cert, "last_error") << "\n"
-                              << server.log());
-    return cert;
-  };
-  const auto active = waitFor("active", "");
+  const auto active = d.waitFor(certPath, "active", "");
   const std::string serial = field(active, "serial_number");
   CHECK_FALSE(serial.empty());
   CHECK_FALSE(field(active, "expires_at").empty());
@@ -116,7 +141,27 @@ TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble an
 
   // Manual renewal: a new serial.
   REQUIRE(http.request("POST", certPath + "/renew", "", {auth}).status == 202);
-  const auto renewed = waitFor("active", serial);
+  const auto renewed = d.waitFor(certPath, "active", serial);
   CHECK(field(renewed, "serial_number") != serial);
-  CHECK(server.stop() == 0);
+  CHECK(d.server->stop() == 0);
+}
+
+TEST_CASE("issuance e2e: with short-lived certificates the scheduler renews on its own") {
+  // Pebble issues for 10 minutes; a 1-day threshold makes every certificate due at once.
+  Deployment d(600, "scheduler.interval = 1s\nscheduler.heartbeat = 200ms\n");
+  auto posted = d.http->request("POST", d.base + "/certificates",
+                                R"({"common_name":"auto.example.test","renewal_threshold_days":1})",
+                                {d.auth});
+  REQUIRE_MESSAGE(posted.status == 202, posted.body);
+  const std::string certPath =
+      d.base + "/certificates/" + field(parseObject(posted).at("certificate").as_object(), "id");
+  const auto first = d.waitFor(certPath, "active", "");
+  const auto renewed = d.waitFor(certPath, "active", field(first, "serial_number"));
+  CHECK(field(renewed, "serial_number") != field(first, "serial_number"));
+  // No manual renew was asked for: the renewal job came from the scheduler, under its key.
+  auto jobs =
+      parseObject(d.http->request("GET", d.base + "/jobs?type=renew_certificate", "", {d.auth}));
+  REQUIRE_FALSE(jobs.at("jobs").as_array().empty());
+  CHECK(d.server->log().find("scheduler:") != std::string::npos);
+  CHECK(d.server->stop() == 0);
 }

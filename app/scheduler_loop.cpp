@@ -1,0 +1,66 @@
+#include "app/scheduler_loop.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace certsteward::app {
+
+SchedulerLoop::SchedulerLoop(domain::Scheduler& scheduler, std::string instance,
+                             domain::Duration heartbeat, domain::Duration interval)
+    : scheduler_(scheduler),
+      instance_(std::move(instance)),
+      heartbeat_(heartbeat),
+      interval_(interval) {}
+
+SchedulerLoop::~SchedulerLoop() {
+  stop();
+}
+
+void SchedulerLoop::start() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+void SchedulerLoop::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void SchedulerLoop::loop() {
+  bool leading = false;
+  auto nextSweep = std::chrono::steady_clock::now();
+  while (!stopping_) {
+    auto lead = scheduler_.lead(instance_);
+    if (!lead) {
+      spdlog::warn("scheduler: leader lease: {}", lead.error().message);
+    } else if (*lead != leading) {
+      leading = *lead;
+      spdlog::info("scheduler: {} {}", instance_, leading ? "leads" : "is a standby");
+      nextSweep = std::chrono::steady_clock::now();
+    }
+    if (leading && std::chrono::steady_clock::now() >= nextSweep) {
+      const auto started = std::chrono::steady_clock::now();
+      auto report = scheduler_.sweep();
+      if (!report) {
+        spdlog::warn("scheduler: sweep failed: {}", report.error().message);
+      } else if (report->due > 0) {
+        spdlog::info("scheduler: sweep found {} due, queued {} renewal(s), {} left for later",
+                     report->due, report->enqueued, report->skipped);
+      }
+      nextSweep = started + interval_;
+    }
+    auto wait = heartbeat_;
+    if (leading) {
+      wait = std::min<domain::Duration>(wait, std::chrono::duration_cast<domain::Duration>(std::max(
+                                                  nextSweep - std::chrono::steady_clock::now(),
+                                                  std::chrono::steady_clock::duration::zero())));
+    }
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, wait, [this] { return stopping_.load(); });
+  }
+  if (leading) (void)scheduler_.resign(instance_);
+}
+
+}  // namespace certsteward::app

@@ -1,0 +1,40 @@
+// SchedulerLoop: the thread that keeps the scheduler's lease (every `heartbeat`; standbys try
+// again at the same pace) and, while this instance leads, sweeps every `interval` (at once on
+// becoming leader). stop() resigns the lease so a standby takes over at once.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "domain/services/scheduler.hpp"
+
+namespace certsteward::app {
+
+class SchedulerLoop {
+ public:
+  SchedulerLoop(domain::Scheduler& scheduler, std::string instance, domain::Duration heartbeat,
+                domain::Duration interval);
+  ~SchedulerLoop();
+  SchedulerLoop(const SchedulerLoop&) = delete;
+  SchedulerLoop& operator=(const SchedulerLoop&) = delete;
+
+  void start();
+  void stop();
+
+ private:
+  void loop();
+
+  domain::Scheduler& scheduler_;
+  std::string instance_;
+  domain::Duration heartbeat_;
+  domain::Duration interval_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+}  // namespace certsteward::app

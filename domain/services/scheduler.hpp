@@ -1,0 +1,57 @@
+// Scheduler: one elected leader across instances (a lease in the store) sweeps for work that is
+// due — certificates whose next_renewal_at has passed get a renew_certificate job under the
+// idempotency key renew:<id>:<expires_at_unix>, so instances and repeated sweeps never queue a
+// renewal twice. The sweep reads only what is due (an index), in bounded batches.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "domain/job.hpp"
+#include "ports/certificate_repository.hpp"
+#include "ports/clock.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/job_queue.hpp"
+#include "ports/leader_lock.hpp"
+
+namespace certsteward::domain {
+
+struct SchedulerOptions {
+  Duration leader_ttl = std::chrono::seconds{90};
+  std::int64_t batch = 500;       // certificates read per query
+  std::int64_t max_batches = 40;  // per sweep; the next sweep continues
+  JobPolicy policy{};
+};
+
+struct SweepReport {
+  std::int64_t due = 0;       // due certificates seen
+  std::int64_t enqueued = 0;  // renewal jobs created
+  std::int64_t skipped = 0;   // changed meanwhile; the next sweep looks again
+};
+
+class Scheduler {
+ public:
+  static constexpr const char* kLockName = "scheduler";
+
+  struct Ports {
+    ports::LeaderLock& lock;
+    ports::CertificateRepository& certificates;
+    ports::JobQueue& jobs;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+  };
+  Scheduler(Ports ports, SchedulerOptions options) : p_(ports), options_(options) {}
+
+  // Takes or keeps the lease for `instance`: whether it leads now.
+  Result<bool> lead(const std::string& instance);
+  // Gives the lease up (on shutdown), so a standby takes over without waiting for the TTL.
+  Status resign(const std::string& instance);
+  // One sweep: renewal jobs for every due certificate (up to max_batches * batch).
+  Result<SweepReport> sweep();
+
+ private:
+  Ports p_;
+  SchedulerOptions options_;
+};
+
+}  // namespace certsteward::domain

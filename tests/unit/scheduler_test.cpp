@@ -1,0 +1,112 @@
+// The scheduler on the memory store with a settable clock: one leader at a time, takeover after
+// the lease or at once after resigning, and sweeps that renew exactly what is due, once.
+#include <doctest/doctest.h>
+
+#include "adapters/store/memory/memory_store.hpp"
+#include "domain/services/scheduler.hpp"
+#include "support/fake_clock.hpp"
+#include "support/sequential_ids.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Fixture {
+  adapters::memory::MemoryStore store;
+  testing::FakeClock clock;
+  testing::SequentialIds ids{clock};
+  Scheduler make() {
+    return Scheduler({store.leaderLock(), store.certificates(), store.jobs(), ids, clock},
+                     SchedulerOptions{90s, 2, 10, {}});
+  }
+  Certificate cert(const std::string& name, CertificateStatus status, Duration renewIn,
+                   bool autoRenew = true) {
+    Certificate c;
+    c.id = ids.next();
+    c.project_id = "p1";
+    c.common_name = name;
+    c.sans = {name};
+    c.status = status;
+    c.auto_renew = autoRenew;
+    c.expires_at = clock.now() + renewIn + std::chrono::days{30};
+    c.next_renewal_at = clock.now() + renewIn;
+    c.renewal_attempts = status == CertificateStatus::renewal_failed ? 3 : 0;
+    REQUIRE(store.certificates().create(c).ok());
+    return *store.certificates().get("p1", c.id);
+  }
+  std::int64_t renewJobs() {
+    ports::JobFilter f;
+    f.type = JobType::renew_certificate;
+    return store.jobs().list("p1", f, PageRequest{1, 100})->total;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("scheduler: one leader; a standby takes over after the lease or at once on resign") {
+  Fixture fx;
+  auto a = fx.make();
+  auto b = fx.make();
+  CHECK(*a.lead("instance-a"));
+  CHECK_FALSE(*b.lead("instance-b"));
+  fx.clock.advance(30s);  // a's heartbeat keeps it
+  CHECK(*a.lead("instance-a"));
+  fx.clock.advance(89s);
+  CHECK_FALSE(*b.lead("instance-b"));
+  fx.clock.advance(2s);  // a stopped heartbeating 91 s ago: the lease is gone
+  CHECK(*b.lead("instance-b"));
+  CHECK_FALSE(*a.lead("instance-a"));
+  REQUIRE(b.resign("instance-b").ok());
+  CHECK(*a.lead("instance-a"));
+}
+
+TEST_CASE("scheduler: a sweep renews what is due, once, across batches and instances") {
+  Fixture fx;
+  const auto dueActive = fx.cert("a.example.com", CertificateStatus::active, -1h);
+  const auto dueFailed = fx.cert("b.example.com", CertificateStatus::renewal_failed, -1min);
+  const auto dueToo = fx.cert("c.example.com", CertificateStatus::active, -2h);
+  const auto notDue = fx.cert("d.example.com", CertificateStatus::active, 1h);
+  const auto manual = fx.cert("e.example.com", CertificateStatus::active, -1h, false);
+  const auto issuing = fx.cert("f.example.com", CertificateStatus::issuing, -1h);
+  auto scheduler = fx.make();
+  auto report = scheduler.sweep();
+  REQUIRE(report.ok());
+  CHECK(report->due == 3);  // in two batches of 2
+  CHECK(report->enqueued == 3);
+  CHECK(fx.renewJobs() == 3);
+  for (const auto& c : {dueActive, dueFailed, dueToo}) {
+    CHECK(fx.store.certificates().get("p1", c.id)->status == CertificateStatus::renewal_pending);
+  }
+  CHECK(fx.store.certificates().get("p1", notDue.id)->status == CertificateStatus::active);
+  CHECK(fx.store.certificates().get("p1", manual.id)->status == CertificateStatus::active);
+  CHECK(fx.store.certificates().get("p1", issuing.id)->status == CertificateStatus::issuing);
+
+  // Again, and from another instance: nothing new.
+  CHECK(scheduler.sweep()->enqueued == 0);
+  CHECK(fx.make().sweep()->enqueued == 0);
+  CHECK(fx.renewJobs() == 3);
+
+  // The job carries the certificate and the idempotency key of its expiry.
+  ports::JobFilter f;
+  f.certificate_id = dueActive.id;
+  const auto jobs = fx.store.jobs().list("p1", f, PageRequest{1, 10});
+  REQUIRE(jobs->items.size() == 1);
+  CHECK(jobs->items[0].idempotency_key == renewalIdempotencyKey(dueActive));
+}
+
+TEST_CASE("scheduler: a certificate left active beside its queued job is moved by the next sweep") {
+  Fixture fx;
+  const auto c = fx.cert("a.example.com", CertificateStatus::active, -1h);
+  // As if an earlier sweep queued the job and stopped before updating the certificate.
+  Job job = newJob(fx.ids.next(), "p1", JobType::renew_certificate, fx.clock.now());
+  job.certificate_id = c.id;
+  job.idempotency_key = renewalIdempotencyKey(c);
+  REQUIRE(fx.store.jobs().enqueue(job).ok());
+  auto report = fx.make().sweep();
+  REQUIRE(report.ok());
+  CHECK(report->enqueued == 0);
+  CHECK(fx.renewJobs() == 1);
+  CHECK(fx.store.certificates().get("p1", c.id)->status == CertificateStatus::renewal_pending);
+}
