@@ -38,6 +38,7 @@
 #include "domain/services/job_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
+#include "domain/services/provider_checks.hpp"
 #include "domain/services/resource_rules.hpp"
 #include "domain/services/resource_service.hpp"
 #include "domain/services/scheduler.hpp"
@@ -91,6 +92,9 @@ struct Application::Parts {
                                    std::chrono::minutes{10}, c.worker_poll_interval,
                                    c.worker_shutdown_wait},
                  c.dns_propagation_timeout),
+        checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
+                issuer, secretBox, clock},
+               access, audit, c.dns_propagation_timeout),
         scheduler({store->leaderLock(), store->certificates(), store->jobs(), ids, clock},
                   domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, {}}),
         licenseVerifier(readFile(c.license_public_key_file)),
@@ -147,6 +151,7 @@ struct Application::Parts {
              license,
              {acmeAccounts, dnsCredentials, zones, credentials, channels, rules, modules},
              distributions,
+             checks,
              access,
              secretBox,
              *store,
@@ -180,6 +185,7 @@ struct Application::Parts {
   adapters::acme::AcmeIssuer issuer;
   domain::IssuanceWorker issuance;
   std::unique_ptr<WorkerPool> standardWorkers;
+  domain::ProviderChecks checks;
   domain::Scheduler scheduler;
   std::unique_ptr<SchedulerLoop> schedulerLoop;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;

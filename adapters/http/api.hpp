@@ -15,6 +15,7 @@
 #include "domain/services/job_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
+#include "domain/services/provider_checks.hpp"
 #include "domain/services/resource_service.hpp"
 #include "domain/services/user_service.hpp"
 #include "ports/clock.hpp"
@@ -45,6 +46,7 @@ struct ApiServices {
   domain::LicenseService& license;
   ResourceServices resources;
   domain::DistributionService& distributions;
+  domain::ProviderChecks& checks;
   const domain::AccessControl& access;
   ports::SecretBox& secrets;
   ports::Store& store;

@@ -93,18 +93,31 @@ void Api::addDistributionRoutes() {
                   return unavailable(what);
                 });
   };
-  action(
-      "acme-accounts/:id/validate",
-      [this](const Call& c) {
-        return s_.resources.acmeAccounts.get(c.who(), c.param("project_id"), c.param("id"));
-      },
-      domain::Action::manage_project_config, "ACME account validation");
-  action(
-      "dns-credentials/:id/test",
-      [this](const Call& c) {
-        return s_.resources.dnsCredentials.get(c.who(), c.param("project_id"), c.param("id"));
-      },
-      domain::Action::manage_project_config, "the DNS credential test");
+  router_.add(
+      "POST", "/api/v1/projects/:project_id/acme-accounts/:id/validate", [this](const Call& c) {
+        auto account =
+            s_.checks.validateAccount(c.who(), c.context, c.param("project_id"), c.param("id"));
+        if (!account) return errorResponse(account.error());
+        // The resource's own view (secrets masked), read back after the update.
+        auto view = s_.resources.acmeAccounts.get(c.who(), c.param("project_id"), c.param("id"));
+        if (!view) return errorResponse(view.error());
+        return jsonResponse(200, json::object{{"acme_account", acmeAccountJson(*view)}});
+      });
+  router_.add(
+      "POST", "/api/v1/projects/:project_id/dns-credentials/:id/test", [this](const Call& c) {
+        auto check =
+            s_.checks.testDnsCredential(c.who(), c.context, c.param("project_id"), c.param("id"));
+        if (!check) return errorResponse(check.error());
+        json::array steps;
+        for (const auto& step : check->steps) {
+          steps.push_back(
+              json::object{{"name", step.name}, {"ok", step.ok}, {"message", step.message}});
+        }
+        return jsonResponse(200, json::object{{"ok", check->ok},
+                                              {"zone", check->zone},
+                                              {"record", check->record},
+                                              {"steps", steps}});
+      });
   action(
       "modules/:id/health",
       [this](const Call& c) {

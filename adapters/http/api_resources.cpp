@@ -121,24 +121,25 @@ json::object base(const auto& e) {
 
 }  // namespace
 
+json::object acmeAccountJson(const domain::AcmeAccount& a) {
+  auto o = base(a);
+  o["name"] = a.name;
+  o["directory_url"] = a.directory_url;
+  o["email"] = a.email;
+  o["status"] = a.status;
+  o["is_registered"] = a.is_registered;
+  o["eab_kid"] = a.eab_kid;
+  o["eab_configured"] = !a.eab_hmac_sealed.empty();
+  o["last_validated_at"] = optionalTimestamp(a.last_validated_at);
+  return o;
+}
+
 void Api::addResourceRoutes() {
   auto& r = s_.resources;
 
   addResource<domain::AcmeAccount>(
       router_, r.acmeAccounts,
-      {"acme-accounts", "acme_account", "acme_accounts",
-       [](const domain::AcmeAccount& a) {
-         auto o = base(a);
-         o["name"] = a.name;
-         o["directory_url"] = a.directory_url;
-         o["email"] = a.email;
-         o["status"] = a.status;
-         o["is_registered"] = a.is_registered;
-         o["eab_kid"] = a.eab_kid;
-         o["eab_configured"] = !a.eab_hmac_sealed.empty();
-         o["last_validated_at"] = optionalTimestamp(a.last_validated_at);
-         return o;
-       },
+      {"acme-accounts", "acme_account", "acme_accounts", acmeAccountJson,
        [](const json::object& b, domain::AcmeAccount& a, bool creating) {
          setIf(b, "name", a.name, creating, 200);
          setIf(b, "directory_url", a.directory_url, creating, 2000);

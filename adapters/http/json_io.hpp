@@ -10,6 +10,7 @@
 
 #include "adapters/http/http_types.hpp"
 #include "adapters/http/json_writer.hpp"
+#include "domain/acme_account.hpp"
 #include "domain/audit.hpp"
 #include "domain/certificate.hpp"
 #include "domain/job.hpp"
@@ -85,5 +86,7 @@ HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& pa
                                      domain::Timestamp now);
 json::object toJson(const domain::Job& job);
 json::object toJson(const domain::JobLogEntry& entry);
+// An ACME account as GET .../acme-accounts/<id> shows it (keys never, EAB only as configured).
+json::object acmeAccountJson(const domain::AcmeAccount& account);
 
 }  // namespace certsteward::adapters::http

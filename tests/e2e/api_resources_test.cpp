@@ -411,23 +411,36 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
   auto acme = http.request("POST", base + "/acme-accounts",
                            R"({"name":"le","directory_url":"https://127.0.0.1:14000/dir"})",
                            {bearer(owner)});
-  CHECK(http.request("POST",
-                     base + "/acme-accounts/" +
-                         str(parse(acme).at("acme_account").as_object(), "id") + "/validate",
-                     "", {bearer(owner)})
-            .status == 503);
+  // Nothing listens on that directory URL: the CA is unavailable, and the answer says so.
+  auto unreachable =
+      http.request("POST",
+                   base + "/acme-accounts/" +
+                       str(parse(acme).at("acme_account").as_object(), "id") + "/validate",
+                   "", {bearer(owner)});
+  CHECK(unreachable.status == 503);
+  CHECK(str(parse(unreachable), "error").find("cannot be reached") != std::string::npos);
   CHECK(http.request("POST", base + "/acme-accounts/0123456789abcdef01234567/validate", "",
                      {bearer(owner)})
             .status == 404);
   auto dns = http.request("POST", base + "/dns-credentials", R"({"name":"b","provider":"rfc2136"})",
                           {bearer(owner)});
   const std::string dnsId = str(parse(dns).at("dns_credential").as_object(), "id");
+  // No zone uses the credential yet: nothing to test in.
   CHECK(http.request("POST", base + "/dns-credentials/" + dnsId + "/test", "", {bearer(owner)})
-            .status == 503);
+            .status == 409);
   auto zone = http.request(
       "POST", base + "/zones",
       json::serialize(json::object{{"domain", "example.com"}, {"dns_credential_id", dnsId}}),
       {bearer(owner)});
+  // Now it runs, and reports the failing step: the credential names no server.
+  auto tested =
+      http.request("POST", base + "/dns-credentials/" + dnsId + "/test", "", {bearer(owner)});
+  REQUIRE(tested.status == 200);
+  const auto report = parse(tested);
+  CHECK_FALSE(report.at("ok").as_bool());
+  CHECK(str(report.at("steps").as_array().at(0).as_object(), "name") == "configure");
+  CHECK(str(report.at("steps").as_array().at(0).as_object(), "message").find("server") !=
+        std::string::npos);
   CHECK(http.request(
                 "GET",
                 base + "/zones/" + str(parse(zone).at("zone").as_object(), "id") + "/rate-limits",

@@ -106,6 +106,31 @@ struct Deployment {
   }
 };
 
+TEST_CASE("issuance e2e: the ACME account validates and the DNS credential test passes") {
+  Deployment d(0);
+  auto accounts = parseObject(d.http->request("GET", d.base + "/acme-accounts", "", {d.auth}));
+  const auto accountId = field(accounts.at("acme_accounts").as_array().at(0).as_object(), "id");
+  auto validated =
+      d.http->request("POST", d.base + "/acme-accounts/" + accountId + "/validate", "", {d.auth});
+  REQUIRE_MESSAGE(validated.status == 200, validated.body);
+  const auto account = parseObject(validated).at("acme_account").as_object();
+  CHECK(field(account, "status") == "valid");
+  CHECK(account.at("is_registered").as_bool());
+  CHECK_FALSE(field(account, "last_validated_at").empty());
+  CHECK(validated.body.find("PRIVATE") == std::string::npos);
+
+  auto credentials = parseObject(d.http->request("GET", d.base + "/dns-credentials", "", {d.auth}));
+  const auto credentialId =
+      field(credentials.at("dns_credentials").as_array().at(0).as_object(), "id");
+  auto tested =
+      d.http->request("POST", d.base + "/dns-credentials/" + credentialId + "/test", "", {d.auth});
+  REQUIRE_MESSAGE(tested.status == 200, tested.body);
+  const auto report = parseObject(tested);
+  CHECK_MESSAGE(report.at("ok").as_bool(), tested.body);
+  CHECK(report.at("steps").as_array().size() == 3);
+  CHECK(tested.body.find(Bind9Server::kSecret256) == std::string::npos);
+}
+
 TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble and bind9") {
   Deployment d(0);
   auto& http = *d.http;

@@ -45,7 +45,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("scheduler: one leader; a standby takes over after the lease or at once on resign") {
+TEST_CASE("scheduler: one leader, a standby takes over after the lease or at once on resign") {
   Fixture fx;
   auto a = fx.make();
   auto b = fx.make();
