@@ -57,6 +57,11 @@ std::string readFile(const std::string& path) {
 
 }  // namespace
 
+static domain::JobPolicy jobPolicy(const Config& c) {
+  return domain::JobPolicy{c.worker_max_attempts, c.worker_lock_ttl,      c.worker_backoff_base,
+                           c.worker_backoff_cap,  c.worker_poll_interval, c.worker_shutdown_wait};
+}
+
 struct Application::Parts {
   Parts(const Config& c, ports::StorePtr s)
       : config(c),
@@ -79,7 +84,7 @@ struct Application::Parts {
         users({users_, store->refreshTokens(), hasher, ids, clock}, access, audit),
         certificates({store->certificates(), store->jobs(), store->distributions(),
                       store->license(), ids, clock, secretBox},
-                     access, audit),
+                     access, audit, jobPolicy(c)),
         jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
         dnsProviders(adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval}),
         issuer(secretBox,
@@ -88,15 +93,12 @@ struct Application::Parts {
                                             c.acme_poll_interval}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock},
-                 domain::JobPolicy{3, c.worker_lock_ttl, std::chrono::seconds{30},
-                                   std::chrono::minutes{10}, c.worker_poll_interval,
-                                   c.worker_shutdown_wait},
-                 c.dns_propagation_timeout),
+                 jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
                access, audit, c.dns_propagation_timeout),
         scheduler({store->leaderLock(), store->certificates(), store->jobs(), ids, clock},
-                  domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, {}}),
+                  domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, access, audit),
         acmeAccounts(store->acmeAccounts(), secretBox, ids, clock, access, audit,

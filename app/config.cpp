@@ -155,6 +155,11 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
   if (key == "worker.poll_interval") {
     return duration(c.worker_poll_interval, milliseconds{100}, minutes{1});
   }
+  if (key == "worker.max_attempts") return integer(c.worker_max_attempts, 1, 100);
+  if (key == "worker.backoff_base") {
+    return duration(c.worker_backoff_base, milliseconds{10}, hours{1});
+  }
+  if (key == "worker.backoff_cap") return duration(c.worker_backoff_cap, milliseconds{10}, days{1});
   if (key == "worker.lock_ttl") return duration(c.worker_lock_ttl, seconds{1}, hours{1});
   if (key == "worker.shutdown_wait") return duration(c.worker_shutdown_wait, zero, minutes{10});
   if (key == "acme.ca_bundle") {
@@ -227,6 +232,9 @@ const std::vector<std::string>& knownKeys() {
                                              "worker.max_concurrent_discovery",
                                              "worker.poll_interval",
                                              "worker.lock_ttl",
+                                             "worker.max_attempts",
+                                             "worker.backoff_base",
+                                             "worker.backoff_cap",
                                              "worker.shutdown_wait",
                                              "acme.ca_bundle",
                                              "acme.request_timeout",

@@ -40,6 +40,9 @@ struct Config {
   int worker_max_concurrent_discovery = 50;
   domain::Duration worker_poll_interval = std::chrono::seconds{2};
   domain::Duration worker_lock_ttl = std::chrono::minutes{5};
+  int worker_max_attempts = 3;
+  domain::Duration worker_backoff_base = std::chrono::seconds{30};
+  domain::Duration worker_backoff_cap = std::chrono::minutes{10};
   domain::Duration worker_shutdown_wait = std::chrono::seconds{55};
   // acme.*
   std::string acme_ca_bundle;  // extra PEM trust for the CA's HTTPS (a private or test CA)

@@ -35,7 +35,7 @@ Result<QueuedCertificate> CertificateService::create(const Principal& who,
   if (!existing) return existing.error();
   if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s.error();
   if (auto s = p_.certificates.create(cert); !s) return s.error();
-  Job job = newJob(p_.ids.next(), projectId, JobType::issue_certificate, now);
+  Job job = newJob(p_.ids.next(), projectId, JobType::issue_certificate, now, jobPolicy_);
   job.certificate_id = cert.id;
   auto queued = p_.jobs.enqueue(job);
   if (!queued) return queued.error();
@@ -138,7 +138,7 @@ Result<QueuedCertificate> CertificateService::renew(const Principal& who, const 
       if (stored.error().code == ErrorCode::conflict) continue;
       return stored.error();
     }
-    Job job = newJob(p_.ids.next(), projectId, JobType::renew_certificate, now);
+    Job job = newJob(p_.ids.next(), projectId, JobType::renew_certificate, now, jobPolicy_);
     job.certificate_id = id;
     job.idempotency_key = key;
     auto queued = p_.jobs.enqueue(job);

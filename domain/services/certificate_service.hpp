@@ -53,8 +53,10 @@ class CertificateService {
     const ports::Clock& clock;
     const ports::SecretBox& secrets;
   };
-  CertificateService(Ports ports, const AccessControl& access, AuditService& audit)
-      : p_(ports), access_(access), audit_(audit) {}
+  // `jobs`: the attempts and backoff of the jobs it queues.
+  CertificateService(Ports ports, const AccessControl& access, AuditService& audit,
+                     JobPolicy jobs = {})
+      : p_(ports), access_(access), audit_(audit), jobPolicy_(jobs) {}
 
   // invalid_argument for bad names or numbers; resource_exhausted/LICENSE_LIMIT at the cap.
   Result<QueuedCertificate> create(const Principal& who, const RequestContext& ctx,
@@ -80,6 +82,7 @@ class CertificateService {
   Ports p_;
   const AccessControl& access_;
   AuditService& audit_;
+  JobPolicy jobPolicy_;
 };
 
 }  // namespace certsteward::domain

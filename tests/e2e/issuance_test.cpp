@@ -190,3 +190,59 @@ TEST_CASE("issuance e2e: with short-lived certificates the scheduler renews on i
   CHECK(d.server->log().find("scheduler:") != std::string::npos);
   CHECK(d.server->stop() == 0);
 }
+
+TEST_CASE("issuance e2e: a wrong TSIG key fails with backoff to dead, retry after the fix works") {
+  Deployment d(0,
+               "worker.max_attempts = 3\nworker.backoff_base = 100ms\nworker.backoff_cap = 1s\n");
+  auto& http = *d.http;
+  auto credentials = parseObject(http.request("GET", d.base + "/dns-credentials", "", {d.auth}));
+  const auto credentialPath =
+      d.base + "/dns-credentials/" +
+      field(credentials.at("dns_credentials").as_array().at(0).as_object(), "id");
+  const std::string wrongSecret = R"({"secret":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="})";
+  REQUIRE(http.request("PATCH", credentialPath, wrongSecret, {d.auth}).status == 200);
+
+  auto posted = http.request("POST", d.base + "/certificates",
+                             R"({"common_name":"fail.example.test"})", {d.auth});
+  REQUIRE(posted.status == 202);
+  const auto body = parseObject(posted);
+  const std::string certPath =
+      d.base + "/certificates/" + field(body.at("certificate").as_object(), "id");
+  const std::string jobPath = d.base + "/jobs/" + field(body.at("job").as_object(), "id");
+
+  json::object job;
+  for (int i = 0; i < 150; ++i) {  // bounded: 30 s
+    job = parseObject(http.request("GET", jobPath, "", {d.auth})).at("job").as_object();
+    if (field(job, "status") == "dead") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds{200});
+  }
+  REQUIRE_MESSAGE(field(job, "status") == "dead", json::serialize(job));
+  CHECK(job.at("attempts").as_int64() == 3);
+  CHECK(field(job, "error_msg").find("TSIG") != std::string::npos);
+  const auto stuck =
+      parseObject(http.request("GET", certPath, "", {d.auth})).at("certificate").as_object();
+  CHECK(field(stuck, "status") == "issuing");
+  CHECK(field(stuck, "last_error").find("TSIG") != std::string::npos);
+  auto logs = http.request("GET", jobPath + "/logs?page_size=100", "", {d.auth});
+  CHECK(logs.body.find("attempt 3 of 3") != std::string::npos);
+  CHECK(logs.body.find("no attempts left") != std::string::npos);
+  CHECK(logs.body.find("AAAAAAAAAAAAAAAA") == std::string::npos);  // no secret in the log
+
+  // The fix, then a retry: issued.
+  const std::string rightSecret =
+      json::serialize(json::object{{"secret", Bind9Server::kSecret256}});
+  REQUIRE(http.request("PATCH", credentialPath, rightSecret, {d.auth}).status == 200);
+  auto retried = http.request("POST", jobPath + "/retry", "", {d.auth});
+  REQUIRE_MESSAGE(retried.status == 200, retried.body);
+  const auto active = d.waitFor(certPath, "active", "");
+  CHECK(field(active, "last_error").empty());
+
+  // A renewal that keeps failing ends renewal_failed, flagged, with the CA or DNS reason.
+  REQUIRE(http.request("PATCH", credentialPath, wrongSecret, {d.auth}).status == 200);
+  REQUIRE(http.request("POST", certPath + "/renew", "", {d.auth}).status == 202);
+  const auto failed = d.waitFor(certPath, "renewal_failed", "");
+  CHECK(failed.at("failed_renewal").as_bool());
+  CHECK(field(failed, "last_error").find("TSIG") != std::string::npos);
+  CHECK(field(failed, "serial_number") == field(active, "serial_number"));  // the old one serves
+  CHECK(d.server->stop() == 0);
+}
