@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "support/child_process.hpp"
 #include "support/free_port.hpp"
 
 namespace certsteward::testing {
@@ -84,15 +85,7 @@ class Bind9Server {
   }
 
   ~Bind9Server() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      for (int i = 0; i < 100 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds{50});
-      if (::waitpid(pid_, nullptr, WNOHANG) == 0) {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-      }
-    }
+    stopChild(pid_);
     if (!dir_.empty()) {
       std::error_code ignored;
       std::filesystem::remove_all(dir_, ignored);
