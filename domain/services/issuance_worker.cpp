@@ -2,8 +2,11 @@
 #include "domain/services/issuance_worker.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace certsteward::domain {
 namespace {
@@ -194,8 +197,40 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   log(job, LogLevel::info,
       "attempt " + std::to_string(job.attempts) + " of " + std::to_string(job.max_attempts) +
           " started by " + worker);
+  // The heartbeat: while the attempt runs, the lock is extended every third of its lifetime, so
+  // a slow CA never lets another worker take the job; a cancel request is noticed there.
+  std::mutex beatMutex;
+  std::condition_variable beatWake;
+  bool finished = false;
+  bool cancelRequested = false;
+  std::thread heartbeat([&] {
+    std::unique_lock lock(beatMutex);
+    while (!beatWake.wait_for(lock, policy_.lock_ttl / 3, [&] { return finished; })) {
+      lock.unlock();
+      auto beat = p_.jobs.apply(job.id, JobEvent::heartbeat,
+                                JobContext{p_.clock.now(), worker, "", policy_});
+      lock.lock();
+      if (beat && beat->job.cancel_requested) cancelRequested = true;
+    }
+  });
   const auto outcome = attempt(job, worker);
+  {
+    std::lock_guard lock(beatMutex);
+    finished = true;
+  }
+  beatWake.notify_all();
+  heartbeat.join();
   const auto now = p_.clock.now();
+  // Cancelled while running: a failed attempt is not retried. A finished one stands — its
+  // certificate is already stored.
+  if (cancelRequested && !outcome) {
+    auto stopped =
+        p_.jobs.apply(job.id, JobEvent::cancel_observed, JobContext{now, worker, "", policy_});
+    if (stopped) {
+      log(job, LogLevel::warn, "cancelled while running: " + outcome.error().message);
+      return true;
+    }
+  }
   if (outcome) {
     if (auto done = p_.jobs.apply(job.id, JobEvent::succeed, JobContext{now, worker, "", policy_});
         !done) {
