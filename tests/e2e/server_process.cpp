@@ -28,7 +28,10 @@ ServerProcess::ServerProcess(const std::map<std::string, std::string>& env,
   {
     std::ofstream conf(dir_ / "conf");
     conf << "server.listen = 127.0.0.1:0\n"
-         << "store.url = sqlite://" << (dir_ / "db.sqlite").string() << "\n"
+         // A store given in extraConfig (instances sharing one file) replaces the private one.
+         << (extraConfig.find("store.url") == std::string::npos
+                 ? "store.url = sqlite://" + (dir_ / "db.sqlite").string() + "\n"
+                 : std::string())
          << "jwt.secret = e2e-jwt-secret-with-at-least-32-characters!\n"
          << "secrets.key = " << kE2eSecretsKey << "\n"
          << "auth.bcrypt_cost = 10\n"
@@ -92,6 +95,13 @@ int ServerProcess::stop() {
   ::waitpid(pid_, &status, 0);
   pid_ = -1;
   return 137;
+}
+
+void ServerProcess::kill9() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = -1;
 }
 
 std::string ServerProcess::log() const {

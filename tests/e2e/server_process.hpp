@@ -26,6 +26,8 @@ class ServerProcess {
   int port() const { return port_; }
   // Sends SIGTERM and waits (bounded); returns the exit status.
   int stop();
+  // A crash: SIGKILL, no shutdown.
+  void kill9();
   bool running() const;
   std::string log() const;
   std::filesystem::path databasePath() const { return dir_ / "db.sqlite"; }
