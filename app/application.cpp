@@ -25,6 +25,7 @@
 #include "adapters/http/api.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
+#include "adapters/runtime/thread_background.hpp"
 #include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
@@ -92,7 +93,8 @@ struct Application::Parts {
                                             c.acme_order_timeout, c.dns_propagation_timeout,
                                             c.acme_poll_interval}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
-                  store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock},
+                  store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
+                  background},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -183,6 +185,7 @@ struct Application::Parts {
   domain::UserService users;
   domain::CertificateService certificates;
   domain::JobService jobs;
+  adapters::runtime::ThreadBackground background;
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::acme::AcmeIssuer issuer;
   domain::IssuanceWorker issuance;

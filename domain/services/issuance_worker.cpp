@@ -2,11 +2,9 @@
 #include "domain/services/issuance_worker.hpp"
 
 #include <algorithm>
-#include <condition_variable>
+#include <atomic>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 namespace certsteward::domain {
 namespace {
@@ -199,27 +197,16 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
           " started by " + worker);
   // The heartbeat: while the attempt runs, the lock is extended every third of its lifetime, so
   // a slow CA never lets another worker take the job; a cancel request is noticed there.
-  std::mutex beatMutex;
-  std::condition_variable beatWake;
-  bool finished = false;
-  bool cancelRequested = false;
-  std::thread heartbeat([&] {
-    std::unique_lock lock(beatMutex);
-    while (!beatWake.wait_for(lock, policy_.lock_ttl / 3, [&] { return finished; })) {
-      lock.unlock();
-      auto beat = p_.jobs.apply(job.id, JobEvent::heartbeat,
-                                JobContext{p_.clock.now(), worker, "", policy_});
-      lock.lock();
-      if (beat && beat->job.cancel_requested) cancelRequested = true;
-    }
-  });
-  const auto outcome = attempt(job, worker);
-  {
-    std::lock_guard lock(beatMutex);
-    finished = true;
-  }
-  beatWake.notify_all();
-  heartbeat.join();
+  std::atomic<bool> cancelRequested{false};
+  Status outcome;
+  p_.background.whileRunning(
+      policy_.lock_ttl / 3,
+      [&] {
+        auto beat = p_.jobs.apply(job.id, JobEvent::heartbeat,
+                                  JobContext{p_.clock.now(), worker, "", policy_});
+        if (beat && beat->job.cancel_requested) cancelRequested = true;
+      },
+      [&] { outcome = attempt(job, worker); });
   const auto now = p_.clock.now();
   // Cancelled while running: a failed attempt is not retried. A finished one stands — its
   // certificate is already stored.

@@ -8,6 +8,7 @@
 
 #include "domain/job.hpp"
 #include "ports/acme_account_repository.hpp"
+#include "ports/background.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/dns_credential_repository.hpp"
@@ -33,6 +34,7 @@ class IssuanceWorker {
     ports::Issuer& issuer;
     const ports::SecretBox& secrets;
     const ports::Clock& clock;
+    ports::Background& background;  // runs the heartbeat beside an attempt
   };
   IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout)
       : p_(ports), policy_(policy), dnsTimeout_(dnsTimeout) {}

@@ -207,7 +207,7 @@ TEST_CASE("acme: External Account Binding — required by the CA, refused withou
   AcmeIssuer issuer(box(), settings(eabCa));
   auto without = issuer.registerAccount(account(eabCa));
   REQUIRE_FALSE(without.ok());
-  CHECK(without.error().reason == "externalAccountRequired");
+  CHECK_MESSAGE(without.error().reason == "externalAccountRequired", without.error().message);
 
   auto a = account(eabCa);
   a.eab_kid = kid;

@@ -80,7 +80,11 @@ class PebbleServer {
     }
     for (int i = 0; i < 150; ++i) {  // bounded: 15 s
       const std::string text = log();
-      if (text.find("ACME directory available") != std::string::npos) return;
+      // The log line can come before the listener accepts: ready when the directory answers.
+      if (text.find("ACME directory available") != std::string::npos &&
+          !getUrl(directoryUrl()).empty()) {
+        return;
+      }
       if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
         pid_ = -1;
         reason_ = "pebble exited at start: " + text.substr(0, 2000);
@@ -112,9 +116,13 @@ class PebbleServer {
   // GET on the management interface ("/roots/0", "/cert-status-by-serial/<hex>"); empty on
   // failure. Bounded: 10 s.
   std::string managementGet(const std::string& path) const {
+    return getUrl(managementUrl() + path);
+  }
+
+ private:
+  std::string getUrl(const std::string& url) const {
     CURL* curl = curl_easy_init();
     std::string body;
-    const std::string url = managementUrl() + path;
     const std::string ca = caFile();
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_CAINFO, ca.c_str());
@@ -130,6 +138,7 @@ class PebbleServer {
     return rc == CURLE_OK ? body : std::string();
   }
 
+ public:
   std::string log() const {
     std::ifstream in(dir_ / "pebble.log");
     return std::string((std::istreambuf_iterator<char>(in)), {});

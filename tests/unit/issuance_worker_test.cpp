@@ -8,6 +8,7 @@
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/system_clock.hpp"
+#include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "support/sequential_ids.hpp"
@@ -60,8 +61,9 @@ struct Fixture {
   ScriptedCa ca;
   NoDns dns;
   JobPolicy policy{2, 300ms, 200ms, 400ms, 100ms, 1s};
+  adapters::runtime::ThreadBackground background;
   IssuanceWorker worker{{store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(),
-                         store.zones(), store.dnsCredentials(), dns, ca, box, clock},
+                         store.zones(), store.dnsCredentials(), dns, ca, box, clock, background},
                         policy,
                         1s};
   Certificate cert;
