@@ -69,28 +69,12 @@ class Bind9Server {
       ::execl("/usr/sbin/named", "named", "-c", conf.c_str(), "-g", "-4", nullptr);
       ::_exit(127);
     }
-    // Ready when the log says so (bounded: 15 s).
-    for (int i = 0; i < 150; ++i) {
-      std::ifstream log(dir_ / "named.log");
-      const std::string text((std::istreambuf_iterator<char>(log)), {});
-      if (text.find("running") != std::string::npos) return;
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        reason_ = "named exited at start: " + text.substr(0, 2000);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds{100});
-    }
-    reason_ = "named did not report running within 15 s";
+    reason_ = waitUntilReady(pid_, dir_ / "named.log", "named", [](const std::string& text) {
+      return text.find("running") != std::string::npos;
+    });
   }
 
-  ~Bind9Server() {
-    stopChild(pid_);
-    if (!dir_.empty()) {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir_, ignored);
-    }
-  }
+  ~Bind9Server() { stopAndRemove(pid_, dir_); }
   Bind9Server(const Bind9Server&) = delete;
   Bind9Server& operator=(const Bind9Server&) = delete;
 

@@ -1,10 +1,14 @@
-// Stopping a server a test started: SIGTERM, up to 5 s for it to exit, then SIGKILL.
+// Servers a test starts: waiting until one is ready, and stopping it (SIGTERM, up to 5 s for it
+// to exit, then SIGKILL).
 #pragma once
 
 #include <signal.h>
 #include <sys/wait.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <thread>
 
 namespace certsteward::testing {
@@ -18,6 +22,39 @@ inline void stopChild(pid_t pid) {
   }
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
+}
+
+inline std::string readLog(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+// Waits (bounded by `limit`) until `ready(log text)` holds. Returns "" when ready, else why not:
+// the child exited (then `pid` becomes -1) or the time ran out.
+template <class Ready>
+std::string waitUntilReady(pid_t& pid, const std::filesystem::path& log, const std::string& name,
+                           Ready ready,
+                           std::chrono::milliseconds limit = std::chrono::seconds{15}) {
+  for (auto waited = std::chrono::milliseconds{0}; waited < limit;
+       waited += std::chrono::milliseconds{100}) {
+    const std::string text = readLog(log);
+    if (ready(text)) return {};
+    if (::waitpid(pid, nullptr, WNOHANG) == pid) {
+      pid = -1;
+      return name + " exited at start: " + text.substr(0, 2000);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds{100});
+  }
+  return name + " was not ready within " + std::to_string(limit.count()) + " ms";
+}
+
+// The destructor of a started server: stop it, remove its directory.
+inline void stopAndRemove(pid_t pid, const std::filesystem::path& dir) {
+  stopChild(pid);
+  if (!dir.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
 }
 
 }  // namespace certsteward::testing

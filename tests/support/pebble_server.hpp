@@ -78,30 +78,14 @@ class PebbleServer {
               options.dns_server.c_str(), nullptr);
       ::_exit(127);
     }
-    for (int i = 0; i < 150; ++i) {  // bounded: 15 s
-      const std::string text = log();
-      // The log line can come before the listener accepts: ready when the directory answers.
-      if (text.find("ACME directory available") != std::string::npos &&
-          !getUrl(directoryUrl()).empty()) {
-        return;
-      }
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        reason_ = "pebble exited at start: " + text.substr(0, 2000);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds{100});
-    }
-    reason_ = "pebble did not announce its directory within 15 s";
+    // The log line can come before the listener accepts: ready when the directory answers.
+    reason_ = waitUntilReady(pid_, dir_ / "pebble.log", "pebble", [this](const std::string& text) {
+      return text.find("ACME directory available") != std::string::npos &&
+             !getUrl(directoryUrl()).empty();
+    });
   }
 
-  ~PebbleServer() {
-    stopChild(pid_);
-    if (!dir_.empty()) {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir_, ignored);
-    }
-  }
+  ~PebbleServer() { stopAndRemove(pid_, dir_); }
   PebbleServer(const PebbleServer&) = delete;
   PebbleServer& operator=(const PebbleServer&) = delete;
 
@@ -139,10 +123,7 @@ class PebbleServer {
   }
 
  public:
-  std::string log() const {
-    std::ifstream in(dir_ / "pebble.log");
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-  }
+  std::string log() const { return readLog(dir_ / "pebble.log"); }
 
  private:
   static int& counter() {
