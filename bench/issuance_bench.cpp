@@ -147,7 +147,9 @@ double lego(const Bind9Server& dns, const PebbleServer& ca) {
 
 }  // namespace
 
-int main() {
+namespace {
+
+int run() {
   Bind9Server dns;
   if (!dns.available()) {
     std::cerr << dns.reason() << "\n";
@@ -174,4 +176,16 @@ int main() {
                 serial / reference, parallel / reference);
   }
   return serial > 0 && parallel > 0 && reference > 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main() {
+  // Caught here so that the servers started above are stopped on every path.
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    std::cerr << "issuance benchmark failed: " << e.what() << "\n";
+    return 1;
+  }
 }
