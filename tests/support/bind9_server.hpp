@@ -34,9 +34,7 @@ class Bind9Server {
       reason_ = "bind9 is not installed (scripts/setup installs it)";
       return;
     }
-    dir_ = std::filesystem::temp_directory_path() /
-           ("certsteward-bind9-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
-    std::filesystem::create_directories(dir_);
+    dir_ = freshServerDir("bind9");
     port_ = freeLoopbackPort();
     const auto d = dir_.string();
     std::ofstream(dir_ / "named.conf")
@@ -84,10 +82,6 @@ class Bind9Server {
   int port() const { return port_; }
 
  private:
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
   std::filesystem::path dir_;
   pid_t pid_ = -1;
   int port_ = 0;

@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +25,17 @@ inline void stopChild(pid_t pid) {
   }
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
+}
+
+// A new, empty directory under the system temp directory for one started server:
+// certsteward-<name>-<pid>-<n>.
+inline std::filesystem::path freshServerDir(const std::string& name) {
+  static std::atomic<int> counter{0};
+  auto dir =
+      std::filesystem::temp_directory_path() /
+      ("certsteward-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 inline std::string readLog(const std::filesystem::path& file) {

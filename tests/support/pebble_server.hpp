@@ -39,9 +39,7 @@ class PebbleServer {
       reason_ = "pebble is not installed (scripts/setup installs it)";
       return;
     }
-    dir_ = std::filesystem::temp_directory_path() /
-           ("certsteward-pebble-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
-    std::filesystem::create_directories(dir_);
+    dir_ = freshServerDir("pebble");
     port_ = freeLoopbackPort();
     managementPort_ = freeLoopbackPort();
     const auto tls = makeTestMaterial("localhost", "DNS:localhost,IP:127.0.0.1");
@@ -126,10 +124,6 @@ class PebbleServer {
   std::string log() const { return readLog(dir_ / "pebble.log"); }
 
  private:
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
   std::filesystem::path dir_;
   pid_t pid_ = -1;
   int port_ = 0;
