@@ -306,9 +306,9 @@ void Application::stopScheduler() {
 void Application::startWorkers() {
   if (!parts_->config.worker_enabled) return;
   const std::string id = instanceId();
-  parts_->standardWorkers = std::make_unique<WorkerPool>(parts_->issuance, domain::Lane::standard,
-                                                         parts_->config.worker_max_concurrency,
-                                                         parts_->config.worker_poll_interval, id);
+  parts_->standardWorkers = std::make_unique<WorkerPool>(
+      parts_->issuance, domain::Lane::standard, parts_->config.worker_max_concurrency,
+      parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->standardWorkers->start();
 }
 

@@ -5,11 +5,13 @@
 namespace certsteward::app {
 
 WorkerPool::WorkerPool(domain::IssuanceWorker& worker, domain::Lane lane, int threads,
-                       domain::Duration pollInterval, std::string idPrefix)
+                       domain::Duration pollInterval, domain::Duration shutdownWait,
+                       std::string idPrefix)
     : worker_(worker),
       lane_(lane),
       threads_(std::max(1, threads)),  // 0 (serial) is one worker
       pollInterval_(pollInterval),
+      shutdownWait_(shutdownWait),
       idPrefix_(std::move(idPrefix)) {}
 
 WorkerPool::~WorkerPool() {
@@ -20,16 +22,33 @@ void WorkerPool::start() {
   for (int i = 0; i < threads_; ++i) {
     const std::string id =
         idPrefix_ + "/" + std::string(domain::nameOf(lane_)) + "-" + std::to_string(i);
-    running_.emplace_back([this, id] { loop(id); });
+    {
+      std::lock_guard lock(mutex_);
+      ++live_;
+    }
+    running_.emplace_back([this, id] {
+      loop(id);
+      std::lock_guard lock(mutex_);
+      --live_;
+      exited_.notify_all();
+    });
   }
 }
 
 void WorkerPool::stop() {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     stopping_ = true;
+    wake_.notify_all();
+    if (!exited_.wait_for(lock, shutdownWait_, [this] { return live_ == 0; })) {
+      spdlog::warn(
+          "workers ({}): {} job(s) still running after the shutdown wait; returning them "
+          "to pending",
+          domain::nameOf(lane_), live_);
+      lock.unlock();
+      worker_.releaseRunning();
+    }
   }
-  wake_.notify_all();
   for (auto& t : running_) {
     if (t.joinable()) t.join();
   }

@@ -1,6 +1,8 @@
 // WorkerPool: threads that keep asking the IssuanceWorker for the next job of one lane, and
-// sleep `poll_interval` when there is none. stop() wakes them, lets running jobs finish and
-// joins. Mechanics only: what a job does is the domain's.
+// sleep `poll_interval` when there is none. stop() wakes them and lets running jobs finish for
+// up to `shutdown_wait` (55 s); past it the worker releases what still runs (back to pending)
+// and the threads are joined as their attempts return. Mechanics only: what a job does is the
+// domain's.
 #pragma once
 
 #include <atomic>
@@ -17,7 +19,7 @@ namespace certsteward::app {
 class WorkerPool {
  public:
   WorkerPool(domain::IssuanceWorker& worker, domain::Lane lane, int threads,
-             domain::Duration pollInterval, std::string idPrefix);
+             domain::Duration pollInterval, domain::Duration shutdownWait, std::string idPrefix);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -32,10 +34,13 @@ class WorkerPool {
   domain::Lane lane_;
   int threads_;
   domain::Duration pollInterval_;
+  domain::Duration shutdownWait_;
   std::string idPrefix_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable wake_;
+  std::condition_variable exited_;
+  int live_ = 0;  // loops not yet returned
   std::vector<std::thread> running_;
 };
 

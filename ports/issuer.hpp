@@ -9,6 +9,7 @@
 #include "domain/acme_account.hpp"
 #include "domain/certificate.hpp"
 #include "domain/result.hpp"
+#include "domain/stop_signal.hpp"
 #include "domain/time.hpp"
 
 namespace certsteward::ports {
@@ -19,6 +20,8 @@ struct IssueRequest {
   domain::AcmeAccount account;     // with its sealed key; the adapter opens it via SecretBox
   std::vector<std::string> names;  // common name first
   domain::KeyType key_type = domain::KeyType::ecdsa_p256;
+  // When raised, the order is abandoned at the next step (unavailable, "stopped ...").
+  const domain::StopSignal* stop = nullptr;
 };
 
 struct IssuedCertificate {

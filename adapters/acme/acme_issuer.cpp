@@ -55,10 +55,32 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* out) {
   return size * n;
 }
 
+// libcurl's progress callback: a non-zero answer aborts the transfer.
+int onProgress(void* stop, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return stop != nullptr && static_cast<const domain::StopSignal*>(stop)->requested() ? 1 : 0;
+}
+
+domain::Error stopped() {
+  return makeError(ErrorCode::unavailable, "stopped before the order finished", "stopped");
+}
+
+// Sleeps `pause` in short steps; false when `stop` was raised meanwhile.
+bool pauseUnlessStopped(std::chrono::milliseconds pause, const domain::StopSignal* stop) {
+  const auto until = Clock::now() + pause;
+  while (Clock::now() < until) {
+    if (stop != nullptr && stop->requested()) return false;
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(std::chrono::milliseconds{50}, until - Clock::now()));
+  }
+  return stop == nullptr || !stop->requested();
+}
+
 // One HTTP exchange with the CA. unavailable for anything below HTTP (DNS, TCP, TLS, timeout).
 domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& method,
                                const std::string& url, const std::string& body,
-                               const std::string& accept = {}) {
+                               const std::string& accept = {},
+                               const domain::StopSignal* stop = nullptr) {
+  if (stop != nullptr && stop->requested()) return stopped();
   static std::once_flag init;
   std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   CURL* curl = curl_easy_init();
@@ -81,6 +103,11 @@ domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& 
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, onHeader);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &reply.headers);
   curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(4 * 1024 * 1024));
+  if (stop != nullptr) {
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, onProgress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, const_cast<domain::StopSignal*>(stop));
+  }
   if (!settings.ca_bundle.empty())
     curl_easy_setopt(curl, CURLOPT_CAINFO, settings.ca_bundle.c_str());
   if (method == "HEAD") {
@@ -93,6 +120,7 @@ domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& 
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.status);
   curl_slist_free_all(headers);
   curl_easy_cleanup(curl);
+  if (rc == CURLE_ABORTED_BY_CALLBACK) return stopped();
   if (rc != CURLE_OK) {
     return makeError(ErrorCode::unavailable,
                      "the CA at " + url + " cannot be reached: " + curl_easy_strerror(rc));
@@ -150,11 +178,14 @@ std::chrono::milliseconds retryAfter(const Reply& r, std::chrono::milliseconds f
 // One ACME conversation: the directory, a nonce pool of one, the account key and its kid.
 class Session {
  public:
-  Session(const AcmeSettings& settings, std::string directoryUrl)
-      : settings_(settings), directoryUrl_(std::move(directoryUrl)) {}
+  Session(const AcmeSettings& settings, std::string directoryUrl,
+          const domain::StopSignal* stop = nullptr)
+      : settings_(settings), directoryUrl_(std::move(directoryUrl)), stop_(stop) {}
+
+  const domain::StopSignal* stop() const { return stop_; }
 
   domain::Status open() {
-    auto r = exchange(settings_, "GET", directoryUrl_, {});
+    auto r = exchange(settings_, "GET", directoryUrl_, {}, {}, stop_);
     if (!r) return r.error();
     if (r->status != 200) return problem(*r, "the directory request");
     directory_ = parseObject(r->body);
@@ -193,7 +224,7 @@ class Session {
       const std::string body = R"({"protected":")" + protectedB64 + R"(","payload":")" +
                                payloadB64 + R"(","signature":")" + base64UrlEncode(*signature) +
                                R"("})";
-      auto r = exchange(settings_, "POST", target, body, accept);
+      auto r = exchange(settings_, "POST", target, body, accept, stop_);
       if (!r) return r;
       if (auto next = r->header("replay-nonce"); !next.empty()) nonce_ = next;
       if (r->status == 400 && str(parseObject(r->body), "type").ends_with(":badNonce") &&
@@ -208,7 +239,7 @@ class Session {
  private:
   domain::Result<std::string> nonce() {
     if (!nonce_.empty()) return std::exchange(nonce_, std::string());
-    auto r = exchange(settings_, "HEAD", url("newNonce"), {});
+    auto r = exchange(settings_, "HEAD", url("newNonce"), {}, {}, stop_);
     if (!r) return r.error();
     auto n = r->header("replay-nonce");
     if (n.empty()) return makeError(ErrorCode::unavailable, "the CA sent no nonce");
@@ -217,6 +248,7 @@ class Session {
 
   const AcmeSettings& settings_;
   std::string directoryUrl_;
+  const domain::StopSignal* stop_ = nullptr;
   json::object directory_;
   std::string nonce_;
   const KeyPair* key_ = nullptr;
@@ -296,7 +328,7 @@ domain::Result<json::object> pollUntil(Session& session, const AcmeSettings& set
     if (Clock::now() + pause > deadline) {
       return makeError(ErrorCode::unavailable, what + " is still " + status + " at the deadline");
     }
-    std::this_thread::sleep_for(pause);
+    if (!pauseUnlessStopped(pause, session.stop())) return stopped();
   }
 }
 
@@ -357,7 +389,7 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   if (request.names.empty()) return makeError(ErrorCode::invalid_argument, "no names to order");
   auto key = accountKey(secrets_, request.account);
   if (!key) return key.error();
-  Session session(settings_, request.account.directory_url);
+  Session session(settings_, request.account.directory_url, request.stop);
   if (auto s = session.open(); !s) return s.error();
   std::string kid = request.account.account_url;
   if (kid.empty()) {  // not registered yet: newAccount finds or creates it

@@ -13,7 +13,8 @@ namespace {
 // that zone's DNS credential.
 class ZoneRoutedDns : public ports::DnsProvider {
  public:
-  ZoneRoutedDns(const IssuanceWorker::Ports& p, Id project) : p_(p), project_(std::move(project)) {}
+  ZoneRoutedDns(const IssuanceWorker::Ports& p, Id project, const StopSignal& stop)
+      : p_(p), project_(std::move(project)), stop_(stop) {}
 
   Status present(const ports::TxtRecord& record) override {
     return withZone(record,
@@ -23,9 +24,21 @@ class ZoneRoutedDns : public ports::DnsProvider {
     return withZone(record,
                     [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.cleanup(r); });
   }
+  // Waited for in slices of at most a second, so a stop request is seen promptly.
   Status waitVisible(const ports::TxtRecord& record, Duration timeout) override {
-    return withZone(record, [timeout](ports::DnsProvider& d, const ports::TxtRecord& r) {
-      return d.waitVisible(r, timeout);
+    return withZone(record, [this, timeout](ports::DnsProvider& d, const ports::TxtRecord& r) {
+      const auto deadline = p_.clock.now() + timeout;
+      for (;;) {
+        const Duration left = deadline - p_.clock.now();
+        auto visible =
+            d.waitVisible(r, std::clamp<Duration>(left, Duration::zero(), std::chrono::seconds{1}));
+        if (visible || p_.clock.now() >= deadline) return visible;
+        if (stop_.requested()) {
+          return Status(makeError(ErrorCode::unavailable,
+                                  "stopped while waiting for " + r.name + " to be visible",
+                                  "stopped"));
+        }
+      }
     });
   }
 
@@ -70,6 +83,7 @@ class ZoneRoutedDns : public ports::DnsProvider {
 
   const IssuanceWorker::Ports& p_;
   Id project_;
+  const StopSignal& stop_;
   std::map<Id, ports::DnsProviderPtr> providers_;
 };
 
@@ -101,8 +115,7 @@ Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
   return makeError(ErrorCode::unavailable, "the certificate kept changing; try again");
 }
 
-Status IssuanceWorker::attempt(const Job& job, const std::string& worker) {
-  (void)worker;
+Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
   if (job.type != JobType::issue_certificate && job.type != JobType::renew_certificate) {
     return makeError(
         ErrorCode::failed_precondition,
@@ -156,8 +169,8 @@ Status IssuanceWorker::attempt(const Job& job, const std::string& worker) {
   log(job, LogLevel::info,
       std::string(renewal ? "renewing" : "ordering") + " a certificate for " +
           std::to_string(names.size()) + " name(s) from " + account->directory_url);
-  ZoneRoutedDns dns(p_, job.project_id);
-  auto issued = p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type}, dns);
+  ZoneRoutedDns dns(p_, job.project_id, stop);
+  auto issued = p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop}, dns);
   if (!issued) return issued.error();
   auto sealedKey = p_.secrets.seal(issued->private_key_pem);
   if (!sealedKey) return sealedKey.error();
@@ -180,7 +193,15 @@ Status IssuanceWorker::attempt(const Job& job, const std::string& worker) {
   return {};
 }
 
+void IssuanceWorker::releaseRunning() {
+  releasing_ = true;
+  std::lock_guard lock(runningMutex_);
+  for (auto& [worker, stop] : running_)
+    stop->request();
+}
+
 Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
+  if (releasing_) return false;
   auto claim = p_.jobs.claim(lane, JobContext{p_.clock.now(), worker, "", policy_});
   if (!claim) return claim.error();
   for (const auto& settled : claim->settled) {  // lost their worker and ran out of attempts
@@ -197,17 +218,42 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
           " started by " + worker);
   // The heartbeat: while the attempt runs, the lock is extended every third of its lifetime, so
   // a slow CA never lets another worker take the job; a cancel request is noticed there.
+  // A cancel, or the shutdown deadline, raises `stop`: the attempt then ends at its next step.
   std::atomic<bool> cancelRequested{false};
+  StopSignal stop;
+  {
+    std::lock_guard lock(runningMutex_);
+    running_[worker] = &stop;
+    if (releasing_) stop.request();
+  }
   Status outcome;
   p_.background.whileRunning(
       policy_.lock_ttl / 3,
       [&] {
         auto beat = p_.jobs.apply(job.id, JobEvent::heartbeat,
                                   JobContext{p_.clock.now(), worker, "", policy_});
-        if (beat && beat->job.cancel_requested) cancelRequested = true;
+        if (beat && beat->job.cancel_requested) {
+          cancelRequested = true;
+          stop.request();
+        }
       },
-      [&] { outcome = attempt(job, worker); });
+      [&] { outcome = attempt(job, stop); });
+  {
+    std::lock_guard lock(runningMutex_);
+    running_.erase(worker);
+  }
   const auto now = p_.clock.now();
+  // Stopped by the shutdown deadline: the job goes back to pending, the attempt not counted.
+  if (releasing_ && !outcome && !cancelRequested) {
+    auto released =
+        p_.jobs.apply(job.id, JobEvent::shutdown_release, JobContext{now, worker, "", policy_});
+    if (released) {
+      log(job, LogLevel::warn,
+          "the worker stopped before the attempt finished (" + outcome.error().message +
+              "): back to pending, the attempt is not counted");
+      return true;
+    }
+  }
   // Cancelled while running: a failed attempt is not retried. A finished one stands — its
   // certificate is already stored.
   if (cancelRequested && !outcome) {

@@ -4,9 +4,13 @@
 // follow goes to the job log. Thread-safe: workers on any number of threads share one.
 #pragma once
 
+#include <atomic>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "domain/job.hpp"
+#include "domain/stop_signal.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/background.hpp"
 #include "ports/certificate_repository.hpp"
@@ -43,9 +47,15 @@ class IssuanceWorker {
   // job was run; an error only when the store itself failed.
   Result<bool> runOnce(Lane lane, const std::string& worker);
 
+  // The shutdown deadline passed: every running attempt is asked to stop, and each job whose
+  // attempt does not finish goes back to pending without the attempt counted (spec, Job table:
+  // shutdown_release). runOnce claims nothing afterwards. Returns at once; the attempts end on
+  // their threads.
+  void releaseRunning();
+
  private:
   // The attempt: the certificate issued or renewed, or the reason it was not.
-  Status attempt(const Job& job, const std::string& worker);
+  Status attempt(const Job& job, const StopSignal& stop);
   void log(const Job& job, LogLevel level, const std::string& message);
   // Applies a certificate event with compare-and-set retries.
   Status certificateEvent(const Job& job, CertificateEvent event, const CertificateContext& ctx,
@@ -54,6 +64,9 @@ class IssuanceWorker {
   Ports p_;
   JobPolicy policy_;
   Duration dnsTimeout_;
+  std::atomic<bool> releasing_{false};
+  std::mutex runningMutex_;
+  std::map<std::string, StopSignal*> running_;  // by worker id, while its attempt runs
 };
 
 }  // namespace certsteward::domain

@@ -85,7 +85,12 @@ TEST_CASE("scale-out: one scheduler leader among instances, and it moves when th
   CHECK(eventually([&] { return leads(*standby); }, std::chrono::seconds{5}));
 }
 
-TEST_CASE("scale-out: an instance killed mid-issuance, another finishes the job after the lock") {
+namespace {
+
+// An instance stops in the middle of an issuance — killed (SIGKILL) or stopped (SIGTERM past
+// worker.shutdown_wait) — while its attempt hangs on a DNS server that never answers; a second
+// instance then finishes the job.
+void crashMidIssuance(bool graceful) {
   Bind9Server dns;
   REQUIRE_MESSAGE(dns.available(), dns.reason());
   PebbleServer ca(PebbleOptions{dns.address(), {}, 0});
@@ -104,7 +109,8 @@ TEST_CASE("scale-out: an instance killed mid-issuance, another finishes the job 
   const std::string config = shared.config() +
                              "worker.enabled = true\n"
                              "worker.poll_interval = 200ms\nworker.lock_ttl = 2s\n"
-                             "dns.timeout = 10s\ndns.poll_interval = 50ms\n"
+                             "worker.shutdown_wait = 500ms\n"
+                             "dns.timeout = 4s\ndns.poll_interval = 50ms\n"
                              "acme.poll_interval = 100ms\nacme.ca_bundle = " +
                              ca.caFile() + "\n";
   auto a = std::make_unique<ServerProcess>(kOwnerEnv, config);
@@ -147,15 +153,23 @@ TEST_CASE("scale-out: an instance killed mid-issuance, another finishes the job 
   };
   REQUIRE(eventually([&] { return jobStatus(httpA) == "active"; }, std::chrono::seconds{10}));
   std::this_thread::sleep_for(std::chrono::milliseconds{300});
-  a->kill9();  // mid-attempt: waiting on the silent DNS server, holding the job's lock
-
-  auto b = std::make_unique<ServerProcess>(kOwnerEnv, config);
-  HttpClient httpB(b->baseUrl());
-  REQUIRE(httpB
+  // The running attempt keeps the silent server it started with; the next one uses bind9.
+  REQUIRE(httpA
               .request("PATCH", base + "/dns-credentials/" + credential,
                        json::serialize(json::object{{"settings", settings(dns.address())}}), {auth})
               .status == 200);
-  CHECK(jobStatus(httpB) == "active");  // still held by the dead instance's lock
+  if (graceful) {
+    // SIGTERM: 500 ms of shutdown wait, then the job goes back to pending and the process exits
+    // cleanly (ServerProcess::stop gives it 10 s before SIGKILL, which would read 137).
+    REQUIRE(a->stop() == 0);
+    CHECK(a->log().find("returning them to pending") != std::string::npos);
+  } else {
+    a->kill9();  // mid-attempt: waiting on the silent DNS server, holding the job's lock
+  }
+
+  auto b = std::make_unique<ServerProcess>(kOwnerEnv, config);
+  HttpClient httpB(b->baseUrl());
+  if (!graceful) CHECK(jobStatus(httpB) == "active");  // still held by the dead instance's lock
   REQUIRE_MESSAGE(eventually(
                       [&] {
                         return text(parsed(httpB.request("GET", certPath, "", {auth}))
@@ -167,7 +181,22 @@ TEST_CASE("scale-out: an instance killed mid-issuance, another finishes the job 
                   b->log());
   const auto job = parsed(httpB.request("GET", jobPath, "", {auth})).at("job").as_object();
   CHECK(text(job, "status") == "completed");
-  CHECK(job.at("attempts").as_int64() == 2);  // the killed attempt counts
+  // A killed attempt counts (its worker could not say otherwise); a released one does not.
+  CHECK(job.at("attempts").as_int64() == (graceful ? 1 : 2));
+  if (graceful) {
+    const auto logs = httpB.request("GET", jobPath + "/logs?page_size=100", "", {auth});
+    CHECK(logs.body.find("the attempt is not counted") != std::string::npos);
+  }
   CHECK(b->stop() == 0);
   ::close(silent);
+}
+
+}  // namespace
+
+TEST_CASE("scale-out: an instance killed mid-issuance, another finishes the job after the lock") {
+  crashMidIssuance(false);
+}
+
+TEST_CASE("scale-out: an instance stopped mid-issuance returns the job, another finishes it") {
+  crashMidIssuance(true);
 }

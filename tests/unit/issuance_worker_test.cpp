@@ -3,6 +3,7 @@
 // with the reason kept, and a cancel seen by the heartbeat stops a failing job from retrying.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -10,6 +11,7 @@
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
+#include "app/worker_pool.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "support/sequential_ids.hpp"
 #include "support/test_certificates.hpp"
@@ -25,6 +27,7 @@ class ScriptedCa : public ports::Issuer {
   std::chrono::milliseconds delay{0};
   std::optional<Error> failure;
   std::atomic<int> orders{0};
+  std::atomic<int> stopsSeen{0};
 
   Result<ports::AccountState> registerAccount(const AcmeAccount&) override {
     return ports::AccountState{"valid", "https://ca.test/acct/1", ""};
@@ -32,7 +35,15 @@ class ScriptedCa : public ports::Issuer {
   Result<ports::IssuedCertificate> issue(const ports::IssueRequest& r,
                                          ports::DnsProvider&) override {
     ++orders;
-    std::this_thread::sleep_for(delay);
+    // Waits `delay`, or less when the attempt is asked to stop (as the ACME adapter does).
+    const auto until = std::chrono::steady_clock::now() + delay;
+    while (std::chrono::steady_clock::now() < until) {
+      if (r.stop != nullptr && r.stop->requested()) {
+        ++stopsSeen;
+        return makeError(ErrorCode::unavailable, "stopped before the order finished", "stopped");
+      }
+      std::this_thread::sleep_for(5ms);
+    }
     if (failure) return *failure;
     const auto m = testing::makeTestMaterial(r.names.front());
     ports::IssuedCertificate c;
@@ -146,4 +157,90 @@ TEST_CASE("issuance worker: a cancel seen by the heartbeat stops a failing job f
               .ok());
   runner.join();
   CHECK(fx.storedJob().status == JobStatus::cancelled);
+}
+
+TEST_CASE("issuance worker: a cancel stops a long attempt at its next step") {
+  Fixture fx;
+  fx.ca.delay = 60s;  // a CA that never answers in the test's lifetime
+  std::thread runner([&] { CHECK(*fx.worker.runOnce(Lane::standard, "worker-a")); });
+  std::this_thread::sleep_for(50ms);
+  REQUIRE(fx.store.jobs()
+              .apply(fx.job.id, JobEvent::cancel, JobContext{fx.clock.now(), "", "", fx.policy})
+              .ok());
+  runner.join();  // the heartbeat (every 100 ms) sees the cancel and raises the stop signal
+  CHECK(fx.ca.stopsSeen == 1);
+  CHECK(fx.storedJob().status == JobStatus::cancelled);
+  CHECK(fx.storedCert().status == CertificateStatus::issuing);
+}
+
+namespace {
+
+bool logMentions(Fixture& fx, const std::string& text) {
+  const auto logs = fx.store.jobLogs().list(fx.job.id, PageRequest{1, 100});
+  REQUIRE(logs.ok());
+  return std::any_of(logs->items.begin(), logs->items.end(), [&](const JobLogEntry& e) {
+    return e.message.find(text) != std::string::npos;
+  });
+}
+
+// Polls (bounded) until the job is held by a worker.
+bool waitUntilActive(Fixture& fx) {
+  for (int i = 0; i < 200; ++i) {
+    if (fx.storedJob().status == JobStatus::active) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("issuance worker: released at shutdown, a running job goes back to pending uncounted") {
+  Fixture fx;
+  fx.ca.delay = 60s;
+  std::thread runner([&] { CHECK(*fx.worker.runOnce(Lane::standard, "worker-a")); });
+  REQUIRE(waitUntilActive(fx));
+  fx.worker.releaseRunning();
+  runner.join();
+  const auto job = fx.storedJob();
+  CHECK(job.status == JobStatus::pending);
+  CHECK(job.attempts == 0);
+  CHECK(job.locked_by.empty());
+  CHECK_FALSE(job.lock_expires_at.has_value());
+  CHECK(job.next_run_at <= fx.clock.now());
+  CHECK(job.error_msg.empty());
+  CHECK(fx.ca.stopsSeen == 1);
+  CHECK(logMentions(fx, "the attempt is not counted"));
+  // A releasing worker claims nothing more; another instance's worker takes the job.
+  CHECK_FALSE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.storedJob().status == JobStatus::pending);
+}
+
+TEST_CASE("worker pool: stop waits for a running job that finishes within the shutdown wait") {
+  Fixture fx;
+  fx.ca.delay = 300ms;
+  app::WorkerPool pool(fx.worker, Lane::standard, 1, 20ms, 5s, "test");
+  pool.start();
+  REQUIRE(waitUntilActive(fx));
+  pool.stop();
+  CHECK(fx.storedJob().status == JobStatus::completed);
+  CHECK(fx.ca.stopsSeen == 0);
+  CHECK(fx.storedCert().status == CertificateStatus::active);
+}
+
+TEST_CASE("worker pool: past the shutdown wait a running job is released to pending") {
+  Fixture fx;
+  fx.ca.delay = 60s;
+  app::WorkerPool pool(fx.worker, Lane::standard, 2, 20ms, 300ms, "test");
+  pool.start();
+  REQUIRE(waitUntilActive(fx));
+  const auto before = std::chrono::steady_clock::now();
+  pool.stop();
+  // Bounded: the wait (300 ms) plus the attempt's next step, far below the CA's 60 s.
+  CHECK(std::chrono::steady_clock::now() - before < 20s);
+  const auto job = fx.storedJob();
+  CHECK(job.status == JobStatus::pending);
+  CHECK(job.attempts == 0);
+  CHECK(job.locked_by.empty());
+  CHECK(fx.ca.stopsSeen == 1);
+  CHECK(logMentions(fx, "the worker stopped before the attempt finished"));
 }
