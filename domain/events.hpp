@@ -22,6 +22,7 @@ std::optional<EventKind> parseEventKind(std::string_view text) noexcept;
 
 // One raised event, as recorded and handed to the Notifier port.
 struct Event {
+  Id id;
   EventKind kind = EventKind::job_failed;
   Id project_id;
   Id resource_id;  // the job, certificate or distribution the event is about

@@ -11,6 +11,7 @@
 #include "ports/credential_repository.hpp"
 #include "ports/distribution_repository.hpp"
 #include "ports/dns_credential_repository.hpp"
+#include "ports/event_log.hpp"
 #include "ports/idempotency_store.hpp"
 #include "ports/job_log_repository.hpp"
 #include "ports/job_queue.hpp"
@@ -51,6 +52,7 @@ class Store {
   virtual NotificationChannelRepository& notificationChannels() = 0;
   virtual NotificationRuleRepository& notificationRules() = 0;
   virtual AuditLog& auditLog() = 0;
+  virtual EventLog& events() = 0;
   virtual LicenseRepository& license() = 0;
   virtual RefreshTokenStore& refreshTokens() = 0;
   virtual IdempotencyStore& idempotency() = 0;

@@ -1,4 +1,4 @@
-// Contract of JobQueue and JobLogRepository, run against every store adapter.
+// Contract of JobQueue, JobLogRepository and EventLog, run against every store adapter.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -299,6 +299,49 @@ TEST_CASE_TEMPLATE("job logs: lines are kept per job in write order and paged", 
   CHECK(p2->items[4].message == "step 24");
   CHECK(p2->items[4].ts == fx.now() + 24s);
   CHECK(logs.list("unknown", fx.page())->total == 0);
+}
+
+TEST_CASE_TEMPLATE("events: kept per project, newest first, paged", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& events = fx.store->events();
+  std::vector<Id> ids;
+  for (int i = 0; i < 23; ++i) {
+    Event e;
+    e.id = fx.ids.next();
+    e.kind = i % 2 == 0 ? EventKind::job_failed : EventKind::cert_renewal_failed;
+    e.project_id = "p1";
+    e.resource_id = "r" + std::to_string(i);
+    e.message = "failure " + std::to_string(i) + " — ünïcode kept";
+    e.at = fx.now() + std::chrono::seconds{i / 2};  // pairs share a timestamp: ids break ties
+    REQUIRE(events.record(e).ok());
+    ids.push_back(e.id);
+  }
+  Event other{fx.ids.next(), EventKind::cert_expiring_soon, "p2", "c9", "other project", fx.now()};
+  REQUIRE(events.record(other).ok());
+
+  const auto p1 = events.list("p1", fx.page(1, 20));
+  REQUIRE(p1.ok());
+  CHECK(p1->total == 23);
+  REQUIRE(p1->items.size() == 20);
+  CHECK(p1->items[0].id == ids[22]);
+  CHECK(p1->items[0].resource_id == "r22");
+  CHECK(p1->items[0].kind == EventKind::job_failed);
+  CHECK(p1->items[0].message == "failure 22 — ünïcode kept");
+  CHECK(p1->items[0].at == fx.now() + 11s);
+  CHECK(p1->items[1].id == ids[21]);  // same second as 20: the larger id first
+  CHECK(p1->items[1].kind == EventKind::cert_renewal_failed);
+  CHECK(p1->items[2].id == ids[20]);
+  const auto p2 = events.list("p1", fx.page(2, 20));
+  REQUIRE(p2.ok());
+  REQUIRE(p2->items.size() == 3);
+  CHECK(p2->items[2].id == ids[0]);
+  const auto theirs = events.list("p2", fx.page());
+  REQUIRE(theirs.ok());
+  REQUIRE(theirs->items.size() == 1);
+  CHECK(theirs->items[0].kind == EventKind::cert_expiring_soon);
+  CHECK(theirs->items[0].project_id == "p2");
+  CHECK(events.list("unknown", fx.page())->total == 0);
 }
 
 TEST_CASE_TEMPLATE("job queue: counts by type and status", F, CERTSTEWARD_STORE_FACTORIES) {

@@ -1,6 +1,8 @@
 // In-memory job logs.
 #include "adapters/store/memory/memory_job_log_repository.hpp"
 
+#include <algorithm>
+
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -19,6 +21,26 @@ domain::Result<domain::Page<domain::JobLogEntry>> MemoryJobLogRepository::list(
     const auto it = entries_.find(jobId);
     if (it != entries_.end()) copy = it->second;
   }
+  return paginate(std::move(copy), page);
+}
+
+domain::Status MemoryEventLog::record(const domain::Event& event) {
+  std::lock_guard lock(mu_);
+  events_[event.project_id].push_back(event);
+  return {};
+}
+
+domain::Result<domain::Page<domain::Event>> MemoryEventLog::list(
+    const domain::Id& projectId, const domain::PageRequest& page) const {
+  std::vector<domain::Event> copy;
+  {
+    std::lock_guard lock(mu_);
+    const auto it = events_.find(projectId);
+    if (it != events_.end()) copy = it->second;
+  }
+  std::sort(copy.begin(), copy.end(), [](const domain::Event& a, const domain::Event& b) {
+    return a.at != b.at ? a.at > b.at : a.id > b.id;
+  });
   return paginate(std::move(copy), page);
 }
 

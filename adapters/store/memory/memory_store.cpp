@@ -22,6 +22,7 @@ struct MemoryStore::Parts {
   MemoryCertificateRepository certificates;
   MemoryJobQueue jobs;
   MemoryJobLogRepository jobLogs;
+  MemoryEventLog events;
   MemoryProjectRepository projects;
   MemoryUserRepository users;
   MemoryMembershipRepository memberships;
@@ -53,6 +54,10 @@ ports::JobQueue& MemoryStore::jobs() {
 }
 ports::JobLogRepository& MemoryStore::jobLogs() {
   return parts_->jobLogs;
+}
+
+ports::EventLog& MemoryStore::events() {
+  return parts_->events;
 }
 ports::ProjectRepository& MemoryStore::projects() {
   return parts_->projects;

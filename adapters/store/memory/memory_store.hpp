@@ -20,6 +20,7 @@ class MemoryStore : public ports::Store {
   ports::CertificateRepository& certificates() override;
   ports::JobQueue& jobs() override;
   ports::JobLogRepository& jobLogs() override;
+  ports::EventLog& events() override;
   ports::ProjectRepository& projects() override;
   ports::UserRepository& users() override;
   ports::MembershipRepository& memberships() override;

@@ -67,6 +67,17 @@ class MongoJobLogRepository : public ports::JobLogRepository {
   MongoDatabase& db_;
 };
 
+class MongoEventLog : public ports::EventLog {
+ public:
+  explicit MongoEventLog(MongoDatabase& db) : db_(db) {}
+  domain::Status record(const domain::Event& event) override;
+  domain::Result<domain::Page<domain::Event>> list(const domain::Id& projectId,
+                                                   const domain::PageRequest& page) const override;
+
+ private:
+  MongoDatabase& db_;
+};
+
 class MongoProjectRepository : public ports::ProjectRepository {
  public:
   explicit MongoProjectRepository(MongoDatabase& db) : db_(db) {}

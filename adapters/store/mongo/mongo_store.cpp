@@ -38,6 +38,7 @@ constexpr IndexSpec kIndexes[] = {
     {"jobs", "unfinished_key", R"({"unfinished_key":1})",
      R"({"unique":true,"partialFilterExpression":{"unfinished_key":{"$exists":true}}})"},
     {"job_logs", "job", R"({"job_id":1,"ts":1,"_id":1})", "{}"},
+    {"events", "project_at", R"({"project_id":1,"at":-1,"id":-1})", "{}"},
     {"projects", "name", R"({"name":1})", R"({"unique":true})"},
     {"projects", "id", R"({"id":1})", "{}"},
     {"users", "username", R"({"username":1})", R"({"unique":true})"},
@@ -87,6 +88,7 @@ struct MongoStore::Parts {
         certificates(*db),
         jobs(*db),
         jobLogs(*db),
+        events(*db),
         projects(*db),
         users(*db),
         memberships(*db),
@@ -110,6 +112,7 @@ struct MongoStore::Parts {
   MongoCertificateRepository certificates;
   MongoJobQueue jobs;
   MongoJobLogRepository jobLogs;
+  MongoEventLog events;
   MongoProjectRepository projects;
   MongoUserRepository users;
   MongoMembershipRepository memberships;
@@ -184,6 +187,10 @@ ports::JobQueue& MongoStore::jobs() {
 }
 ports::JobLogRepository& MongoStore::jobLogs() {
   return parts_->jobLogs;
+}
+
+ports::EventLog& MongoStore::events() {
+  return parts_->events;
 }
 ports::ProjectRepository& MongoStore::projects() {
   return parts_->projects;

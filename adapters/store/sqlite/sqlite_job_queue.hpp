@@ -4,6 +4,7 @@
 #pragma once
 
 #include "adapters/store/sqlite/sqlite_database.hpp"
+#include "ports/event_log.hpp"
 #include "ports/job_log_repository.hpp"
 #include "ports/job_queue.hpp"
 
@@ -36,6 +37,18 @@ class SqliteJobLogRepository : public ports::JobLogRepository {
   domain::Status append(const domain::JobLogEntry& entry) override;
   domain::Result<domain::Page<domain::JobLogEntry>> list(
       const domain::Id& jobId, const domain::PageRequest& page) const override;
+
+ private:
+  Database& db_;
+};
+
+class SqliteEventLog : public ports::EventLog {
+ public:
+  explicit SqliteEventLog(Database& db) : db_(db) {}
+
+  domain::Status record(const domain::Event& event) override;
+  domain::Result<domain::Page<domain::Event>> list(const domain::Id& projectId,
+                                                   const domain::PageRequest& page) const override;
 
  private:
   Database& db_;

@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 3> kMigrations{
+constexpr std::array<const char*, 4> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -213,6 +213,18 @@ CREATE TRIGGER certificates_generation_delete AFTER DELETE ON certificates BEGIN
   INSERT INTO certificate_generations (project_id, generation) VALUES (OLD.project_id, 1)
     ON CONFLICT (project_id) DO UPDATE SET generation = generation + 1;
 END;
+)SQL",
+    // 4: events raised by jobs and certificates (job.failed, cert.renewal_failed, ...).
+    R"SQL(
+CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  resource_id TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX events_project_at ON events(project_id, at DESC, id DESC);
 )SQL",
 };
 

@@ -22,6 +22,7 @@ struct SqliteStore::Parts {
         certificates(db),
         jobs(db),
         jobLogs(db),
+        events(db),
         projects(db),
         users(db),
         memberships(db),
@@ -45,6 +46,7 @@ struct SqliteStore::Parts {
   SqliteCertificateRepository certificates;
   SqliteJobQueue jobs;
   SqliteJobLogRepository jobLogs;
+  SqliteEventLog events;
   SqliteProjectRepository projects;
   SqliteUserRepository users;
   SqliteMembershipRepository memberships;
@@ -97,6 +99,10 @@ ports::JobQueue& SqliteStore::jobs() {
 }
 ports::JobLogRepository& SqliteStore::jobLogs() {
   return parts_->jobLogs;
+}
+
+ports::EventLog& SqliteStore::events() {
+  return parts_->events;
 }
 ports::ProjectRepository& SqliteStore::projects() {
   return parts_->projects;

@@ -1,0 +1,24 @@
+// EventLog: the events raised by jobs, certificates and distributions (job.failed,
+// cert.renewal_failed, cert.expiring_soon, distribution.failed), kept per project for people and
+// for notification delivery.
+#pragma once
+
+#include "domain/events.hpp"
+#include "domain/pagination.hpp"
+#include "domain/result.hpp"
+
+namespace certsteward::ports {
+
+class EventLog {
+ public:
+  virtual ~EventLog() = default;
+
+  /** Keeps `event` (its id set by the caller). @return unavailable on store outage. */
+  virtual domain::Status record(const domain::Event& event) = 0;
+
+  /** @return one page of the project's events, newest first (by `at`, then id). */
+  virtual domain::Result<domain::Page<domain::Event>> list(
+      const domain::Id& projectId, const domain::PageRequest& page) const = 0;
+};
+
+}  // namespace certsteward::ports
