@@ -25,6 +25,7 @@
 #include "adapters/http/api.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
+#include "adapters/notify/recording_notifier.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
@@ -86,7 +87,8 @@ struct Application::Parts {
         certificates({store->certificates(), store->jobs(), store->distributions(),
                       store->license(), ids, clock, secretBox},
                      access, audit, jobPolicy(c)),
-        jobs({store->jobs(), store->jobLogs(), store->rateLimits(), clock}, access, audit),
+        jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock}, access,
+             audit),
         dnsProviders(adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval}),
         issuer(secretBox,
                adapters::acme::AcmeSettings{c.acme_ca_bundle, c.acme_request_timeout,
@@ -94,7 +96,7 @@ struct Application::Parts {
                                             c.acme_poll_interval}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
-                  background},
+                  background, notifier},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -186,6 +188,7 @@ struct Application::Parts {
   domain::CertificateService certificates;
   domain::JobService jobs;
   adapters::runtime::ThreadBackground background;
+  adapters::notify::RecordingNotifier notifier{store->events(), ids, &metrics};
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::acme::AcmeIssuer issuer;
   domain::IssuanceWorker issuance;

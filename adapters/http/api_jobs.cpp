@@ -34,6 +34,12 @@ void Api::addJobRoutes() {
     return pageResponse("logs", *page, [](const domain::JobLogEntry& e) { return toJson(e); });
   });
 
+  router_.add("GET", "/api/v1/projects/:project_id/events", [this](const Call& c) {
+    auto page = s_.jobs.events(c.who(), c.param("project_id"), pageFrom(c.request));
+    if (!page) return errorResponse(page.error());
+    return pageResponse("events", *page, [](const domain::Event& e) { return toJson(e); });
+  });
+
   router_.add("POST", "/api/v1/projects/:project_id/jobs/:job_id/retry", [this](const Call& c) {
     auto job = s_.jobs.retry(c.who(), c.context, c.param("project_id"), c.param("job_id"));
     if (!job) return errorResponse(job.error());

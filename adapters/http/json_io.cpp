@@ -205,4 +205,12 @@ json::object toJson(const domain::JobLogEntry& e) {
   return {{"ts", timestamp(e.ts)}, {"level", std::string(nameOf(e.level))}, {"message", e.message}};
 }
 
+json::object toJson(const domain::Event& e) {
+  return {{"id", e.id},
+          {"kind", std::string(nameOf(e.kind))},
+          {"resource_id", e.resource_id},
+          {"message", e.message},
+          {"at", timestamp(e.at)}};
+}
+
 }  // namespace certsteward::adapters::http

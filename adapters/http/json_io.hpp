@@ -86,6 +86,8 @@ HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& pa
                                      domain::Timestamp now);
 json::object toJson(const domain::Job& job);
 json::object toJson(const domain::JobLogEntry& entry);
+// A raised event (GET .../events).
+json::object toJson(const domain::Event& event);
 // An ACME account as GET .../acme-accounts/<id> shows it (keys never, EAB only as configured).
 json::object acmeAccountJson(const domain::AcmeAccount& account);
 

@@ -93,6 +93,18 @@ void IssuanceWorker::log(const Job& job, LogLevel level, const std::string& mess
   (void)p_.logs.append(JobLogEntry{job.id, p_.clock.now(), level, message});
 }
 
+void IssuanceWorker::raise(const Job& job, std::optional<EventKind> kind, const Id& resource,
+                           const std::string& message) {
+  if (!kind) return;
+  auto raised =
+      p_.notifier.notify(Event{{}, *kind, job.project_id, resource, message, p_.clock.now()});
+  if (!raised) {
+    log(job, LogLevel::warn,
+        "the " + std::string(nameOf(*kind)) +
+            " event could not be recorded: " + raised.error().message);
+  }
+}
+
 Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
                                         const CertificateContext& ctx, Certificate* issued) {
   if (!job.certificate_id) return {};
@@ -106,10 +118,14 @@ Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
       cert->serial_number = issued->serial_number;
       cert->issued_at = issued->issued_at;
     }
-    if (auto applied = applyCertificateEvent(*cert, event, ctx); !applied) return applied.error();
+    auto applied = applyCertificateEvent(*cert, event, ctx);
+    if (!applied) return applied.error();
     cert->updated_at = ctx.now;
     auto stored = p_.certificates.update(*cert);
-    if (stored) return {};
+    if (stored) {
+      raise(job, *applied, cert->id, cert->common_name + ": " + ctx.error);
+      return {};
+    }
     if (stored.error().code != ErrorCode::conflict) return stored.error();
   }
   return makeError(ErrorCode::unavailable, "the certificate kept changing; try again");
@@ -205,6 +221,8 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   auto claim = p_.jobs.claim(lane, JobContext{p_.clock.now(), worker, "", policy_});
   if (!claim) return claim.error();
   for (const auto& settled : claim->settled) {  // lost their worker and ran out of attempts
+    raise(settled.job, settled.raised, settled.job.id,
+          std::string(nameOf(settled.job.type)) + " is dead: " + settled.job.error_msg);
     if (settled.job.status == JobStatus::dead) {
       (void)certificateEvent(
           settled.job, CertificateEvent::attempts_exhausted,
@@ -278,6 +296,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   if (!failed) return failed.error();
   const bool dead = failed->job.status == JobStatus::dead;
   if (dead) log(job, LogLevel::error, "no attempts left: the job is dead");
+  raise(job, failed->raised, job.id, std::string(nameOf(job.type)) + " is dead: " + error);
   (void)certificateEvent(
       job, dead ? CertificateEvent::attempts_exhausted : CertificateEvent::attempt_failed,
       CertificateContext{now, error, {}, {}, false, {}});

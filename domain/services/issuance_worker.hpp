@@ -7,6 +7,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "domain/job.hpp"
@@ -20,6 +21,7 @@
 #include "ports/issuer.hpp"
 #include "ports/job_log_repository.hpp"
 #include "ports/job_queue.hpp"
+#include "ports/notifier.hpp"
 #include "ports/secret_box.hpp"
 #include "ports/zone_repository.hpp"
 
@@ -39,6 +41,7 @@ class IssuanceWorker {
     const ports::SecretBox& secrets;
     const ports::Clock& clock;
     ports::Background& background;  // runs the heartbeat beside an attempt
+    ports::Notifier& notifier;      // job.failed, cert.renewal_failed
   };
   IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout)
       : p_(ports), policy_(policy), dnsTimeout_(dnsTimeout) {}
@@ -57,6 +60,9 @@ class IssuanceWorker {
   // The attempt: the certificate issued or renewed, or the reason it was not.
   Status attempt(const Job& job, const StopSignal& stop);
   void log(const Job& job, LogLevel level, const std::string& message);
+  // Hands a raised event to the Notifier (a failure to record it is logged on the job).
+  void raise(const Job& job, std::optional<EventKind> kind, const Id& resource,
+             const std::string& message);
   // Applies a certificate event with compare-and-set retries.
   Status certificateEvent(const Job& job, CertificateEvent event, const CertificateContext& ctx,
                           Certificate* issued = nullptr);

@@ -21,6 +21,12 @@ Result<Page<JobLogEntry>> JobService::logs(const Principal& who, const Id& proje
   return p_.logs.list(id, page);
 }
 
+Result<Page<Event>> JobService::events(const Principal& who, const Id& projectId,
+                                       const PageRequest& page) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.events.list(projectId, page);
+}
+
 Result<Job> JobService::transition(const Principal& who, const RequestContext& ctx,
                                    const Id& projectId, const Id& id, JobEvent event,
                                    const char* action) {

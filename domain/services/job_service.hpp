@@ -1,11 +1,12 @@
 // JobService: jobs as the API shows them — list, get, logs, retry (project admin, 20 per
-// minute), cancel (operator) — under the role matrix, audited.
+// minute), cancel (operator) — and the events jobs raise, under the role matrix, audited.
 #pragma once
 
 #include "domain/job.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "ports/clock.hpp"
+#include "ports/event_log.hpp"
 #include "ports/job_log_repository.hpp"
 #include "ports/job_queue.hpp"
 #include "ports/rate_limit_counter.hpp"
@@ -17,6 +18,7 @@ class JobService {
   struct Ports {
     ports::JobQueue& jobs;
     ports::JobLogRepository& logs;
+    ports::EventLog& events;
     ports::RateLimitCounter& rateLimits;
     const ports::Clock& clock;
   };
@@ -28,6 +30,8 @@ class JobService {
   Result<Job> get(const Principal& who, const Id& projectId, const Id& id);
   Result<Page<JobLogEntry>> logs(const Principal& who, const Id& projectId, const Id& id,
                                  const PageRequest& page);
+  // The project's raised events (job.failed, cert.renewal_failed, ...), newest first.
+  Result<Page<Event>> events(const Principal& who, const Id& projectId, const PageRequest& page);
   // failed_precondition (409) unless the job is dead, failed or cancelled.
   Result<Job> retry(const Principal& who, const RequestContext& ctx, const Id& projectId,
                     const Id& id);

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <thread>
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/system_clock.hpp"
+#include "adapters/notify/recording_notifier.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "app/worker_pool.hpp"
@@ -73,10 +75,12 @@ struct Fixture {
   NoDns dns;
   JobPolicy policy{2, 300ms, 200ms, 400ms, 100ms, 1s};
   adapters::runtime::ThreadBackground background;
-  IssuanceWorker worker{{store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(),
-                         store.zones(), store.dnsCredentials(), dns, ca, box, clock, background},
-                        policy,
-                        1s};
+  adapters::notify::RecordingNotifier notifier{store.events(), ids, nullptr};
+  IssuanceWorker worker{
+      {store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(), store.zones(),
+       store.dnsCredentials(), dns, ca, box, clock, background, notifier},
+      policy,
+      1s};
   Certificate cert;
   Job job;
 
@@ -144,6 +148,54 @@ TEST_CASE("issuance worker: failures keep the reason, retry with backoff, then t
   for (const auto& e : logs->items)
     sawDead = sawDead || e.message.find("no attempts left") != std::string::npos;
   CHECK(sawDead);
+  // One job.failed event for the dead job, with the CA's reason; an issuance raises no
+  // cert.renewal_failed.
+  const auto events = fx.store.events().list("p1", PageRequest{1, 100});
+  REQUIRE(events.ok());
+  REQUIRE(events->items.size() == 1);
+  CHECK(events->items[0].kind == EventKind::job_failed);
+  CHECK(events->items[0].resource_id == fx.job.id);
+  CHECK(events->items[0].message == "issue_certificate is dead: CA refused: too many orders");
+  CHECK_FALSE(events->items[0].id.empty());
+}
+
+TEST_CASE(
+    "issuance worker: a renewal that runs out of attempts raises job.failed and "
+    "cert.renewal_failed") {
+  Fixture fx;
+  // The certificate is issued and a renewal was asked for; its renewal job fails every attempt.
+  auto cert = fx.storedCert();
+  REQUIRE(applyCertificateEvent(
+              cert, CertificateEvent::issued,
+              CertificateContext{fx.clock.now(), "", fromUnixSeconds(4102444800), {}, false, {}})
+              .ok());
+  REQUIRE(applyCertificateEvent(cert, CertificateEvent::manual_renew,
+                                CertificateContext{fx.clock.now(), "", {}, {}, false, {}})
+              .ok());
+  REQUIRE(fx.store.certificates().update(cert).ok());
+  REQUIRE(fx.store.jobs()
+              .apply(fx.job.id, JobEvent::cancel, JobContext{fx.clock.now(), "", "", fx.policy})
+              .ok());  // the issuance job is out of the way
+  Job renewal = newJob("renew-1", "p1", JobType::renew_certificate, fx.clock.now(), fx.policy);
+  renewal.certificate_id = cert.id;
+  renewal.max_attempts = 1;
+  REQUIRE(fx.store.jobs().enqueue(renewal).ok());
+  fx.ca.failure = makeError(ErrorCode::unavailable, "the CA cannot be reached");
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.store.jobs().get("p1", "renew-1")->status == JobStatus::dead);
+  CHECK(fx.storedCert().status == CertificateStatus::renewal_failed);
+  const auto events = fx.store.events().list("p1", PageRequest{1, 100});
+  REQUIRE(events.ok());
+  REQUIRE(events->items.size() == 2);
+  std::map<EventKind, Event> byKind;
+  for (const auto& e : events->items)
+    byKind[e.kind] = e;
+  REQUIRE(byKind.count(EventKind::job_failed) == 1);
+  REQUIRE(byKind.count(EventKind::cert_renewal_failed) == 1);
+  CHECK(byKind[EventKind::job_failed].resource_id == "renew-1");
+  CHECK(byKind[EventKind::cert_renewal_failed].resource_id == fx.cert.id);
+  CHECK(byKind[EventKind::cert_renewal_failed].message ==
+        "www.example.test: the CA cannot be reached");
 }
 
 TEST_CASE("issuance worker: a cancel seen by the heartbeat stops a failing job from retrying") {
