@@ -45,9 +45,11 @@ void SchedulerLoop::loop() {
       auto report = scheduler_.sweep();
       if (!report) {
         spdlog::warn("scheduler: sweep failed: {}", report.error().message);
-      } else if (report->due > 0) {
-        spdlog::info("scheduler: sweep found {} due, queued {} renewal(s), {} left for later",
-                     report->due, report->enqueued, report->skipped);
+      } else if (report->due > 0 || report->expiry_checks > 0) {
+        spdlog::info(
+            "scheduler: sweep found {} due, queued {} renewal(s), {} left for later, {} expiry "
+            "check(s)",
+            report->due, report->enqueued, report->skipped, report->expiry_checks);
       }
       nextSweep = started + interval_;
     }

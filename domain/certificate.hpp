@@ -47,6 +47,8 @@ struct CertificatePolicy {
   Duration retry_after_failed_renewal = std::chrono::hours{6};
   // A certificate this close to expiry raises cert.expiring_soon at each expiry check.
   Duration expiring_soon_window = std::chrono::days{14};
+  // An expiry check with more certificates in the window than this fans out into batch jobs.
+  std::int64_t expiry_check_batch = 500;
   // distribution_pending for longer than this makes the sweep enqueue distribution_execute.
   Duration stale_distribution_after = std::chrono::minutes{5};
 };

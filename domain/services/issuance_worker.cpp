@@ -132,6 +132,9 @@ Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
 }
 
 Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
+  if (job.type == JobType::certificate_expiration_check) {
+    return expiry_.run(job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
+  }
   if (job.type != JobType::issue_certificate && job.type != JobType::renew_certificate) {
     return makeError(
         ErrorCode::failed_precondition,

@@ -1,7 +1,8 @@
 // IssuanceWorker: runs the certificate jobs a worker claims — issue_certificate and
-// renew_certificate — through the Issuer and the project's DNS zones, and moves the job and the
-// certificate through their tables (docs/architecture.md). Every step a person should be able to
-// follow goes to the job log. Thread-safe: workers on any number of threads share one.
+// renew_certificate through the Issuer and the project's DNS zones, certificate_expiration_check
+// through ExpirationCheck — and moves the job and the certificate through their tables
+// (docs/architecture.md). Every step a person should be able to follow goes to the job log.
+// Thread-safe: workers on any number of threads share one.
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "domain/job.hpp"
+#include "domain/services/expiration_check.hpp"
 #include "domain/stop_signal.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/background.hpp"
@@ -41,10 +43,16 @@ class IssuanceWorker {
     const ports::SecretBox& secrets;
     const ports::Clock& clock;
     ports::Background& background;  // runs the heartbeat beside an attempt
-    ports::Notifier& notifier;      // job.failed, cert.renewal_failed
+    ports::Notifier& notifier;      // job.failed, cert.renewal_failed, cert.expiring_soon
+    ports::IdGenerator& ids;        // batch children of a fan-out
   };
-  IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout)
-      : p_(ports), policy_(policy), dnsTimeout_(dnsTimeout) {}
+  IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout,
+                 CertificatePolicy certificatePolicy = {})
+      : p_(ports),
+        policy_(policy),
+        dnsTimeout_(dnsTimeout),
+        expiry_({ports.certificates, ports.jobs, ports.notifier, ports.ids, ports.clock},
+                certificatePolicy, policy) {}
 
   // Claims one due job of `lane` and runs it to success or a failed attempt. Returns whether a
   // job was run; an error only when the store itself failed.
@@ -70,6 +78,7 @@ class IssuanceWorker {
   Ports p_;
   JobPolicy policy_;
   Duration dnsTimeout_;
+  ExpirationCheck expiry_;
   std::atomic<bool> releasing_{false};
   std::mutex runningMutex_;
   std::map<std::string, StopSignal*> running_;  // by worker id, while its attempt runs

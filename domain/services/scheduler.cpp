@@ -45,7 +45,32 @@ Result<SweepReport> Scheduler::sweep() {
     // A short batch was the last; a batch where nothing moved would come back the same.
     if (static_cast<std::int64_t>(due->size()) < options_.batch || progressed == 0) break;
   }
+  if (auto s = queueExpiryChecks(report); !s) return s.error();
   return report;
+}
+
+Status Scheduler::queueExpiryChecks(SweepReport& report) {
+  const Timestamp now = p_.clock.now();
+  const std::string today = formatTimestamp(now).substr(0, 10);  // YYYY-MM-DD (UTC)
+  auto done = p_.settings.get(kExpiryCheckDay);
+  if (!done) return done.error();
+  if (*done && (*done)->value == today) return {};
+  // Every project, page by page; the key makes a second leader's (or a retried sweep's) jobs
+  // for the same day collapse into the first while they are unfinished.
+  for (std::int64_t page = 1;; ++page) {
+    auto projects = p_.projects.list(PageRequest{page, options_.batch});
+    if (!projects) return projects.error();
+    for (const auto& project : projects->items) {
+      Job job = newJob(p_.ids.next(), project.id, JobType::certificate_expiration_check, now,
+                       options_.policy);
+      job.idempotency_key = "expiry-check:" + project.id + ":" + today;
+      auto queued = p_.jobs.enqueue(job);
+      if (!queued) return queued.error();
+      if (queued->created) ++report.expiry_checks;
+    }
+    if (page * options_.batch >= projects->total || projects->items.empty()) break;
+  }
+  return p_.settings.put(Setting{kExpiryCheckDay, today, now});
 }
 
 }  // namespace certsteward::domain

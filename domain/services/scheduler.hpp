@@ -1,7 +1,8 @@
 // Scheduler: one elected leader across instances (a lease in the store) sweeps for work that is
 // due — certificates whose next_renewal_at has passed get a renew_certificate job under the
 // idempotency key renew:<id>:<expires_at_unix>, so instances and repeated sweeps never queue a
-// renewal twice. The sweep reads only what is due (an index), in bounded batches.
+// renewal twice. The sweep reads only what is due (an index), in bounded batches. Once per UTC
+// day it also queues one certificate_expiration_check per project (cert.expiring_soon).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include "ports/id_generator.hpp"
 #include "ports/job_queue.hpp"
 #include "ports/leader_lock.hpp"
+#include "ports/project_repository.hpp"
+#include "ports/settings_repository.hpp"
 
 namespace certsteward::domain {
 
@@ -27,11 +30,15 @@ struct SweepReport {
   std::int64_t due = 0;       // due certificates seen
   std::int64_t enqueued = 0;  // renewal jobs created
   std::int64_t skipped = 0;   // changed meanwhile; the next sweep looks again
+  std::int64_t expiry_checks =
+      0;  // certificate_expiration_check jobs queued (first sweep of a day)
 };
 
 class Scheduler {
  public:
   static constexpr const char* kLockName = "scheduler";
+  // The setting that remembers the UTC day whose expiry checks were queued.
+  static constexpr const char* kExpiryCheckDay = "scheduler.expiry_check_day";
 
   struct Ports {
     ports::LeaderLock& lock;
@@ -39,6 +46,8 @@ class Scheduler {
     ports::JobQueue& jobs;
     ports::IdGenerator& ids;
     const ports::Clock& clock;
+    ports::ProjectRepository& projects;
+    ports::SettingsRepository& settings;
   };
   Scheduler(Ports ports, SchedulerOptions options) : p_(ports), options_(options) {}
 
@@ -46,10 +55,13 @@ class Scheduler {
   Result<bool> lead(const std::string& instance);
   // Gives the lease up (on shutdown), so a standby takes over without waiting for the TTL.
   Status resign(const std::string& instance);
-  // One sweep: renewal jobs for every due certificate (up to max_batches * batch).
+  // One sweep: renewal jobs for every due certificate (up to max_batches * batch), and on the
+  // first sweep of a UTC day one expiry check per project.
   Result<SweepReport> sweep();
 
  private:
+  Status queueExpiryChecks(SweepReport& report);
+
   Ports p_;
   SchedulerOptions options_;
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
@@ -78,7 +79,7 @@ struct Fixture {
   adapters::notify::RecordingNotifier notifier{store.events(), ids, nullptr};
   IssuanceWorker worker{
       {store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(), store.zones(),
-       store.dnsCredentials(), dns, ca, box, clock, background, notifier},
+       store.dnsCredentials(), dns, ca, box, clock, background, notifier, ids},
       policy,
       1s};
   Certificate cert;
@@ -295,4 +296,83 @@ TEST_CASE("worker pool: past the shutdown wait a running job is released to pend
   CHECK(job.locked_by.empty());
   CHECK(fx.ca.stopsSeen == 1);
   CHECK(logMentions(fx, "the worker stopped before the attempt finished"));
+}
+
+TEST_CASE(
+    "expiry check: cert.expiring_soon once per certificate in the window, fanned out in "
+    "batches") {
+  Fixture fx;
+  REQUIRE(fx.store.jobs()
+              .apply(fx.job.id, JobEvent::cancel, JobContext{fx.clock.now(), "", "", fx.policy})
+              .ok());  // the fixture's issuance job is out of the way
+  std::set<Id> inWindow, outside;
+  const auto issued = [&](const std::string& name, Duration expiresIn) {
+    Certificate c;
+    c.id = fx.ids.next();
+    c.project_id = "p1";
+    c.common_name = name;
+    c.sans = {name};
+    c.status = CertificateStatus::active;
+    c.expires_at = fx.clock.now() + expiresIn;
+    c.created_at = c.updated_at = fx.clock.now();
+    REQUIRE(fx.store.certificates().create(c).ok());
+    return c.id;
+  };
+  for (int d = 1; d <= 5; ++d)
+    inWindow.insert(issued("soon" + std::to_string(d) + ".test", d * 24h));
+  inWindow.insert(issued("gone.test", -24h));  // already expired: still reported
+  outside.insert(issued("later.test", 30 * 24h));
+  outside.insert(issued("much-later.test", 60 * 24h));
+  Certificate other;  // another project's certificate never shows up in p1's events
+  other.id = fx.ids.next();
+  other.project_id = "p2";
+  other.common_name = other.sans.emplace_back("other.test");
+  other.expires_at = fx.clock.now() + 24h;
+  REQUIRE(fx.store.certificates().create(other).ok());
+
+  CertificatePolicy small;
+  small.expiry_check_batch = 2;
+  IssuanceWorker worker{{fx.store.jobs(), fx.store.jobLogs(), fx.store.certificates(),
+                         fx.store.acmeAccounts(), fx.store.zones(), fx.store.dnsCredentials(),
+                         fx.dns, fx.ca, fx.box, fx.clock, fx.background, fx.notifier, fx.ids},
+                        fx.policy,
+                        1s,
+                        small};
+  Job check =
+      newJob("check-1", "p1", JobType::certificate_expiration_check, fx.clock.now(), fx.policy);
+  REQUIRE(fx.store.jobs().enqueue(check).ok());
+  int ran = 0;
+  while (ran < 20 && *worker.runOnce(Lane::standard, "worker-a"))
+    ++ran;
+  CHECK(ran == 4);  // the parent, then 3 batches of 2
+
+  CHECK(fx.store.jobs().get("p1", "check-1")->status == JobStatus::completed);
+  ports::JobFilter f;
+  f.type = JobType::certificate_expiration_check;
+  const auto jobs = fx.store.jobs().list("p1", f, PageRequest{1, 100});
+  REQUIRE(jobs.ok());
+  CHECK(jobs->total == 4);
+  for (const auto& j : jobs->items) {
+    CHECK(j.status == JobStatus::completed);
+    if (j.id != "check-1") CHECK(j.parent_id == std::optional<Id>("check-1"));
+  }
+  const auto logs = fx.store.jobLogs().list("check-1", PageRequest{1, 100});
+  REQUIRE(logs.ok());
+  CHECK(std::any_of(logs->items.begin(), logs->items.end(), [](const JobLogEntry& e) {
+    return e.message.find("fanned out into 3 batch job(s) of 2") != std::string::npos;
+  }));
+
+  const auto events = fx.store.events().list("p1", PageRequest{1, 100});
+  REQUIRE(events.ok());
+  std::multiset<Id> seen;
+  for (const auto& e : events->items) {
+    CHECK(e.kind == EventKind::cert_expiring_soon);
+    seen.insert(e.resource_id);
+    if (e.message.starts_with("gone.test"))
+      CHECK(e.message.find("expired at") != std::string::npos);
+    if (e.message.starts_with("soon3.test"))
+      CHECK(e.message.find("(in 3 day(s))") != std::string::npos);
+  }
+  CHECK(seen == std::multiset<Id>(inWindow.begin(), inWindow.end()));
+  CHECK(fx.store.events().list("p2", PageRequest{1, 100})->total == 0);
 }

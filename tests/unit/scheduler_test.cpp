@@ -18,7 +18,8 @@ struct Fixture {
   testing::FakeClock clock;
   testing::SequentialIds ids{clock};
   Scheduler make() {
-    return Scheduler({store.leaderLock(), store.certificates(), store.jobs(), ids, clock},
+    return Scheduler({store.leaderLock(), store.certificates(), store.jobs(), ids, clock,
+                      store.projects(), store.settings()},
                      SchedulerOptions{90s, 2, 10, {}});
   }
   Certificate cert(const std::string& name, CertificateStatus status, Duration renewIn,
@@ -109,4 +110,40 @@ TEST_CASE("scheduler: a certificate left active beside its queued job is moved b
   CHECK(report->enqueued == 0);
   CHECK(fx.renewJobs() == 1);
   CHECK(fx.store.certificates().get("p1", c.id)->status == CertificateStatus::renewal_pending);
+}
+
+TEST_CASE("scheduler: one expiry check per project on the first sweep of each UTC day") {
+  Fixture fx;
+  fx.clock.set(fromUnixSeconds(1795000000));  // 2026-11-18 11:06:40 UTC
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    Project p;
+    p.id = std::string("proj-") + name;
+    p.name = name;
+    p.created_at = p.updated_at = fx.clock.now();
+    REQUIRE(fx.store.projects().create(p).ok());
+  }
+  const auto checks = [&](const std::string& project) {
+    ports::JobFilter f;
+    f.type = JobType::certificate_expiration_check;
+    return fx.store.jobs().list(project, f, PageRequest{1, 100})->items;
+  };
+  auto scheduler = fx.make();  // batches of 2: the projects are read in two pages
+  auto first = scheduler.sweep();
+  REQUIRE(first.ok());
+  CHECK(first->expiry_checks == 3);
+  for (const char* id : {"proj-alpha", "proj-beta", "proj-gamma"}) {
+    const auto jobs = checks(id);
+    REQUIRE(jobs.size() == 1);
+    CHECK(jobs[0].idempotency_key == std::string("expiry-check:") + id + ":2026-11-18");
+    CHECK_FALSE(jobs[0].parent_id.has_value());
+  }
+  // Later the same day, and from another instance: nothing more.
+  fx.clock.advance(12h);  // 23:06
+  CHECK(scheduler.sweep()->expiry_checks == 0);
+  CHECK(fx.make().sweep()->expiry_checks == 0);
+  CHECK(checks("proj-beta").size() == 1);
+  // The next UTC day: one more each.
+  fx.clock.advance(1h);  // 00:06
+  CHECK(scheduler.sweep()->expiry_checks == 3);
+  CHECK(checks("proj-beta").size() == 2);
 }
