@@ -96,7 +96,7 @@ struct Application::Parts {
                                             c.acme_poll_interval}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
-                  background, notifier, ids},
+                  background, notifier, ids, &metrics},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -297,9 +297,9 @@ std::string instanceId() {
 
 void Application::startScheduler() {
   if (!parts_->config.scheduler_enabled) return;
-  parts_->schedulerLoop = std::make_unique<SchedulerLoop>(parts_->scheduler, instanceId(),
-                                                          parts_->config.scheduler_heartbeat,
-                                                          parts_->config.scheduler_interval);
+  parts_->schedulerLoop = std::make_unique<SchedulerLoop>(
+      parts_->scheduler, instanceId(), parts_->config.scheduler_heartbeat,
+      parts_->config.scheduler_interval, parts_->metrics);
   parts_->schedulerLoop->start();
 }
 

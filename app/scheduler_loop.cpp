@@ -5,11 +5,13 @@
 namespace certsteward::app {
 
 SchedulerLoop::SchedulerLoop(domain::Scheduler& scheduler, std::string instance,
-                             domain::Duration heartbeat, domain::Duration interval)
+                             domain::Duration heartbeat, domain::Duration interval,
+                             ports::Metrics& metrics)
     : scheduler_(scheduler),
       instance_(std::move(instance)),
       heartbeat_(heartbeat),
-      interval_(interval) {}
+      interval_(interval),
+      metrics_(metrics) {}
 
 SchedulerLoop::~SchedulerLoop() {
   stop();
@@ -30,6 +32,7 @@ void SchedulerLoop::stop() {
 
 void SchedulerLoop::loop() {
   bool leading = false;
+  metrics_.set("certsteward_scheduler_leader", {}, 0);
   auto nextSweep = std::chrono::steady_clock::now();
   while (!stopping_) {
     auto lead = scheduler_.lead(instance_);
@@ -37,12 +40,24 @@ void SchedulerLoop::loop() {
       spdlog::warn("scheduler: leader lease: {}", lead.error().message);
     } else if (*lead != leading) {
       leading = *lead;
+      metrics_.set("certsteward_scheduler_leader", {}, leading ? 1 : 0);
       spdlog::info("scheduler: {} {}", instance_, leading ? "leads" : "is a standby");
       nextSweep = std::chrono::steady_clock::now();
     }
     if (leading && std::chrono::steady_clock::now() >= nextSweep) {
       const auto started = std::chrono::steady_clock::now();
       auto report = scheduler_.sweep();
+      metrics_.observe(
+          "certsteward_scheduler_sweep_duration_seconds", {},
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      metrics_.increment("certsteward_scheduler_sweeps_total",
+                         {{"result", report ? "ok" : "error"}});
+      if (report) {
+        metrics_.increment("certsteward_scheduler_renewals_queued_total", {},
+                           static_cast<double>(report->enqueued));
+        metrics_.increment("certsteward_scheduler_expiry_checks_queued_total", {},
+                           static_cast<double>(report->expiry_checks));
+      }
       if (!report) {
         spdlog::warn("scheduler: sweep failed: {}", report.error().message);
       } else if (report->due > 0 || report->expiry_checks > 0) {
@@ -63,6 +78,7 @@ void SchedulerLoop::loop() {
     wake_.wait_for(lock, wait, [this] { return stopping_.load(); });
   }
   if (leading) (void)scheduler_.resign(instance_);
+  metrics_.set("certsteward_scheduler_leader", {}, 0);
 }
 
 }  // namespace certsteward::app

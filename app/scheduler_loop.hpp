@@ -10,13 +10,14 @@
 #include <thread>
 
 #include "domain/services/scheduler.hpp"
+#include "ports/metrics.hpp"
 
 namespace certsteward::app {
 
 class SchedulerLoop {
  public:
   SchedulerLoop(domain::Scheduler& scheduler, std::string instance, domain::Duration heartbeat,
-                domain::Duration interval);
+                domain::Duration interval, ports::Metrics& metrics);
   ~SchedulerLoop();
   SchedulerLoop(const SchedulerLoop&) = delete;
   SchedulerLoop& operator=(const SchedulerLoop&) = delete;
@@ -31,6 +32,7 @@ class SchedulerLoop {
   std::string instance_;
   domain::Duration heartbeat_;
   domain::Duration interval_;
+  ports::Metrics& metrics_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -140,9 +140,10 @@ std::string Api::metricsText() {
   if (auto jobs = s_.store.jobs().countByTypeAndStatus()) {
     auto& samples = gauges["certsteward_jobs"];
     for (const auto& [key, n] : *jobs) {
-      samples.push_back(
-          {{{"type", std::string(nameOf(key.first))}, {"status", std::string(nameOf(key.second))}},
-           static_cast<double>(n)});
+      samples.push_back({{{"type", std::string(nameOf(key.first))},
+                          {"lane", std::string(nameOf(domain::laneOf(key.first)))},
+                          {"status", std::string(nameOf(key.second))}},
+                         static_cast<double>(n)});
     }
   }
   auto license = s_.store.license().get();

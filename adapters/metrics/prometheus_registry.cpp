@@ -4,12 +4,23 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 namespace certsteward::adapters::metrics {
 namespace {
 
 constexpr std::array<double, 12> kBuckets{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                                           0.1,   0.25,   0.5,   1.0,  2.5,   5.0};
+// Work that talks to CAs and DNS servers (jobs, issuance, sweeps) takes seconds to minutes.
+constexpr std::array<double, 12> kLongBuckets{0.05, 0.1,  0.25, 0.5,  1.0,   2.5,
+                                              5.0,  10.0, 30.0, 60.0, 120.0, 300.0};
+
+std::span<const double> bucketsFor(std::string_view name) {
+  const bool slow = name.starts_with("certsteward_job_") ||
+                    name.starts_with("certsteward_issuance_") ||
+                    name.starts_with("certsteward_scheduler_");
+  return slow ? std::span<const double>(kLongBuckets) : std::span<const double>(kBuckets);
+}
 
 std::string number(double v) {
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
@@ -45,7 +56,20 @@ PrometheusRegistry::PrometheusRegistry()
     : help_{{"certsteward_http_requests_total", "HTTP requests by route, method and status."},
             {"certsteward_http_request_duration_seconds", "HTTP request latency by route."},
             {"certsteward_certificates", "Certificates by status."},
-            {"certsteward_jobs", "Jobs by type and status."},
+            {"certsteward_jobs", "Jobs by type, lane and status."},
+            {"certsteward_job_attempts_total",
+             "Job attempts by type, lane and outcome (succeeded, retrying, dead, cancelled, "
+             "released)."},
+            {"certsteward_job_attempt_duration_seconds", "Duration of one job attempt by type."},
+            {"certsteward_issuance_latency_seconds",
+             "From a certificate's issue or renew job being queued to the certificate stored."},
+            {"certsteward_events_total", "Events raised by kind."},
+            {"certsteward_scheduler_leader", "1 while this instance leads the scheduler."},
+            {"certsteward_scheduler_sweeps_total", "Scheduler sweeps by result."},
+            {"certsteward_scheduler_sweep_duration_seconds", "Duration of one scheduler sweep."},
+            {"certsteward_scheduler_renewals_queued_total", "Renewal jobs queued by sweeps."},
+            {"certsteward_scheduler_expiry_checks_queued_total",
+             "Expiry check jobs queued by sweeps."},
             {"certsteward_license_certificates_used", "Certificates counted against the licence."},
             {"certsteward_license_certificate_limit",
              "The licence's certificate cap (0 = unlimited)."}} {}
@@ -81,9 +105,10 @@ void PrometheusRegistry::observe(std::string_view name, const ports::MetricLabel
                                  double value) {
   std::lock_guard lock(mu_);
   auto& h = histograms_[std::string(name)][l];
-  if (h.buckets.empty()) h.buckets.assign(kBuckets.size(), 0);
-  for (std::size_t i = 0; i < kBuckets.size(); ++i) {
-    if (value <= kBuckets[i]) {
+  const auto bounds = bucketsFor(name);
+  if (h.buckets.empty()) h.buckets.assign(bounds.size(), 0);
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    if (value <= bounds[i]) {
       ++h.buckets[i];
       break;
     }
@@ -119,11 +144,12 @@ std::string PrometheusRegistry::render(
   }
   for (const auto& [name, series] : histograms_) {
     header(name, "histogram");
+    const auto bounds = bucketsFor(name);
     for (const auto& [l, h] : series) {
       std::uint64_t cumulative = 0;
-      for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+      for (std::size_t i = 0; i < bounds.size(); ++i) {
         cumulative += h.buckets[i];
-        out += name + "_bucket" + labels(l, "le", number(kBuckets[i])) + " " +
+        out += name + "_bucket" + labels(l, "le", number(bounds[i])) + " " +
                std::to_string(cumulative) + "\n";
       }
       out += name + "_bucket" + labels(l, "le", "+Inf") + " " + std::to_string(h.count) + "\n";

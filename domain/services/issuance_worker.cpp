@@ -93,6 +93,24 @@ void IssuanceWorker::log(const Job& job, LogLevel level, const std::string& mess
   (void)p_.logs.append(JobLogEntry{job.id, p_.clock.now(), level, message});
 }
 
+void IssuanceWorker::measure(const Job& job, const char* outcome, Timestamp started) {
+  if (p_.metrics == nullptr) return;
+  const auto now = p_.clock.now();
+  const std::string type(nameOf(job.type));
+  p_.metrics->increment(
+      "certsteward_job_attempts_total",
+      {{"type", type}, {"lane", std::string(nameOf(job.lane()))}, {"outcome", outcome}});
+  p_.metrics->observe("certsteward_job_attempt_duration_seconds", {{"type", type}},
+                      std::chrono::duration<double>(now - started).count());
+  const bool certificateStored =
+      std::string_view(outcome) == "succeeded" &&
+      (job.type == JobType::issue_certificate || job.type == JobType::renew_certificate);
+  if (certificateStored) {
+    p_.metrics->observe("certsteward_issuance_latency_seconds", {{"type", type}},
+                        std::chrono::duration<double>(now - job.created_at).count());
+  }
+}
+
 void IssuanceWorker::raise(const Job& job, std::optional<EventKind> kind, const Id& resource,
                            const std::string& message) {
   if (!kind) return;
@@ -248,6 +266,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
     if (releasing_) stop.request();
   }
   Status outcome;
+  const Timestamp started = p_.clock.now();
   p_.background.whileRunning(
       policy_.lock_ttl / 3,
       [&] {
@@ -269,6 +288,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
     auto released =
         p_.jobs.apply(job.id, JobEvent::shutdown_release, JobContext{now, worker, "", policy_});
     if (released) {
+      measure(job, "released", started);
       log(job, LogLevel::warn,
           "the worker stopped before the attempt finished (" + outcome.error().message +
               "): back to pending, the attempt is not counted");
@@ -281,6 +301,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
     auto stopped =
         p_.jobs.apply(job.id, JobEvent::cancel_observed, JobContext{now, worker, "", policy_});
     if (stopped) {
+      measure(job, "cancelled", started);
       log(job, LogLevel::warn, "cancelled while running: " + outcome.error().message);
       return true;
     }
@@ -290,6 +311,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
         !done) {
       return done.error();
     }
+    measure(job, "succeeded", started);
     log(job, LogLevel::info, "succeeded");
     return true;
   }
@@ -298,6 +320,11 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   auto failed = p_.jobs.apply(job.id, JobEvent::fail, JobContext{now, worker, error, policy_});
   if (!failed) return failed.error();
   const bool dead = failed->job.status == JobStatus::dead;
+  measure(job,
+          dead                                         ? "dead"
+          : failed->job.status == JobStatus::cancelled ? "cancelled"
+                                                       : "retrying",
+          started);
   if (dead) log(job, LogLevel::error, "no attempts left: the job is dead");
   raise(job, failed->raised, job.id, std::string(nameOf(job.type)) + " is dead: " + error);
   (void)certificateEvent(

@@ -23,6 +23,7 @@
 #include "ports/issuer.hpp"
 #include "ports/job_log_repository.hpp"
 #include "ports/job_queue.hpp"
+#include "ports/metrics.hpp"
 #include "ports/notifier.hpp"
 #include "ports/secret_box.hpp"
 #include "ports/zone_repository.hpp"
@@ -42,9 +43,10 @@ class IssuanceWorker {
     ports::Issuer& issuer;
     const ports::SecretBox& secrets;
     const ports::Clock& clock;
-    ports::Background& background;  // runs the heartbeat beside an attempt
-    ports::Notifier& notifier;      // job.failed, cert.renewal_failed, cert.expiring_soon
-    ports::IdGenerator& ids;        // batch children of a fan-out
+    ports::Background& background;      // runs the heartbeat beside an attempt
+    ports::Notifier& notifier;          // job.failed, cert.renewal_failed, cert.expiring_soon
+    ports::IdGenerator& ids;            // batch children of a fan-out
+    ports::Metrics* metrics = nullptr;  // attempts, durations, issuance latency (optional)
   };
   IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout,
                  CertificatePolicy certificatePolicy = {})
@@ -68,6 +70,8 @@ class IssuanceWorker {
   // The attempt: the certificate issued or renewed, or the reason it was not.
   Status attempt(const Job& job, const StopSignal& stop);
   void log(const Job& job, LogLevel level, const std::string& message);
+  // Counts a finished attempt by outcome and observes its duration.
+  void measure(const Job& job, const char* outcome, Timestamp started);
   // Hands a raised event to the Notifier (a failure to record it is logged on the job).
   void raise(const Job& job, std::optional<EventKind> kind, const Id& resource,
              const std::string& message);

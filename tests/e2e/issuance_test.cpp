@@ -168,6 +168,20 @@ TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble an
   REQUIRE(http.request("POST", certPath + "/renew", "", {auth}).status == 202);
   const auto renewed = d.waitFor(certPath, "active", serial);
   CHECK(field(renewed, "serial_number") != serial);
+
+  // What Prometheus sees: the attempts by outcome, the issuance latency, jobs by lane.
+  const auto metrics = http.request("GET", "/metrics", "", {});
+  REQUIRE(metrics.status == 200);
+  CHECK(metrics.body.find("certsteward_job_attempts_total{lane=\"default\",outcome=\"succeeded\","
+                          "type=\"issue_certificate\"} 1\n") != std::string::npos);
+  CHECK(metrics.body.find("certsteward_job_attempts_total{lane=\"default\",outcome=\"succeeded\","
+                          "type=\"renew_certificate\"} 1\n") != std::string::npos);
+  CHECK(metrics.body.find("certsteward_issuance_latency_seconds_count{type=\"issue_certificate\"} "
+                          "1\n") != std::string::npos);
+  CHECK(metrics.body.find("certsteward_job_attempt_duration_seconds_bucket{type=\"renew_"
+                          "certificate\",le=\"+Inf\"} 1\n") != std::string::npos);
+  CHECK(metrics.body.find("certsteward_jobs{lane=\"default\",status=\"completed\",type=\"issue_"
+                          "certificate\"} 1\n") != std::string::npos);
   CHECK(d.server->stop() == 0);
 }
 
@@ -188,6 +202,13 @@ TEST_CASE("issuance e2e: with short-lived certificates the scheduler renews on i
       parseObject(d.http->request("GET", d.base + "/jobs?type=renew_certificate", "", {d.auth}));
   REQUIRE_FALSE(jobs.at("jobs").as_array().empty());
   CHECK(d.server->log().find("scheduler:") != std::string::npos);
+  const auto metrics = d.http->request("GET", "/metrics", "", {});
+  CHECK(metrics.body.find("certsteward_scheduler_leader 1\n") != std::string::npos);
+  CHECK(metrics.body.find("certsteward_scheduler_sweeps_total{result=\"ok\"}") !=
+        std::string::npos);
+  CHECK(metrics.body.find("certsteward_scheduler_sweep_duration_seconds_count") !=
+        std::string::npos);
+  CHECK(metrics.body.find("certsteward_scheduler_renewals_queued_total") != std::string::npos);
   CHECK(d.server->stop() == 0);
 }
 

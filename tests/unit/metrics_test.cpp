@@ -25,3 +25,22 @@ TEST_CASE("metrics: counters, gauges and histograms render in the text format") 
   CHECK(text.find("certsteward_certificates{status=\"active\"} 3\n") != std::string::npos);
   CHECK(PrometheusRegistry::escapeLabel("a\"b\\c\nd") == "a\\\"b\\\\c\\nd");
 }
+
+TEST_CASE("metrics: job, issuance and sweep durations use buckets up to minutes") {
+  PrometheusRegistry r;
+  r.observe("certsteward_issuance_latency_seconds", {{"type", "issue_certificate"}}, 7.5);
+  r.observe("certsteward_issuance_latency_seconds", {{"type", "issue_certificate"}}, 200.0);
+  r.observe("certsteward_http_request_duration_seconds", {}, 7.5);
+  const std::string text = r.render();
+  CHECK(text.find("certsteward_issuance_latency_seconds_bucket{type=\"issue_certificate\",le="
+                  "\"5\"} 0\n") != std::string::npos);
+  CHECK(text.find("certsteward_issuance_latency_seconds_bucket{type=\"issue_certificate\",le="
+                  "\"10\"} 1\n") != std::string::npos);
+  CHECK(text.find("certsteward_issuance_latency_seconds_bucket{type=\"issue_certificate\",le="
+                  "\"300\"} 2\n") != std::string::npos);
+  // Request latencies keep the short buckets (the largest finite one is 5 s).
+  CHECK(text.find("certsteward_http_request_duration_seconds_bucket{le=\"5\"} 0\n") !=
+        std::string::npos);
+  CHECK(text.find("certsteward_http_request_duration_seconds_bucket{le=\"10\"}") ==
+        std::string::npos);
+}
