@@ -20,9 +20,15 @@ class ZoneRoutedDns : public ports::DnsProvider {
     return withZone(record,
                     [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.present(r); });
   }
+  // A removal that fails is remembered: the worker queues a cleanup_dns job for it.
   Status cleanup(const ports::TxtRecord& record) override {
-    return withZone(record,
-                    [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.cleanup(r); });
+    auto removed = withZone(
+        record, [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.cleanup(r); });
+    if (!removed) failedCleanups_.emplace_back(record, removed.error().message);
+    return removed;
+  }
+  const std::vector<std::pair<ports::TxtRecord, std::string>>& failedCleanups() const {
+    return failedCleanups_;
   }
   // Waited for in slices of at most a second, so a stop request is seen promptly.
   Status waitVisible(const ports::TxtRecord& record, Duration timeout) override {
@@ -85,6 +91,7 @@ class ZoneRoutedDns : public ports::DnsProvider {
   Id project_;
   const StopSignal& stop_;
   std::map<Id, ports::DnsProviderPtr> providers_;
+  std::vector<std::pair<ports::TxtRecord, std::string>> failedCleanups_;
 };
 
 }  // namespace
@@ -149,7 +156,38 @@ Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
   return makeError(ErrorCode::unavailable, "the certificate kept changing; try again");
 }
 
+void IssuanceWorker::queueCleanups(
+    const Job& job, const std::vector<std::pair<ports::TxtRecord, std::string>>& failed) {
+  for (const auto& [record, why] : failed) {
+    Job cleanup =
+        newJob(p_.ids.next(), job.project_id, JobType::cleanup_dns, p_.clock.now(), policy_);
+    cleanup.parent_id = job.id;
+    cleanup.idempotency_key = "cleanup-dns:" + record.name + ":" + record.value;
+    cleanup.payload = {{"name", record.name}, {"value", record.value}};
+    auto queued = p_.jobs.enqueue(cleanup);
+    log(job, LogLevel::warn,
+        "the TXT record " + record.name + " could not be removed (" + why + "): " +
+            (queued ? "cleanup_dns job " + queued->job.id + " will retry"
+                    : "and no cleanup job could be queued: " + queued.error().message));
+  }
+}
+
+Status IssuanceWorker::cleanupDns(const Job& job, const StopSignal& stop) {
+  const auto name = job.payload.find("name");
+  const auto value = job.payload.find("value");
+  if (name == job.payload.end() || value == job.payload.end()) {
+    return makeError(ErrorCode::invalid_argument, "the cleanup_dns job names no record");
+  }
+  ZoneRoutedDns dns(p_, job.project_id, stop);
+  if (auto removed = dns.cleanup(ports::TxtRecord{"", name->second, value->second, 60}); !removed) {
+    return removed;
+  }
+  log(job, LogLevel::info, "removed the TXT record " + name->second);
+  return {};
+}
+
 Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
+  if (job.type == JobType::cleanup_dns) return cleanupDns(job, stop);
   if (job.type == JobType::certificate_expiration_check) {
     return expiry_.run(job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
   }
@@ -208,6 +246,7 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
           std::to_string(names.size()) + " name(s) from " + account->directory_url);
   ZoneRoutedDns dns(p_, job.project_id, stop);
   auto issued = p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop}, dns);
+  queueCleanups(job, dns.failedCleanups());
   if (!issued) return issued.error();
   auto sealedKey = p_.secrets.seal(issued->private_key_pem);
   if (!sealedKey) return sealedKey.error();

@@ -1,8 +1,9 @@
 // IssuanceWorker: runs the certificate jobs a worker claims — issue_certificate and
-// renew_certificate through the Issuer and the project's DNS zones, certificate_expiration_check
-// through ExpirationCheck — and moves the job and the certificate through their tables
-// (docs/architecture.md). Every step a person should be able to follow goes to the job log.
-// Thread-safe: workers on any number of threads share one.
+// renew_certificate through the Issuer and the project's DNS zones, cleanup_dns for challenge
+// records whose removal failed, certificate_expiration_check through ExpirationCheck — and moves
+// the job and the certificate through their tables (docs/architecture.md). Every step a person
+// should be able to follow goes to the job log. Thread-safe: workers on any number of threads share
+// one.
 #pragma once
 
 #include <atomic>
@@ -10,6 +11,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "domain/job.hpp"
 #include "domain/services/expiration_check.hpp"
@@ -69,6 +72,12 @@ class IssuanceWorker {
  private:
   // The attempt: the certificate issued or renewed, or the reason it was not.
   Status attempt(const Job& job, const StopSignal& stop);
+  // cleanup_dns: removes the TXT record its payload names (`name`, `value`) through the zone
+  // that covers it.
+  Status cleanupDns(const Job& job, const StopSignal& stop);
+  // Queues a cleanup_dns job (a child of `job`) for each record whose removal failed.
+  void queueCleanups(const Job& job,
+                     const std::vector<std::pair<ports::TxtRecord, std::string>>& failed);
   void log(const Job& job, LogLevel level, const std::string& message);
   // Counts a finished attempt by outcome and observes its duration.
   void measure(const Job& job, const char* outcome, Timestamp started);

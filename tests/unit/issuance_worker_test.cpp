@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -31,13 +32,20 @@ class ScriptedCa : public ports::Issuer {
   std::optional<Error> failure;
   std::atomic<int> orders{0};
   std::atomic<int> stopsSeen{0};
+  bool useDns = false;  // publish and remove one challenge record per name, as ACME does
 
   Result<ports::AccountState> registerAccount(const AcmeAccount&) override {
     return ports::AccountState{"valid", "https://ca.test/acct/1", ""};
   }
   Result<ports::IssuedCertificate> issue(const ports::IssueRequest& r,
-                                         ports::DnsProvider&) override {
+                                         ports::DnsProvider& dns) override {
     ++orders;
+    if (useDns) {
+      const ports::TxtRecord record{"", "_acme-challenge." + r.names.front() + ".",
+                                    "token-" + std::to_string(orders.load()), 60};
+      if (auto s = dns.present(record); !s) return s.error();
+      (void)dns.cleanup(record);  // as the ACME adapter: a failed removal does not fail the order
+    }
     // Waits `delay`, or less when the attempt is asked to stop (as the ACME adapter does).
     const auto until = std::chrono::steady_clock::now() + delay;
     while (std::chrono::steady_clock::now() < until) {
@@ -60,10 +68,43 @@ class ScriptedCa : public ports::Issuer {
   Status revoke(const AcmeAccount&, const std::string&) override { return {}; }
 };
 
-class NoDns : public ports::DnsProviderFactory {
+// A DNS server in memory whose removals fail while `failingCleanups` > 0.
+struct FakeZoneData {
+  std::mutex mu;
+  std::multiset<std::string> records;  // "name value"
+  int failingCleanups = 0;
+  int cleanupCalls = 0;
+};
+
+class FakeDnsProvider : public ports::DnsProvider {
  public:
+  explicit FakeDnsProvider(FakeZoneData& data) : d_(data) {}
+  Status present(const ports::TxtRecord& r) override {
+    std::lock_guard lock(d_.mu);
+    d_.records.insert(r.name + " " + r.value);
+    return {};
+  }
+  Status cleanup(const ports::TxtRecord& r) override {
+    std::lock_guard lock(d_.mu);
+    ++d_.cleanupCalls;
+    if (d_.failingCleanups > 0) {
+      --d_.failingCleanups;
+      return makeError(ErrorCode::unavailable, "the DNS server did not answer");
+    }
+    d_.records.erase(r.name + " " + r.value);
+    return {};
+  }
+  Status waitVisible(const ports::TxtRecord&, Duration) override { return {}; }
+
+ private:
+  FakeZoneData& d_;
+};
+
+class FakeDns : public ports::DnsProviderFactory {
+ public:
+  FakeZoneData zone;
   Result<ports::DnsProviderPtr> make(const DnsCredential&, const std::string&) override {
-    return makeError(ErrorCode::failed_precondition, "not used by the scripted CA");
+    return ports::DnsProviderPtr(std::make_unique<FakeDnsProvider>(zone));
   }
 };
 
@@ -73,7 +114,7 @@ struct Fixture {
   testing::SequentialIds ids{clock};
   adapters::crypto::AesGcmSecretBox box{std::string(32, 'k')};
   ScriptedCa ca;
-  NoDns dns;
+  FakeDns dns;
   JobPolicy policy{2, 300ms, 200ms, 400ms, 100ms, 1s};
   adapters::runtime::ThreadBackground background;
   adapters::notify::RecordingNotifier notifier{store.events(), ids, nullptr};
@@ -103,6 +144,21 @@ struct Fixture {
     REQUIRE(store.jobs().enqueue(job).ok());
   }
   Job storedJob() { return *store.jobs().get("p1", job.id); }
+  // The zone example.test through a DNS credential (served by the in-memory fake).
+  void addZone() {
+    DnsCredential credential;
+    credential.id = ids.next();
+    credential.project_id = "p1";
+    credential.name = "fake";
+    credential.provider = "rfc2136";
+    REQUIRE(store.dnsCredentials().create(credential).ok());
+    Zone zone;
+    zone.id = ids.next();
+    zone.project_id = "p1";
+    zone.domain = "example.test";
+    zone.dns_credential_id = credential.id;
+    REQUIRE(store.zones().create(zone).ok());
+  }
   Certificate storedCert() { return *store.certificates().get("p1", cert.id); }
 };
 
@@ -375,4 +431,36 @@ TEST_CASE(
   }
   CHECK(seen == std::multiset<Id>(inWindow.begin(), inWindow.end()));
   CHECK(fx.store.events().list("p2", PageRequest{1, 100})->total == 0);
+}
+
+TEST_CASE(
+    "issuance worker: a challenge record left behind becomes a cleanup_dns job that retries") {
+  Fixture fx;
+  fx.addZone();
+  fx.ca.useDns = true;
+  fx.dns.zone.failingCleanups = 2;  // the removal after the order, then the job's first attempt
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.storedJob().status == JobStatus::completed);  // the certificate does not wait for it
+  CHECK(fx.storedCert().status == CertificateStatus::active);
+  CHECK(fx.dns.zone.records.size() == 1);
+  CHECK(logMentions(fx, "could not be removed (the DNS server did not answer)"));
+
+  ports::JobFilter f;
+  f.type = JobType::cleanup_dns;
+  auto cleanups = fx.store.jobs().list("p1", f, PageRequest{1, 10});
+  REQUIRE(cleanups.ok());
+  REQUIRE(cleanups->items.size() == 1);
+  const Job cleanup = cleanups->items[0];
+  CHECK(cleanup.parent_id == std::optional<Id>(fx.job.id));
+  CHECK(cleanup.payload.at("name") == "_acme-challenge.www.example.test.");
+  CHECK(cleanup.payload.at("value") == "token-1");
+
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));  // fails once: backoff
+  CHECK(fx.store.jobs().get("p1", cleanup.id)->status == JobStatus::failed);
+  CHECK(fx.dns.zone.records.size() == 1);
+  std::this_thread::sleep_for(300ms);
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.store.jobs().get("p1", cleanup.id)->status == JobStatus::completed);
+  CHECK(fx.dns.zone.records.empty());
+  CHECK(fx.dns.zone.cleanupCalls == 3);
 }
