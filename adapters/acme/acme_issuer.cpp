@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include "adapters/acme/acme_crypto.hpp"
+#include "adapters/acme/ari.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"  // base64url
 #include "ports/dns_provider.hpp"
 
@@ -183,6 +185,7 @@ class Session {
       : settings_(settings), directoryUrl_(std::move(directoryUrl)), stop_(stop) {}
 
   const domain::StopSignal* stop() const { return stop_; }
+  const AcmeSettings& settings() const { return settings_; }
 
   domain::Status open() {
     auto r = exchange(settings_, "GET", directoryUrl_, {}, {}, stop_);
@@ -367,6 +370,24 @@ class PublishedRecords {
   std::vector<ports::TxtRecord> records_;
 };
 
+// RFC 9773: when the directory offers renewalInfo, the CA's suggested window gives the renewal
+// time (a random instant inside it). Anything missing or malformed leaves the choice to the
+// renewal threshold; ARI never fails an issuance.
+std::optional<domain::Timestamp> suggestedRenewal(Session& session, const std::string& leafPem,
+                                                  const domain::StopSignal* stop) {
+  const std::string base = session.url("renewalInfo");
+  if (base.empty()) return std::nullopt;
+  auto id = ariCertId(leafPem);
+  if (!id) return std::nullopt;
+  auto r = exchange(session.settings(), "GET", base + (base.ends_with('/') ? "" : "/") + *id, {},
+                    {}, stop);
+  if (!r || r->status != 200) return std::nullopt;
+  auto window = parseRenewalInfo(r->body);
+  if (!window) return std::nullopt;
+  static thread_local std::mt19937_64 random{std::random_device{}()};
+  return pickRenewalTime(*window, std::uniform_real_distribution<double>(0.0, 1.0)(random));
+}
+
 }  // namespace
 
 AcmeIssuer::AcmeIssuer(const ports::SecretBox& secrets, AcmeSettings settings)
@@ -501,6 +522,7 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   issued.serial_number = facts->serial_hex;
   issued.not_before = facts->not_before;
   issued.expires_at = facts->not_after;
+  issued.suggested_renewal_at = suggestedRenewal(session, issued.certificate_pem, request.stop);
   return issued;
 }
 

@@ -13,11 +13,13 @@
 
 #include "adapters/acme/acme_crypto.hpp"
 #include "adapters/acme/acme_issuer.hpp"
+#include "adapters/acme/ari.hpp"
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/dns/rfc2136_dns_provider.hpp"
 #include "support/bind9_server.hpp"
 #include "support/chain_verify.hpp"
+#include "support/http_stub.hpp"
 #include "support/pebble_server.hpp"
 
 using namespace certsteward;
@@ -165,6 +167,47 @@ TEST_CASE("acme: DNS-01 through bind9 issues a chain that verifies against Pebbl
   REQUIRE(issuer.revoke(a, issued->certificate_pem).ok());
   const auto status = pebble().managementGet("/cert-status-by-serial/" + issued->serial_number);
   CHECK_MESSAGE(status.find("Revoked") != std::string::npos, status);
+}
+
+TEST_CASE("acme: a renewalInfo window offered by the directory sets the renewal time (RFC 9773)") {
+  // Pebble 2.4 has no ARI: a stub serves Pebble's directory with renewalInfo added, and the
+  // recorded window; everything else goes to Pebble itself.
+  auto directory = boost::json::parse(pebble().directoryJson()).as_object();
+  const char* window =
+      R"({"suggestedWindow":{"start":"2031-02-03T04:00:00Z","end":"2031-02-05T04:00:00Z"}})";
+  testing::HttpStub stub([&](const std::string& method, const std::string& path) {
+    if (method == "GET" && path == "/dir") {
+      return testing::StubReply{200, "application/json", boost::json::serialize(directory)};
+    }
+    if (method == "GET" && path.starts_with("/ari/")) {
+      return testing::StubReply{200, "application/json", window};
+    }
+    return testing::StubReply{404, "application/problem+json", "{}"};
+  });
+  REQUIRE(stub.available());
+  directory["renewalInfo"] = stub.url("/ari/");
+  AcmeIssuer issuer(box(), settings(pebble()));
+  auto a = account(pebble());
+  a.directory_url = stub.url("/dir");
+  a = registered(issuer, a);
+  ExampleZone dns(tsig());
+  auto issued = issuer.issue({a, {"ari.example.test"}, domain::KeyType::ecdsa_p256}, dns);
+  REQUIRE_MESSAGE(issued.ok(), whyNot(issued));
+  REQUIRE(issued->suggested_renewal_at.has_value());
+  CHECK(*issued->suggested_renewal_at >= *domain::parseTimestamp("2031-02-03T04:00:00Z"));
+  CHECK(*issued->suggested_renewal_at < *domain::parseTimestamp("2031-02-05T04:00:00Z"));
+  // The CA was asked about exactly this certificate, by its RFC 9773 identifier.
+  const auto id = adapters::acme::ariCertId(issued->certificate_pem);
+  REQUIRE(id.ok());
+  const auto asked = stub.requests();
+  CHECK(std::count(asked.begin(), asked.end(), "GET /ari/" + *id) == 1);
+
+  // Without renewalInfo (Pebble's own directory) there is no suggestion: the threshold decides.
+  auto plain = issuer.issue(
+      {registered(issuer, account(pebble())), {"plain.example.test"}, domain::KeyType::ecdsa_p256},
+      dns);
+  REQUIRE_MESSAGE(plain.ok(), whyNot(plain));
+  CHECK_FALSE(plain->suggested_renewal_at.has_value());
 }
 
 TEST_CASE("acme: RSA keys, a second order gives a new serial") {

@@ -100,6 +100,8 @@ class PebbleServer {
   std::string managementGet(const std::string& path) const {
     return getUrl(managementUrl() + path);
   }
+  // The ACME directory document; empty on failure. Bounded: 10 s.
+  std::string directoryJson() const { return getUrl(directoryUrl()); }
 
  private:
   std::string getUrl(const std::string& url) const {
