@@ -62,6 +62,14 @@ class Issuer {
   /** Revokes a certificate issued through `account`. Errors as above. Thread-safe. */
   virtual domain::Status revoke(const domain::AcmeAccount& account,
                                 const std::string& certificatePem) = 0;
+
+  /**
+   * Replaces the registered account's key with a new one made here (RFC 8555 7.3.5).
+   * @return the state with the new key sealed in key_sealed (the caller stores it; the old key
+   * no longer works at the CA); failed_precondition when the account is not registered or the
+   * CA refuses. Thread-safe; blocks on the network.
+   */
+  virtual domain::Result<AccountState> rolloverKey(const domain::AcmeAccount& account) = 0;
 };
 
 using IssuerPtr = std::unique_ptr<Issuer>;

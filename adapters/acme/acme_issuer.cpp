@@ -548,4 +548,38 @@ domain::Status AcmeIssuer::revoke(const domain::AcmeAccount& account,
   return {};
 }
 
+domain::Result<ports::AccountState> AcmeIssuer::rolloverKey(const domain::AcmeAccount& account) {
+  if (account.account_url.empty()) {
+    return makeError(ErrorCode::failed_precondition, "the account is not registered");
+  }
+  auto oldKey = accountKey(secrets_, account);
+  if (!oldKey) return oldKey.error();
+  auto newKey = KeyPair::generate(domain::KeyType::ecdsa_p256);
+  if (!newKey) return newKey.error();
+  auto sealed = secrets_.seal(newKey->privatePem());
+  if (!sealed) return sealed.error();
+  Session session(settings_, account.directory_url);
+  if (auto s = session.open(); !s) return s.error();
+  const std::string url = session.url("keyChange");
+  if (url.empty()) return makeError(ErrorCode::failed_precondition, "the CA offers no keyChange");
+  // RFC 8555 7.3.5: the inner JWS, signed by the new key with its JWK, names the account and
+  // the old key; the outer one is an ordinary request signed by the old key.
+  const std::string innerProtected =
+      base64UrlEncode(R"({"alg":")" + newKey->alg() + R"(","jwk":)" + newKey->jwk() + R"(,"url":)" +
+                      json::serialize(json::value(url)) + "}");
+  const std::string innerPayload =
+      base64UrlEncode(R"({"account":)" + json::serialize(json::value(account.account_url)) +
+                      R"(,"oldKey":)" + oldKey->key.jwk() + "}");
+  auto innerSignature = newKey->sign(innerProtected + "." + innerPayload);
+  if (!innerSignature) return innerSignature.error();
+  const std::string inner = R"({"protected":")" + innerProtected + R"(","payload":")" +
+                            innerPayload + R"(","signature":")" + base64UrlEncode(*innerSignature) +
+                            R"("})";
+  session.useKey(&oldKey->key, account.account_url);
+  auto r = session.post(url, inner);
+  if (!r) return r.error();
+  if (r->status != 200) return problem(*r, "the key change");
+  return ports::AccountState{"valid", account.account_url, std::move(*sealed)};
+}
+
 }  // namespace certsteward::adapters::acme

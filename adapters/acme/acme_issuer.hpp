@@ -1,7 +1,7 @@
 // AcmeIssuer: the Issuer port over RFC 8555 (libcurl + OpenSSL): directory, nonces (one retry
 // on badNonce), JWS with ES256/ES384/RS256, accounts with optional External Account Binding,
 // orders, DNS-01 through a DnsProvider, finalize with a CSR for a key it generates, chain
-// download, revocation. Every wait is bounded; the CA's Retry-After is honoured, else it polls
+// download, revocation, account key rollover. Every wait is bounded; the CA's Retry-After is honoured, else it polls
 // every `poll_interval`. CA problems become domain errors whose message keeps the CA's detail
 // and whose reason is the ACME error type ("rateLimited", "unauthorized", ...). Thread-safe:
 // each call has its own session.
@@ -32,6 +32,7 @@ class AcmeIssuer : public ports::Issuer {
                                                  ports::DnsProvider& dns) override;
   domain::Status revoke(const domain::AcmeAccount& account,
                         const std::string& certificatePem) override;
+  domain::Result<ports::AccountState> rolloverKey(const domain::AcmeAccount& account) override;
 
  private:
   const ports::SecretBox& secrets_;

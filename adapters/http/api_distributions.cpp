@@ -104,6 +104,15 @@ void Api::addDistributionRoutes() {
         return jsonResponse(200, json::object{{"acme_account", acmeAccountJson(*view)}});
       });
   router_.add(
+      "POST", "/api/v1/projects/:project_id/acme-accounts/:id/rollover-key", [this](const Call& c) {
+        auto account =
+            s_.checks.rolloverAccountKey(c.who(), c.context, c.param("project_id"), c.param("id"));
+        if (!account) return errorResponse(account.error());
+        auto view = s_.resources.acmeAccounts.get(c.who(), c.param("project_id"), c.param("id"));
+        if (!view) return errorResponse(view.error());
+        return jsonResponse(200, json::object{{"acme_account", acmeAccountJson(*view)}});
+      });
+  router_.add(
       "POST", "/api/v1/projects/:project_id/dns-credentials/:id/test", [this](const Call& c) {
         auto check =
             s_.checks.testDnsCredential(c.who(), c.context, c.param("project_id"), c.param("id"));

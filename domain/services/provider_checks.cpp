@@ -29,6 +29,32 @@ Result<AcmeAccount> ProviderChecks::validateAccount(const Principal& who, const 
   return *account;
 }
 
+Result<AcmeAccount> ProviderChecks::rolloverAccountKey(const Principal& who,
+                                                       const RequestContext& ctx,
+                                                       const Id& projectId, const Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  auto account = p_.accounts.get(projectId, id);
+  if (!account) return account.error();
+  if (auto s = access_.check(who, Action::manage_project_config, projectId); !s) return s.error();
+  if (!account->is_registered || account->account_url.empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the account is not registered yet: validate it first");
+  }
+  auto state = p_.issuer.rolloverKey(*account);
+  if (!state) {
+    auto e = state.error();
+    if (e.code == ErrorCode::permission_denied) e.code = ErrorCode::failed_precondition;
+    return e;
+  }
+  // The CA now knows only the new key: it is stored before anything else can fail.
+  account->key_sealed = state->key_sealed;
+  account->last_validated_at = p_.clock.now();
+  account->updated_at = p_.clock.now();
+  if (auto s = p_.accounts.update(*account); !s) return s.error();
+  (void)audit_.record(&who, ctx, "acme_account.key_rollover", "acme_account", id, projectId, "");
+  return *account;
+}
+
 Result<DnsCheck> ProviderChecks::testDnsCredential(const Principal& who, const RequestContext& ctx,
                                                    const Id& projectId, const Id& id) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();

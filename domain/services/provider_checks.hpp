@@ -52,6 +52,11 @@ class ProviderChecks {
   Result<AcmeAccount> validateAccount(const Principal& who, const RequestContext& ctx,
                                       const Id& projectId, const Id& id);
 
+  // Replaces a registered account's key at its CA (RFC 8555 key change) and stores the new key,
+  // sealed. failed_precondition when the account is not registered or the CA refuses.
+  Result<AcmeAccount> rolloverAccountKey(const Principal& who, const RequestContext& ctx,
+                                         const Id& projectId, const Id& id);
+
   // Adds, awaits and removes a TXT record in the first zone that uses the credential. The
   // outcome of each step is in the result; failed_precondition when no zone uses it.
   Result<DnsCheck> testDnsCredential(const Principal& who, const RequestContext& ctx,

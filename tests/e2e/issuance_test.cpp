@@ -119,6 +119,23 @@ TEST_CASE("issuance e2e: the ACME account validates and the DNS credential test 
   CHECK_FALSE(field(account, "last_validated_at").empty());
   CHECK(validated.body.find("PRIVATE") == std::string::npos);
 
+  // Key rollover: the CA binds the account to a new key; orders signed with it go through (the
+  // old key, still under the same account URL, would be refused).
+  auto rolled = d.http->request("POST", d.base + "/acme-accounts/" + accountId + "/rollover-key",
+                                "", {d.auth});
+  REQUIRE_MESSAGE(rolled.status == 200, rolled.body);
+  CHECK(rolled.body.find("PRIVATE") == std::string::npos);
+  auto posted = d.http->request("POST", d.base + "/certificates",
+                                R"({"common_name":"rolled.example.test"})", {d.auth});
+  REQUIRE_MESSAGE(posted.status == 202, posted.body);
+  const auto issued = d.waitFor(
+      d.base + "/certificates/" + field(parseObject(posted).at("certificate").as_object(), "id"),
+      "active", "");
+  CHECK_FALSE(field(issued, "serial_number").empty());
+  auto audit =
+      d.http->request("GET", "/api/v1/audit-logs?action=acme_account.key_rollover", "", {d.auth});
+  CHECK(audit.body.find("acme_account.key_rollover") != std::string::npos);
+
   auto credentials = parseObject(d.http->request("GET", d.base + "/dns-credentials", "", {d.auth}));
   const auto credentialId =
       field(credentials.at("dns_credentials").as_array().at(0).as_object(), "id");

@@ -210,6 +210,35 @@ TEST_CASE("acme: a renewalInfo window offered by the directory sets the renewal 
   CHECK_FALSE(plain->suggested_renewal_at.has_value());
 }
 
+TEST_CASE("acme: account key rollover — the account keeps its URL under the new key") {
+  AcmeIssuer issuer(box(), settings(pebble()));
+  const auto before = registered(issuer, account(pebble(), "rollover@example.test"));
+  auto rolled = issuer.rolloverKey(before);
+  REQUIRE_MESSAGE(rolled.ok(), whyNot(rolled));
+  CHECK(rolled->account_url == before.account_url);
+  REQUIRE(rolled->key_sealed.starts_with("v1:"));
+  CHECK(rolled->key_sealed != before.key_sealed);
+  // The new key finds the same account; the old one no longer does (the CA makes a new one).
+  auto after = before;
+  after.key_sealed = rolled->key_sealed;
+  auto found = issuer.registerAccount(after);
+  REQUIRE_MESSAGE(found.ok(), whyNot(found));
+  CHECK(found->account_url == before.account_url);
+  auto withOld = before;
+  withOld.account_url.clear();
+  auto other = issuer.registerAccount(withOld);
+  REQUIRE_MESSAGE(other.ok(), whyNot(other));
+  CHECK(other->account_url != before.account_url);
+  // Orders go on under the new key.
+  ExampleZone dns(tsig());
+  auto issued = issuer.issue({after, {"rolled.example.test"}, domain::KeyType::ecdsa_p256}, dns);
+  CHECK_MESSAGE(issued.ok(), whyNot(issued));
+  // An unregistered account cannot roll over.
+  auto unregistered = issuer.rolloverKey(account(pebble()));
+  REQUIRE_FALSE(unregistered.ok());
+  CHECK(unregistered.error().code == domain::ErrorCode::failed_precondition);
+}
+
 TEST_CASE("acme: RSA keys, a second order gives a new serial") {
   AcmeIssuer issuer(box(), settings(pebble()));
   const auto a = registered(issuer, account(pebble()));

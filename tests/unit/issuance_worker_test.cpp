@@ -66,6 +66,9 @@ class ScriptedCa : public ports::Issuer {
     return c;
   }
   Status revoke(const AcmeAccount&, const std::string&) override { return {}; }
+  Result<ports::AccountState> rolloverKey(const AcmeAccount&) override {
+    return makeError(ErrorCode::failed_precondition, "not used by these tests");
+  }
 };
 
 // A DNS server in memory whose removals fail while `failingCleanups` > 0.
