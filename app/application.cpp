@@ -89,7 +89,9 @@ struct Application::Parts {
                      access, audit, jobPolicy(c)),
         jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock}, access,
              audit),
-        dnsProviders(adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval}),
+        dnsProviders(
+            adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval, c.dns_exec_timeout},
+            c.dns_exec_commands),
         issuer(secretBox,
                adapters::acme::AcmeSettings{c.acme_ca_bundle, c.acme_request_timeout,
                                             c.acme_order_timeout, c.dns_propagation_timeout,

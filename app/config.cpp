@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace certsteward::app {
 namespace {
 
@@ -180,6 +182,26 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
   if (key == "dns.poll_interval") {
     return duration(c.dns_poll_interval, milliseconds{50}, minutes{1});
   }
+  if (key == "dns.exec_timeout") return duration(c.dns_exec_timeout, seconds{1}, minutes{10});
+  if (key == "dns.exec_commands") {
+    c.dns_exec_commands.clear();
+    for (std::size_t at = 0; at < value.size();) {
+      const auto comma = value.find(',', at);
+      std::string path = value.substr(at, comma - at);
+      path.erase(0, path.find_first_not_of(' '));
+      path.erase(path.find_last_not_of(' ') + 1);
+      if (!path.empty()) {
+        if (path.front() != '/') return badValue(key, "'" + path + "' is not an absolute path");
+        if (::access(path.c_str(), X_OK) != 0) {
+          return badValue(key, "'" + path + "' is not an executable file");
+        }
+        c.dns_exec_commands.push_back(path);
+      }
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    return {};
+  }
   if (key == "scheduler.enabled") return boolean(c.scheduler_enabled);
   if (key == "scheduler.interval") return duration(c.scheduler_interval, seconds{1}, days{1});
   if (key == "scheduler.leader_ttl") return duration(c.scheduler_leader_ttl, seconds{1}, hours{1});
@@ -243,6 +265,8 @@ const std::vector<std::string>& knownKeys() {
                                              "dns.timeout",
                                              "dns.propagation_timeout",
                                              "dns.poll_interval",
+                                             "dns.exec_commands",
+                                             "dns.exec_timeout",
                                              "scheduler.enabled",
                                              "scheduler.interval",
                                              "scheduler.leader_ttl",

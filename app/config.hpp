@@ -53,6 +53,9 @@ struct Config {
   domain::Duration dns_timeout = std::chrono::seconds{5};
   domain::Duration dns_propagation_timeout = std::chrono::minutes{2};
   domain::Duration dns_poll_interval = std::chrono::milliseconds{500};
+  // Executables DNS credentials of provider "exec" may name (absolute paths); none by default.
+  std::vector<std::string> dns_exec_commands;
+  domain::Duration dns_exec_timeout = std::chrono::seconds{60};
   // scheduler.*
   bool scheduler_enabled = true;  // false: this instance never leads
   domain::Duration scheduler_interval = std::chrono::hours{1};

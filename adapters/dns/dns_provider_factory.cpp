@@ -1,5 +1,9 @@
 #include "adapters/dns/dns_provider_factory.hpp"
 
+#include <algorithm>
+#include <charconv>
+
+#include "adapters/dns/exec_dns_provider.hpp"
 #include "adapters/dns/rfc2136_dns_provider.hpp"
 
 namespace certsteward::adapters::dns {
@@ -8,6 +12,20 @@ namespace {
 std::string setting(const domain::DnsCredential& c, const char* key, std::string fallback = {}) {
   const auto it = c.settings.find(key);
   return it == c.settings.end() || it->second.empty() ? fallback : it->second;
+}
+
+std::vector<std::string> commaList(const std::string& text) {
+  std::vector<std::string> items;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto comma = text.find(',', at);
+    auto item = text.substr(at, comma - at);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) items.push_back(item);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return items;
 }
 
 }  // namespace
@@ -22,23 +40,45 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     s.secret = secret;
     s.timeout = timeouts_.request;
     s.poll_interval = timeouts_.poll_interval;
-    const auto authoritative = setting(credential, "authoritative");
-    for (std::size_t at = 0; at < authoritative.size();) {
-      const auto comma = authoritative.find(',', at);
-      const auto item = authoritative.substr(at, comma - at);
-      if (!item.empty()) s.authoritative.push_back(item);
-      if (comma == std::string::npos) break;
-      at = comma + 1;
-    }
+    s.authoritative = commaList(setting(credential, "authoritative"));
     if (auto ok = Rfc2136DnsProvider::validate(s); !ok) {
       return domain::makeError(domain::ErrorCode::invalid_argument,
                                "DNS credential '" + credential.name + "': " + ok.error().message);
     }
     return ports::DnsProviderPtr(std::make_unique<Rfc2136DnsProvider>(std::move(s)));
   }
-  return domain::makeError(domain::ErrorCode::failed_precondition,
-                           "DNS provider '" + credential.provider +
-                               "' cannot be driven by this build yet (rfc2136 can)");
+  if (credential.provider == "exec") {
+    const auto bad = [&](const std::string& why) {
+      return domain::makeError(domain::ErrorCode::failed_precondition,
+                               "DNS credential '" + credential.name + "': " + why);
+    };
+    ExecSettings s;
+    s.command = setting(credential, "command");
+    if (s.command.empty()) return bad("the exec provider needs the setting 'command'");
+    // Only what the operator listed runs: a project admin must not choose programs to run on
+    // the server.
+    if (std::find(execCommands_.begin(), execCommands_.end(), s.command) == execCommands_.end()) {
+      return bad("the command " + s.command +
+                 " is not allowed on this server (the operator lists allowed hooks in "
+                 "dns.exec_commands)");
+    }
+    s.secret = secret;
+    s.timeout = timeouts_.exec;
+    s.request_timeout = timeouts_.request;
+    s.poll_interval = timeouts_.poll_interval;
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    const auto delay = setting(credential, "propagation_delay", "0");
+    int seconds = 0;
+    const auto [end, ec] = std::from_chars(delay.data(), delay.data() + delay.size(), seconds);
+    if (ec != std::errc{} || end != delay.data() + delay.size() || seconds < 0 || seconds > 3600) {
+      return bad("propagation_delay must be whole seconds between 0 and 3600");
+    }
+    s.propagation_delay = std::chrono::seconds{seconds};
+    return ports::DnsProviderPtr(std::make_unique<ExecDnsProvider>(std::move(s)));
+  }
+  return domain::makeError(
+      domain::ErrorCode::failed_precondition,
+      "DNS provider '" + credential.provider + "' is not known to this build (rfc2136, exec)");
 }
 
 }  // namespace certsteward::adapters::dns

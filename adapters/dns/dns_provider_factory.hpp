@@ -1,8 +1,12 @@
-// The DnsProviderFactory of this build: "rfc2136" (settings: server, key_name, algorithm;
-// secret: the TSIG secret). Timeouts come from the configuration.
+// The DnsProviderFactory of this build: "rfc2136" (settings: server, key_name, algorithm,
+// authoritative; secret: the TSIG secret) and "exec" (settings: command — one of the server's
+// dns.exec_commands —, check_servers, propagation_delay; secret: handed to the command in its
+// environment). Timeouts and the allowed commands come from the configuration.
 #pragma once
 
 #include <chrono>
+#include <string>
+#include <vector>
 
 #include "ports/dns_provider_factory.hpp"
 
@@ -11,16 +15,22 @@ namespace certsteward::adapters::dns {
 struct DnsTimeouts {
   std::chrono::milliseconds request{5000};
   std::chrono::milliseconds poll_interval{500};
+  std::chrono::milliseconds exec{60000};  // one run of an exec hook
 };
 
 class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
  public:
-  explicit DefaultDnsProviderFactory(DnsTimeouts timeouts = {}) : timeouts_(timeouts) {}
+  // `execCommands`: the absolute paths credentials may name as their exec command; empty
+  // disables the exec provider.
+  explicit DefaultDnsProviderFactory(DnsTimeouts timeouts = {},
+                                     std::vector<std::string> execCommands = {})
+      : timeouts_(timeouts), execCommands_(std::move(execCommands)) {}
   domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential& credential,
                                              const std::string& secret) override;
 
  private:
   DnsTimeouts timeouts_;
+  std::vector<std::string> execCommands_;
 };
 
 }  // namespace certsteward::adapters::dns

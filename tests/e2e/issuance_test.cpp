@@ -4,9 +4,13 @@
 // started by the test.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <boost/json.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <thread>
@@ -300,4 +304,54 @@ TEST_CASE("issuance e2e: a wrong TSIG key fails with backoff to dead, retry afte
   CHECK(byKind.find("cert.renewal_failed")->second == field(failed, "id"));
   CHECK(field(list.back().as_object(), "resource_id") == field(job, "id"));  // the oldest
   CHECK(d.server->stop() == 0);
+}
+
+TEST_CASE("issuance e2e: a certificate issued through an operator's exec DNS hook") {
+  // The operator allows one hook; its content (nsupdate against this run's bind9) is written once
+  // bind9's port is known.
+  const auto hook = std::filesystem::temp_directory_path() /
+                    ("certsteward-e2e-hook-" + std::to_string(::getpid()));
+  std::ofstream(hook) << "#!/bin/sh\nexit 1\n";
+  std::filesystem::permissions(hook, std::filesystem::perms::owner_all);
+  Deployment d(0, "dns.exec_commands = " + hook.string() + "\n");
+  std::ofstream(hook, std::ios::trunc)
+      << "#!/bin/sh\nset -eu\n"
+      << "case \"$1\" in present) op=add ;; cleanup) op=delete ;; *) exit 2 ;; esac\n"
+      << "nsupdate -t 3 -y \"hmac-sha256:" << Bind9Server::kKey256
+      << ":$CERTSTEWARD_DNS_SECRET\" <<END\nserver 127.0.0.1 " << d.dns.port()
+      << "\nzone $CERTSTEWARD_DNS_ZONE\nupdate $op $2 $CERTSTEWARD_DNS_TTL TXT \"$3\"\nsend\nEND\n";
+  auto& http = *d.http;
+  auto credentials = parseObject(http.request("GET", d.base + "/dns-credentials", "", {d.auth}));
+  const auto credentialPath =
+      d.base + "/dns-credentials/" +
+      field(credentials.at("dns_credentials").as_array().at(0).as_object(), "id");
+  // A command the operator did not list is refused when used.
+  auto other =
+      http.request("PATCH", credentialPath,
+                   json::serialize(json::object{
+                       {"provider", "exec"}, {"settings", json::object{{"command", "/bin/sh"}}}}),
+                   {d.auth});
+  REQUIRE(other.status == 200);
+  auto refused = parseObject(http.request("POST", credentialPath + "/test", "", {d.auth}));
+  CHECK_FALSE(refused.at("ok").as_bool());
+  CHECK(json::serialize(refused).find("dns.exec_commands") != std::string::npos);
+
+  auto patched = http.request(
+      "PATCH", credentialPath,
+      json::serialize(json::object{{"provider", "exec"},
+                                   {"settings", json::object{{"command", hook.string()},
+                                                             {"check_servers", d.dns.address()}}}}),
+      {d.auth});
+  REQUIRE_MESSAGE(patched.status == 200, patched.body);
+  auto tested = http.request("POST", credentialPath + "/test", "", {d.auth});
+  CHECK_MESSAGE(parseObject(tested).at("ok").as_bool(), tested.body);
+  auto posted = http.request("POST", d.base + "/certificates",
+                             R"({"common_name":"hooked.example.test"})", {d.auth});
+  REQUIRE(posted.status == 202);
+  const auto active = d.waitFor(
+      d.base + "/certificates/" + field(parseObject(posted).at("certificate").as_object(), "id"),
+      "active", "");
+  CHECK_FALSE(field(active, "serial_number").empty());
+  CHECK(d.server->stop() == 0);
+  std::filesystem::remove(hook);
 }
