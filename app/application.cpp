@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -45,6 +46,7 @@
 #include "domain/services/resource_service.hpp"
 #include "domain/services/scheduler.hpp"
 #include "domain/services/user_service.hpp"
+#include "ports/distribution_modules.hpp"
 
 namespace certsteward::app {
 namespace {
@@ -56,6 +58,19 @@ std::string readFile(const std::string& path) {
   text << in.rdbuf();
   return text.str();
 }
+
+// The distribution modules of this build, by name. None are built in yet: a distribution whose
+// module is unknown is recorded failed with MODULE_UNAVAILABLE and raises distribution.failed.
+class DistributionModuleRegistry : public ports::DistributionModules {
+ public:
+  ports::DistributionModule* find(std::string_view module) override {
+    const auto it = modules_.find(module);
+    return it == modules_.end() ? nullptr : it->second.get();
+  }
+
+ private:
+  std::map<std::string, ports::DistributionModulePtr, std::less<>> modules_;
+};
 
 }  // namespace
 
@@ -98,7 +113,8 @@ struct Application::Parts {
                                             c.acme_poll_interval}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
-                  background, notifier, ids, &metrics},
+                  background, notifier, ids, &metrics, &store->distributions(),
+                  &store->moduleConfigs(), &distributionModules},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -192,10 +208,12 @@ struct Application::Parts {
   domain::JobService jobs;
   adapters::runtime::ThreadBackground background;
   adapters::notify::RecordingNotifier notifier{store->events(), ids, &metrics};
+  DistributionModuleRegistry distributionModules;
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::acme::AcmeIssuer issuer;
   domain::IssuanceWorker issuance;
   std::unique_ptr<WorkerPool> standardWorkers;
+  std::unique_ptr<WorkerPool> distributionWorkers;
   domain::ProviderChecks checks;
   domain::Scheduler scheduler;
   std::unique_ptr<SchedulerLoop> schedulerLoop;
@@ -316,10 +334,20 @@ void Application::startWorkers() {
       parts_->issuance, domain::Lane::standard, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->standardWorkers->start();
+  // Distribution work has its own lane and threads, so slow targets never hold up issuance.
+  parts_->distributionWorkers = std::make_unique<WorkerPool>(
+      parts_->issuance, domain::Lane::distribution, parts_->config.worker_max_concurrency,
+      parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
+  parts_->distributionWorkers->start();
 }
 
 void Application::stopWorkers() {
+  // Both lanes get the same shutdown wait, side by side.
+  std::thread distribution([this] {
+    if (parts_ && parts_->distributionWorkers) parts_->distributionWorkers->stop();
+  });
   if (parts_ && parts_->standardWorkers) parts_->standardWorkers->stop();
+  distribution.join();
 }
 
 }  // namespace certsteward::app

@@ -60,11 +60,12 @@ void SchedulerLoop::loop() {
       }
       if (!report) {
         spdlog::warn("scheduler: sweep failed: {}", report.error().message);
-      } else if (report->due > 0 || report->expiry_checks > 0) {
+      } else if (report->due > 0 || report->expiry_checks > 0 || report->distributions > 0) {
         spdlog::info(
             "scheduler: sweep found {} due, queued {} renewal(s), {} left for later, {} expiry "
-            "check(s)",
-            report->due, report->enqueued, report->skipped, report->expiry_checks);
+            "check(s), {} stale distribution(s)",
+            report->due, report->enqueued, report->skipped, report->expiry_checks,
+            report->distributions);
       }
       nextSweep = started + interval_;
     }

@@ -168,6 +168,11 @@ std::string renewalIdempotencyKey(const Certificate& cert) {
   return "renew:" + cert.id + ":" + std::to_string(expiry);
 }
 
+std::string distributionIdempotencyKey(const Certificate& cert) {
+  const std::int64_t expiry = cert.expires_at ? unixSeconds(*cert.expires_at) : 0;
+  return "distribute:" + cert.id + ":" + std::to_string(expiry);
+}
+
 bool isFailedRenewal(const Certificate& cert, Timestamp now) noexcept {
   if (cert.status == CertificateStatus::active) {
     return cert.next_renewal_at && now > *cert.next_renewal_at;

@@ -116,6 +116,8 @@ Timestamp renewalTime(Timestamp expiresAt, int thresholdDays);
 
 // "renew:<cert_id>:<expires_at_unix>" — the idempotency key of a renewal job.
 std::string renewalIdempotencyKey(const Certificate& cert);
+// "distribute:<id>:<expires_at_unix>": one distribution job per issued version of a certificate.
+std::string distributionIdempotencyKey(const Certificate& cert);
 
 // Spec, States, rule 2: active past next_renewal_at, or renewal_failed with attempts made.
 bool isFailedRenewal(const Certificate& cert, Timestamp now) noexcept;

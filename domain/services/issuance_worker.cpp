@@ -188,6 +188,14 @@ Status IssuanceWorker::cleanupDns(const Job& job, const StopSignal& stop) {
 
 Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
   if (job.type == JobType::cleanup_dns) return cleanupDns(job, stop);
+  if (job.type == JobType::distribution_execute) {
+    if (!distribution_) {
+      return makeError(ErrorCode::failed_precondition,
+                       "this worker has no distribution modules configured");
+    }
+    return distribution_->execute(
+        job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
+  }
   if (job.type == JobType::certificate_expiration_check) {
     return expiry_.run(job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
   }
@@ -256,8 +264,14 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
   material.private_key_sealed = *sealedKey;
   material.serial_number = issued->serial_number;
   material.issued_at = p_.clock.now();
-  CertificateContext ctx{p_.clock.now(), "", issued->expires_at, issued->suggested_renewal_at,
-                         false,          {}};
+  bool hasDistributions = false;
+  if (p_.distributions != nullptr) {
+    auto distributions = p_.distributions->listForCertificate(job.project_id, cert->id);
+    if (!distributions) return distributions.error();
+    hasDistributions = !distributions->empty();
+  }
+  CertificateContext ctx{p_.clock.now(),   "", issued->expires_at, issued->suggested_renewal_at,
+                         hasDistributions, {}};
   if (auto s = certificateEvent(job, renewal ? CertificateEvent::renewed : CertificateEvent::issued,
                                 ctx, &material);
       !s) {
@@ -266,6 +280,21 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
   log(job, LogLevel::info,
       "issued: serial " + issued->serial_number + ", valid until " +
           formatTimestamp(issued->expires_at));
+  if (hasDistributions) {  // deliver the new certificate now; the sweep catches what this misses
+    auto stored = p_.certificates.get(job.project_id, cert->id);
+    if (stored) {
+      Job deliver = newJob(p_.ids.next(), job.project_id, JobType::distribution_execute,
+                           p_.clock.now(), policy_);
+      deliver.certificate_id = cert->id;
+      deliver.parent_id = job.id;
+      deliver.idempotency_key = distributionIdempotencyKey(*stored);
+      auto queued = p_.jobs.enqueue(deliver);
+      log(job, queued ? LogLevel::info : LogLevel::warn,
+          queued ? "distribution job " + queued->job.id + " queued"
+                 : "the distribution job could not be queued (the sweep will): " +
+                       queued.error().message);
+    }
+  }
   return {};
 }
 

@@ -46,7 +46,38 @@ Result<SweepReport> Scheduler::sweep() {
     if (static_cast<std::int64_t>(due->size()) < options_.batch || progressed == 0) break;
   }
   if (auto s = queueExpiryChecks(report); !s) return s.error();
+  if (auto s = queueStaleDistributions(report); !s) return s.error();
   return report;
+}
+
+Status Scheduler::queueStaleDistributions(SweepReport& report) {
+  const Timestamp now = p_.clock.now();
+  auto stale = p_.certificates.distributionPendingSince(now - options_.stale_distribution_after,
+                                                        options_.batch);
+  if (!stale) return stale.error();
+  for (const auto& cert : *stale) {
+    const std::string key = distributionIdempotencyKey(cert);
+    // A distribution of this very version that went dead or was cancelled waits for a person
+    // (retry); the sweep does not start it over every hour.
+    ports::JobFilter filter;
+    filter.type = JobType::distribution_execute;
+    filter.certificate_id = cert.id;
+    auto latest = p_.jobs.list(cert.project_id, filter, PageRequest{1, 1});
+    if (!latest) return latest.error();
+    if (!latest->items.empty() && latest->items.front().idempotency_key == key &&
+        (latest->items.front().status == JobStatus::dead ||
+         latest->items.front().status == JobStatus::cancelled)) {
+      continue;
+    }
+    Job job =
+        newJob(p_.ids.next(), cert.project_id, JobType::distribution_execute, now, options_.policy);
+    job.certificate_id = cert.id;
+    job.idempotency_key = key;
+    auto queued = p_.jobs.enqueue(job);
+    if (!queued) return queued.error();
+    if (queued->created) ++report.distributions;
+  }
+  return {};
 }
 
 Status Scheduler::queueExpiryChecks(SweepReport& report) {

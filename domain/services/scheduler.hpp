@@ -2,7 +2,8 @@
 // due — certificates whose next_renewal_at has passed get a renew_certificate job under the
 // idempotency key renew:<id>:<expires_at_unix>, so instances and repeated sweeps never queue a
 // renewal twice. The sweep reads only what is due (an index), in bounded batches. Once per UTC
-// day it also queues one certificate_expiration_check per project (cert.expiring_soon).
+// day it also queues one certificate_expiration_check per project (cert.expiring_soon), and it
+// queues distribution_execute for certificates whose distribution_pending is older than 5 min.
 #pragma once
 
 #include <cstdint>
@@ -24,14 +25,18 @@ struct SchedulerOptions {
   std::int64_t batch = 500;       // certificates read per query
   std::int64_t max_batches = 40;  // per sweep; the next sweep continues
   JobPolicy policy{};
+  // distribution_pending for longer than this: distribution_execute is queued again.
+  Duration stale_distribution_after = std::chrono::minutes{5};
 };
 
 struct SweepReport {
   std::int64_t due = 0;       // due certificates seen
   std::int64_t enqueued = 0;  // renewal jobs created
   std::int64_t skipped = 0;   // changed meanwhile; the next sweep looks again
-  std::int64_t expiry_checks =
-      0;  // certificate_expiration_check jobs queued (first sweep of a day)
+  // certificate_expiration_check jobs queued (the first sweep of a day)
+  std::int64_t expiry_checks = 0;
+  // distribution_execute jobs queued for certificates pending distribution too long
+  std::int64_t distributions = 0;
 };
 
 class Scheduler {
@@ -61,6 +66,7 @@ class Scheduler {
 
  private:
   Status queueExpiryChecks(SweepReport& report);
+  Status queueStaleDistributions(SweepReport& report);
 
   Ports p_;
   SchedulerOptions options_;

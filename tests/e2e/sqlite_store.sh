@@ -56,16 +56,18 @@ start  # the same file again: migrations are not re-applied
 stop
 
 # An older database (as release 1 left it: schema version 1) is migrated forward on start.
-# Undo what migrations 2 and 3 made; both must come back.
-[ "$applied" -ge 3 ] || fail "expected at least 3 migrations, found $applied"
+# Undo what migrations 2, 3 and 4 made; all must come back.
+[ "$applied" -ge 4 ] || fail "expected at least 4 migrations, found $applied"
 sqlite3 "$db" "DELETE FROM schema_migrations WHERE version >= 2;
   DROP INDEX jobs_status_type;
   DROP TRIGGER certificates_generation_insert; DROP TRIGGER certificates_generation_update;
-  DROP TRIGGER certificates_generation_delete; DROP TABLE certificate_generations;"
+  DROP TRIGGER certificates_generation_delete; DROP TABLE certificate_generations;
+  DROP TABLE events;"
 start
 stop
 [ "$(sqlite3 "$db" 'SELECT MAX(version) FROM schema_migrations')" = "$applied" ] || fail "not migrated forward"
-for name in jobs_status_type certificate_generations certificates_generation_update; do
+for name in jobs_status_type certificate_generations certificates_generation_update events \
+  events_project_at; do
   [ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name = '$name'")" ] \
     || fail "$name missing after migrating forward"
 done

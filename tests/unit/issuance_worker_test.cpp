@@ -467,3 +467,132 @@ TEST_CASE(
   CHECK(fx.dns.zone.records.empty());
   CHECK(fx.dns.zone.cleanupCalls == 3);
 }
+
+namespace {
+
+// A distribution module whose targets fail while `failing` > 0 (one failure per execute()).
+class FakeModule : public ports::DistributionModule {
+ public:
+  std::atomic<int> failing{0};
+  std::atomic<int> runs{0};
+  std::string lastKey;
+  Result<std::vector<TargetResult>> dryRun(const ModuleConfig&,
+                                           const ports::Deliverable&) override {
+    return std::vector<TargetResult>{};
+  }
+  Result<std::vector<TargetResult>> execute(const ModuleConfig& config,
+                                            const ports::Deliverable& item) override {
+    ++runs;
+    lastKey = item.private_key_pem;
+    std::vector<TargetResult> results;
+    for (std::size_t i = 0; i < config.targets.size(); ++i) {
+      const bool fail = i == 1 && failing > 0;
+      results.push_back({config.targets[i].name, fail ? "failed" : "succeeded",
+                         fail ? "connection refused" : "", fail ? "UNREACHABLE" : "", 5});
+    }
+    if (failing > 0) --failing;
+    return results;
+  }
+  Result<std::vector<TargetResult>> rollback(const ModuleConfig&) override {
+    return std::vector<TargetResult>{};
+  }
+  Result<std::vector<TargetResult>> health(const ModuleConfig&) override {
+    return std::vector<TargetResult>{};
+  }
+  bool supportsRollback() const override { return false; }
+};
+
+class FakeModules : public ports::DistributionModules {
+ public:
+  FakeModule module;
+  ports::DistributionModule* find(std::string_view name) override {
+    return name == "fake" ? &module : nullptr;
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "distribution: issued with distributions -> pending, delivered on the distribution "
+    "lane, partial failures retried and reported") {
+  Fixture fx;
+  FakeModules modules;
+  ModuleConfig config;
+  config.id = fx.ids.next();
+  config.project_id = "p1";
+  config.name = "web servers";
+  config.module = "fake";
+  config.targets = {{"web-1", {}, ""}, {"web-2", {}, ""}};
+  REQUIRE(fx.store.moduleConfigs().create(config).ok());
+  Distribution d;
+  d.id = fx.ids.next();
+  d.project_id = "p1";
+  d.certificate_id = fx.cert.id;
+  d.module_config_id = config.id;
+  REQUIRE(fx.store.distributions().create(d).ok());
+  ModuleConfig unknown = config;  // a module this build does not have
+  unknown.id = fx.ids.next();
+  unknown.name = "mainframe";
+  unknown.module = "mainframe";
+  IssuanceWorker worker{{fx.store.jobs(), fx.store.jobLogs(), fx.store.certificates(),
+                         fx.store.acmeAccounts(), fx.store.zones(), fx.store.dnsCredentials(),
+                         fx.dns, fx.ca, fx.box, fx.clock, fx.background, fx.notifier, fx.ids,
+                         nullptr, &fx.store.distributions(), &fx.store.moduleConfigs(), &modules},
+                        fx.policy,
+                        1s};
+
+  REQUIRE(*worker.runOnce(Lane::standard, "worker-a"));
+  auto cert = fx.storedCert();
+  CHECK(cert.status == CertificateStatus::active);
+  CHECK(cert.distribution_pending);
+  ports::JobFilter f;
+  f.type = JobType::distribution_execute;
+  auto jobs = fx.store.jobs().list("p1", f, PageRequest{1, 10});
+  REQUIRE(jobs->items.size() == 1);
+  const Job deliver = jobs->items[0];
+  CHECK(deliver.idempotency_key == distributionIdempotencyKey(cert));
+  CHECK(deliver.parent_id == std::optional<Id>(fx.job.id));
+  CHECK_FALSE(*worker.runOnce(Lane::standard, "worker-a"));  // not on the standard lane
+
+  modules.module.failing = 1;  // web-2 refuses once
+  REQUIRE(*worker.runOnce(Lane::distribution, "worker-d"));
+  CHECK(fx.store.jobs().get("p1", deliver.id)->status == JobStatus::failed);
+  auto stored = fx.store.distributions().get("p1", d.id);
+  REQUIRE(stored.ok());
+  CHECK(stored->last_status == "partial");
+  CHECK(stored->last_error == "web-2: connection refused");
+  REQUIRE(stored->last_target_results.size() == 2);
+  CHECK(stored->last_target_results[1].error_code == "UNREACHABLE");
+  CHECK(fx.storedCert().distribution_pending);
+  // The module got the private key, opened (never the sealed form).
+  CHECK(modules.module.lastKey.find("PRIVATE KEY") != std::string::npos);
+  auto events = fx.store.events().list("p1", PageRequest{1, 10});
+  REQUIRE(events->items.size() == 1);
+  CHECK(events->items[0].kind == EventKind::distribution_failed);
+  CHECK(events->items[0].resource_id == d.id);
+
+  std::this_thread::sleep_for(300ms);  // the backoff
+  REQUIRE(*worker.runOnce(Lane::distribution, "worker-d"));
+  CHECK(fx.store.jobs().get("p1", deliver.id)->status == JobStatus::completed);
+  CHECK(fx.store.distributions().get("p1", d.id)->last_status == "succeeded");
+  CHECK(fx.store.distributions().get("p1", d.id)->last_error.empty());
+  CHECK_FALSE(fx.storedCert().distribution_pending);
+  CHECK(modules.module.runs == 2);
+
+  // A module this build lacks: recorded failed with the reason, and the job keeps failing.
+  REQUIRE(fx.store.moduleConfigs().create(unknown).ok());
+  Distribution d2 = d;
+  d2.id = fx.ids.next();
+  d2.module_config_id = unknown.id;
+  REQUIRE(fx.store.distributions().create(d2).ok());
+  Job again = newJob("deliver-2", "p1", JobType::distribution_execute, fx.clock.now(), fx.policy);
+  again.certificate_id = fx.cert.id;
+  REQUIRE(fx.store.jobs().enqueue(again).ok());
+  REQUIRE(*worker.runOnce(Lane::distribution, "worker-d"));
+  const auto missing = fx.store.distributions().get("p1", d2.id);
+  CHECK(missing->last_status == "failed");
+  REQUIRE(missing->last_target_results.size() == 1);
+  CHECK(missing->last_target_results[0].error_code == "MODULE_UNAVAILABLE");
+  CHECK(fx.store.jobs().get("p1", "deliver-2")->error_msg.find("1 of 2 distribution(s)") !=
+        std::string::npos);
+}

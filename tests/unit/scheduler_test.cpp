@@ -147,3 +147,43 @@ TEST_CASE("scheduler: one expiry check per project on the first sweep of each UT
   CHECK(scheduler.sweep()->expiry_checks == 3);
   CHECK(checks("proj-beta").size() == 2);
 }
+
+TEST_CASE(
+    "scheduler: certificates pending distribution for over 5 minutes get a distribution job") {
+  Fixture fx;
+  auto stale = fx.cert("stale.example.com", CertificateStatus::active, 10 * 24h);
+  setDistributionPending(stale, true, fx.clock.now() - 6min);
+  REQUIRE(fx.store.certificates().update(stale).ok());
+  auto fresh = fx.cert("fresh.example.com", CertificateStatus::active, 10 * 24h);
+  setDistributionPending(fresh, true, fx.clock.now() - 1min);
+  REQUIRE(fx.store.certificates().update(fresh).ok());
+  const auto jobsFor = [&](const Id& cert) {
+    ports::JobFilter f;
+    f.type = JobType::distribution_execute;
+    f.certificate_id = cert;
+    return fx.store.jobs().list("p1", f, PageRequest{1, 10})->items;
+  };
+  auto scheduler = fx.make();
+  CHECK(scheduler.sweep()->distributions == 1);
+  auto queued = jobsFor(stale.id);
+  REQUIRE(queued.size() == 1);
+  CHECK(queued[0].idempotency_key == distributionIdempotencyKey(stale));
+  CHECK(jobsFor(fresh.id).empty());
+  CHECK(scheduler.sweep()->distributions == 0);  // still queued: not twice
+
+  // Gone dead: left for a person to retry, not restarted by every sweep.
+  Job dead = queued[0];
+  for (int i = 0; i < dead.max_attempts; ++i) {
+    REQUIRE(fx.store.jobs()
+                .claim(Lane::distribution, JobContext{fx.clock.now(), "w", "", {}})
+                ->claimed.has_value());
+    REQUIRE(fx.store.jobs()
+                .apply(dead.id, JobEvent::fail, JobContext{fx.clock.now(), "w", "unreachable", {}})
+                .ok());
+    fx.clock.advance(1h);
+  }
+  REQUIRE(fx.store.jobs().get("p1", dead.id)->status == JobStatus::dead);
+  CHECK(scheduler.sweep()->distributions == 1);  // only `fresh`, now stale too
+  CHECK(jobsFor(stale.id).size() == 1);
+  CHECK(jobsFor(fresh.id).size() == 1);
+}
