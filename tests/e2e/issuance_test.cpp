@@ -355,3 +355,47 @@ TEST_CASE("issuance e2e: a certificate issued through an operator's exec DNS hoo
   CHECK(d.server->stop() == 0);
   std::filesystem::remove(hook);
 }
+
+TEST_CASE("issuance e2e: an unreachable CA fails with backoff to dead, retry after the fix works") {
+  Deployment d(0,
+               "worker.max_attempts = 2\nworker.backoff_base = 100ms\nworker.backoff_cap = 1s\n"
+               "acme.request_timeout = 2s\n");
+  auto& http = *d.http;
+  // An account whose CA does not answer: nothing listens on this port.
+  const std::string account = d.created(
+      d.base + "/acme-accounts",
+      json::object{{"name", "gone"}, {"directory_url", "https://127.0.0.1:1/dir"}}, "acme_account");
+  auto posted = http.request("POST", d.base + "/certificates",
+                             json::serialize(json::object{{"common_name", "unreached.example.test"},
+                                                          {"acme_account_id", account}}),
+                             {d.auth});
+  REQUIRE_MESSAGE(posted.status == 202, posted.body);
+  const auto body = parseObject(posted);
+  const std::string certPath =
+      d.base + "/certificates/" + field(body.at("certificate").as_object(), "id");
+  const std::string jobPath = d.base + "/jobs/" + field(body.at("job").as_object(), "id");
+  json::object job;
+  for (int i = 0; i < 150; ++i) {  // bounded: 30 s
+    job = parseObject(http.request("GET", jobPath, "", {d.auth})).at("job").as_object();
+    if (field(job, "status") == "dead") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds{200});
+  }
+  REQUIRE_MESSAGE(field(job, "status") == "dead", json::serialize(job));
+  CHECK(job.at("attempts").as_int64() == 2);
+  CHECK(field(job, "error_msg").find("cannot be reached") != std::string::npos);
+  const auto stuck =
+      parseObject(http.request("GET", certPath, "", {d.auth})).at("certificate").as_object();
+  CHECK(field(stuck, "last_error").find("cannot be reached") != std::string::npos);
+  auto events = http.request("GET", d.base + "/events", "", {d.auth});
+  CHECK(events.body.find("job.failed") != std::string::npos);
+
+  // The account pointed at the real CA, then a retry: issued.
+  REQUIRE(http.request("PATCH", d.base + "/acme-accounts/" + account,
+                       json::serialize(json::object{{"directory_url", d.ca->directoryUrl()}}),
+                       {d.auth})
+              .status == 200);
+  REQUIRE(http.request("POST", jobPath + "/retry", "", {d.auth}).status == 200);
+  const auto active = d.waitFor(certPath, "active", "");
+  CHECK(field(active, "last_error").empty());
+  CHECK(d.server->stop() == 0);
+}
