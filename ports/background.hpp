@@ -1,6 +1,7 @@
 // Background: runs `work` on the calling thread while `tick` is called every `every` elsewhere
 // (a job's heartbeat during its attempt). Returns after `work` has returned and the last tick
-// has finished. The domain states what to do; the adapter owns the thread. Thread-safe.
+// has finished; pause() waits on the calling thread. The domain states what to do; the adapter
+// owns the threads and the clock's sleeping. Thread-safe.
 #pragma once
 
 #include <functional>
@@ -14,6 +15,8 @@ class Background {
   virtual ~Background() = default;
   virtual void whileRunning(domain::Duration every, const std::function<void()>& tick,
                             const std::function<void()>& work) = 0;
+  /** Blocks the calling thread for `d` (a short wait between polls). */
+  virtual void pause(domain::Duration d) = 0;
 };
 
 }  // namespace certsteward::ports

@@ -38,4 +38,8 @@ void ThreadBackground::whileRunning(domain::Duration every, const std::function<
   ticker.join();
 }
 
+void ThreadBackground::pause(domain::Duration d) {
+  std::this_thread::sleep_for(d);
+}
+
 }  // namespace certsteward::adapters::runtime

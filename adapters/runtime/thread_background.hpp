@@ -9,6 +9,7 @@ class ThreadBackground : public ports::Background {
  public:
   void whileRunning(domain::Duration every, const std::function<void()>& tick,
                     const std::function<void()>& work) override;
+  void pause(domain::Duration d) override;
 };
 
 }  // namespace certsteward::adapters::runtime

@@ -35,10 +35,16 @@ class ZoneRoutedDns : public ports::DnsProvider {
     return withZone(record, [this, timeout](ports::DnsProvider& d, const ports::TxtRecord& r) {
       const auto deadline = p_.clock.now() + timeout;
       for (;;) {
-        const Duration left = deadline - p_.clock.now();
-        auto visible =
-            d.waitVisible(r, std::clamp<Duration>(left, Duration::zero(), std::chrono::seconds{1}));
+        const auto sliceStart = p_.clock.now();
+        const auto slice =
+            std::clamp<Duration>(deadline - sliceStart, Duration::zero(), std::chrono::seconds{1});
+        auto visible = d.waitVisible(r, slice);
         if (visible || p_.clock.now() >= deadline) return visible;
+        // A provider that gave up early (its poll interval longer than the slice) is not asked
+        // again before the slice is over: no busy loop against the DNS servers.
+        while (!stop_.requested() && p_.clock.now() < std::min(sliceStart + slice, deadline)) {
+          p_.background.pause(std::chrono::milliseconds{50});
+        }
         if (stop_.requested()) {
           return Status(makeError(ErrorCode::unavailable,
                                   "stopped while waiting for " + r.name + " to be visible",

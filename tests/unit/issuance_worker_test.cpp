@@ -44,7 +44,10 @@ class ScriptedCa : public ports::Issuer {
       const ports::TxtRecord record{"", "_acme-challenge." + r.names.front() + ".",
                                     "token-" + std::to_string(orders.load()), 60};
       if (auto s = dns.present(record); !s) return s.error();
-      (void)dns.cleanup(record);  // as the ACME adapter: a failed removal does not fail the order
+      auto visible = dns.waitVisible(record, 5s);
+      (void)dns.cleanup(record);
+      if (!visible)
+        return visible.error();  // as the ACME adapter: a failed removal does not fail the order
     }
     // Waits `delay`, or less when the attempt is asked to stop (as the ACME adapter does).
     const auto until = std::chrono::steady_clock::now() + delay;
@@ -77,6 +80,10 @@ struct FakeZoneData {
   std::multiset<std::string> records;  // "name value"
   int failingCleanups = 0;
   int cleanupCalls = 0;
+  // waitVisible answers at once: visible from this instant on, "not visible" before it (as a
+  // provider whose poll interval is longer than the time it was given).
+  std::chrono::steady_clock::time_point visibleFrom{};
+  std::atomic<int> waitCalls{0};
 };
 
 class FakeDnsProvider : public ports::DnsProvider {
@@ -97,7 +104,11 @@ class FakeDnsProvider : public ports::DnsProvider {
     d_.records.erase(r.name + " " + r.value);
     return {};
   }
-  Status waitVisible(const ports::TxtRecord&, Duration) override { return {}; }
+  Status waitVisible(const ports::TxtRecord& r, Duration) override {
+    ++d_.waitCalls;
+    if (std::chrono::steady_clock::now() >= d_.visibleFrom) return {};
+    return makeError(ErrorCode::unavailable, "the TXT record " + r.name + " is not visible yet");
+  }
 
  private:
   FakeZoneData& d_;
@@ -595,4 +606,16 @@ TEST_CASE(
   CHECK(missing->last_target_results[0].error_code == "MODULE_UNAVAILABLE");
   CHECK(fx.store.jobs().get("p1", "deliver-2")->error_msg.find("1 of 2 distribution(s)") !=
         std::string::npos);
+}
+
+TEST_CASE("issuance worker: waiting for a record polls at most once per second slice") {
+  Fixture fx;
+  fx.addZone();
+  fx.ca.useDns = true;
+  fx.dns.zone.visibleFrom = std::chrono::steady_clock::now() + 1500ms;
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.storedJob().status == JobStatus::completed);
+  // Visible after 1.5 s, asked in 1 s slices: 2 or 3 questions, not a busy loop.
+  CHECK(fx.dns.zone.waitCalls >= 2);
+  CHECK(fx.dns.zone.waitCalls <= 3);
 }
