@@ -94,6 +94,31 @@ struct Deployment {
     return field(parseObject(r).at(singular).as_object(), "id");
   }
 
+  // POSTs a certificate (expects 202); its path and its job's path.
+  struct Ordered {
+    std::string certPath;
+    std::string jobPath;
+  };
+  Ordered order(const std::string& body) {
+    auto posted = http->request("POST", base + "/certificates", body, {auth});
+    REQUIRE_MESSAGE(posted.status == 202, posted.body);
+    const auto o = parseObject(posted);
+    return {base + "/certificates/" + field(o.at("certificate").as_object(), "id"),
+            base + "/jobs/" + field(o.at("job").as_object(), "id")};
+  }
+
+  // Polls the job (bounded: 30 s) until it has `status`; the job as last seen.
+  json::object waitForJob(const std::string& jobPath, const std::string& status) {
+    json::object job;
+    for (int i = 0; i < 150; ++i) {
+      job = parseObject(http->request("GET", jobPath, "", {auth})).at("job").as_object();
+      if (field(job, "status") == status) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds{200});
+    }
+    REQUIRE_MESSAGE(field(job, "status") == status, json::serialize(job));
+    return job;
+  }
+
   // Polls the certificate (bounded: 60 s) until it has `status` and a serial other than
   // `notSerial`.
   json::object waitFor(const std::string& certPath, const std::string& status,
@@ -244,21 +269,8 @@ TEST_CASE("issuance e2e: a wrong TSIG key fails with backoff to dead, retry afte
   const std::string wrongSecret = R"({"secret":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="})";
   REQUIRE(http.request("PATCH", credentialPath, wrongSecret, {d.auth}).status == 200);
 
-  auto posted = http.request("POST", d.base + "/certificates",
-                             R"({"common_name":"fail.example.test"})", {d.auth});
-  REQUIRE(posted.status == 202);
-  const auto body = parseObject(posted);
-  const std::string certPath =
-      d.base + "/certificates/" + field(body.at("certificate").as_object(), "id");
-  const std::string jobPath = d.base + "/jobs/" + field(body.at("job").as_object(), "id");
-
-  json::object job;
-  for (int i = 0; i < 150; ++i) {  // bounded: 30 s
-    job = parseObject(http.request("GET", jobPath, "", {d.auth})).at("job").as_object();
-    if (field(job, "status") == "dead") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds{200});
-  }
-  REQUIRE_MESSAGE(field(job, "status") == "dead", json::serialize(job));
+  const auto [certPath, jobPath] = d.order(R"({"common_name":"fail.example.test"})");
+  const auto job = d.waitForJob(jobPath, "dead");
   CHECK(job.at("attempts").as_int64() == 3);
   CHECK(field(job, "error_msg").find("TSIG") != std::string::npos);
   const auto stuck =
@@ -365,22 +377,9 @@ TEST_CASE("issuance e2e: an unreachable CA fails with backoff to dead, retry aft
   const std::string account = d.created(
       d.base + "/acme-accounts",
       json::object{{"name", "gone"}, {"directory_url", "https://127.0.0.1:1/dir"}}, "acme_account");
-  auto posted = http.request("POST", d.base + "/certificates",
-                             json::serialize(json::object{{"common_name", "unreached.example.test"},
-                                                          {"acme_account_id", account}}),
-                             {d.auth});
-  REQUIRE_MESSAGE(posted.status == 202, posted.body);
-  const auto body = parseObject(posted);
-  const std::string certPath =
-      d.base + "/certificates/" + field(body.at("certificate").as_object(), "id");
-  const std::string jobPath = d.base + "/jobs/" + field(body.at("job").as_object(), "id");
-  json::object job;
-  for (int i = 0; i < 150; ++i) {  // bounded: 30 s
-    job = parseObject(http.request("GET", jobPath, "", {d.auth})).at("job").as_object();
-    if (field(job, "status") == "dead") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds{200});
-  }
-  REQUIRE_MESSAGE(field(job, "status") == "dead", json::serialize(job));
+  const auto [certPath, jobPath] = d.order(json::serialize(
+      json::object{{"common_name", "unreached.example.test"}, {"acme_account_id", account}}));
+  const auto job = d.waitForJob(jobPath, "dead");
   CHECK(job.at("attempts").as_int64() == 2);
   CHECK(field(job, "error_msg").find("cannot be reached") != std::string::npos);
   const auto stuck =
