@@ -15,7 +15,8 @@ std::string outcomeOf(const std::vector<TargetResult>& results) {
 
 std::string firstError(const std::vector<TargetResult>& results) {
   for (const auto& r : results) {
-    if (r.status != "succeeded") return r.target_name + ": " + r.error;
+    if (r.status != "succeeded")
+      return r.target_name.empty() ? r.error : r.target_name + ": " + r.error;
   }
   return "no target";
 }

@@ -602,6 +602,7 @@ TEST_CASE(
   REQUIRE(*worker.runOnce(Lane::distribution, "worker-d"));
   const auto missing = fx.store.distributions().get("p1", d2.id);
   CHECK(missing->last_status == "failed");
+  CHECK(missing->last_error == "this build has no distribution module 'mainframe'");
   REQUIRE(missing->last_target_results.size() == 1);
   CHECK(missing->last_target_results[0].error_code == "MODULE_UNAVAILABLE");
   CHECK(fx.store.jobs().get("p1", "deliver-2")->error_msg.find("1 of 2 distribution(s)") !=
