@@ -15,6 +15,7 @@
 #include <memory>
 #include <thread>
 
+#include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"
@@ -50,9 +51,11 @@ struct Deployment {
   std::string auth;
   std::string base;  // /api/v1/projects/<id>
 
-  explicit Deployment(int validitySeconds, const std::string& extraConfig = {}) {
+  // `eabKeys` (kid -> base64url HMAC key): Pebble then requires External Account Binding.
+  explicit Deployment(int validitySeconds, const std::string& extraConfig = {},
+                      const std::map<std::string, std::string>& eabKeys = {}) {
     REQUIRE_MESSAGE(dns.available(), dns.reason());
-    ca = std::make_unique<PebbleServer>(PebbleOptions{dns.address(), {}, validitySeconds});
+    ca = std::make_unique<PebbleServer>(PebbleOptions{dns.address(), eabKeys, validitySeconds});
     REQUIRE_MESSAGE(ca->available(), ca->reason());
     server = std::make_unique<ServerProcess>(
         std::map<std::string, std::string>{
@@ -396,5 +399,36 @@ TEST_CASE("issuance e2e: an unreachable CA fails with backoff to dead, retry aft
   REQUIRE(http.request("POST", jobPath + "/retry", "", {d.auth}).status == 200);
   const auto active = d.waitFor(certPath, "active", "");
   CHECK(field(active, "last_error").empty());
+  CHECK(d.server->stop() == 0);
+}
+
+TEST_CASE(
+    "issuance e2e: a CA that requires External Account Binding — refused without, issues with") {
+  const std::string kid = "kid-e2e";
+  const std::string mac = certsteward::adapters::crypto::base64UrlEncode(std::string(32, 'k'));
+  Deployment d(0, "", {{kid, mac}});
+  auto& http = *d.http;
+  // The deployment's own account has no EAB: the CA refuses it, and says why.
+  auto accounts = parseObject(http.request("GET", d.base + "/acme-accounts", "", {d.auth}));
+  const auto plain = field(accounts.at("acme_accounts").as_array().at(0).as_object(), "id");
+  auto refused =
+      http.request("POST", d.base + "/acme-accounts/" + plain + "/validate", "", {d.auth});
+  CHECK(refused.status == 409);
+  CHECK(refused.body.find("externalAccountRequired") != std::string::npos);
+
+  const std::string account = d.created(d.base + "/acme-accounts",
+                                        json::object{{"name", "with eab"},
+                                                     {"directory_url", d.ca->directoryUrl()},
+                                                     {"eab_kid", kid},
+                                                     {"eab_hmac_key", mac}},
+                                        "acme_account");
+  auto validated =
+      http.request("POST", d.base + "/acme-accounts/" + account + "/validate", "", {d.auth});
+  REQUIRE_MESSAGE(validated.status == 200, validated.body);
+  CHECK(validated.body.find(mac) == std::string::npos);
+  const auto [certPath, jobPath] = d.order(json::serialize(
+      json::object{{"common_name", "eab.example.test"}, {"acme_account_id", account}}));
+  const auto active = d.waitFor(certPath, "active", "");
+  CHECK_FALSE(field(active, "serial_number").empty());
   CHECK(d.server->stop() == 0);
 }
