@@ -93,25 +93,25 @@ void Api::addDistributionRoutes() {
                   return unavailable(what);
                 });
   };
-  router_.add(
-      "POST", "/api/v1/projects/:project_id/acme-accounts/:id/validate", [this](const Call& c) {
-        auto account =
-            s_.checks.validateAccount(c.who(), c.context, c.param("project_id"), c.param("id"));
-        if (!account) return errorResponse(account.error());
-        // The resource's own view (secrets masked), read back after the update.
-        auto view = s_.resources.acmeAccounts.get(c.who(), c.param("project_id"), c.param("id"));
-        if (!view) return errorResponse(view.error());
-        return jsonResponse(200, json::object{{"acme_account", acmeAccountJson(*view)}});
-      });
-  router_.add(
-      "POST", "/api/v1/projects/:project_id/acme-accounts/:id/rollover-key", [this](const Call& c) {
-        auto account =
-            s_.checks.rolloverAccountKey(c.who(), c.context, c.param("project_id"), c.param("id"));
-        if (!account) return errorResponse(account.error());
-        auto view = s_.resources.acmeAccounts.get(c.who(), c.param("project_id"), c.param("id"));
-        if (!view) return errorResponse(view.error());
-        return jsonResponse(200, json::object{{"acme_account", acmeAccountJson(*view)}});
-      });
+  // Account actions at the CA; each answers with the resource's own view (secrets masked),
+  // read back after the update.
+  using AccountAction = domain::Result<domain::AcmeAccount> (domain::ProviderChecks::*)(
+      const domain::Principal&, const domain::RequestContext&, const domain::Id&,
+      const domain::Id&);
+  for (const auto& [path, method] :
+       {std::pair<const char*, AccountAction>{"validate", &domain::ProviderChecks::validateAccount},
+        std::pair<const char*, AccountAction>{"rollover-key",
+                                              &domain::ProviderChecks::rolloverAccountKey}}) {
+    router_.add(
+        "POST", std::string("/api/v1/projects/:project_id/acme-accounts/:id/") + path,
+        [this, method](const Call& c) {
+          auto done = (s_.checks.*method)(c.who(), c.context, c.param("project_id"), c.param("id"));
+          if (!done) return errorResponse(done.error());
+          auto view = s_.resources.acmeAccounts.get(c.who(), c.param("project_id"), c.param("id"));
+          if (!view) return errorResponse(view.error());
+          return jsonResponse(200, json::object{{"acme_account", acmeAccountJson(*view)}});
+        });
+  }
   router_.add(
       "POST", "/api/v1/projects/:project_id/dns-credentials/:id/test", [this](const Call& c) {
         auto check =

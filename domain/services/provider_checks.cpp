@@ -3,20 +3,32 @@
 #include <algorithm>
 
 namespace certsteward::domain {
+namespace {
 
-Result<AcmeAccount> ProviderChecks::validateAccount(const Principal& who, const RequestContext& ctx,
-                                                    const Id& projectId, const Id& id) {
+// The CA's refusal is about the account, not about the caller's role: never a 403.
+Error accountRefusal(Error e) {
+  if (e.code == ErrorCode::permission_denied) e.code = ErrorCode::failed_precondition;
+  return e;
+}
+
+}  // namespace
+
+Result<AcmeAccount> ProviderChecks::accountToManage(const Principal& who, const Id& projectId,
+                                                    const Id& id) {
+  // Tenancy first (404 for strangers), then the role (403 for members below admin).
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
   auto account = p_.accounts.get(projectId, id);
   if (!account) return account.error();
   if (auto s = access_.check(who, Action::manage_project_config, projectId); !s) return s.error();
+  return account;
+}
+
+Result<AcmeAccount> ProviderChecks::validateAccount(const Principal& who, const RequestContext& ctx,
+                                                    const Id& projectId, const Id& id) {
+  auto account = accountToManage(who, projectId, id);
+  if (!account) return account.error();
   auto state = p_.issuer.registerAccount(*account);
-  if (!state) {
-    auto e = state.error();
-    // The CA's refusal is about the account, not about the caller's role: never a 403.
-    if (e.code == ErrorCode::permission_denied) e.code = ErrorCode::failed_precondition;
-    return e;
-  }
+  if (!state) return accountRefusal(state.error());
   account->account_url = state->account_url;
   if (!state->key_sealed.empty()) account->key_sealed = state->key_sealed;
   account->status = state->status.empty() ? "valid" : state->status;
@@ -32,20 +44,14 @@ Result<AcmeAccount> ProviderChecks::validateAccount(const Principal& who, const 
 Result<AcmeAccount> ProviderChecks::rolloverAccountKey(const Principal& who,
                                                        const RequestContext& ctx,
                                                        const Id& projectId, const Id& id) {
-  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
-  auto account = p_.accounts.get(projectId, id);
+  auto account = accountToManage(who, projectId, id);
   if (!account) return account.error();
-  if (auto s = access_.check(who, Action::manage_project_config, projectId); !s) return s.error();
   if (!account->is_registered || account->account_url.empty()) {
     return makeError(ErrorCode::failed_precondition,
                      "the account is not registered yet: validate it first");
   }
   auto state = p_.issuer.rolloverKey(*account);
-  if (!state) {
-    auto e = state.error();
-    if (e.code == ErrorCode::permission_denied) e.code = ErrorCode::failed_precondition;
-    return e;
-  }
+  if (!state) return accountRefusal(state.error());
   // The CA now knows only the new key: it is stored before anything else can fail.
   account->key_sealed = state->key_sealed;
   account->last_validated_at = p_.clock.now();

@@ -63,6 +63,9 @@ class ProviderChecks {
                                      const Id& projectId, const Id& id);
 
  private:
+  // The account, when the caller may change the project's configuration (404, then 403).
+  Result<AcmeAccount> accountToManage(const Principal& who, const Id& projectId, const Id& id);
+
   Ports p_;
   const AccessControl& access_;
   AuditService& audit_;
