@@ -1,43 +1,41 @@
-// The Pistache side of the HTTP adapter: every response is JSON, carries X-Request-ID, and no
-// exception or internal detail ever reaches the client.
+// The server side of the HTTP adapter. Pistache supplies the TCP layer (listener, one epoll
+// reactor per thread, its write queue); requests are read and responses written by
+// http_codec, on the reactor thread that owns the connection. Pistache 0.0.5's own HTTP layer
+// is not used: it queued every response through an eventfd and two more epoll rounds, dropped
+// pipelined requests, never answered "100 Continue" and answered oversized requests in plain
+// text (NOTES.md). Every response is JSON, carries X-Request-ID, and no exception or internal
+// detail reaches the client.
 #include "adapters/http/http_server.hpp"
 
 #include "adapters/http/api.hpp"
 #include "adapters/http/client_ip.hpp"
+#include "adapters/http/http_codec.hpp"
 
-#include <pistache/endpoint.h>
-#include <pistache/http.h>
-#include <pistache/http_header.h>
+#include <pistache/listener.h>
+#include <pistache/peer.h>
+#include <pistache/tcp.h>
+#include <pistache/transport.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
+#include <cerrno>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+#include <unordered_map>
 
 namespace certsteward::adapters::http {
 namespace {
 
 using namespace Pistache;
+using Clock = std::chrono::steady_clock;
 
-// A response header with a name chosen at run time. Pistache drops headers added with
-// addRaw() (see NOTES.md), so every custom header goes through this class.
-class NamedHeader : public Http::Header::Header {
- public:
-  NamedHeader(std::string name, std::string value)
-      : name_(std::move(name)), value_(std::move(value)) {}
-  const char* name() const override { return name_.c_str(); }
-  void write(std::ostream& os) const override { os << value_; }
-#ifdef SAFE_HEADER_CAST
-  uint64_t hash() const override {
-    return Http::Header::detail::hash(name_.c_str());
-  }
-#endif
-
- private:
-  std::string name_;
-  std::string value_;
-};
+std::int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
+      .count();
+}
 
 // A client's X-Request-ID is echoed when it is short and printable; otherwise one is made.
 bool isAcceptableRequestId(const std::string& id) {
@@ -45,186 +43,296 @@ bool isAcceptableRequestId(const std::string& id) {
          std::all_of(id.begin(), id.end(), [](char c) { return c > 0x20 && c < 0x7f; });
 }
 
-class PistacheHandler : public Http::Handler {
+HttpResponse jsonError(int status, std::string_view message) {
+  HttpResponse r;
+  r.status = status;
+  r.body = "{\"error\":\"";
+  r.body += message;  // messages here are fixed ASCII texts without quotes
+  r.body += "\"}";
+  return r;
+}
+
+// One TCP connection. Everything but the atomics belongs to the reactor thread that owns it;
+// the atomics are what the idle sweeper reads.
+struct Connection {
+  Connection(int f, std::string h, const ParserLimits& limits)
+      : fd(f), host(std::move(h)), parser(limits) {}
+  const int fd;
+  const std::string host;
+  RequestParser parser;
+  std::string out;
+  int queued_writes = 0;  // responses handed to Pistache's write queue and not written yet
+  bool closing = false;   // the last response closes the connection; later input is dropped
+  std::atomic<std::int64_t> last_input_ms{nowMs()};
+  std::atomic<std::int64_t> request_started_ms{0};  // a request has partly arrived (0: none)
+  std::atomic<bool> busy{false};                    // a request is being served
+  std::atomic<bool> closing_flag{false};
+  std::atomic<bool> cut{false};  // the sweeper has shut the socket down
+};
+
+struct Shared {
+  Shared(HttpServerOptions o, ports::Store& s, ports::IdGenerator& i, Api* a)
+      : options(std::move(o)), store(s), ids(i), api(a) {
+    limits.max_body_bytes = options.max_request_bytes;
+    trusted = options.trusted_proxies.empty() ? defaultTrustedProxies() : options.trusted_proxies;
+  }
+  HttpServerOptions options;
+  ports::Store& store;
+  ports::IdGenerator& ids;
+  Api* api;
+  ParserLimits limits;
+  std::vector<std::string> trusted;
+  std::atomic<int> inflight{0};
+  std::atomic<bool> draining{false};
+  std::mutex mutex;  // guards connections (the sweeper's view)
+  std::unordered_map<Connection*, std::shared_ptr<Connection>> connections;
+};
+
+class ConnectionHandler : public Tcp::Handler {
  public:
-  HTTP_PROTOTYPE(PistacheHandler)
+  explicit ConnectionHandler(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
+  // Each reactor thread gets its own copy, with its own connections.
+  std::shared_ptr<Tcp::Handler> clone() const override {
+    return std::make_shared<ConnectionHandler>(shared_);
+  }
 
-  PistacheHandler(ports::Store& store, ports::IdGenerator& ids, Api* api,
-                  const std::vector<std::string>* trusted, std::atomic<int>* inflight,
-                  std::atomic<bool>* draining, std::size_t maxBody)
-      : store_(&store),
-        ids_(&ids),
-        api_(api),
-        trusted_(trusted),
-        inflight_(inflight),
-        draining_(draining),
-        maxBody_(maxBody) {}
+  void onConnection(const std::shared_ptr<Tcp::Peer>& peer) override {
+    auto c = std::make_shared<Connection>(peer->fd(), peer->address().host(), shared_->limits);
+    {
+      std::lock_guard lock(shared_->mutex);
+      shared_->connections.emplace(c.get(), c);
+    }
+    connections_[peer->fd()] = std::move(c);
+  }
 
-  void onRequest(const Http::Request& request, Http::ResponseWriter response) override {
-    std::string requestId;
-    if (auto raw = request.headers().tryGetRaw("X-Request-ID");
-        raw && isAcceptableRequestId(raw->value())) {
-      requestId = raw->value();
-    } else {
-      requestId = ids_->next();
+  // Pistache closes the descriptor after this returns: once the connection is out of the
+  // shared map, the sweeper can no longer touch the (reusable) descriptor number.
+  void onDisconnection(const std::shared_ptr<Tcp::Peer>& peer) override {
+    const auto it = connections_.find(peer->fd());
+    if (it == connections_.end()) return;
+    {
+      std::lock_guard lock(shared_->mutex);
+      shared_->connections.erase(it->second.get());
     }
-    response.headers().add(std::make_shared<NamedHeader>("X-Request-ID", requestId));
-    // Counted while it runs, so a graceful stop can wait for it.
-    inflight_->fetch_add(1);
-    struct Done {
-      std::atomic<int>* n;
-      ~Done() { n->fetch_sub(1); }
-    } done{inflight_};
-    if (draining_->load()) {
-      response.headers().add<Http::Header::Connection>(Http::ConnectionControl::Close);
-      send(response, Http::Code::Service_Unavailable, R"({"error":"the server is shutting down"})");
-      return;
-    }
-    keepAliveUnlessClosed(request, response);
-    if (request.body().size() > maxBody_) {
-      send(response, Http::Code::Request_Entity_Too_Large,
-           R"({"error":"the request body is larger than server.max_request_bytes"})");
-      return;
-    }
-    try {
-      if (api_ != nullptr && request.resource().starts_with("/api/")) {
-        serveApi(request, response, requestId);
-        return;
+    connections_.erase(it);
+  }
+
+  void onInput(const char* data, size_t size, const std::shared_ptr<Tcp::Peer>& peer) override {
+    const auto it = connections_.find(peer->fd());
+    if (it == connections_.end()) return;
+    const std::shared_ptr<Connection> conn = it->second;
+    Connection& c = *conn;
+    c.last_input_ms.store(nowMs(), std::memory_order_relaxed);
+    if (c.closing) return;  // a closing connection's remaining input is read and dropped
+    c.busy.store(true);
+    c.parser.feed(data, size);
+    c.out.clear();
+    for (;;) {
+      HttpRequest request;
+      RequestMeta meta;
+      const auto result = c.parser.next(request, meta);
+      if (result == RequestParser::Result::need_more) {
+        if (c.parser.continue_expected()) {
+          c.out += "HTTP/1.1 100 Continue\r\n\r\n";
+          c.parser.mark_continue_sent();
+        }
+        break;
       }
-      route(request, response);
-    } catch (const std::exception& e) {
-      spdlog::error("request {} failed: {}", requestId, e.what());
-      send(response, Http::Code::Internal_Server_Error, R"({"error":"internal error"})");
-    } catch (...) {
-      spdlog::error("request {} failed with an unknown exception", requestId);
-      send(response, Http::Code::Internal_Server_Error, R"({"error":"internal error"})");
+      if (result == RequestParser::Result::error) {
+        const std::string id = shared_->ids.next();
+        appendResponse(c.out, jsonError(c.parser.error_status(), c.parser.error_message()),
+                       {id, false, true, false});
+        c.closing = true;
+        break;
+      }
+      const bool close = !meta.keep_alive || shared_->draining.load();
+      serve(request, meta, c, close);
+      if (close) {
+        c.closing = true;
+        break;
+      }
     }
+    if (!c.parser.partial()) {
+      c.request_started_ms.store(0, std::memory_order_relaxed);
+    } else if (c.request_started_ms.load(std::memory_order_relaxed) == 0) {
+      c.request_started_ms.store(nowMs(), std::memory_order_relaxed);
+    }
+    c.closing_flag.store(c.closing);
+    write(conn, peer);
+    c.busy.store(false);
   }
 
  private:
-  void route(const Http::Request& request, Http::ResponseWriter& response) {
-    const std::string& path = request.resource();
-    const bool get = request.method() == Http::Method::Get;
-    if (path == "/healthz") {
-      if (!get) return methodNotAllowed(response);
-      return send(response, Http::Code::Ok, R"({"status":"ok"})");
+  void serve(HttpRequest& request, const RequestMeta& meta, Connection& c, bool close) {
+    // Counted while it runs, so a graceful stop can wait for it.
+    shared_->inflight.fetch_add(1);
+    struct Done {
+      std::atomic<int>* n;
+      ~Done() { n->fetch_sub(1); }
+    } done{&shared_->inflight};
+
+    if (const auto it = request.headers.find("x-request-id");
+        it != request.headers.end() && isAcceptableRequestId(it->second)) {
+      request.request_id = it->second;
+    } else {
+      request.request_id = shared_->ids.next();
     }
-    if (path == "/metrics" && api_ != nullptr) {
-      if (!get) return methodNotAllowed(response);
-      response.send(Http::Code::Ok, api_->metricsText(),
-                    Http::Mime::MediaType::fromString("text/plain; version=0.0.4"));
+    const ResponseFraming framing{request.request_id, request.method == "HEAD", close,
+                                  meta.minor_version == 0 && !close};
+    if (shared_->draining.load()) {
+      appendResponse(c.out, jsonError(503, "the server is shutting down"),
+                     {request.request_id, false, true, false});
       return;
     }
-    if (path == "/readyz") {
-      if (!get) return methodNotAllowed(response);
-      const auto ping = store_->ping();
-      if (!ping) {
-        spdlog::warn("readyz: store ping failed: {}", ping.error().message);
-        return send(response, Http::Code::Service_Unavailable, R"({"error":"store unavailable"})");
+    try {
+      if (shared_->api != nullptr && request.path.starts_with("/api/")) {
+        const auto forwarded = request.headers.find("x-forwarded-for");
+        request.client_ip =
+            clientIp(c.host, forwarded == request.headers.end() ? std::string() : forwarded->second,
+                     shared_->trusted);
+        appendResponse(c.out, shared_->api->handle(request), framing);
+        return;
       }
-      return send(response, Http::Code::Ok, R"({"status":"ready"})");
+      appendResponse(c.out, route(request), framing);
+    } catch (const std::exception& e) {
+      spdlog::error("request {} failed: {}", request.request_id, e.what());
+      appendResponse(c.out, jsonError(500, "internal error"), framing);
+    } catch (...) {
+      spdlog::error("request {} failed with an unknown exception", request.request_id);
+      appendResponse(c.out, jsonError(500, "internal error"), framing);
     }
-    send(response, Http::Code::Not_Found, R"({"error":"not found"})");
   }
 
-  void serveApi(const Http::Request& request, Http::ResponseWriter& response,
-                const std::string& requestId) {
-    HttpRequest in;
-    in.method = Http::methodString(request.method());
-    in.path = request.resource();
-    for (auto it = request.query().parameters_begin(); it != request.query().parameters_end();
-         ++it) {
-      in.query[it->first] = it->second;
+  // The unversioned operational endpoints.
+  HttpResponse route(const HttpRequest& request) {
+    const bool get = request.method == "GET" || request.method == "HEAD";
+    const bool known = request.path == "/healthz" || request.path == "/readyz" ||
+                       (request.path == "/metrics" && shared_->api != nullptr);
+    if (!known) return jsonError(404, "not found");
+    if (!get) {
+      auto r = jsonError(405, "method not allowed");
+      r.headers.emplace_back("Allow", "GET, HEAD");
+      return r;
     }
-    for (const auto& [name, raw] : request.headers().rawList()) {
-      std::string key = name;
-      std::transform(key.begin(), key.end(), key.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      in.headers[key] = raw.value();
+    if (request.path == "/healthz") return jsonOk(R"({"status":"ok"})");
+    if (request.path == "/metrics") {
+      HttpResponse r;
+      r.content_type = "text/plain; version=0.0.4";
+      r.body = shared_->api->metricsText();
+      return r;
     }
-    // Pistache parses these into typed headers and leaves them out of rawList().
-    if (auto type = request.headers().tryGet<Http::Header::ContentType>()) {
-      in.headers["content-type"] = type->mime().toString();
+    const auto ping = shared_->store.ping();
+    if (!ping) {
+      spdlog::warn("readyz: store ping failed: {}", ping.error().message);
+      return jsonError(503, "store unavailable");
     }
-    if (auto auth = request.headers().tryGet<Http::Header::Authorization>()) {
-      in.headers["authorization"] = auth->value();
-    }
-    for (const auto& cookie : request.cookies())
-      in.cookies[cookie.name] = cookie.value;
-    in.body = request.body();
-    in.request_id = requestId;
-    const auto forwarded = in.header("x-forwarded-for");
-    in.client_ip = clientIp(request.address().host(), forwarded.value_or(""),
-                            trusted_->empty() ? defaultTrustedProxies() : *trusted_);
-
-    const HttpResponse out = api_->handle(in);
-    for (const auto& [name, value] : out.headers) {
-      response.headers().add(std::make_shared<NamedHeader>(name, value));
-    }
-    for (const auto& c : out.cookies) {
-      Http::Cookie cookie(c.name, c.value);
-      cookie.path = c.path;
-      if (c.max_age) cookie.maxAge = static_cast<int>(*c.max_age);
-      cookie.httpOnly = c.http_only;
-      cookie.secure = c.secure;
-      cookie.ext["SameSite"] = "Lax";
-      response.cookies().add(cookie);
-    }
-    const auto code = static_cast<Http::Code>(out.status);
-    if (out.status == 204 || in.method == "HEAD") {
-      response.send(code);
-      return;
-    }
-    static const auto kJson = Http::Mime::MediaType::fromString("application/json");
-    response.send(code, out.body,
-                  out.content_type == "application/json"
-                      ? kJson
-                      : Http::Mime::MediaType::fromString(out.content_type));
+    return jsonOk(R"({"status":"ready"})");
   }
 
-  static void methodNotAllowed(Http::ResponseWriter& response) {
-    response.headers().add(std::make_shared<NamedHeader>("Allow", "GET"));
-    send(response, Http::Code::Method_Not_Allowed, R"({"error":"method not allowed"})");
+  static HttpResponse jsonOk(std::string body) {
+    HttpResponse r;
+    r.body = std::move(body);
+    return r;
   }
 
-  static void send(Http::ResponseWriter& response, Http::Code code, const std::string& body) {
-    response.send(code, body, MIME(Application, Json));
+  // Writes the responses straight to the socket from the reactor thread; what the socket does
+  // not take at once goes to Pistache's write queue, which finishes it when the socket drains
+  // (and then everything after it too, to keep the order).
+  static void write(const std::shared_ptr<Connection>& conn,
+                    const std::shared_ptr<Tcp::Peer>& peer) {
+    Connection& c = *conn;
+    std::size_t written = 0;
+    if (c.queued_writes == 0) {
+      while (written < c.out.size()) {
+        const ssize_t n = ::send(c.fd, c.out.data() + written, c.out.size() - written,
+                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) {
+          written += static_cast<std::size_t>(n);
+        } else if (n < 0 && errno == EINTR) {
+          continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+          break;
+        } else {
+          // The peer is gone; Pistache sees the closed socket and cleans up.
+          c.closing = true;
+          c.closing_flag.store(true);
+          ::shutdown(c.fd, SHUT_RDWR);
+          c.out.clear();
+          return;
+        }
+      }
+    }
+    if (written < c.out.size()) {
+      ++c.queued_writes;
+      std::weak_ptr<Connection> weak = conn;
+      peer->send(RawBuffer(c.out.substr(written), c.out.size() - written), MSG_NOSIGNAL)
+          .then(
+              [weak](ssize_t) {
+                if (const auto k = weak.lock()) {
+                  if (--k->queued_writes == 0 && k->closing) ::shutdown(k->fd, SHUT_WR);
+                }
+              },
+              [weak](std::exception_ptr) {
+                if (const auto k = weak.lock()) {
+                  --k->queued_writes;
+                  ::shutdown(k->fd, SHUT_RDWR);
+                }
+              });
+    } else if (c.closing && c.queued_writes == 0) {
+      // Half-close: the client reads the response, then closes; its leftover input is still
+      // read (and dropped), so it never meets a reset instead of its answer.
+      ::shutdown(c.fd, SHUT_WR);
+    }
+    c.out.clear();
+    if (c.out.capacity() > 256 * 1024) c.out.shrink_to_fit();
   }
 
-  // Pistache pre-sets "Connection: Close" on every response to a request without a Connection
-  // header, although it keeps the socket open; clients then reconnect for every request
-  // (NOTES.md: 14k vs 62k req/s). HTTP/1.1 is persistent by default, so say keep-alive.
-  static void keepAliveUnlessClosed(const Http::Request& request, Http::ResponseWriter& response) {
-    if (request.version() != Http::Version::Http11) return;
-    const auto connection = request.headers().tryGet<Http::Header::Connection>();
-    if (connection && connection->control() == Http::ConnectionControl::Close) return;
-    response.headers().remove<Http::Header::Connection>();
-    response.headers().add<Http::Header::Connection>(Http::ConnectionControl::KeepAlive);
-  }
-
-  ports::Store* store_;
-  ports::IdGenerator* ids_;
-  Api* api_;
-  const std::vector<std::string>* trusted_;
-  std::atomic<int>* inflight_;
-  std::atomic<bool>* draining_;
-  std::size_t maxBody_;
+  std::shared_ptr<Shared> shared_;
+  std::unordered_map<int, std::shared_ptr<Connection>> connections_;
 };
 
 }  // namespace
 
 struct HttpServer::Impl {
   Impl(HttpServerOptions o, ports::Store& s, ports::IdGenerator& i, Api* a)
-      : options(std::move(o)), store(s), ids(i), api(a) {}
+      : shared(std::make_shared<Shared>(std::move(o), s, i, a)) {}
 
-  HttpServerOptions options;
-  ports::Store& store;
-  ports::IdGenerator& ids;
-  Api* api;
-  std::unique_ptr<Http::Endpoint> endpoint;
+  // Closes connections that sat idle past idle_timeout, whose request stalled past
+  // request_timeout, or that a closing response left open for 5 s.
+  void sweep() {
+    const auto& o = shared->options;
+    const std::int64_t idleMs = o.idle_timeout.count();
+    const std::int64_t requestMs = o.request_timeout.count();
+    std::unique_lock wait(sweeperMutex);
+    while (!sweeperStop) {
+      const auto tick = std::chrono::milliseconds(
+          std::clamp<std::int64_t>(std::min(idleMs, requestMs) / 4, 10, 1000));
+      sweeperWake.wait_for(wait, tick, [&] { return sweeperStop; });
+      if (sweeperStop) break;
+      const std::int64_t now = nowMs();
+      std::lock_guard lock(shared->mutex);
+      for (const auto& [raw, c] : shared->connections) {
+        if (c->busy.load() || c->cut.load()) continue;
+        const std::int64_t quiet = now - c->last_input_ms.load(std::memory_order_relaxed);
+        const std::int64_t started = c->request_started_ms.load(std::memory_order_relaxed);
+        const bool expired = c->closing_flag.load() ? quiet > std::min<std::int64_t>(idleMs, 5000)
+                             : started != 0         ? now - started > requestMs
+                                                    : quiet > idleMs;
+        if (expired) {
+          c->cut.store(true);
+          ::shutdown(c->fd, SHUT_RDWR);  // Pistache then reads end-of-file and closes it
+        }
+      }
+    }
+  }
+
+  std::shared_ptr<Shared> shared;
+  std::unique_ptr<Tcp::Listener> listener;
   std::atomic<bool> running{false};
-  std::atomic<int> inflight{0};
-  std::atomic<bool> draining{false};
+  std::thread sweeper;
+  std::mutex sweeperMutex;
+  std::condition_variable sweeperWake;
+  bool sweeperStop = false;
 };
 
 HttpServer::HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids,
@@ -236,48 +344,52 @@ HttpServer::~HttpServer() {
 }
 
 domain::Status HttpServer::start() {
+  const auto& o = impl_->shared->options;
   try {
-    const Address address(impl_->options.address, Port(impl_->options.port));
-    impl_->endpoint = std::make_unique<Http::Endpoint>(address);
-    auto opts = Http::Endpoint::options()
-                    .threads(impl_->options.threads)
-                    // Pistache's own limit answers 413 in plain text; leave room above ours so
-                    // that requests up to twice the limit get the JSON 413 of the handler.
-                    .maxRequestSize(impl_->options.max_request_bytes * 2 + 64 * 1024)
-                    .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay);
-    impl_->endpoint->init(opts);
-    impl_->endpoint->setHandler(Http::make_handler<PistacheHandler>(
-        impl_->store, impl_->ids, impl_->api, &impl_->options.trusted_proxies, &impl_->inflight,
-        &impl_->draining, impl_->options.max_request_bytes));
-    impl_->endpoint->serveThreaded();
-    impl_->running = true;
-    return {};
+    impl_->listener = std::make_unique<Tcp::Listener>(Address(o.address, Port(o.port)));
+    impl_->listener->init(static_cast<size_t>(std::max(1, o.threads)),
+                          Flags<Tcp::Options>(Tcp::Options::ReuseAddr) | Tcp::Options::NoDelay,
+                          "http");
+    impl_->listener->setHandler(std::make_shared<ConnectionHandler>(impl_->shared));
+    impl_->listener->bind();
+    impl_->listener->runThreaded();
   } catch (const std::exception& e) {
-    impl_->endpoint.reset();
-    return domain::makeError(domain::ErrorCode::unavailable,
-                             "cannot listen on " + impl_->options.address + ":" +
-                                 std::to_string(impl_->options.port) + ": " + e.what());
+    impl_->listener.reset();
+    return domain::makeError(
+        domain::ErrorCode::unavailable,
+        "cannot listen on " + o.address + ":" + std::to_string(o.port) + ": " + e.what());
   }
+  impl_->sweeperStop = false;
+  impl_->sweeper = std::thread([this] { impl_->sweep(); });
+  impl_->running = true;
+  return {};
 }
 
 std::uint16_t HttpServer::port() const {
-  return impl_->endpoint ? static_cast<std::uint16_t>(impl_->endpoint->getPort()) : 0;
+  return impl_->listener ? static_cast<std::uint16_t>(impl_->listener->getPort()) : 0;
 }
 
 void HttpServer::stop() {
   if (!impl_ || !impl_->running.exchange(false)) return;
+  auto& shared = *impl_->shared;
   // Finish what is in flight (bounded), answering anything new with 503, then close.
-  impl_->draining = true;
-  const auto deadline = std::chrono::steady_clock::now() + impl_->options.drain_timeout;
-  while (impl_->inflight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+  shared.draining = true;
+  const auto deadline = Clock::now() + shared.options.drain_timeout;
+  while (shared.inflight.load() > 0 && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds{10});
   }
-  if (impl_->inflight.load() > 0) {
+  if (shared.inflight.load() > 0) {
     spdlog::warn(
-        "stopping with {} request(s) still running after {} s", impl_->inflight.load(),
-        std::chrono::duration_cast<std::chrono::seconds>(impl_->options.drain_timeout).count());
+        "stopping with {} request(s) still running after {} s", shared.inflight.load(),
+        std::chrono::duration_cast<std::chrono::seconds>(shared.options.drain_timeout).count());
   }
-  impl_->endpoint->shutdown();
+  {
+    std::lock_guard lock(impl_->sweeperMutex);
+    impl_->sweeperStop = true;
+  }
+  impl_->sweeperWake.notify_all();
+  if (impl_->sweeper.joinable()) impl_->sweeper.join();
+  impl_->listener->shutdown();
 }
 
 }  // namespace certsteward::adapters::http

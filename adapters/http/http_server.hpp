@@ -1,5 +1,6 @@
-// HttpServer: the Pistache listener. Serves the unversioned operational endpoints (/healthz,
-// /readyz) now; the REST API under /api/v1 joins it. Pistache types stay in the .cpp.
+// HttpServer: HTTP/1.1 over Pistache's TCP listener. Serves the unversioned operational
+// endpoints (/healthz, /readyz, /metrics) and the REST API under /api/. Pistache types stay in
+// the .cpp.
 #pragma once
 
 #include <chrono>
@@ -19,9 +20,11 @@ struct HttpServerOptions {
   std::string address = "127.0.0.1";
   std::uint16_t port = 8080;  // 0 = any free port (see HttpServer::port())
   int threads = 1;
-  std::size_t max_request_bytes = 1024 * 1024;     // headers + body; larger requests get 413
-  std::vector<std::string> trusted_proxies;        // empty: the spec's private ranges
-  std::chrono::milliseconds drain_timeout{25000};  // stop() waits this long for running requests
+  std::size_t max_request_bytes = 1024 * 1024;       // headers + body; larger requests get 413
+  std::vector<std::string> trusted_proxies;          // empty: the spec's private ranges
+  std::chrono::milliseconds drain_timeout{25000};    // stop() waits this long for running requests
+  std::chrono::milliseconds idle_timeout{75000};     // a keep-alive connection with no request
+  std::chrono::milliseconds request_timeout{30000};  // a request that has not fully arrived
 };
 
 class Api;
