@@ -295,11 +295,12 @@ RequestParser::Result RequestParser::parseHead(HttpRequest& req, RequestMeta& me
   if (end == std::string::npos) {
     scanned_ = i;
     const std::size_t pending = buffer_.size() - pos_;
+    if (pending > kMaxRequestLine &&
+        std::string_view(buffer_).substr(pos_, kMaxRequestLine + 2).find('\n') ==
+            std::string_view::npos) {
+      return fail(414, "the request line is too long");
+    }
     if (pending > limits_.max_head_bytes) {
-      const auto firstLine = buffer_.find('\n', pos_);
-      if (firstLine == std::string::npos && pending > kMaxRequestLine) {
-        return fail(414, "the request line is too long");
-      }
       return fail(431, "the request header fields are too large");
     }
     return Result::need_more;

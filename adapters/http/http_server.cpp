@@ -55,12 +55,15 @@ HttpResponse jsonError(int status, std::string_view message) {
 // One TCP connection. Everything but the atomics belongs to the reactor thread that owns it;
 // the atomics are what the idle sweeper reads.
 struct Connection {
-  Connection(int f, std::string h, const ParserLimits& limits)
-      : fd(f), host(std::move(h)), parser(limits) {}
+  Connection(const std::shared_ptr<Tcp::Peer>& p, const ParserLimits& limits)
+      : fd(p->fd()), host(p->address().host()), peer(p), parser(limits) {}
   const int fd;
   const std::string host;
+  std::weak_ptr<Tcp::Peer> peer;
   RequestParser parser;
   std::string out;
+  bool ready = false;     // input arrived in this reactor round and waits to be served
+  bool gone = false;      // disconnected
   int queued_writes = 0;  // responses handed to Pistache's write queue and not written yet
   bool closing = false;   // the last response closes the connection; later input is dropped
   std::atomic<std::int64_t> last_input_ms{nowMs()};
@@ -97,7 +100,7 @@ class ConnectionHandler : public Tcp::Handler {
   }
 
   void onConnection(const std::shared_ptr<Tcp::Peer>& peer) override {
-    auto c = std::make_shared<Connection>(peer->fd(), peer->address().host(), shared_->limits);
+    auto c = std::make_shared<Connection>(peer, shared_->limits);
     {
       std::lock_guard lock(shared_->mutex);
       shared_->connections.emplace(c.get(), c);
@@ -114,18 +117,45 @@ class ConnectionHandler : public Tcp::Handler {
       std::lock_guard lock(shared_->mutex);
       shared_->connections.erase(it->second.get());
     }
+    it->second->gone = true;
     connections_.erase(it);
   }
 
+  // Input is only buffered here. Pistache calls this from a loop that reads the socket until
+  // it is empty; serving inline would let a fast client keep one reactor thread to itself (its
+  // next request arrives while the loop is still reading) and starve the other connections.
+  // Requests are served once per reactor round instead (serveReady, from RoundTransport).
   void onInput(const char* data, size_t size, const std::shared_ptr<Tcp::Peer>& peer) override {
     const auto it = connections_.find(peer->fd());
     if (it == connections_.end()) return;
-    const std::shared_ptr<Connection> conn = it->second;
-    Connection& c = *conn;
+    Connection& c = *it->second;
     c.last_input_ms.store(nowMs(), std::memory_order_relaxed);
     if (c.closing) return;  // a closing connection's remaining input is read and dropped
-    c.busy.store(true);
     c.parser.feed(data, size);
+    if (!c.ready) {
+      c.ready = true;
+      ready_.push_back(it->second);
+    }
+  }
+
+  // Serves every complete request that arrived in this reactor round, one connection after
+  // the other, and writes the responses.
+  void serveReady() {
+    if (ready_.empty()) return;
+    serving_.swap(ready_);
+    for (const auto& conn : serving_) {
+      conn->ready = false;
+      if (!conn->gone) serveConnection(conn);
+    }
+    serving_.clear();
+  }
+
+ private:
+  void serveConnection(const std::shared_ptr<Connection>& conn) {
+    Connection& c = *conn;
+    const auto peer = c.peer.lock();
+    if (!peer || c.closing) return;
+    c.busy.store(true);
     c.out.clear();
     for (;;) {
       HttpRequest request;
@@ -162,7 +192,6 @@ class ConnectionHandler : public Tcp::Handler {
     c.busy.store(false);
   }
 
- private:
   void serve(HttpRequest& request, const RequestMeta& meta, Connection& c, bool close) {
     // Counted while it runs, so a graceful stop can wait for it.
     shared_->inflight.fetch_add(1);
@@ -289,6 +318,30 @@ class ConnectionHandler : public Tcp::Handler {
 
   std::shared_ptr<Shared> shared_;
   std::unordered_map<int, std::shared_ptr<Connection>> connections_;
+  std::vector<std::shared_ptr<Connection>> ready_;
+  std::vector<std::shared_ptr<Connection>> serving_;
+};
+
+// Pistache's transport (one per reactor thread) with a hook after each round of ready
+// descriptors: that is when the connection handler serves what the round read.
+class RoundTransport : public Tcp::Transport {
+ public:
+  explicit RoundTransport(const std::shared_ptr<ConnectionHandler>& handler)
+      : Tcp::Transport(handler), handler_(handler) {}
+
+  void onReady(const Aio::FdSet& fds) override {
+    Tcp::Transport::onReady(fds);
+    handler_->serveReady();
+  }
+
+  // The reactor clones the prototype transport for each of its threads.
+  std::shared_ptr<Aio::Handler> clone() const override {
+    return std::make_shared<RoundTransport>(
+        std::static_pointer_cast<ConnectionHandler>(handler_->clone()));
+  }
+
+ private:
+  std::shared_ptr<ConnectionHandler> handler_;
 };
 
 }  // namespace
@@ -350,7 +403,10 @@ domain::Status HttpServer::start() {
     impl_->listener->init(static_cast<size_t>(std::max(1, o.threads)),
                           Flags<Tcp::Options>(Tcp::Options::ReuseAddr) | Tcp::Options::NoDelay,
                           "http");
-    impl_->listener->setHandler(std::make_shared<ConnectionHandler>(impl_->shared));
+    auto handler = std::make_shared<ConnectionHandler>(impl_->shared);
+    impl_->listener->setHandler(handler);
+    impl_->listener->setTransportFactory(
+        [handler] { return std::make_shared<RoundTransport>(handler); });
     impl_->listener->bind();
     impl_->listener->runThreaded();
   } catch (const std::exception& e) {
