@@ -292,6 +292,10 @@ domain::Status Application::startHttp() {
   }
   options.max_request_bytes = parts_->config.max_request_bytes;
   options.trusted_proxies = parts_->config.trusted_proxies;
+  options.idle_timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_idle_timeout);
+  options.request_timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_request_timeout);
   parts_->server = std::make_unique<adapters::http::HttpServer>(options, *parts_->store,
                                                                 parts_->ids, &parts_->api);
   return parts_->server->start();

@@ -130,6 +130,12 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
     return integer(c.max_request_bytes, 4096, 64LL * 1024 * 1024);
   }
   if (key == "server.threads") return integer(c.http_threads, 0, 64);
+  if (key == "server.idle_timeout") {
+    return duration(c.http_idle_timeout, milliseconds{100}, hours{1});
+  }
+  if (key == "server.request_timeout") {
+    return duration(c.http_request_timeout, milliseconds{100}, minutes{10});
+  }
   if (key == "store.url") {
     if (value != "memory:" && !value.starts_with("sqlite://") && !value.starts_with("mongodb://") &&
         !value.starts_with("mongodb+srv://")) {
@@ -242,6 +248,8 @@ const std::vector<std::string>& knownKeys() {
                                              "server.trusted_proxies",
                                              "server.max_request_bytes",
                                              "server.threads",
+                                             "server.idle_timeout",
+                                             "server.request_timeout",
                                              "store.url",
                                              "jwt.secret",
                                              "jwt.issuer",

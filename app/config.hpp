@@ -24,6 +24,8 @@ struct Config {
   std::vector<std::string> trusted_proxies;  // CIDRs; empty = the built-in private ranges
   std::size_t max_request_bytes = 1024 * 1024;
   int http_threads = 0;  // 0: one per CPU core, at least 2
+  domain::Duration http_idle_timeout = std::chrono::seconds{75};
+  domain::Duration http_request_timeout = std::chrono::seconds{30};
   // store.*
   std::string store_url = "sqlite:///var/lib/certsteward/certsteward.db";
   // jwt.*

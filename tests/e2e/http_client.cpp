@@ -67,7 +67,6 @@ HttpResult HttpClient::request(const std::string& method, const std::string& pat
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
     if (!hasType) headers.emplace_back("Content-Type: application/json");
   }
-  headers.emplace_back("Expect:");  // Pistache never answers 100-continue
   curl_slist* list = nullptr;
   for (const auto& h : headers)
     list = curl_slist_append(list, h.c_str());

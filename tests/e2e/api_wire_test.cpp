@@ -1,0 +1,278 @@
+// HTTP/1.1 on the wire against the packaged binary, over raw sockets (curl hides framing):
+// pipelining, 100-continue, chunked bodies, HTTP/1.0, HEAD, refusals, and the idle and slow
+// request timeouts. Every read is bounded by a deadline.
+#include "e2e/api_support.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <set>
+#include <string_view>
+
+using namespace certsteward::testing::api;
+
+namespace {
+
+struct WireResponse {
+  int status = 0;
+  std::string head;  // status line and headers
+  std::string body;
+
+  std::string header(std::string_view name) const {
+    std::string lowerHead = head;
+    for (auto& ch : lowerHead)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const auto at = lowerHead.find("\r\n" + std::string(name) + ":");
+    if (at == std::string::npos) return {};
+    const auto start = at + 3 + name.size();
+    const auto end = head.find("\r\n", start);
+    auto value = head.substr(start, end - start);
+    while (!value.empty() && value.front() == ' ')
+      value.erase(0, 1);
+    return value;
+  }
+};
+
+// Splits a byte stream into complete responses (Content-Length framing; 1xx, 204 and responses
+// to HEAD, named by `headOnly`, have no body).
+std::vector<WireResponse> splitResponses(const std::string& stream,
+                                         const std::set<std::size_t>& headOnly = {}) {
+  std::vector<WireResponse> out;
+  std::size_t at = 0;
+  while (at < stream.size()) {
+    const auto end = stream.find("\r\n\r\n", at);
+    if (end == std::string::npos) break;
+    WireResponse r;
+    r.head = stream.substr(at, end + 2 - at);
+    r.status = std::atoi(r.head.c_str() + 9);
+    std::size_t length = 0;
+    if (const auto cl = r.header("content-length"); !cl.empty()) length = std::stoul(cl);
+    const bool bodyless = r.status < 200 || r.status == 204 || headOnly.count(out.size()) != 0;
+    if (bodyless) length = 0;
+    if (end + 4 + length > stream.size()) break;
+    r.body = stream.substr(end + 4, length);
+    at = end + 4 + length;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+class Wire {
+ public:
+  explicit Wire(int port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  }
+  ~Wire() { ::close(fd_); }
+  Wire(const Wire&) = delete;
+  Wire& operator=(const Wire&) = delete;
+
+  void send(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      REQUIRE(n > 0);
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+
+  // Reads until `enough(received)` holds, the server closes, or `limit` passes.
+  template <typename Pred>
+  std::string readUntil(Pred enough, std::chrono::milliseconds limit = std::chrono::seconds{5}) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!enough(received_) && !closed_) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+      char buffer[65536];
+      const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+      if (n <= 0) {
+        closed_ = true;
+        break;
+      }
+      received_.append(buffer, static_cast<std::size_t>(n));
+    }
+    return received_;
+  }
+
+  std::vector<WireResponse> responses(std::size_t count,
+                                      const std::set<std::size_t>& headOnly = {}) {
+    readUntil([&](const std::string& s) { return splitResponses(s, headOnly).size() >= count; });
+    return splitResponses(received_, headOnly);
+  }
+
+  // True when the server closes the connection within `limit`.
+  bool closesWithin(std::chrono::milliseconds limit) {
+    readUntil([](const std::string&) { return false; }, limit);
+    return closed_;
+  }
+
+  void clear() { received_.clear(); }
+
+ private:
+  int fd_ = -1;
+  std::string received_;
+  bool closed_ = false;
+};
+
+std::string get(const std::string& path, const std::string& extra = {}) {
+  return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + "\r\n";
+}
+
+}  // namespace
+
+TEST_CASE("wire: pipelined requests are answered in order on one connection") {
+  Wire wire(server().port());
+  wire.send(get("/healthz") + get("/readyz") + get("/api/v1/auth/me") +
+            "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n" +
+            get("/healthz", "X-Request-ID: mine-7\r\n"));
+  const auto r = wire.responses(5, {3});
+  REQUIRE(r.size() == 5);
+  CHECK(r[0].status == 200);
+  CHECK(r[0].body == R"({"status":"ok"})");
+  CHECK(r[1].body == R"({"status":"ready"})");
+  CHECK(r[2].status == 401);
+  CHECK(r[3].status == 200);
+  CHECK(r[3].header("content-length") == "15");  // HEAD: the length GET would send, no body
+  CHECK(r[3].body.empty());
+  CHECK(r[4].header("x-request-id") == "mine-7");
+  std::set<std::string> ids;
+  for (const auto& one : r) {
+    CHECK_FALSE(one.header("date").empty());
+    CHECK(one.header("connection").empty());  // HTTP/1.1 stays open without saying so
+    ids.insert(one.header("x-request-id"));
+  }
+  CHECK(ids.size() == 5);
+  wire.clear();
+  wire.send(get("/healthz"));
+  CHECK(wire.responses(1).size() == 1);  // still the same connection
+}
+
+TEST_CASE("wire: 100-continue, chunked bodies, HTTP/1.0") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string name = "chunked " + std::to_string(unique());
+  const std::string body = R"({"name":")" + name + R"("})";
+
+  SUBCASE("the server asks for the body with 100 Continue") {
+    Wire wire(server().port());
+    wire.send("POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + owner.access +
+              "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n" +
+              "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n");
+    const auto interim = wire.responses(1);
+    REQUIRE(interim.size() == 1);
+    CHECK(interim[0].status == 100);
+    wire.send(body);
+    const auto r = wire.responses(2);
+    REQUIRE(r.size() == 2);
+    CHECK(r[1].status == 201);
+    CHECK(r[1].body.find(name) != std::string::npos);
+  }
+  SUBCASE("a chunked body arrives whole") {
+    Wire wire(server().port());
+    const std::string first = body.substr(0, 5);
+    const std::string rest = body.substr(5);
+    char sizes[64];
+    std::snprintf(sizes, sizeof sizes, "%zx", first.size());
+    std::string chunked = std::string(sizes) + ";x=y\r\n" + first + "\r\n";
+    std::snprintf(sizes, sizeof sizes, "%zx", rest.size());
+    chunked += std::string(sizes) + "\r\n" + rest + "\r\n0\r\n\r\n";
+    wire.send("POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + owner.access +
+              "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked);
+    const auto r = wire.responses(1);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].status == 201);
+    CHECK(r[0].body.find(name) != std::string::npos);
+  }
+  SUBCASE("HTTP/1.0 closes unless it asks for keep-alive") {
+    Wire once(server().port());
+    once.send("GET /healthz HTTP/1.0\r\n\r\n");
+    const auto r = once.responses(1);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].status == 200);
+    CHECK(r[0].header("connection") == "close");
+    CHECK(once.closesWithin(std::chrono::seconds{5}));
+
+    Wire kept(server().port());
+    kept.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+    const auto k = kept.responses(1);
+    REQUIRE(k.size() == 1);
+    CHECK(k[0].header("connection") == "keep-alive");
+    kept.clear();
+    kept.send("GET /readyz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+    CHECK(kept.responses(1).size() == 1);
+  }
+}
+
+TEST_CASE("wire: a request the server cannot read gets a JSON error and the connection closes") {
+  struct Row {
+    std::string name;
+    std::string bytes;
+    int status;
+  };
+  const std::vector<Row> rows{
+      {"garbage", "HELLO\r\n\r\n", 400},
+      {"HTTP/2 preface as text", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505},
+      {"smuggling framing",
+       "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+       "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+       400},
+      {"unsupported coding", "POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n",
+       501},
+      {"declared body over max_request_bytes",
+       "POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n{", 413},
+      {"header section over 64 KiB",
+       "GET /healthz HTTP/1.1\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n", 431},
+      {"request line over 8 KiB", "GET /" + std::string(9000, 'a') + " HTTP/1.1\r\n\r\n", 414},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    Wire wire(server().port());
+    wire.send(row.bytes);
+    const auto r = wire.responses(1);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].status == row.status);
+    CHECK(r[0].header("content-type") == "application/json");
+    CHECK(r[0].header("connection") == "close");
+    CHECK(r[0].header("x-request-id").size() == 24);
+    CHECK(r[0].body.starts_with(R"({"error":")"));
+    CHECK(wire.closesWithin(std::chrono::seconds{5}));
+  }
+  HttpClient http(server().baseUrl());
+  CHECK(http.request("GET", "/healthz").status == 200);
+  CHECK(server().running());
+}
+
+TEST_CASE("wire: idle connections and stalled requests are closed after their timeouts") {
+  ServerProcess quick({}, "server.idle_timeout = 400ms\nserver.request_timeout = 400ms\n");
+
+  Wire idle(quick.port());
+  idle.send(get("/healthz"));
+  REQUIRE(idle.responses(1).size() == 1);
+  CHECK(idle.closesWithin(std::chrono::seconds{5}));
+
+  Wire stalled(quick.port());
+  stalled.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+  CHECK(stalled.closesWithin(std::chrono::seconds{5}));
+
+  // A connection in use stays open: a request every 150 ms for 1.5 s.
+  Wire busy(quick.port());
+  for (int i = 0; i < 10; ++i) {
+    busy.clear();
+    busy.send(get("/healthz"));
+    REQUIRE(busy.responses(1).size() == 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds{150});
+  }
+  busy.clear();
+  busy.send(get("/healthz"));
+  CHECK(busy.responses(1).size() == 1);
+  CHECK(quick.running());
+}
