@@ -45,6 +45,8 @@ class RequestParser {
   void mark_continue_sent() { continue_sent_ = true; }
   // Part of a request has arrived (a timeout then means a stalled client, not an idle one).
   bool partial() const { return stage_ != Stage::head || pos_ < buffer_.size(); }
+  // Received bytes not consumed yet (pipelined requests waiting, or the current one).
+  std::size_t buffered() const { return buffer_.size() - pos_; }
 
  private:
   enum class Stage { head, body, chunk_size, chunk_data, chunk_end, trailers, failed };

@@ -32,6 +32,9 @@ namespace {
 using namespace Pistache;
 using Clock = std::chrono::steady_clock;
 
+// Unanswered input a connection may hold (beyond one body) while its answers wait unread.
+constexpr std::size_t kMaxBacklog = 4 * 1024 * 1024;
+
 std::int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
       .count();
@@ -132,10 +135,16 @@ class ConnectionHandler : public Tcp::Handler {
     c.last_input_ms.store(nowMs(), std::memory_order_relaxed);
     if (c.closing) return;  // a closing connection's remaining input is read and dropped
     c.parser.feed(data, size);
-    if (!c.ready) {
-      c.ready = true;
-      ready_.push_back(it->second);
+    // A client that sends request after request without reading the answers: its answers wait
+    // in the write queue and its requests here; past a bound, it is cut off.
+    if (c.queued_writes > 0 && c.parser.buffered() > kMaxBacklog + shared_->limits.max_body_bytes) {
+      spdlog::warn("closing a connection from {} that does not read its responses", c.host);
+      c.closing = true;
+      c.closing_flag.store(true);
+      ::shutdown(c.fd, SHUT_RDWR);
+      return;
     }
+    markReady(it->second);
   }
 
   // Serves every complete request that arrived in this reactor round, one connection after
@@ -155,6 +164,9 @@ class ConnectionHandler : public Tcp::Handler {
     Connection& c = *conn;
     const auto peer = c.peer.lock();
     if (!peer || c.closing) return;
+    // Answers still queued (the client reads slowly): the next requests wait until the queue
+    // drains, so unread answers do not pile up in memory.
+    if (c.queued_writes > 0) return;
     c.busy.store(true);
     c.out.clear();
     for (;;) {
@@ -267,8 +279,13 @@ class ConnectionHandler : public Tcp::Handler {
   // Writes the responses straight to the socket from the reactor thread; what the socket does
   // not take at once goes to Pistache's write queue, which finishes it when the socket drains
   // (and then everything after it too, to keep the order).
-  static void write(const std::shared_ptr<Connection>& conn,
-                    const std::shared_ptr<Tcp::Peer>& peer) {
+  void markReady(const std::shared_ptr<Connection>& conn) {
+    if (conn->ready || conn->gone) return;
+    conn->ready = true;
+    ready_.push_back(conn);
+  }
+
+  void write(const std::shared_ptr<Connection>& conn, const std::shared_ptr<Tcp::Peer>& peer) {
     Connection& c = *conn;
     std::size_t written = 0;
     if (c.queued_writes == 0) {
@@ -294,11 +311,18 @@ class ConnectionHandler : public Tcp::Handler {
     if (written < c.out.size()) {
       ++c.queued_writes;
       std::weak_ptr<Connection> weak = conn;
+      // Pistache settles the write on this reactor thread, inside a round: the handler (owned
+      // by the transport) is alive, and requests that waited are served at the round's end.
       peer->send(RawBuffer(c.out.substr(written), c.out.size() - written), MSG_NOSIGNAL)
           .then(
-              [weak](ssize_t) {
+              [weak, this](ssize_t) {
                 if (const auto k = weak.lock()) {
-                  if (--k->queued_writes == 0 && k->closing) ::shutdown(k->fd, SHUT_WR);
+                  if (--k->queued_writes > 0) return;
+                  if (k->closing) {
+                    ::shutdown(k->fd, SHUT_WR);
+                  } else if (k->parser.buffered() > 0) {
+                    markReady(k);
+                  }
                 }
               },
               [weak](std::exception_ptr) {

@@ -115,6 +115,28 @@ class Wire {
     return out;
   }
 
+  // Sends `chunk` over and over without reading, up to `maxBytes` or `limit`; true when the
+  // server cuts the connection off (a send fails).
+  bool floodUntilCut(const std::string& chunk, std::size_t maxBytes,
+                     std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    std::size_t sent = 0;
+    std::size_t offset = 0;
+    while (sent < maxBytes && std::chrono::steady_clock::now() < deadline) {
+      const ssize_t n =
+          ::send(fd_, chunk.data() + offset, chunk.size() - offset, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        pollfd p{fd_, POLLOUT, 0};
+        ::poll(&p, 1, 100);
+        continue;
+      }
+      if (n <= 0) return true;
+      sent += static_cast<std::size_t>(n);
+      offset = (offset + static_cast<std::size_t>(n)) % chunk.size();
+    }
+    return false;
+  }
+
   // True when the server closes the connection within `limit`.
   bool closesWithin(std::chrono::milliseconds limit) {
     readUntil([](const std::string&) { return false; }, limit);
@@ -304,4 +326,16 @@ TEST_CASE("wire: a client that reads slowly still gets every pipelined response,
     bytes += r[i].body.size();
   }
   CHECK(bytes > 4 * 1024 * 1024);  // more than loopback's socket buffers hold
+}
+
+TEST_CASE("wire: a client that sends without ever reading is cut off, and the server lives on") {
+  Wire wire(server().port(), 4096);
+  std::string chunk;
+  for (int i = 0; i < 1000; ++i)
+    chunk += get("/metrics");
+  // The answers back up (a few MiB), then the unread requests pass the 4 MiB + body bound.
+  CHECK(wire.floodUntilCut(chunk, 256u * 1024 * 1024, std::chrono::seconds{60}));
+  HttpClient http(server().baseUrl());
+  CHECK(http.request("GET", "/healthz").status == 200);
+  CHECK(server().running());
 }
