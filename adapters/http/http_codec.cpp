@@ -152,12 +152,16 @@ RequestParser::Result RequestParser::fail(int status, std::string message) {
   return Result::error;
 }
 
+// Drops consumed bytes when that is cheap (nothing left) or pays for itself (more consumed than
+// left): with many pipelined requests buffered, erasing after each one would be quadratic.
 void RequestParser::compact() {
   if (pos_ == 0) return;
   if (pos_ == buffer_.size()) {
     buffer_.clear();
-  } else {
+  } else if (pos_ >= 4096 && pos_ * 2 >= buffer_.size()) {
     buffer_.erase(0, pos_);
+  } else {
+    return;
   }
   scanned_ = scanned_ > pos_ ? scanned_ - pos_ : 0;
   pos_ = 0;

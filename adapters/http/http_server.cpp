@@ -34,6 +34,10 @@ using Clock = std::chrono::steady_clock;
 
 // Unanswered input a connection may hold (beyond one body) while its answers wait unread.
 constexpr std::size_t kMaxBacklog = 4 * 1024 * 1024;
+// Input a closing connection may still send (and have dropped) before it is reset.
+constexpr std::size_t kMaxLinger = 8 * 1024 * 1024;
+// Answers are written out once this much has been rendered (pipelined requests).
+constexpr std::size_t kBatchBytes = 256 * 1024;
 
 std::int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
@@ -65,10 +69,12 @@ struct Connection {
   std::weak_ptr<Tcp::Peer> peer;
   RequestParser parser;
   std::string out;
-  bool ready = false;     // input arrived in this reactor round and waits to be served
-  bool gone = false;      // disconnected
-  int queued_writes = 0;  // responses handed to Pistache's write queue and not written yet
-  bool closing = false;   // the last response closes the connection; later input is dropped
+  bool ready = false;  // input arrived in this reactor round and waits to be served
+  bool gone = false;   // disconnected
+  bool aborted = false;
+  std::size_t dropped = 0;  // input read and dropped while closing
+  int queued_writes = 0;    // responses handed to Pistache's write queue and not written yet
+  bool closing = false;     // the last response closes the connection; later input is dropped
   std::atomic<std::int64_t> last_input_ms{nowMs()};
   std::atomic<std::int64_t> request_started_ms{0};  // a request has partly arrived (0: none)
   std::atomic<bool> busy{false};                    // a request is being served
@@ -133,15 +139,23 @@ class ConnectionHandler : public Tcp::Handler {
     if (it == connections_.end()) return;
     Connection& c = *it->second;
     c.last_input_ms.store(nowMs(), std::memory_order_relaxed);
-    if (c.closing) return;  // a closing connection's remaining input is read and dropped
+    if (c.closing) {
+      // A closing connection's remaining input (say the rest of a refused upload) is read and
+      // dropped, so the client reads its answer instead of a reset; but not without end.
+      c.dropped += size;
+      if (c.dropped > kMaxLinger && !c.aborted) abort(c);
+      return;
+    }
     c.parser.feed(data, size);
-    // A client that sends request after request without reading the answers: its answers wait
-    // in the write queue and its requests here; past a bound, it is cut off.
-    if (c.queued_writes > 0 && c.parser.buffered() > kMaxBacklog + shared_->limits.max_body_bytes) {
+    // Pistache's read loop goes on while the client keeps sending, so the round (and serving)
+    // can be put off indefinitely: past a bound, what is buffered is served here and now. If it
+    // still cannot be (the answers wait unread in the write queue), the client sends without
+    // reading and is cut off.
+    const std::size_t bound = kMaxBacklog + shared_->limits.max_body_bytes;
+    if (c.parser.buffered() > bound) serveConnection(it->second);
+    if (c.parser.buffered() > bound && !c.closing) {
       spdlog::warn("closing a connection from {} that does not read its responses", c.host);
-      c.closing = true;
-      c.closing_flag.store(true);
-      ::shutdown(c.fd, SHUT_RDWR);
+      abort(c);
       return;
     }
     markReady(it->second);
@@ -169,7 +183,25 @@ class ConnectionHandler : public Tcp::Handler {
     if (c.queued_writes > 0) return;
     c.busy.store(true);
     c.out.clear();
-    for (;;) {
+    // Answers are written in batches of about kBatchBytes; when the socket does not take a
+    // batch, the rest of the requests wait for the write queue to drain (see writeOut()).
+    bool more = true;
+    while (more && c.queued_writes == 0 && !c.closing) {
+      more = serveBatch(c);
+      writeOut(conn, peer);
+    }
+    if (!c.parser.partial()) {
+      c.request_started_ms.store(0, std::memory_order_relaxed);
+    } else if (c.request_started_ms.load(std::memory_order_relaxed) == 0) {
+      c.request_started_ms.store(nowMs(), std::memory_order_relaxed);
+    }
+    c.closing_flag.store(c.closing);
+    c.busy.store(false);
+  }
+
+  // Serves complete requests into c.out until none is left (false) or the batch is full (true).
+  bool serveBatch(Connection& c) {
+    while (c.out.size() < kBatchBytes) {
       HttpRequest request;
       RequestMeta meta;
       const auto result = c.parser.next(request, meta);
@@ -178,30 +210,23 @@ class ConnectionHandler : public Tcp::Handler {
           c.out += "HTTP/1.1 100 Continue\r\n\r\n";
           c.parser.mark_continue_sent();
         }
-        break;
+        return false;
       }
       if (result == RequestParser::Result::error) {
         const std::string id = shared_->ids.next();
         appendResponse(c.out, jsonError(c.parser.error_status(), c.parser.error_message()),
                        {id, false, true, false});
         c.closing = true;
-        break;
+        return false;
       }
       const bool close = !meta.keep_alive || shared_->draining.load();
       serve(request, meta, c, close);
       if (close) {
         c.closing = true;
-        break;
+        return false;
       }
     }
-    if (!c.parser.partial()) {
-      c.request_started_ms.store(0, std::memory_order_relaxed);
-    } else if (c.request_started_ms.load(std::memory_order_relaxed) == 0) {
-      c.request_started_ms.store(nowMs(), std::memory_order_relaxed);
-    }
-    c.closing_flag.store(c.closing);
-    write(conn, peer);
-    c.busy.store(false);
+    return true;
   }
 
   void serve(HttpRequest& request, const RequestMeta& meta, Connection& c, bool close) {
@@ -279,13 +304,25 @@ class ConnectionHandler : public Tcp::Handler {
   // Writes the responses straight to the socket from the reactor thread; what the socket does
   // not take at once goes to Pistache's write queue, which finishes it when the socket drains
   // (and then everything after it too, to keep the order).
+  // An abortive close, only from inside Pistache's read loop: connect(AF_UNSPEC) dissolves the
+  // TCP connection (the client gets a reset, where a half-closed socket would go on accepting
+  // its data); the loop's next read then fails and Pistache closes the socket.
+  static void abort(Connection& c) {
+    c.closing = true;
+    c.aborted = true;
+    c.closing_flag.store(true);
+    sockaddr unspecified{};
+    unspecified.sa_family = AF_UNSPEC;
+    ::connect(c.fd, &unspecified, sizeof unspecified);
+  }
+
   void markReady(const std::shared_ptr<Connection>& conn) {
     if (conn->ready || conn->gone) return;
     conn->ready = true;
     ready_.push_back(conn);
   }
 
-  void write(const std::shared_ptr<Connection>& conn, const std::shared_ptr<Tcp::Peer>& peer) {
+  void writeOut(const std::shared_ptr<Connection>& conn, const std::shared_ptr<Tcp::Peer>& peer) {
     Connection& c = *conn;
     std::size_t written = 0;
     if (c.queued_writes == 0) {

@@ -339,3 +339,17 @@ TEST_CASE("wire: a client that sends without ever reading is cut off, and the se
   CHECK(http.request("GET", "/healthz").status == 200);
   CHECK(server().running());
 }
+
+TEST_CASE("wire: after a closing answer the server drops what follows, but not without end") {
+  Wire wire(server().port());
+  // A refused upload: the answer comes at once and the rest of the body is read and dropped...
+  wire.send("POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nContent-Length: 900000000\r\n\r\n");
+  const auto r = wire.responses(1);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].status == 413);
+  // ...up to 8 MiB; a client that goes on sending is reset.
+  CHECK(wire.floodUntilCut(std::string(64 * 1024, 'x'), 256u * 1024 * 1024,
+                           std::chrono::seconds{60}));
+  HttpClient http(server().baseUrl());
+  CHECK(http.request("GET", "/healthz").status == 200);
+}
