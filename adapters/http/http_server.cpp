@@ -75,9 +75,9 @@ struct Connection {
   std::size_t dropped = 0;  // input read and dropped while closing
   int queued_writes = 0;    // responses handed to Pistache's write queue and not written yet
   bool closing = false;     // the last response closes the connection; later input is dropped
-  std::atomic<std::int64_t> last_input_ms{nowMs()};
-  std::atomic<std::int64_t> request_started_ms{0};  // a request has partly arrived (0: none)
-  std::atomic<bool> busy{false};                    // a request is being served
+  std::atomic<std::int64_t> last_activity_ms{nowMs()};  // input read, or queued output written
+  std::atomic<std::int64_t> request_started_ms{0};      // a request has partly arrived (0: none)
+  std::atomic<bool> busy{false};                        // a request is being served
   std::atomic<bool> closing_flag{false};
   std::atomic<bool> cut{false};  // the sweeper has shut the socket down
 };
@@ -138,7 +138,7 @@ class ConnectionHandler : public Tcp::Handler {
     const auto it = connections_.find(peer->fd());
     if (it == connections_.end()) return;
     Connection& c = *it->second;
-    c.last_input_ms.store(nowMs(), std::memory_order_relaxed);
+    c.last_activity_ms.store(nowMs(), std::memory_order_relaxed);
     if (c.closing) {
       // A closing connection's remaining input (say the rest of a refused upload) is read and
       // dropped, so the client reads its answer instead of a reset; but not without end.
@@ -354,6 +354,8 @@ class ConnectionHandler : public Tcp::Handler {
           .then(
               [weak, this](ssize_t) {
                 if (const auto k = weak.lock()) {
+                  // The client is reading: a long answer does not count as idle time.
+                  k->last_activity_ms.store(nowMs(), std::memory_order_relaxed);
                   if (--k->queued_writes > 0) return;
                   if (k->closing) {
                     ::shutdown(k->fd, SHUT_WR);
@@ -427,7 +429,7 @@ struct HttpServer::Impl {
       std::lock_guard lock(shared->mutex);
       for (const auto& [raw, c] : shared->connections) {
         if (c->busy.load() || c->cut.load()) continue;
-        const std::int64_t quiet = now - c->last_input_ms.load(std::memory_order_relaxed);
+        const std::int64_t quiet = now - c->last_activity_ms.load(std::memory_order_relaxed);
         const std::int64_t started = c->request_started_ms.load(std::memory_order_relaxed);
         const bool expired = c->closing_flag.load() ? quiet > std::min<std::int64_t>(idleMs, 5000)
                              : started != 0         ? now - started > requestMs
