@@ -167,6 +167,19 @@ void RequestParser::compact() {
   pos_ = 0;
 }
 
+// Moves up to remaining_ buffered bytes into the body; true once remaining_ is reached.
+bool RequestParser::takeBody() {
+  const std::size_t n = std::min(remaining_, buffer_.size() - pos_);
+  current_.body.append(buffer_, pos_, n);
+  pos_ += n;
+  remaining_ -= n;
+  if (remaining_ > 0) {
+    compact();
+    return false;
+  }
+  return true;
+}
+
 bool RequestParser::readLine(std::string_view& line, std::size_t maxLength, bool& tooLong) {
   tooLong = false;
   const auto nl = buffer_.find('\n', pos_);
@@ -196,14 +209,7 @@ RequestParser::Result RequestParser::next(HttpRequest& out, RequestMeta& meta) {
         break;  // on to the body stage parseHead chose
       }
       case Stage::body: {
-        const std::size_t n = std::min(remaining_, buffer_.size() - pos_);
-        current_.body.append(buffer_, pos_, n);
-        pos_ += n;
-        remaining_ -= n;
-        if (remaining_ > 0) {
-          compact();
-          return Result::need_more;
-        }
+        if (!takeBody()) return Result::need_more;
         stage_ = Stage::head;
         out = std::move(current_);
         meta = currentMeta_;
@@ -234,14 +240,7 @@ RequestParser::Result RequestParser::next(HttpRequest& out, RequestMeta& meta) {
         break;
       }
       case Stage::chunk_data: {
-        const std::size_t n = std::min(remaining_, buffer_.size() - pos_);
-        current_.body.append(buffer_, pos_, n);
-        pos_ += n;
-        remaining_ -= n;
-        if (remaining_ > 0) {
-          compact();
-          return Result::need_more;
-        }
+        if (!takeBody()) return Result::need_more;
         stage_ = Stage::chunk_end;
         break;
       }

@@ -55,6 +55,7 @@ class RequestParser {
   Result parseHead(HttpRequest& out, RequestMeta& meta);
   bool readLine(std::string_view& line, std::size_t maxLength, bool& tooLong);
   void compact();
+  bool takeBody();
 
   ParserLimits limits_;
   HttpRequest current_;  // the request being read
