@@ -130,6 +130,7 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
     return integer(c.max_request_bytes, 4096, 64LL * 1024 * 1024);
   }
   if (key == "server.threads") return integer(c.http_threads, 0, 64);
+  if (key == "server.request_threads") return integer(c.http_request_threads, 1, 256);
   if (key == "server.idle_timeout") {
     return duration(c.http_idle_timeout, milliseconds{100}, hours{1});
   }
@@ -248,6 +249,7 @@ const std::vector<std::string>& knownKeys() {
                                              "server.trusted_proxies",
                                              "server.max_request_bytes",
                                              "server.threads",
+                                             "server.request_threads",
                                              "server.idle_timeout",
                                              "server.request_timeout",
                                              "store.url",

@@ -22,6 +22,8 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -34,6 +36,8 @@ using Clock = std::chrono::steady_clock;
 
 // Unanswered input a connection may hold (beyond one body) while its answers wait unread.
 constexpr std::size_t kMaxBacklog = 4 * 1024 * 1024;
+// Requests waiting for a request-pool thread; beyond this they are answered 503.
+constexpr std::size_t kMaxPoolQueue = 256;
 // Input a closing connection may still send (and have dropped) before it is reset.
 constexpr std::size_t kMaxLinger = 8 * 1024 * 1024;
 // Answers are written out once this much has been rendered (pipelined requests).
@@ -72,6 +76,7 @@ struct Connection {
   bool ready = false;  // input arrived in this reactor round and waits to be served
   bool gone = false;   // disconnected
   bool aborted = false;
+  bool awaiting = false;    // a request of this connection is on the request pool
   std::size_t dropped = 0;  // input read and dropped while closing
   int queued_writes = 0;    // responses handed to Pistache's write queue and not written yet
   bool closing = false;     // the last response closes the connection; later input is dropped
@@ -80,6 +85,63 @@ struct Connection {
   std::atomic<bool> busy{false};                        // a request is being served
   std::atomic<bool> closing_flag{false};
   std::atomic<bool> cut{false};  // the sweeper has shut the socket down
+};
+
+// Threads for requests that may block (see ConnectionHandler::mayBlock), with a bounded
+// queue. Only reactor threads submit; stop() finishes what was queued.
+class RequestPool {
+ public:
+  RequestPool(int threads, std::size_t maxQueued) : maxQueued_(maxQueued) {
+    for (int i = 0; i < threads; ++i)
+      threads_.emplace_back([this] { run(); });
+  }
+  ~RequestPool() { stop(); }
+  RequestPool(const RequestPool&) = delete;
+  RequestPool& operator=(const RequestPool&) = delete;
+
+  bool full() const {
+    std::lock_guard lock(mutex_);
+    return queue_.size() >= maxQueued_;
+  }
+  void submit(std::function<void()> job) {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(std::move(job));
+    }
+    wake_.notify_one();
+  }
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+  }
+
+ private:
+  void run() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, and nothing left
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      job();
+    }
+  }
+
+  const std::size_t maxQueued_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
 };
 
 struct Shared {
@@ -96,11 +158,13 @@ struct Shared {
   std::vector<std::string> trusted;
   std::atomic<int> inflight{0};
   std::atomic<bool> draining{false};
-  std::mutex mutex;  // guards connections (the sweeper's view)
+  std::unique_ptr<RequestPool> pool;  // null: everything is served on the reactor threads
+  std::mutex mutex;                   // guards connections (the sweeper's view)
   std::unordered_map<Connection*, std::shared_ptr<Connection>> connections;
 };
 
-class ConnectionHandler : public Tcp::Handler {
+class ConnectionHandler : public Tcp::Handler,
+                          public std::enable_shared_from_this<ConnectionHandler> {
  public:
   explicit ConnectionHandler(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
   // Each reactor thread gets its own copy, with its own connections.
@@ -164,6 +228,7 @@ class ConnectionHandler : public Tcp::Handler {
   // Serves every complete request that arrived in this reactor round, one connection after
   // the other, and writes the responses.
   void serveReady() {
+    collectFinished();
     if (ready_.empty()) return;
     serving_.swap(ready_);
     for (const auto& conn : serving_) {
@@ -179,15 +244,16 @@ class ConnectionHandler : public Tcp::Handler {
     const auto peer = c.peer.lock();
     if (!peer || c.closing) return;
     // Answers still queued (the client reads slowly): the next requests wait until the queue
-    // drains, so unread answers do not pile up in memory.
-    if (c.queued_writes > 0) return;
+    // drains, so unread answers do not pile up in memory. A request on the pool: the next
+    // ones wait for its answer, which must go first.
+    if (c.queued_writes > 0 || c.awaiting) return;
     c.busy.store(true);
     c.out.clear();
     // Answers are written in batches of about kBatchBytes; when the socket does not take a
     // batch, the rest of the requests wait for the write queue to drain (see writeOut()).
     bool more = true;
-    while (more && c.queued_writes == 0 && !c.closing) {
-      more = serveBatch(c);
+    while (more && c.queued_writes == 0 && !c.closing && !c.awaiting) {
+      more = serveBatch(conn);
       writeOut(conn, peer);
     }
     if (!c.parser.partial()) {
@@ -196,11 +262,12 @@ class ConnectionHandler : public Tcp::Handler {
       c.request_started_ms.store(nowMs(), std::memory_order_relaxed);
     }
     c.closing_flag.store(c.closing);
-    c.busy.store(false);
+    c.busy.store(c.awaiting);
   }
 
   // Serves complete requests into c.out until none is left (false) or the batch is full (true).
-  bool serveBatch(Connection& c) {
+  bool serveBatch(const std::shared_ptr<Connection>& conn) {
+    Connection& c = *conn;
     while (c.out.size() < kBatchBytes) {
       HttpRequest request;
       RequestMeta meta;
@@ -220,7 +287,11 @@ class ConnectionHandler : public Tcp::Handler {
         return false;
       }
       const bool close = !meta.keep_alive || shared_->draining.load();
-      serve(request, meta, c, close);
+      if (mayBlock(request)) {
+        if (dispatch(conn, std::move(request), meta, close)) return false;
+      } else {
+        serve(request, meta, c.host, close, c.out);
+      }
       if (close) {
         c.closing = true;
         return false;
@@ -229,7 +300,52 @@ class ConnectionHandler : public Tcp::Handler {
     return true;
   }
 
-  void serve(HttpRequest& request, const RequestMeta& meta, Connection& c, bool close) {
+  // Requests that change something may block for long: password hashing (login, users), calls
+  // to a CA or a DNS server (account validation, key rollover, credential tests). They run on
+  // the request pool so that reads on the same reactor thread are not held up.
+  bool mayBlock(const HttpRequest& request) const {
+    return shared_->pool != nullptr && !shared_->draining.load() && request.method != "GET" &&
+           request.method != "HEAD" && request.path.starts_with("/api/");
+  }
+
+  // Hands the request to the pool; the connection serves nothing else until its answer is
+  // back (collectFinished). When the pool's queue is full the request is answered 503 at once
+  // (false): blocking this thread instead is what the pool is there to avoid.
+  bool dispatch(const std::shared_ptr<Connection>& conn, HttpRequest request,
+                const RequestMeta& meta, bool close) {
+    Connection& c = *conn;
+    if (shared_->pool->full()) {
+      auto busy = jsonError(503, "the server is busy; try again shortly");
+      busy.headers.emplace_back("Retry-After", "1");
+      const std::string id = shared_->ids.next();
+      appendResponse(c.out, busy,
+                     {id, request.method == "HEAD", close, meta.minor_version == 0 && !close});
+      return false;
+    }
+    auto self = shared_from_this();
+    std::weak_ptr<Connection> weak = conn;
+    std::weak_ptr<Tcp::Peer> weakPeer = c.peer;
+    shared_->inflight.fetch_add(1);  // until the answer is written (collectFinished)
+    shared_->pool->submit(
+        [self, weak, weakPeer, request = std::move(request), meta, close, host = c.host]() mutable {
+          Finished done{weak, {}, close};
+          self->serve(request, meta, host, close, done.bytes);
+          {
+            std::lock_guard lock(self->finishedMutex_);
+            self->finished_.push_back(std::move(done));
+          }
+          // Wakes the connection's reactor thread (an empty write through Pistache's queue);
+          // that round collects the answer.
+          if (const auto peer = weakPeer.lock())
+            peer->send(RawBuffer(std::string(), 0), MSG_NOSIGNAL);
+        });
+    c.awaiting = true;
+    c.busy.store(true);
+    return true;
+  }
+
+  void serve(HttpRequest& request, const RequestMeta& meta, const std::string& host, bool close,
+             std::string& out) {
     // Counted while it runs, so a graceful stop can wait for it.
     shared_->inflight.fetch_add(1);
     struct Done {
@@ -246,7 +362,7 @@ class ConnectionHandler : public Tcp::Handler {
     const ResponseFraming framing{request.request_id, request.method == "HEAD", close,
                                   meta.minor_version == 0 && !close};
     if (shared_->draining.load()) {
-      appendResponse(c.out, jsonError(503, "the server is shutting down"),
+      appendResponse(out, jsonError(503, "the server is shutting down"),
                      {request.request_id, false, true, false});
       return;
     }
@@ -254,18 +370,18 @@ class ConnectionHandler : public Tcp::Handler {
       if (shared_->api != nullptr && request.path.starts_with("/api/")) {
         const auto forwarded = request.headers.find("x-forwarded-for");
         request.client_ip =
-            clientIp(c.host, forwarded == request.headers.end() ? std::string() : forwarded->second,
+            clientIp(host, forwarded == request.headers.end() ? std::string() : forwarded->second,
                      shared_->trusted);
-        appendResponse(c.out, shared_->api->handle(request), framing);
+        appendResponse(out, shared_->api->handle(request), framing);
         return;
       }
-      appendResponse(c.out, route(request), framing);
+      appendResponse(out, route(request), framing);
     } catch (const std::exception& e) {
       spdlog::error("request {} failed: {}", request.request_id, e.what());
-      appendResponse(c.out, jsonError(500, "internal error"), framing);
+      appendResponse(out, jsonError(500, "internal error"), framing);
     } catch (...) {
       spdlog::error("request {} failed with an unknown exception", request.request_id);
-      appendResponse(c.out, jsonError(500, "internal error"), framing);
+      appendResponse(out, jsonError(500, "internal error"), framing);
     }
   }
 
@@ -314,6 +430,30 @@ class ConnectionHandler : public Tcp::Handler {
     sockaddr unspecified{};
     unspecified.sa_family = AF_UNSPEC;
     ::connect(c.fd, &unspecified, sizeof unspecified);
+  }
+
+  // Writes the answers the pool finished for this thread's connections, in the connections'
+  // order, and lets each connection go on with the requests that waited behind them.
+  void collectFinished() {
+    {
+      std::lock_guard lock(finishedMutex_);
+      if (finished_.empty()) return;
+      collecting_.swap(finished_);
+    }
+    for (auto& done : collecting_) {
+      if (const auto conn = done.connection.lock(); conn && !conn->gone) {
+        conn->awaiting = false;
+        conn->busy.store(false);
+        conn->last_activity_ms.store(nowMs(), std::memory_order_relaxed);
+        conn->out = std::move(done.bytes);
+        if (done.close) conn->closing = true;
+        conn->closing_flag.store(conn->closing);
+        if (const auto peer = conn->peer.lock()) writeOut(conn, peer);
+        markReady(conn);
+      }
+      shared_->inflight.fetch_sub(1);
+    }
+    collecting_.clear();
   }
 
   void markReady(const std::shared_ptr<Connection>& conn) {
@@ -383,6 +523,15 @@ class ConnectionHandler : public Tcp::Handler {
   std::unordered_map<int, std::shared_ptr<Connection>> connections_;
   std::vector<std::shared_ptr<Connection>> ready_;
   std::vector<std::shared_ptr<Connection>> serving_;
+  // Answers from the request pool, handed over to this reactor thread.
+  struct Finished {
+    std::weak_ptr<Connection> connection;
+    std::string bytes;
+    bool close = false;
+  };
+  std::mutex finishedMutex_;
+  std::vector<Finished> finished_;
+  std::vector<Finished> collecting_;
 };
 
 // Pistache's transport (one per reactor thread) with a hook after each round of ready
@@ -461,6 +610,9 @@ HttpServer::~HttpServer() {
 
 domain::Status HttpServer::start() {
   const auto& o = impl_->shared->options;
+  if (o.request_threads > 0) {
+    impl_->shared->pool = std::make_unique<RequestPool>(o.request_threads, kMaxPoolQueue);
+  }
   try {
     impl_->listener = std::make_unique<Tcp::Listener>(Address(o.address, Port(o.port)));
     impl_->listener->init(static_cast<size_t>(std::max(1, o.threads)),
@@ -502,6 +654,7 @@ void HttpServer::stop() {
         "stopping with {} request(s) still running after {} s", shared.inflight.load(),
         std::chrono::duration_cast<std::chrono::seconds>(shared.options.drain_timeout).count());
   }
+  if (shared.pool) shared.pool->stop();
   {
     std::lock_guard lock(impl_->sweeperMutex);
     impl_->sweeperStop = true;
