@@ -330,14 +330,18 @@ class ConnectionHandler : public Tcp::Handler,
         [self, weak, weakPeer, request = std::move(request), meta, close, host = c.host]() mutable {
           Finished done{weak, {}, close};
           self->serve(request, meta, host, close, done.bytes);
+          const auto peer = weakPeer.lock();
+          if (!peer) {  // the client has gone: nobody to answer, nothing to wake
+            self->shared_->inflight.fetch_sub(1);
+            return;
+          }
           {
             std::lock_guard lock(self->finishedMutex_);
             self->finished_.push_back(std::move(done));
           }
           // Wakes the connection's reactor thread (an empty write through Pistache's queue);
           // that round collects the answer.
-          if (const auto peer = weakPeer.lock())
-            peer->send(RawBuffer(std::string(), 0), MSG_NOSIGNAL);
+          peer->send(RawBuffer(std::string(), 0), MSG_NOSIGNAL);
         });
     c.awaiting = true;
     c.busy.store(true);

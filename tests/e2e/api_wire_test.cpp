@@ -396,3 +396,23 @@ TEST_CASE("wire: a slow mutation runs off the HTTP thread, reads go on and pipel
   CHECK(readTime * 2 < loginTime);
   CHECK(slow.stop() == 0);
 }
+
+TEST_CASE("wire: a client gone during a slow mutation does not hold up the stop") {
+  ServerProcess slow(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
+      "auth.bcrypt_cost = 14\nserver.threads = 1\n");
+  const std::string login = R"({"username":"root","password":"correct horse battery"})";
+  {
+    Wire gone(slow.port());
+    gone.send(
+        "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: " +
+        std::to_string(login.size()) + "\r\n\r\n" + login);
+    std::this_thread::sleep_for(std::chrono::milliseconds{200});
+  }                                                      // closed while the login hashes
+  std::this_thread::sleep_for(std::chrono::seconds{2});  // the login has finished by now
+  const auto started = std::chrono::steady_clock::now();
+  CHECK(slow.stop() == 0);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds{5});
+}
