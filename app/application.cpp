@@ -293,6 +293,7 @@ domain::Status Application::startHttp() {
   options.max_request_bytes = parts_->config.max_request_bytes;
   options.trusted_proxies = parts_->config.trusted_proxies;
   options.request_threads = parts_->config.http_request_threads;
+  options.request_queue = parts_->config.http_request_queue;
   options.idle_timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_idle_timeout);
   options.request_timeout =

@@ -131,6 +131,7 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
   }
   if (key == "server.threads") return integer(c.http_threads, 0, 64);
   if (key == "server.request_threads") return integer(c.http_request_threads, 1, 256);
+  if (key == "server.request_queue") return integer(c.http_request_queue, 1, 100000);
   if (key == "server.idle_timeout") {
     return duration(c.http_idle_timeout, milliseconds{100}, hours{1});
   }
@@ -250,6 +251,7 @@ const std::vector<std::string>& knownKeys() {
                                              "server.max_request_bytes",
                                              "server.threads",
                                              "server.request_threads",
+                                             "server.request_queue",
                                              "server.idle_timeout",
                                              "server.request_timeout",
                                              "store.url",

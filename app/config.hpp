@@ -25,6 +25,7 @@ struct Config {
   std::size_t max_request_bytes = 1024 * 1024;
   int http_threads = 0;  // 0: one per CPU core, at least 2
   int http_request_threads = 4;  // threads for requests that may block (mutations)
+  std::size_t http_request_queue = 256;  // requests waiting for those threads; more get 503
   domain::Duration http_idle_timeout = std::chrono::seconds{75};
   domain::Duration http_request_timeout = std::chrono::seconds{30};
   // store.*

@@ -10,6 +10,7 @@
 #include "adapters/http/api.hpp"
 #include "adapters/http/client_ip.hpp"
 #include "adapters/http/http_codec.hpp"
+#include "adapters/http/request_pool.hpp"
 
 #include <pistache/listener.h>
 #include <pistache/peer.h>
@@ -22,7 +23,6 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -36,8 +36,6 @@ using Clock = std::chrono::steady_clock;
 
 // Unanswered input a connection may hold (beyond one body) while its answers wait unread.
 constexpr std::size_t kMaxBacklog = 4 * 1024 * 1024;
-// Requests waiting for a request-pool thread; beyond this they are answered 503.
-constexpr std::size_t kMaxPoolQueue = 256;
 // Input a closing connection may still send (and have dropped) before it is reset.
 constexpr std::size_t kMaxLinger = 8 * 1024 * 1024;
 // Answers are written out once this much has been rendered (pipelined requests).
@@ -85,63 +83,6 @@ struct Connection {
   std::atomic<bool> busy{false};                        // a request is being served
   std::atomic<bool> closing_flag{false};
   std::atomic<bool> cut{false};  // the sweeper has shut the socket down
-};
-
-// Threads for requests that may block (see ConnectionHandler::mayBlock), with a bounded
-// queue. Only reactor threads submit; stop() finishes what was queued.
-class RequestPool {
- public:
-  RequestPool(int threads, std::size_t maxQueued) : maxQueued_(maxQueued) {
-    for (int i = 0; i < threads; ++i)
-      threads_.emplace_back([this] { run(); });
-  }
-  ~RequestPool() { stop(); }
-  RequestPool(const RequestPool&) = delete;
-  RequestPool& operator=(const RequestPool&) = delete;
-
-  bool full() const {
-    std::lock_guard lock(mutex_);
-    return queue_.size() >= maxQueued_;
-  }
-  void submit(std::function<void()> job) {
-    {
-      std::lock_guard lock(mutex_);
-      queue_.push_back(std::move(job));
-    }
-    wake_.notify_one();
-  }
-  void stop() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto& t : threads_) {
-      if (t.joinable()) t.join();
-    }
-  }
-
- private:
-  void run() {
-    for (;;) {
-      std::function<void()> job;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stopping, and nothing left
-        job = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      job();
-    }
-  }
-
-  const std::size_t maxQueued_;
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::function<void()>> queue_;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
 };
 
 struct Shared {
@@ -615,7 +556,7 @@ HttpServer::~HttpServer() {
 domain::Status HttpServer::start() {
   const auto& o = impl_->shared->options;
   if (o.request_threads > 0) {
-    impl_->shared->pool = std::make_unique<RequestPool>(o.request_threads, kMaxPoolQueue);
+    impl_->shared->pool = std::make_unique<RequestPool>(o.request_threads, o.request_queue);
   }
   try {
     impl_->listener = std::make_unique<Tcp::Listener>(Address(o.address, Port(o.port)));

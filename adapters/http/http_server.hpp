@@ -18,9 +18,10 @@ namespace certsteward::adapters::http {
 
 struct HttpServerOptions {
   std::string address = "127.0.0.1";
-  std::uint16_t port = 8080;  // 0 = any free port (see HttpServer::port())
-  int threads = 1;            // reactor threads (each serves its share of the connections)
-  int request_threads = 4;    // threads for requests that may block (mutations); 0: none
+  std::uint16_t port = 8080;        // 0 = any free port (see HttpServer::port())
+  int threads = 1;                  // reactor threads (each serves its share of the connections)
+  int request_threads = 4;          // threads for requests that may block (mutations); 0: none
+  std::size_t request_queue = 256;  // requests waiting for those threads; more get 503
   std::size_t max_request_bytes = 1024 * 1024;       // headers + body; larger requests get 413
   std::vector<std::string> trusted_proxies;          // empty: the spec's private ranges
   std::chrono::milliseconds drain_timeout{25000};    // stop() waits this long for running requests

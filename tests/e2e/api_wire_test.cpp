@@ -416,3 +416,36 @@ TEST_CASE("wire: a client gone during a slow mutation does not hold up the stop"
   CHECK(slow.stop() == 0);
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds{5});
 }
+
+TEST_CASE("wire: with every request thread busy and the queue full, a mutation gets 503 at once") {
+  ServerProcess slow(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
+      "auth.bcrypt_cost = 14\nserver.request_threads = 1\nserver.request_queue = 1\n");
+  const std::string login = R"({"username":"root","password":"correct horse battery"})";
+  const auto loginRequest = [&](int n) {
+    return "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+           "X-Forwarded-For: 10.99.0." +
+           std::to_string(n) + "\r\nContent-Length: " + std::to_string(login.size()) + "\r\n\r\n" +
+           login;
+  };
+  Wire first(slow.port());
+  first.send(loginRequest(1));  // runs (about a second of bcrypt)
+  std::this_thread::sleep_for(std::chrono::milliseconds{200});
+  Wire second(slow.port());
+  second.send(loginRequest(2));  // waits in the queue
+  std::this_thread::sleep_for(std::chrono::milliseconds{200});
+  Wire third(slow.port());
+  const auto started = std::chrono::steady_clock::now();
+  third.send(loginRequest(3));  // no room: refused at once
+  const auto refused = third.responses(1);
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].status == 503);
+  CHECK(refused[0].header("retry-after") == "1");
+  CHECK(refused[0].body.starts_with(R"({"error":")"));
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds{500});
+  // The two accepted ones are answered in turn.
+  CHECK(first.responses(1, {}, std::chrono::seconds{30}).at(0).status == 200);
+  CHECK(second.responses(1, {}, std::chrono::seconds{30}).at(0).status == 200);
+  CHECK(slow.stop() == 0);
+}
