@@ -157,6 +157,21 @@ std::string get(const std::string& path, const std::string& extra = {}) {
   return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + "\r\n";
 }
 
+// The owner's login as raw bytes.
+std::string ownerLogin(const std::string& extra = {}) {
+  const std::string body = R"({"username":"root","password":"correct horse battery"})";
+  return "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+         extra + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+// A server whose logins take about a second (bcrypt cost 14), plus `config`.
+ServerProcess slowLoginServer(const std::string& config) {
+  return ServerProcess(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
+      "auth.bcrypt_cost = 14\n" + config);
+}
+
 }  // namespace
 
 TEST_CASE("wire: pipelined requests are answered in order on one connection") {
@@ -361,19 +376,10 @@ TEST_CASE("wire: after a closing answer the server drops what follows, but not w
 TEST_CASE("wire: a slow mutation runs off the HTTP thread, reads go on and pipelined order holds") {
   // One HTTP thread and bcrypt at cost 14 (about a second per login): without the request pool
   // every other request would wait for the login.
-  ServerProcess slow(
-      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
-                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
-      "auth.bcrypt_cost = 14\nserver.threads = 1\n");
-  const std::string login = R"({"username":"root","password":"correct horse battery"})";
-  const std::string loginRequest =
-      "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-      "Content-Length: " +
-      std::to_string(login.size()) + "\r\n\r\n" + login;
-
+  ServerProcess slow = slowLoginServer("server.threads = 1\n");
   Wire loggingIn(slow.port());
   const auto started = std::chrono::steady_clock::now();
-  loggingIn.send(loginRequest + get("/healthz", "X-Request-ID: after-login\r\n"));
+  loggingIn.send(ownerLogin() + get("/healthz", "X-Request-ID: after-login\r\n"));
   std::this_thread::sleep_for(std::chrono::milliseconds{100});
 
   // Meanwhile, on another connection (same HTTP thread): answered long before the login.
@@ -398,17 +404,10 @@ TEST_CASE("wire: a slow mutation runs off the HTTP thread, reads go on and pipel
 }
 
 TEST_CASE("wire: a client gone during a slow mutation does not hold up the stop") {
-  ServerProcess slow(
-      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
-                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
-      "auth.bcrypt_cost = 14\nserver.threads = 1\n");
-  const std::string login = R"({"username":"root","password":"correct horse battery"})";
+  ServerProcess slow = slowLoginServer("server.threads = 1\n");
   {
     Wire gone(slow.port());
-    gone.send(
-        "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "Content-Length: " +
-        std::to_string(login.size()) + "\r\n\r\n" + login);
+    gone.send(ownerLogin());
     std::this_thread::sleep_for(std::chrono::milliseconds{200});
   }                                                      // closed while the login hashes
   std::this_thread::sleep_for(std::chrono::seconds{2});  // the login has finished by now
@@ -418,16 +417,9 @@ TEST_CASE("wire: a client gone during a slow mutation does not hold up the stop"
 }
 
 TEST_CASE("wire: with every request thread busy and the queue full, a mutation gets 503 at once") {
-  ServerProcess slow(
-      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
-                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}},
-      "auth.bcrypt_cost = 14\nserver.request_threads = 1\nserver.request_queue = 1\n");
-  const std::string login = R"({"username":"root","password":"correct horse battery"})";
-  const auto loginRequest = [&](int n) {
-    return "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-           "X-Forwarded-For: 10.99.0." +
-           std::to_string(n) + "\r\nContent-Length: " + std::to_string(login.size()) + "\r\n\r\n" +
-           login;
+  ServerProcess slow = slowLoginServer("server.request_threads = 1\nserver.request_queue = 1\n");
+  const auto loginRequest = [](int n) {
+    return ownerLogin("X-Forwarded-For: 10.99.0." + std::to_string(n) + "\r\n");
   };
   Wire first(slow.port());
   first.send(loginRequest(1));  // runs (about a second of bcrypt)
