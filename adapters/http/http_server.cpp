@@ -3,8 +3,8 @@
 // http_codec, on the reactor thread that owns the connection. Pistache 0.0.5's own HTTP layer
 // is not used: it queued every response through an eventfd and two more epoll rounds, dropped
 // pipelined requests, never answered "100 Continue" and answered oversized requests in plain
-// text (NOTES.md). Every response is JSON, carries X-Request-ID, and no exception or internal
-// detail reaches the client.
+// text (NOTES.md). Requests that may block run on a RequestPool. Every response carries
+// X-Request-ID, errors are JSON, and no exception or internal detail reaches the client.
 #include "adapters/http/http_server.hpp"
 
 #include "adapters/http/api.hpp"
