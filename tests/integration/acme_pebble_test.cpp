@@ -17,7 +17,7 @@
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/dns/rfc2136_dns_provider.hpp"
-#include "support/bind9_server.hpp"
+#include "support/bind9_fixture.hpp"
 #include "support/chain_verify.hpp"
 #include "support/http_stub.hpp"
 #include "support/pebble_server.hpp"
@@ -26,6 +26,7 @@ using namespace certsteward;
 using namespace std::chrono_literals;
 using adapters::acme::AcmeIssuer;
 using adapters::acme::AcmeSettings;
+using testing::bind9;
 using testing::Bind9Server;
 using testing::PebbleServer;
 
@@ -35,12 +36,6 @@ namespace {
 template <class R>
 std::string whyNot(const R& result) {
   return result.ok() ? std::string() : result.error().message;
-}
-
-Bind9Server& bind9() {
-  static Bind9Server server;
-  REQUIRE_MESSAGE(server.available(), server.reason());
-  return server;
 }
 
 PebbleServer& pebble() {

@@ -14,21 +14,16 @@
 #include "adapters/dns/dns_provider_factory.hpp"
 #include "adapters/dns/exec_dns_provider.hpp"
 #include "adapters/dns/rfc2136_dns_provider.hpp"
-#include "support/bind9_server.hpp"
+#include "support/bind9_fixture.hpp"
 
 using namespace certsteward;
 using namespace std::chrono_literals;
 using adapters::dns::ExecDnsProvider;
 using adapters::dns::ExecSettings;
+using testing::bind9;
 using testing::Bind9Server;
 
 namespace {
-
-Bind9Server& bind9() {
-  static Bind9Server server;
-  REQUIRE_MESSAGE(server.available(), server.reason());
-  return server;
-}
 
 // A directory of hook scripts, removed afterwards.
 struct Hooks {

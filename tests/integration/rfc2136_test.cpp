@@ -5,21 +5,16 @@
 #include <chrono>
 
 #include "adapters/dns/rfc2136_dns_provider.hpp"
-#include "support/bind9_server.hpp"
+#include "support/bind9_fixture.hpp"
 
 using namespace certsteward;
 using namespace std::chrono_literals;
 using adapters::dns::Rfc2136DnsProvider;
 using adapters::dns::Rfc2136Settings;
+using testing::bind9;
 using testing::Bind9Server;
 
 namespace {
-
-Bind9Server& bind9() {
-  static Bind9Server server;
-  REQUIRE_MESSAGE(server.available(), server.reason());
-  return server;
-}
 
 Rfc2136Settings settings(const char* key = Bind9Server::kKey256,
                          const char* secret = Bind9Server::kSecret256,
@@ -97,7 +92,7 @@ TEST_CASE("rfc2136: names outside the zone, malformed values and bad settings ar
   REQUIRE_FALSE(outside.ok());
   CHECK(outside.error().code == domain::ErrorCode::invalid_argument);
   for (const std::string& value : {std::string{}, std::string("quote\"d"), std::string(300, 'a'),
-                                  std::string("semi;colon"), std::string("new\nline")}) {
+                                   std::string("semi;colon"), std::string("new\nline")}) {
     CHECK(dns.present(challenge("bad", value)).error().code == domain::ErrorCode::invalid_argument);
   }
   CHECK(dns.present({"example.test.", "bad name with spaces.example.test.", "dmFsdWU", 60})
