@@ -45,6 +45,7 @@
 #include "domain/services/resource_rules.hpp"
 #include "domain/services/resource_service.hpp"
 #include "domain/services/scheduler.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "domain/services/user_service.hpp"
 #include "ports/distribution_modules.hpp"
 
@@ -90,20 +91,23 @@ struct Application::Parts {
         secretBox(c.secrets_key),
         hasher(c.bcrypt_cost),
         tokens({c.jwt_secret, c.jwt_issuer, c.jwt_audience}),
-        access(store->memberships()),
+        work(store->transactions(), store->projects()),
+        access(store->memberships(), store->projects()),
         audit(store->auditLog(), auditMac, ids, clock, store->rateLimits(), access),
         auth({users_, store->refreshTokens(), store->rateLimits(), hasher, tokens, ids, random,
               clock, secretBox, otpHasher},
              domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}),
         projects(
-            {store->projects(), store->memberships(), users_, store->certificates(), ids, clock},
-            access, audit),
-        users({users_, store->refreshTokens(), hasher, ids, clock}, access, audit),
+            {store->projects(), store->memberships(), users_, store->certificates(), ids, clock,
+             store->acmeAccounts(), store->dnsCredentials(), store->zones(), store->credentials(),
+             store->moduleConfigs(), store->notificationChannels(), store->notificationRules()},
+            work, access, audit),
+        users({users_, store->refreshTokens(), hasher, ids, clock}, work, access, audit),
         certificates({store->certificates(), store->jobs(), store->distributions(),
-                      store->license(), ids, clock, secretBox},
-                     access, audit, jobPolicy(c)),
-        jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock}, access,
-             audit),
+                      store->license(), ids, clock, secretBox, store->acmeAccounts()},
+                     work, access, audit, jobPolicy(c)),
+        jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock}, work,
+             access, audit),
         dnsProviders(
             adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval, c.dns_exec_timeout},
             c.dns_exec_commands),
@@ -118,45 +122,45 @@ struct Application::Parts {
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
-               access, audit, c.dns_propagation_timeout),
+               work, access, audit, c.dns_propagation_timeout),
         scheduler({store->leaderLock(), store->certificates(), store->jobs(), ids, clock,
                    store->projects(), store->settings()},
                   domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
         licenseVerifier(readFile(c.license_public_key_file)),
-        license(store->license(), licenseVerifier, clock, access, audit),
-        acmeAccounts(store->acmeAccounts(), secretBox, ids, clock, access, audit,
+        license(store->license(), licenseVerifier, clock, work, access, audit),
+        acmeAccounts(store->acmeAccounts(), secretBox, ids, clock, work, access, audit,
                      {"acme_account", &domain::AcmeAccount::eab_hmac_sealed, {}, {}}),
-        dnsCredentials(store->dnsCredentials(), secretBox, ids, clock, access, audit,
+        dnsCredentials(store->dnsCredentials(), secretBox, ids, clock, work, access, audit,
                        {"dns_credential",
                         &domain::DnsCredential::secret_sealed,
                         {},
                         [this](const domain::DnsCredential& d) {
                           return domain::zonesUsing(d, store->zones());
                         }}),
-        zones(store->zones(), secretBox, ids, clock, access, audit,
+        zones(store->zones(), secretBox, ids, clock, work, access, audit,
               {"zone",
                nullptr,
                [this](const domain::Zone& z) {
                  return domain::checkZone(z, store->dnsCredentials());
                },
                {}}),
-        credentials(store->credentials(), secretBox, ids, clock, access, audit,
+        credentials(store->credentials(), secretBox, ids, clock, work, access, audit,
                     {"credential",
                      &domain::Credential::secret_sealed,
                      {},
                      [this](const domain::Credential& cr) {
                        return domain::modulesUsing(cr, store->moduleConfigs());
                      }}),
-        channels(store->notificationChannels(), secretBox, ids, clock, access, audit,
+        channels(store->notificationChannels(), secretBox, ids, clock, work, access, audit,
                  {"notification_channel", &domain::NotificationChannel::secret_sealed, {}, {}}),
-        rules(store->notificationRules(), secretBox, ids, clock, access, audit,
+        rules(store->notificationRules(), secretBox, ids, clock, work, access, audit,
               {"notification_rule",
                nullptr,
                [this](const domain::NotificationRule& r) {
                  return domain::checkNotificationRule(r, store->notificationChannels());
                },
                {}}),
-        modules(store->moduleConfigs(), secretBox, ids, clock, access, audit,
+        modules(store->moduleConfigs(), secretBox, ids, clock, work, access, audit,
                 {"module_config", nullptr,
                  [this](const domain::ModuleConfig& m) {
                    return domain::checkModuleConfig(m, store->credentials());
@@ -166,7 +170,7 @@ struct Application::Parts {
                  }}),
         distributions(
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
-            access, audit),
+            work, access, audit),
         api({auth,
              projects,
              users,
@@ -199,6 +203,7 @@ struct Application::Parts {
   adapters::crypto::OpenSslOtpHasher otpHasher;
   adapters::crypto::BcryptPasswordHasher hasher;
   adapters::crypto::JwtTokenCodec tokens;
+  domain::UnitOfWork work;
   domain::AccessControl access;
   domain::AuditService audit;
   domain::AuthService auth;

@@ -46,6 +46,9 @@ struct User {
   std::string totp_secret_sealed;  // SecretBox ciphertext; empty when not enrolled
   Timestamp created_at{};
   Timestamp updated_at{};
+  // Access tokens issued before this instant are refused (a password change, a disable or a role
+  // change ends every session at once, not when its access token expires).
+  Timestamp tokens_valid_after{};
 };
 
 // Usernames: 1..64 characters of [a-z0-9._@-], case-folded by the caller.

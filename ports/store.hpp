@@ -25,6 +25,7 @@
 #include "ports/rate_limit_counter.hpp"
 #include "ports/refresh_token_store.hpp"
 #include "ports/settings_repository.hpp"
+#include "ports/transactions.hpp"
 #include "ports/user_repository.hpp"
 #include "ports/zone_repository.hpp"
 
@@ -59,6 +60,9 @@ class Store {
   virtual RateLimitCounter& rateLimits() = 0;
   virtual LeaderLock& leaderLock() = 0;
   virtual SettingsRepository& settings() = 0;
+  // Several of the above written together or not at all. Rate-limit counters, refresh tokens,
+  // idempotency records and the leader lock are written outside transactions.
+  virtual Transactions& transactions() = 0;
 };
 
 using StorePtr = std::unique_ptr<Store>;

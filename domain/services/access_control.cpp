@@ -58,6 +58,11 @@ Status AccessControl::check(const Principal& who, Action action) const {
 
 Result<std::optional<ProjectRole>> AccessControl::projectRole(const Principal& who,
                                                               const Id& projectId) const {
+  // A project that does not exist is invisible to everyone, org owners included.
+  if (auto project = projects_.get(projectId); !project) {
+    if (project.error().code == ErrorCode::not_found) return std::optional<ProjectRole>{};
+    return project.error();
+  }
   if (atLeast(who.user.org_role, OrgRole::admin))
     return effectiveProjectRole(who.user.org_role, {});
   auto membership = memberships_.get(projectId, who.user.id);

@@ -10,6 +10,7 @@
 #include "domain/result.hpp"
 #include "domain/user.hpp"
 #include "ports/membership_repository.hpp"
+#include "ports/project_repository.hpp"
 
 namespace certsteward::domain {
 
@@ -55,21 +56,24 @@ const AccessRule& ruleFor(Action action) noexcept;
 
 class AccessControl {
  public:
-  explicit AccessControl(const ports::MembershipRepository& memberships)
-      : memberships_(memberships) {}
+  AccessControl(const ports::MembershipRepository& memberships,
+                const ports::ProjectRepository& projects)
+      : memberships_(memberships), projects_(projects) {}
 
   // For org-scoped actions. permission_denied when the org role is too low.
   Status check(const Principal& who, Action action) const;
 
-  // For project-scoped actions (and org actions on one project). not_found when the project is
-  // not visible to the caller; permission_denied when the role is too low.
+  // For project-scoped actions (and org actions on one project). not_found when the project does
+  // not exist or is not visible to the caller, whatever the org role; permission_denied when the
+  // role is too low.
   Status check(const Principal& who, Action action, const Id& projectId) const;
 
-  // The caller's role in the project, nullopt when it is invisible to them.
+  // The caller's role in the project, nullopt when it does not exist or is invisible to them.
   Result<std::optional<ProjectRole>> projectRole(const Principal& who, const Id& projectId) const;
 
  private:
   const ports::MembershipRepository& memberships_;
+  const ports::ProjectRepository& projects_;
 };
 
 }  // namespace certsteward::domain

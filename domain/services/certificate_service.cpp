@@ -28,21 +28,37 @@ Result<QueuedCertificate> CertificateService::create(const Principal& who,
   cert.created_at = now;
   cert.updated_at = now;
   if (auto s = validateNewCertificate(cert); !s) return s.error();
-  // The licence caps issuance (never renewal). Counted over all projects.
-  auto license = p_.license.get();
-  if (!license) return license.error();
-  auto existing = p_.certificates.countAll();
-  if (!existing) return existing.error();
-  if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s.error();
-  if (auto s = p_.certificates.create(cert); !s) return s.error();
   Job job = newJob(p_.ids.next(), projectId, JobType::issue_certificate, now, jobPolicy_);
   job.certificate_id = cert.id;
-  auto queued = p_.jobs.enqueue(job);
-  if (!queued) return queued.error();
-  (void)audit_.record(&who, ctx, "certificate.create", "certificate", cert.id, projectId,
-                      cert.common_name);
+  std::optional<Job> queuedJob;
+  const Status done = work_.inProject(
+      projectId,
+      [&]() -> Status {
+        if (cert.acme_account_id) {
+          if (auto account = p_.acmeAccounts.get(projectId, *cert.acme_account_id); !account) {
+            if (account.error().code != ErrorCode::not_found) return account.error();
+            return makeError(ErrorCode::invalid_argument,
+                             "acme_account_id must name an ACME account of this project");
+          }
+        }
+        // The licence caps issuance (never renewal). Counted over all projects, inside the
+        // transaction that inserts, under the licence guard.
+        auto license = p_.license.get();
+        if (!license) return license.error();
+        auto existing = p_.certificates.countAll();
+        if (!existing) return existing.error();
+        if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s;
+        if (auto s = p_.certificates.create(cert); !s) return s;
+        auto queued = p_.jobs.enqueue(job);
+        if (!queued) return queued.error();
+        queuedJob = std::move(queued->job);
+        return audit_.record(&who, ctx, "certificate.create", "certificate", cert.id, projectId,
+                             cert.common_name);
+      },
+      {kLicenseGuard});
+  if (!done) return done.error();
   cert.version = 1;
-  return QueuedCertificate{std::move(cert), std::move(queued->job)};
+  return QueuedCertificate{std::move(cert), std::move(*queuedJob)};
 }
 
 Result<Page<Certificate>> CertificateService::list(const Principal& who, const Id& projectId,
@@ -87,9 +103,13 @@ Result<CertificateMaterial> CertificateService::material(const Principal& who,
     if (!key) {  // the store's fault, not the caller's: never a 4xx, never the detail
       return makeError(ErrorCode::internal, "the stored private key cannot be decrypted");
     }
+    // No key leaves without its audit entry.
+    if (auto s = audit_.record(&who, ctx, "certificate.private_key_export", "certificate", id,
+                               projectId, cert->common_name);
+        !s) {
+      return s.error();
+    }
     out.private_key_pem = std::move(*key);
-    (void)audit_.record(&who, ctx, "certificate.private_key_export", "certificate", id, projectId,
-                        cert->common_name);
   }
   return out;
 }
@@ -100,21 +120,22 @@ Status CertificateService::remove(const Principal& who, const RequestContext& ct
   auto cert = p_.certificates.get(projectId, id);
   if (!cert) return cert.error();
   if (auto s = access_.check(who, Action::delete_certificates, projectId); !s) return s;
-  auto distributions = p_.distributions.listForCertificate(projectId, id);
-  if (!distributions) return distributions.error();
-  if (!distributions->empty()) {
-    Error e = makeError(
-        ErrorCode::conflict,
-        "the certificate still has " + std::to_string(distributions->size()) + " distribution(s)",
-        "DEPENDENCY_CONFLICT");
-    for (const auto& d : *distributions)
-      e.references.push_back("distribution " + d.id);
-    return e;
-  }
-  if (auto s = p_.certificates.remove(projectId, id); !s) return s;
-  (void)audit_.record(&who, ctx, "certificate.delete", "certificate", id, projectId,
-                      cert->common_name);
-  return {};
+  return work_.inProject(projectId, [&]() -> Status {
+    auto distributions = p_.distributions.listForCertificate(projectId, id);
+    if (!distributions) return distributions.error();
+    if (!distributions->empty()) {
+      Error e = makeError(
+          ErrorCode::conflict,
+          "the certificate still has " + std::to_string(distributions->size()) + " distribution(s)",
+          "DEPENDENCY_CONFLICT");
+      for (const auto& d : *distributions)
+        e.references.push_back("distribution " + d.id);
+      return e;
+    }
+    if (auto s = p_.certificates.remove(projectId, id); !s) return s;
+    return audit_.record(&who, ctx, "certificate.delete", "certificate", id, projectId,
+                         cert->common_name);
+  });
 }
 
 Result<QueuedCertificate> CertificateService::renew(const Principal& who, const RequestContext& ctx,
@@ -133,18 +154,25 @@ Result<QueuedCertificate> CertificateService::renew(const Principal& who, const 
           ErrorCode::failed_precondition,
           "the certificate cannot be renewed now: it is " + std::string(nameOf(cert->status)));
     }
-    auto stored = p_.certificates.update(*cert);
-    if (!stored) {
-      if (stored.error().code == ErrorCode::conflict) continue;
-      return stored.error();
-    }
     Job job = newJob(p_.ids.next(), projectId, JobType::renew_certificate, now, jobPolicy_);
     job.certificate_id = id;
     job.idempotency_key = key;
-    auto queued = p_.jobs.enqueue(job);
-    if (!queued) return queued.error();
-    (void)audit_.record(&who, ctx, "certificate.renew", "certificate", id, projectId);
-    return QueuedCertificate{std::move(*stored), std::move(queued->job)};
+    std::optional<QueuedCertificate> out;
+    // The status change, the renewal job and the audit entry together: never a certificate
+    // waiting for a renewal job that does not exist.
+    const Status done = work_.inProject(projectId, [&]() -> Status {
+      auto stored = p_.certificates.update(*cert);
+      if (!stored) return stored.error();
+      auto queued = p_.jobs.enqueue(job);
+      if (!queued) return queued.error();
+      out = QueuedCertificate{std::move(*stored), std::move(queued->job)};
+      return audit_.record(&who, ctx, "certificate.renew", "certificate", id, projectId);
+    });
+    if (!done) {
+      if (done.error().code == ErrorCode::conflict) continue;
+      return done.error();
+    }
+    return std::move(*out);
   }
   return makeError(ErrorCode::unavailable, "the certificate is changing; try again");
 }

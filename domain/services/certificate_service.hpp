@@ -9,6 +9,8 @@
 #include "domain/certificate.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
+#include "ports/acme_account_repository.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/distribution_repository.hpp"
@@ -52,13 +54,17 @@ class CertificateService {
     ports::IdGenerator& ids;
     const ports::Clock& clock;
     const ports::SecretBox& secrets;
+    const ports::AcmeAccountRepository& acmeAccounts;
   };
   // `jobs`: the attempts and backoff of the jobs it queues.
-  CertificateService(Ports ports, const AccessControl& access, AuditService& audit,
-                     JobPolicy jobs = {})
-      : p_(ports), access_(access), audit_(audit), jobPolicy_(jobs) {}
+  CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,
+                     AuditService& audit, JobPolicy jobs = {})
+      : p_(ports), work_(work), access_(access), audit_(audit), jobPolicy_(jobs) {}
 
-  // invalid_argument for bad names or numbers; resource_exhausted/LICENSE_LIMIT at the cap.
+  // invalid_argument for bad names or numbers, or an acme_account_id that is not an ACME account
+  // of this project; resource_exhausted/LICENSE_LIMIT at the cap.
+  // The certificate, its issue job and its audit entry are written in one transaction, with the
+  // licence count checked inside it (no two creates can both take the last free place).
   Result<QueuedCertificate> create(const Principal& who, const RequestContext& ctx,
                                    const Id& projectId, CertificateRequest request);
   Result<Page<Certificate>> list(const Principal& who, const Id& projectId,
@@ -80,6 +86,7 @@ class CertificateService {
 
  private:
   Ports p_;
+  UnitOfWork& work_;
   const AccessControl& access_;
   AuditService& audit_;
   JobPolicy jobPolicy_;

@@ -34,10 +34,6 @@ Result<Distribution> DistributionService::create(const Principal& who, const Req
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
   if (auto cert = p_.certificates.get(projectId, certificateId); !cert) return cert.error();
   if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
-  if (!p_.modules.get(projectId, moduleConfigId)) {
-    return makeError(ErrorCode::invalid_argument,
-                     "module_config_id must name a module configuration of this project");
-  }
   const Timestamp now = p_.clock.now();
   Distribution d;
   d.id = p_.ids.next();
@@ -46,8 +42,16 @@ Result<Distribution> DistributionService::create(const Principal& who, const Req
   d.module_config_id = moduleConfigId;
   d.created_at = now;
   d.updated_at = now;
-  if (auto s = p_.distributions.create(d); !s) return s.error();
-  (void)audit_.record(&who, ctx, "distribution.create", "distribution", d.id, projectId);
+  const Status done = work_.inProject(projectId, [&]() -> Status {
+    if (auto cert = p_.certificates.get(projectId, certificateId); !cert) return cert.error();
+    if (!p_.modules.get(projectId, moduleConfigId)) {
+      return makeError(ErrorCode::invalid_argument,
+                       "module_config_id must name a module configuration of this project");
+    }
+    if (auto s = p_.distributions.create(d); !s) return s;
+    return audit_.record(&who, ctx, "distribution.create", "distribution", d.id, projectId);
+  });
+  if (!done) return done.error();
   return d;
 }
 
@@ -56,9 +60,10 @@ Status DistributionService::remove(const Principal& who, const RequestContext& c
   auto d = get(who, projectId, certificateId, id);
   if (!d) return d.error();
   if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s;
-  if (auto s = p_.distributions.remove(projectId, id); !s) return s;
-  (void)audit_.record(&who, ctx, "distribution.delete", "distribution", id, projectId);
-  return {};
+  return work_.inProject(projectId, [&]() -> Status {
+    if (auto s = p_.distributions.remove(projectId, id); !s) return s;
+    return audit_.record(&who, ctx, "distribution.delete", "distribution", id, projectId);
+  });
 }
 
 }  // namespace certsteward::domain

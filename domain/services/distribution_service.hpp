@@ -7,6 +7,7 @@
 #include "domain/distribution.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/distribution_repository.hpp"
@@ -24,8 +25,9 @@ class DistributionService {
     ports::IdGenerator& ids;
     const ports::Clock& clock;
   };
-  DistributionService(Ports ports, const AccessControl& access, AuditService& audit)
-      : p_(ports), access_(access), audit_(audit) {}
+  DistributionService(Ports ports, UnitOfWork& work, const AccessControl& access,
+                      AuditService& audit)
+      : p_(ports), work_(work), access_(access), audit_(audit) {}
 
   // not_found for an unknown certificate.
   Result<std::vector<Distribution>> forCertificate(const Principal& who, const Id& projectId,
@@ -43,6 +45,7 @@ class DistributionService {
 
  private:
   Ports p_;
+  UnitOfWork& work_;
   const AccessControl& access_;
   AuditService& audit_;
 };

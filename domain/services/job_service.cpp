@@ -30,12 +30,17 @@ Result<Page<Event>> JobService::events(const Principal& who, const Id& projectId
 Result<Job> JobService::transition(const Principal& who, const RequestContext& ctx,
                                    const Id& projectId, const Id& id, JobEvent event,
                                    const char* action) {
-  auto job = p_.jobs.get(projectId, id);  // tenancy: another project's job is not found
-  if (!job) return job.error();
-  auto update = p_.jobs.apply(id, event, JobContext{p_.clock.now(), "", "", {}});
-  if (!update) return update.error();
-  (void)audit_.record(&who, ctx, action, "job", id, projectId);
-  return update->job;
+  std::optional<Job> out;
+  const Status done = work_.inProject(projectId, [&]() -> Status {
+    auto job = p_.jobs.get(projectId, id);  // tenancy: another project's job is not found
+    if (!job) return job.error();
+    auto update = p_.jobs.apply(id, event, JobContext{p_.clock.now(), "", "", {}});
+    if (!update) return update.error();
+    out = std::move(update->job);
+    return audit_.record(&who, ctx, action, "job", id, projectId);
+  });
+  if (!done) return done.error();
+  return std::move(*out);
 }
 
 Result<Job> JobService::retry(const Principal& who, const RequestContext& ctx, const Id& projectId,

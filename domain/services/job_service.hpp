@@ -5,6 +5,7 @@
 #include "domain/job.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "ports/clock.hpp"
 #include "ports/event_log.hpp"
 #include "ports/job_log_repository.hpp"
@@ -22,8 +23,8 @@ class JobService {
     ports::RateLimitCounter& rateLimits;
     const ports::Clock& clock;
   };
-  JobService(Ports ports, const AccessControl& access, AuditService& audit)
-      : p_(ports), access_(access), audit_(audit) {}
+  JobService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
+      : p_(ports), work_(work), access_(access), audit_(audit) {}
 
   Result<Page<Job>> list(const Principal& who, const Id& projectId, const ports::JobFilter& filter,
                          const PageRequest& page);
@@ -44,6 +45,7 @@ class JobService {
                          const Id& id, JobEvent event, const char* action);
 
   Ports p_;
+  UnitOfWork& work_;
   const AccessControl& access_;
   AuditService& audit_;
 };

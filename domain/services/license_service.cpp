@@ -12,9 +12,14 @@ Result<LicenseStatusView> LicenseService::activate(const Principal& who, const R
   if (auto s = checkActivation(*license, now); !s) return s.error();
   license->activated_at = now;
   license->last_checked_at = now;
-  if (auto s = licenses_.put(*license); !s) return s.error();
-  (void)audit_.record(&who, ctx, "license.activate", "license", license->activation_id,
-                      std::nullopt, license->plan_name);
+  const Status done = work_.run(
+      [&]() -> Status {
+        if (auto s = licenses_.put(*license); !s) return s;
+        return audit_.record(&who, ctx, "license.activate", "license", license->activation_id,
+                             std::nullopt, license->plan_name);
+      },
+      {kLicenseGuard});
+  if (!done) return done.error();
   return licenseStatusView(*license, now);
 }
 

@@ -6,6 +6,7 @@
 #include "domain/license.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "ports/clock.hpp"
 #include "ports/license_repository.hpp"
 #include "ports/license_verifier.hpp"
@@ -15,8 +16,14 @@ namespace certsteward::domain {
 class LicenseService {
  public:
   LicenseService(ports::LicenseRepository& licenses, const ports::LicenseVerifier& verifier,
-                 const ports::Clock& clock, const AccessControl& access, AuditService& audit)
-      : licenses_(licenses), verifier_(verifier), clock_(clock), access_(access), audit_(audit) {}
+                 const ports::Clock& clock, UnitOfWork& work, const AccessControl& access,
+                 AuditService& audit)
+      : licenses_(licenses),
+        verifier_(verifier),
+        clock_(clock),
+        work_(work),
+        access_(access),
+        audit_(audit) {}
 
   // invalid_argument (422) for a key that does not verify or expired more than 5 minutes ago;
   // failed_precondition (409) when no public key is configured. A renewed key replaces the
@@ -29,6 +36,7 @@ class LicenseService {
   ports::LicenseRepository& licenses_;
   const ports::LicenseVerifier& verifier_;
   const ports::Clock& clock_;
+  UnitOfWork& work_;
   const AccessControl& access_;
   AuditService& audit_;
 };

@@ -22,6 +22,30 @@ Status validDescription(const std::string& description) {
 
 }  // namespace
 
+Result<std::vector<std::string>> ProjectService::contents(const Id& projectId) {
+  std::vector<std::string> refs;
+  const PageRequest few = *makePageRequest(1, 5);
+  auto certs = p_.certificates.list(projectId, {}, few);
+  if (!certs) return certs.error();
+  for (const auto& c : certs->items)
+    refs.push_back("certificate " + c.id);
+  const auto add = [&](const char* kind, auto& repo) -> Status {
+    auto page = repo.list(projectId, few);
+    if (!page) return page.error();
+    for (const auto& item : page->items)
+      refs.push_back(std::string(kind) + " " + item.id);
+    return {};
+  };
+  if (auto s = add("acme_account", p_.acmeAccounts); !s) return s.error();
+  if (auto s = add("dns_credential", p_.dnsCredentials); !s) return s.error();
+  if (auto s = add("zone", p_.zones); !s) return s.error();
+  if (auto s = add("credential", p_.credentials); !s) return s.error();
+  if (auto s = add("module_config", p_.moduleConfigs); !s) return s.error();
+  if (auto s = add("notification_channel", p_.notificationChannels); !s) return s.error();
+  if (auto s = add("notification_rule", p_.notificationRules); !s) return s.error();
+  return refs;
+}
+
 Result<Project> ProjectService::create(const Principal& who, const RequestContext& ctx,
                                        std::string name, std::string description) {
   if (auto s = access_.check(who, Action::create_project); !s) return s.error();
@@ -29,8 +53,11 @@ Result<Project> ProjectService::create(const Principal& who, const RequestContex
   if (auto s = validDescription(description); !s) return s.error();
   const Timestamp now = p_.clock.now();
   Project project{p_.ids.next(), std::move(name), std::move(description), now, now};
-  if (auto s = p_.projects.create(project); !s) return s.error();
-  (void)audit_.record(&who, ctx, "project.create", "project", project.id, project.id);
+  const Status done = work_.run([&]() -> Status {
+    if (auto s = p_.projects.create(project); !s) return s;
+    return audit_.record(&who, ctx, "project.create", "project", project.id, project.id);
+  });
+  if (!done) return done.error();
   return project;
 }
 
@@ -64,27 +91,39 @@ Result<Project> ProjectService::update(const Principal& who, const RequestContex
     project->description = *changes.description;
   }
   project->updated_at = p_.clock.now();
-  if (auto s = p_.projects.update(*project); !s) return s.error();
-  (void)audit_.record(&who, ctx, "project.update", "project", id, id);
+  const Status done = work_.inProject(id, [&]() -> Status {
+    if (auto s = p_.projects.update(*project); !s) return s;
+    return audit_.record(&who, ctx, "project.update", "project", id, id);
+  });
+  if (!done) return done.error();
   return project;
 }
 
 Status ProjectService::remove(const Principal& who, const RequestContext& ctx, const Id& id) {
   if (auto s = access_.check(who, Action::read_project, id); !s) return s.error();  // 404 first
   if (auto s = access_.check(who, Action::delete_project); !s) return s.error();
-  auto certs = p_.certificates.list(id, {}, *makePageRequest(1, 5));
-  if (!certs) return certs.error();
-  if (certs->total > 0) {
-    Error e = makeError(ErrorCode::conflict,
-                        "the project still has " + std::to_string(certs->total) + " certificate(s)",
-                        "DEPENDENCY_CONFLICT");
-    for (const auto& c : certs->items)
-      e.references.push_back("certificate " + c.id);
-    return e;
-  }
-  if (auto s = p_.projects.remove(id); !s) return s;
-  (void)audit_.record(&who, ctx, "project.delete", "project", id, id);
-  return {};
+  return work_.inProject(id, [&]() -> Status {
+    auto held = contents(id);
+    if (!held) return held.error();
+    if (!held->empty()) {
+      Error e = makeError(ErrorCode::conflict,
+                          "the project still holds " + std::to_string(held->size()) +
+                              " or more resource(s); delete them first",
+                          "DEPENDENCY_CONFLICT");
+      e.references = std::move(*held);
+      return e;
+    }
+    for (int round = 0; round < 1000; ++round) {  // bounded: 100 members per round
+      auto members = p_.memberships.listForProject(id, *makePageRequest(1, 100));
+      if (!members) return members.error();
+      if (members->items.empty()) break;
+      for (const auto& m : members->items) {
+        if (auto s = p_.memberships.remove(id, m.user_id); !s) return s;
+      }
+    }
+    if (auto s = p_.projects.remove(id); !s) return s;
+    return audit_.record(&who, ctx, "project.delete", "project", id, id);
+  });
 }
 
 Result<Page<Membership>> ProjectService::members(const Principal& who, const Id& projectId,
@@ -100,20 +139,26 @@ Result<Membership> ProjectService::putMember(const Principal& who, const Request
   auto user = p_.users.get(userId);
   if (!user) return user.error();
   Membership m{projectId, userId, role, p_.clock.now()};
-  if (auto s = p_.memberships.put(m); !s) return s.error();
-  auto stored = p_.memberships.get(projectId, userId);
-  if (!stored) return stored.error();
-  (void)audit_.record(&who, ctx, "project.member.put", "membership", userId, projectId,
-                      std::string("role=") + std::string(nameOf(role)));
-  return stored;
+  std::optional<Membership> out;
+  const Status done = work_.inProject(projectId, [&]() -> Status {
+    if (auto s = p_.memberships.put(m); !s) return s;
+    auto stored = p_.memberships.get(projectId, userId);
+    if (!stored) return stored.error();
+    out = std::move(*stored);
+    return audit_.record(&who, ctx, "project.member.put", "membership", userId, projectId,
+                         std::string("role=") + std::string(nameOf(role)));
+  });
+  if (!done) return done.error();
+  return std::move(*out);
 }
 
 Status ProjectService::removeMember(const Principal& who, const RequestContext& ctx,
                                     const Id& projectId, const Id& userId) {
   if (auto s = access_.check(who, Action::manage_members, projectId); !s) return s.error();
-  if (auto s = p_.memberships.remove(projectId, userId); !s) return s;
-  (void)audit_.record(&who, ctx, "project.member.remove", "membership", userId, projectId);
-  return {};
+  return work_.inProject(projectId, [&]() -> Status {
+    if (auto s = p_.memberships.remove(projectId, userId); !s) return s;
+    return audit_.record(&who, ctx, "project.member.remove", "membership", userId, projectId);
+  });
 }
 
 }  // namespace certsteward::domain

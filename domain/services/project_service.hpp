@@ -6,11 +6,19 @@
 
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
+#include "ports/acme_account_repository.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
+#include "ports/credential_repository.hpp"
+#include "ports/dns_credential_repository.hpp"
 #include "ports/id_generator.hpp"
+#include "ports/module_config_repository.hpp"
+#include "ports/notification_channel_repository.hpp"
+#include "ports/notification_rule_repository.hpp"
 #include "ports/project_repository.hpp"
 #include "ports/user_repository.hpp"
+#include "ports/zone_repository.hpp"
 
 namespace certsteward::domain {
 
@@ -28,9 +36,17 @@ class ProjectService {
     ports::CertificateRepository& certificates;
     ports::IdGenerator& ids;
     const ports::Clock& clock;
+    // What a project holds: its deletion is refused while any of it remains.
+    ports::AcmeAccountRepository& acmeAccounts;
+    ports::DnsCredentialRepository& dnsCredentials;
+    ports::ZoneRepository& zones;
+    ports::CredentialRepository& credentials;
+    ports::ModuleConfigRepository& moduleConfigs;
+    ports::NotificationChannelRepository& notificationChannels;
+    ports::NotificationRuleRepository& notificationRules;
   };
-  ProjectService(Ports ports, const AccessControl& access, AuditService& audit)
-      : p_(ports), access_(access), audit_(audit) {}
+  ProjectService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
+      : p_(ports), work_(work), access_(access), audit_(audit) {}
 
   Result<Project> create(const Principal& who, const RequestContext& ctx, std::string name,
                          std::string description);
@@ -39,7 +55,10 @@ class ProjectService {
   Result<Project> get(const Principal& who, const Id& id);
   Result<Project> update(const Principal& who, const RequestContext& ctx, const Id& id,
                          const ProjectChanges& changes);
-  // conflict/DEPENDENCY_CONFLICT while certificates remain in the project.
+  // conflict/DEPENDENCY_CONFLICT while the project holds certificates or configuration
+  // resources (listed in `references`). The project, its memberships and the audit entry go in
+  // one transaction under the project's guard, so a create cannot slip in meanwhile; jobs,
+  // job logs and events stay in the store as history but are unreachable (the project is 404).
   Status remove(const Principal& who, const RequestContext& ctx, const Id& id);
 
   Result<Page<Membership>> members(const Principal& who, const Id& projectId,
@@ -50,7 +69,11 @@ class ProjectService {
                       const Id& userId);
 
  private:
+  // Up to 5 references per kind of what the project still holds; empty when nothing.
+  Result<std::vector<std::string>> contents(const Id& projectId);
+
   Ports p_;
+  UnitOfWork& work_;
   const AccessControl& access_;
   AuditService& audit_;
 };

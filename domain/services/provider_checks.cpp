@@ -35,9 +35,12 @@ Result<AcmeAccount> ProviderChecks::validateAccount(const Principal& who, const 
   account->is_registered = account->status == "valid";
   account->last_validated_at = p_.clock.now();
   account->updated_at = p_.clock.now();
-  if (auto s = p_.accounts.update(*account); !s) return s.error();
-  (void)audit_.record(&who, ctx, "acme_account.validate", "acme_account", id, projectId,
-                      account->status);
+  const Status done = work_.inProject(projectId, [&]() -> Status {
+    if (auto s = p_.accounts.update(*account); !s) return s;
+    return audit_.record(&who, ctx, "acme_account.validate", "acme_account", id, projectId,
+                         account->status);
+  });
+  if (!done) return done.error();
   return *account;
 }
 
@@ -56,8 +59,11 @@ Result<AcmeAccount> ProviderChecks::rolloverAccountKey(const Principal& who,
   account->key_sealed = state->key_sealed;
   account->last_validated_at = p_.clock.now();
   account->updated_at = p_.clock.now();
-  if (auto s = p_.accounts.update(*account); !s) return s.error();
-  (void)audit_.record(&who, ctx, "acme_account.key_rollover", "acme_account", id, projectId, "");
+  const Status done = work_.inProject(projectId, [&]() -> Status {
+    if (auto s = p_.accounts.update(*account); !s) return s;
+    return audit_.record(&who, ctx, "acme_account.key_rollover", "acme_account", id, projectId, "");
+  });
+  if (!done) return done.error();
   return *account;
 }
 
@@ -114,8 +120,11 @@ Result<DnsCheck> ProviderChecks::testDnsCredential(const Principal& who, const R
   }
   check.ok = !check.steps.empty() && std::all_of(check.steps.begin(), check.steps.end(),
                                                  [](const auto& s) { return s.ok; });
-  (void)audit_.record(&who, ctx, "dns_credential.test", "dns_credential", id, projectId,
-                      check.ok ? "ok" : "failed");
+  if (auto s = audit_.record(&who, ctx, "dns_credential.test", "dns_credential", id, projectId,
+                             check.ok ? "ok" : "failed");
+      !s) {
+    return s.error();
+  }
   return check;
 }
 

@@ -9,6 +9,7 @@
 #include "domain/acme_account.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/dns_credential_repository.hpp"
@@ -43,8 +44,9 @@ class ProviderChecks {
     const ports::SecretBox& secrets;
     const ports::Clock& clock;
   };
-  ProviderChecks(Ports ports, const AccessControl& access, AuditService& audit, Duration dnsTimeout)
-      : p_(ports), access_(access), audit_(audit), dnsTimeout_(dnsTimeout) {}
+  ProviderChecks(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit,
+                 Duration dnsTimeout)
+      : p_(ports), work_(work), access_(access), audit_(audit), dnsTimeout_(dnsTimeout) {}
 
   // Registers or finds the account at its CA and records status, is_registered and
   // last_validated_at. unavailable when the CA cannot be reached; failed_precondition with the
@@ -67,6 +69,7 @@ class ProviderChecks {
   Result<AcmeAccount> accountToManage(const Principal& who, const Id& projectId, const Id& id);
 
   Ports p_;
+  UnitOfWork& work_;
   const AccessControl& access_;
   AuditService& audit_;
   Duration dnsTimeout_;

@@ -12,6 +12,7 @@
 
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
 #include "ports/project_scoped_repository.hpp"
@@ -31,9 +32,10 @@ class ResourceService {
   };
 
   ResourceService(ports::ProjectScopedRepository<T>& repo, ports::SecretBox& secrets,
-                  ports::IdGenerator& ids, const ports::Clock& clock, const AccessControl& access,
-                  AuditService& audit, Options options)
+                  ports::IdGenerator& ids, const ports::Clock& clock, UnitOfWork& work,
+                  const AccessControl& access, AuditService& audit, Options options)
       : repo_(repo),
+        work_(work),
         secrets_(secrets),
         ids_(ids),
         clock_(clock),
@@ -61,11 +63,15 @@ class ResourceService {
     draft.created_at = now;
     draft.updated_at = now;
     if (auto s = seal(draft, secret); !s) return s.error();
-    if (options_.validate) {
-      if (auto s = options_.validate(draft); !s) return s.error();
-    }
-    if (auto s = repo_.create(draft); !s) return s.error();
-    (void)audit_.record(&who, ctx, options_.kind + ".create", options_.kind, draft.id, projectId);
+    const Status done = work_.inProject(projectId, [&]() -> Status {
+      if (options_.validate) {
+        if (auto s = options_.validate(draft); !s) return s;
+      }
+      if (auto s = repo_.create(draft); !s) return s;
+      return audit_.record(&who, ctx, options_.kind + ".create", options_.kind, draft.id,
+                           projectId);
+    });
+    if (!done) return done.error();
     return draft;
   }
 
@@ -81,11 +87,14 @@ class ResourceService {
     entity->project_id = projectId;
     entity->updated_at = clock_.now();
     if (auto s = seal(*entity, secret); !s) return s.error();
-    if (options_.validate) {
-      if (auto s = options_.validate(*entity); !s) return s.error();
-    }
-    if (auto s = repo_.update(*entity); !s) return s.error();
-    (void)audit_.record(&who, ctx, options_.kind + ".update", options_.kind, id, projectId);
+    const Status done = work_.inProject(projectId, [&]() -> Status {
+      if (options_.validate) {
+        if (auto s = options_.validate(*entity); !s) return s;
+      }
+      if (auto s = repo_.update(*entity); !s) return s;
+      return audit_.record(&who, ctx, options_.kind + ".update", options_.kind, id, projectId);
+    });
+    if (!done) return done.error();
     return entity;
   }
 
@@ -95,21 +104,22 @@ class ResourceService {
     auto entity = repo_.get(projectId, id);
     if (!entity) return entity.error();
     if (auto s = manage(who, projectId); !s) return s;
-    if (options_.references) {
-      auto refs = options_.references(*entity);
-      if (!refs) return refs.error();
-      if (!refs->empty()) {
-        Error e = makeError(ErrorCode::conflict,
-                            "the " + options_.kind + " is still in use by " +
-                                std::to_string(refs->size()) + " resource(s)",
-                            "DEPENDENCY_CONFLICT");
-        e.references = std::move(*refs);
-        return e;
+    return work_.inProject(projectId, [&]() -> Status {
+      if (options_.references) {
+        auto refs = options_.references(*entity);
+        if (!refs) return refs.error();
+        if (!refs->empty()) {
+          Error e = makeError(ErrorCode::conflict,
+                              "the " + options_.kind + " is still in use by " +
+                                  std::to_string(refs->size()) + " resource(s)",
+                              "DEPENDENCY_CONFLICT");
+          e.references = std::move(*refs);
+          return e;
+        }
       }
-    }
-    if (auto s = repo_.remove(projectId, id); !s) return s;
-    (void)audit_.record(&who, ctx, options_.kind + ".delete", options_.kind, id, projectId);
-    return {};
+      if (auto s = repo_.remove(projectId, id); !s) return s;
+      return audit_.record(&who, ctx, options_.kind + ".delete", options_.kind, id, projectId);
+    });
   }
 
  private:
@@ -129,6 +139,7 @@ class ResourceService {
   }
 
   ports::ProjectScopedRepository<T>& repo_;
+  UnitOfWork& work_;
   ports::SecretBox& secrets_;
   ports::IdGenerator& ids_;
   const ports::Clock& clock_;

@@ -11,7 +11,8 @@ Status validatePassword(const std::string& password) {
   return {};
 }
 
-Result<User> UserService::insert(std::string username, const std::string& password, OrgRole role) {
+Result<User> UserService::insert(  // validates and hashes; stores nothing
+    std::string username, const std::string& password, OrgRole role) {
   if (!isValidUsername(username)) {
     return makeError(ErrorCode::invalid_argument,
                      "username must be 1 to 64 characters of a-z, 0-9, '.', '_', '@', '-'");
@@ -27,7 +28,6 @@ Result<User> UserService::insert(std::string username, const std::string& passwo
   user.org_role = role;
   user.created_at = now;
   user.updated_at = now;
-  if (auto s = p_.users.create(user); !s) return s.error();
   return user;
 }
 
@@ -48,9 +48,15 @@ Result<User> UserService::create(const Principal& who, const RequestContext& ctx
   if (auto s = mayManage(who, target, role); !s) return s.error();
   auto user = insert(std::move(username), password, role);
   if (!user) return user.error();
-  (void)audit_.record(&who, ctx, "user.create", "user", user->id, std::nullopt,
-                      std::string("org_role=") + std::string(nameOf(role)));
-  return user;
+  std::optional<User> created;
+  const Status done = work_.run([&]() -> Status {  // the hash is made outside the transaction
+    if (auto s = p_.users.create(*user); !s) return s;
+    created = *user;
+    return audit_.record(&who, ctx, "user.create", "user", created->id, std::nullopt,
+                         std::string("org_role=") + std::string(nameOf(role)));
+  });
+  if (!done) return done.error();
+  return std::move(*created);
 }
 
 Result<Page<User>> UserService::list(const Principal& who, const PageRequest& page) {
@@ -88,16 +94,23 @@ Result<User> UserService::update(const Principal& who, const RequestContext& ctx
     user->disabled = *changes.disabled;
   }
   if (changes.org_role) user->org_role = *changes.org_role;
-  user->updated_at = p_.clock.now();
-  if (auto s = p_.users.update(*user); !s) return s.error();
-  if (revoke) {
-    if (auto s = p_.refreshTokens.revokeUser(id); !s) return s.error();
-  }
+  const Timestamp now = p_.clock.now();
+  user->updated_at = now;
+  // Access tokens issued before a password change, a disable or a role change stop working at
+  // once (AuthService::authenticate compares their issue time with this).
+  if (revoke || changes.org_role) user->tokens_valid_after = now;
   std::string details;
   if (changes.password) details += "password ";
   if (changes.disabled) details += *changes.disabled ? "disabled " : "enabled ";
   if (changes.org_role) details += "org_role=" + std::string(nameOf(*changes.org_role));
-  (void)audit_.record(&who, ctx, "user.update", "user", id, std::nullopt, details);
+  const Status done = work_.run([&]() -> Status {
+    if (auto s = p_.users.update(*user); !s) return s;
+    return audit_.record(&who, ctx, "user.update", "user", id, std::nullopt, details);
+  });
+  if (!done) return done.error();
+  if (revoke) {  // refresh tokens are outside transactions (ports::Store)
+    if (auto s = p_.refreshTokens.revokeUser(id); !s) return s.error();
+  }
   return user;
 }
 
@@ -108,10 +121,12 @@ Status UserService::remove(const Principal& who, const RequestContext& ctx, cons
   if (who.user.id == id) {
     return makeError(ErrorCode::failed_precondition, "you cannot delete yourself");
   }
-  if (auto s = p_.users.remove(id); !s) return s;
-  (void)p_.refreshTokens.revokeUser(id);
-  (void)audit_.record(&who, ctx, "user.delete", "user", id);
-  return {};
+  const Status done = work_.run([&]() -> Status {
+    if (auto s = p_.users.remove(id); !s) return s;
+    return audit_.record(&who, ctx, "user.delete", "user", id);
+  });
+  if (!done) return done;
+  return p_.refreshTokens.revokeUser(id);
 }
 
 Result<std::optional<User>> UserService::bootstrapOwner(const std::string& username,
@@ -121,16 +136,34 @@ Result<std::optional<User>> UserService::bootstrapOwner(const std::string& usern
   if (*count > 0) return std::optional<User>{};
   auto user = insert(username, password, OrgRole::owner);
   if (!user) return user.error();
-  (void)audit_.record(nullptr, {"", ""}, "user.bootstrap", "user", user->id);
-  return std::optional<User>(std::move(*user));
+  std::optional<User> created;
+  const Status done = work_.run(
+      [&]() -> Status {                 // the hash is made outside the transaction
+        auto again = p_.users.count();  // another instance may have bootstrapped meanwhile
+        if (!again) return again.error();
+        if (*again > 0) return {};
+        if (auto s = p_.users.create(*user); !s) return s;
+        created = *user;
+        return audit_.record(nullptr, {"", ""}, "user.bootstrap", "user", created->id);
+      },
+      {"users:bootstrap"});
+  if (!done) return done.error();
+  return created;  // empty when another instance bootstrapped first
 }
 
 Result<User> UserService::createFromCli(const std::string& username, const std::string& password,
                                         OrgRole role) {
   auto user = insert(username, password, role);
   if (!user) return user.error();
-  (void)audit_.record(nullptr, {"", ""}, "user.create", "user", user->id, std::nullopt, "cli");
-  return user;
+  std::optional<User> created;
+  const Status done = work_.run([&]() -> Status {  // the hash is made outside the transaction
+    if (auto s = p_.users.create(*user); !s) return s;
+    created = *user;
+    return audit_.record(nullptr, {"", ""}, "user.create", "user", created->id, std::nullopt,
+                         "cli");
+  });
+  if (!done) return done.error();
+  return std::move(*created);
 }
 
 }  // namespace certsteward::domain

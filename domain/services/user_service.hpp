@@ -8,6 +8,7 @@
 
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
 #include "ports/password_hasher.hpp"
@@ -33,8 +34,8 @@ class UserService {
     ports::IdGenerator& ids;
     const ports::Clock& clock;
   };
-  UserService(Ports ports, const AccessControl& access, AuditService& audit)
-      : p_(ports), access_(access), audit_(audit) {}
+  UserService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
+      : p_(ports), work_(work), access_(access), audit_(audit) {}
 
   Result<User> create(const Principal& who, const RequestContext& ctx, std::string username,
                       const std::string& password, OrgRole role);
@@ -57,6 +58,7 @@ class UserService {
   Status mayManage(const Principal& who, const User& target, std::optional<OrgRole> newRole);
 
   Ports p_;
+  UnitOfWork& work_;
   const AccessControl& access_;
   AuditService& audit_;
 };

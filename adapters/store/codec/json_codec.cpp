@@ -163,45 +163,49 @@ void field(const json::object& o, const char* key, T& out) {
 
 #define CS_TARGET_RESULT(X) X(target_name) X(status) X(error) X(error_code) X(duration_ms)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
-#define CS_CERTIFICATE(X)                                                                 \
-  X(id)                                                                                   \
-  X(project_id)                                                                           \
-  X(common_name)                                                                          \
-  X(sans)                                                                                 \
-  X(key_type)                                                                             \
-  X(status)                                                                               \
-  X(auto_renew)                                                                           \
-  X(issuer_type) X(acme_account_id) X(issued_at) X(expires_at) X(next_renewal_at)         \
-      X(renewal_threshold_days) X(renewal_attempts) X(last_error) X(distribution_pending) \
-          X(distribution_pending_since) X(serial_number) X(certificate_pem) X(chain_pem)  \
-              X(private_key_sealed) X(created_at) X(updated_at) X(version)
-#define CS_JOB(X)                                                                          \
-  X(id)                                                                                    \
-  X(project_id)                                                                            \
-  X(type)                                                                                  \
-  X(status)                                                                                \
-  X(attempts)                                                                              \
-  X(max_attempts)                                                                          \
-  X(error_msg)                                                                             \
-  X(certificate_id) X(parent_id) X(idempotency_key) X(payload) X(created_at) X(updated_at) \
-      X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
+#define CS_CERTIFICATE(X)                                                                      \
+  X(id)                                                                                        \
+  X(project_id)                                                                                \
+  X(common_name)                                                                               \
+  X(sans)                                                                                      \
+  X(key_type)                                                                                  \
+  X(status)                                                                                    \
+  X(auto_renew)                                                                                \
+  X(issuer_type)                                                                               \
+  X(acme_account_id) X(issued_at) X(expires_at) X(next_renewal_at) X(renewal_threshold_days)   \
+      X(renewal_attempts) X(last_error) X(distribution_pending) X(distribution_pending_since)  \
+          X(serial_number) X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) \
+              X(updated_at) X(version)
+#define CS_JOB(X)                                                                       \
+  X(id)                                                                                 \
+  X(project_id)                                                                         \
+  X(type)                                                                               \
+  X(status)                                                                             \
+  X(attempts)                                                                           \
+  X(max_attempts)                                                                       \
+  X(error_msg)                                                                          \
+  X(certificate_id)                                                                     \
+  X(parent_id) X(idempotency_key) X(payload) X(created_at) X(updated_at) X(next_run_at) \
+      X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X) \
-  X(id)            \
-  X(username)      \
-  X(password_hash) \
-  X(org_role)      \
-  X(auth_source) X(disabled) X(totp_enabled) X(totp_secret_sealed) X(created_at) X(updated_at)
-#define CS_ACME_ACCOUNT(X)                                                                      \
-  X(id)                                                                                         \
-  X(project_id)                                                                                 \
-  X(name)                                                                                       \
-  X(directory_url)                                                                              \
-  X(email)                                                                                      \
-  X(status)                                                                                     \
-  X(is_registered)                                                                              \
-  X(account_url) X(key_sealed) X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) X(created_at) \
-      X(updated_at)
+#define CS_USER(X)                                                              \
+  X(id)                                                                         \
+  X(username)                                                                   \
+  X(password_hash)                                                              \
+  X(org_role)                                                                   \
+  X(auth_source)                                                                \
+  X(disabled) X(totp_enabled) X(totp_secret_sealed) X(created_at) X(updated_at) \
+      X(tokens_valid_after)
+#define CS_ACME_ACCOUNT(X) \
+  X(id)                    \
+  X(project_id)            \
+  X(name)                  \
+  X(directory_url)         \
+  X(email)                 \
+  X(status)                \
+  X(is_registered)         \
+  X(account_url)           \
+  X(key_sealed) X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) X(created_at) X(updated_at)
 #define CS_DNS_CREDENTIAL(X) \
   X(id)                      \
   X(project_id)              \

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -21,6 +22,14 @@ domain::Result<domain::AuditEntry> MemoryAuditLog::append(const domain::AuditEnt
   entry.checksum = sealer.checksum(previous, entry);
   positionById_.emplace(entry.id, chain_.size());
   chain_.push_back(entry);
+  // Transactions are serialised, so nothing was appended after this entry when it is undone.
+  undoInTransaction([this, id = entry.id] {
+    std::lock_guard relock(mu_);
+    if (!chain_.empty() && chain_.back().id == id) {
+      chain_.pop_back();
+      positionById_.erase(id);
+    }
+  });
   return entry;
 }
 

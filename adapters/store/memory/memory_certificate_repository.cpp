@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -61,6 +62,11 @@ domain::Status MemoryCertificateRepository::create(const Certificate& cert) {
     return domain::makeError(domain::ErrorCode::conflict, "a certificate with this id exists");
   }
   ++generations_[cert.project_id];
+  undoInTransaction([this, id = cert.id, projectId = cert.project_id] {
+    std::lock_guard relock(mu_);
+    items_.erase(id);
+    ++generations_[projectId];  // never back: readers compare generations for equality
+  });
   return {};
 }
 
@@ -100,6 +106,7 @@ domain::Result<Certificate> MemoryCertificateRepository::update(const Certificat
     return domain::makeError(domain::ErrorCode::conflict,
                              "the certificate was changed concurrently; re-read and retry");
   }
+  undoInTransaction([this, old = it->second] { restore(old); });
   it->second = cert;
   it->second.version = cert.version + 1;
   ++generations_[cert.project_id];
@@ -111,9 +118,16 @@ domain::Status MemoryCertificateRepository::remove(const domain::Id& projectId,
   std::lock_guard lock(mu_);
   const auto it = items_.find(id);
   if (it == items_.end() || it->second.project_id != projectId) return notFound();
+  undoInTransaction([this, old = it->second] { restore(old); });
   items_.erase(it);
   ++generations_[projectId];
   return {};
+}
+
+void MemoryCertificateRepository::restore(const Certificate& old) {
+  std::lock_guard lock(mu_);
+  items_[old.id] = old;
+  ++generations_[old.project_id];
 }
 
 domain::Result<std::map<domain::CertificateStatus, std::int64_t>>

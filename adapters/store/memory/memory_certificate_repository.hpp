@@ -27,6 +27,7 @@ class MemoryCertificateRepository : public ports::CertificateRepository {
       domain::Timestamp before, std::int64_t limit) const override;
 
  private:
+  void restore(const domain::Certificate& old);  // undo of a write inside a transaction
   mutable std::mutex mu_;
   std::map<domain::Id, domain::Certificate> items_;
   std::map<domain::Id, std::int64_t> generations_;  // by project

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -10,6 +11,10 @@ namespace certsteward::adapters::memory {
 domain::Status MemoryJobLogRepository::append(const domain::JobLogEntry& entry) {
   std::lock_guard lock(mu_);
   entries_[entry.job_id].push_back(entry);
+  undoInTransaction([this, jobId = entry.job_id] {
+    std::lock_guard relock(mu_);
+    if (auto& v = entries_[jobId]; !v.empty()) v.pop_back();
+  });
   return {};
 }
 
@@ -27,6 +32,11 @@ domain::Result<domain::Page<domain::JobLogEntry>> MemoryJobLogRepository::list(
 domain::Status MemoryEventLog::record(const domain::Event& event) {
   std::lock_guard lock(mu_);
   events_[event.project_id].push_back(event);
+  undoInTransaction([this, projectId = event.project_id, id = event.id] {
+    std::lock_guard relock(mu_);
+    auto& v = events_[projectId];
+    v.erase(std::remove_if(v.begin(), v.end(), [&](const auto& e) { return e.id == id; }), v.end());
+  });
   return {};
 }
 

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -52,6 +53,13 @@ domain::Result<ports::EnqueueResult> MemoryJobQueue::enqueue(const Job& job) {
     return domain::makeError(domain::ErrorCode::conflict, "a job with this id exists");
   }
   store(job);
+  undoInTransaction([this, id = job.id] {
+    std::lock_guard relock(mu_);
+    if (const auto it = jobs_.find(id); it != jobs_.end()) {
+      unindex(it->second);
+      jobs_.erase(it);
+    }
+  });
   return ports::EnqueueResult{job, true};
 }
 
@@ -100,6 +108,10 @@ domain::Result<ports::JobUpdate> MemoryJobQueue::applyLocked(Job& stored, domain
     const auto it = unfinishedByKey_.find(copy.idempotency_key);
     if (it != unfinishedByKey_.end() && it->second != copy.id) return duplicateKeyError();
   }
+  undoInTransaction([this, old = stored] {
+    std::lock_guard relock(mu_);
+    store(old);
+  });
   store(copy);
   return ports::JobUpdate{std::move(copy), *applied};
 }

@@ -3,6 +3,7 @@
 
 #include <mutex>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "ports/license_repository.hpp"
 
 namespace certsteward::adapters::memory {
@@ -15,6 +16,10 @@ class MemoryLicenseRepository : public ports::LicenseRepository {
   }
   domain::Status put(const domain::License& license) override {
     std::lock_guard lock(mu_);
+    undoInTransaction([this, old = license_] {
+      std::lock_guard relock(mu_);
+      license_ = old;
+    });
     license_ = license;
     return {};
   }

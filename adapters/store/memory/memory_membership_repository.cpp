@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -17,7 +18,15 @@ domain::Error notFound() {
 domain::Status MemoryMembershipRepository::put(const domain::Membership& m) {
   std::lock_guard lock(mu_);
   auto [it, inserted] = items_.try_emplace({m.project_id, m.user_id}, m);
-  if (!inserted) it->second.role = m.role;  // keep the original created_at
+  if (inserted) {
+    undoInTransaction([this, key = it->first] {
+      std::lock_guard relock(mu_);
+      items_.erase(key);
+    });
+  } else {
+    undoInTransaction([this, old = it->second] { restore(old); });
+    it->second.role = m.role;  // keep the original created_at
+  }
   return {};
 }
 
@@ -32,7 +41,16 @@ domain::Result<domain::Membership> MemoryMembershipRepository::get(const domain:
 domain::Status MemoryMembershipRepository::remove(const domain::Id& projectId,
                                                   const domain::Id& userId) {
   std::lock_guard lock(mu_);
-  return items_.erase({projectId, userId}) == 1 ? domain::Status{} : domain::Status{notFound()};
+  const auto it = items_.find({projectId, userId});
+  if (it == items_.end()) return notFound();
+  undoInTransaction([this, old = it->second] { restore(old); });
+  items_.erase(it);
+  return {};
+}
+
+void MemoryMembershipRepository::restore(const domain::Membership& old) {
+  std::lock_guard lock(mu_);
+  items_[{old.project_id, old.user_id}] = old;
 }
 
 domain::Result<domain::Page<domain::Membership>> MemoryMembershipRepository::listForProject(

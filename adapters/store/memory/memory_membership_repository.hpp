@@ -21,6 +21,7 @@ class MemoryMembershipRepository : public ports::MembershipRepository {
       const domain::Id& userId) const override;
 
  private:
+  void restore(const domain::Membership& old);  // undo of a write inside a transaction
   mutable std::mutex mu_;
   std::map<std::pair<domain::Id, domain::Id>, domain::Membership> items_;
 };

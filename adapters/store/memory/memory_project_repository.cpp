@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -28,6 +29,10 @@ domain::Status MemoryProjectRepository::create(const domain::Project& project) {
   if (!items_.emplace(project.id, project).second) {
     return domain::makeError(domain::ErrorCode::conflict, "a project with this id exists");
   }
+  undoInTransaction([this, id = project.id] {
+    std::lock_guard relock(mu_);
+    items_.erase(id);
+  });
   return {};
 }
 
@@ -56,13 +61,23 @@ domain::Status MemoryProjectRepository::update(const domain::Project& project) {
   const auto it = items_.find(project.id);
   if (it == items_.end()) return notFound();
   if (nameTaken(project.name, project.id)) return nameConflict();
+  undoInTransaction([this, old = it->second] { restore(old); });
   it->second = project;
   return {};
 }
 
 domain::Status MemoryProjectRepository::remove(const domain::Id& id) {
   std::lock_guard lock(mu_);
-  return items_.erase(id) == 1 ? domain::Status{} : domain::Status{notFound()};
+  const auto it = items_.find(id);
+  if (it == items_.end()) return notFound();
+  undoInTransaction([this, old = it->second] { restore(old); });
+  items_.erase(it);
+  return {};
+}
+
+void MemoryProjectRepository::restore(const domain::Project& old) {
+  std::lock_guard lock(mu_);
+  items_[old.id] = old;
 }
 
 }  // namespace certsteward::adapters::memory

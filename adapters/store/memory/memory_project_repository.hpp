@@ -19,6 +19,7 @@ class MemoryProjectRepository : public ports::ProjectRepository {
   domain::Status remove(const domain::Id& id) override;
 
  private:
+  void restore(const domain::Project& old);  // undo of a write inside a transaction
   bool nameTaken(const std::string& name, const domain::Id& except) const;
 
   mutable std::mutex mu_;

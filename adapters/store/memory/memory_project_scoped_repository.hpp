@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 #include "ports/project_scoped_repository.hpp"
 
@@ -19,6 +20,10 @@ class MemoryProjectScopedRepository : public Port {
     if (!items_.emplace(entity.id, entity).second) {
       return domain::makeError(domain::ErrorCode::conflict, "an entity with this id exists");
     }
+    undoInTransaction([this, id = entity.id] {
+      std::lock_guard relock(mu_);
+      items_.erase(id);
+    });
     return {};
   }
 
@@ -38,6 +43,7 @@ class MemoryProjectScopedRepository : public Port {
     std::lock_guard lock(mu_);
     const auto it = items_.find(entity.id);
     if (it == items_.end() || it->second.project_id != entity.project_id) return notFound();
+    undoInTransaction([this, old = it->second] { restore(old); });
     it->second = entity;
     return {};
   }
@@ -46,6 +52,7 @@ class MemoryProjectScopedRepository : public Port {
     std::lock_guard lock(mu_);
     const auto it = items_.find(id);
     if (it == items_.end() || it->second.project_id != projectId) return notFound();
+    undoInTransaction([this, old = it->second] { restore(old); });
     items_.erase(it);
     return {};
   }
@@ -67,6 +74,11 @@ class MemoryProjectScopedRepository : public Port {
   }
 
  private:
+  void restore(const T& old) {
+    std::lock_guard lock(mu_);
+    items_[old.id] = old;
+  }
+
   mutable std::mutex mu_;
   std::map<domain::Id, T> items_;
 };

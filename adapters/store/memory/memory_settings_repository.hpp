@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "ports/settings_repository.hpp"
 
 namespace certsteward::adapters::memory {
@@ -18,6 +19,17 @@ class MemorySettingsRepository : public ports::SettingsRepository {
   }
   domain::Status put(const domain::Setting& setting) override {
     std::lock_guard lock(mu_);
+    const auto it = items_.find(setting.key);
+    std::optional<domain::Setting> old;
+    if (it != items_.end()) old = it->second;
+    undoInTransaction([this, key = setting.key, old] {
+      std::lock_guard relock(mu_);
+      if (old) {
+        items_[key] = *old;
+      } else {
+        items_.erase(key);
+      }
+    });
     items_[setting.key] = setting;
     return {};
   }

@@ -14,6 +14,7 @@
 #include "adapters/store/memory/memory_refresh_token_store.hpp"
 #include "adapters/store/memory/memory_resource_repositories.hpp"
 #include "adapters/store/memory/memory_settings_repository.hpp"
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/memory_user_repository.hpp"
 
 namespace certsteward::adapters::memory {
@@ -41,6 +42,7 @@ struct MemoryStore::Parts {
   MemoryRateLimitCounter rateLimits;
   MemoryLeaderLock leaderLock;
   MemorySettingsRepository settings;
+  MemoryTransactions transactions;
 };
 
 MemoryStore::MemoryStore() : parts_(std::make_unique<Parts>()) {}
@@ -115,6 +117,10 @@ ports::SettingsRepository& MemoryStore::settings() {
 }
 MemoryAuditLog& MemoryStore::memoryAuditLog() {
   return parts_->auditLog;
+}
+
+ports::Transactions& MemoryStore::transactions() {
+  return parts_->transactions;
 }
 
 }  // namespace certsteward::adapters::memory

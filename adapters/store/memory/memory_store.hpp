@@ -39,6 +39,7 @@ class MemoryStore : public ports::Store {
   ports::RateLimitCounter& rateLimits() override;
   ports::LeaderLock& leaderLock() override;
   ports::SettingsRepository& settings() override;
+  ports::Transactions& transactions() override;
 
   // The concrete audit log, for tamper tests.
   MemoryAuditLog& memoryAuditLog();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "adapters/store/memory/memory_transactions.hpp"
 #include "adapters/store/memory/paginate.hpp"
 
 namespace certsteward::adapters::memory {
@@ -29,6 +30,10 @@ domain::Status MemoryUserRepository::create(const domain::User& user) {
   if (!items_.emplace(user.id, user).second) {
     return domain::makeError(domain::ErrorCode::conflict, "a user with this id exists");
   }
+  undoInTransaction([this, id = user.id] {
+    std::lock_guard relock(mu_);
+    items_.erase(id);
+  });
   return {};
 }
 
@@ -64,13 +69,23 @@ domain::Status MemoryUserRepository::update(const domain::User& user) {
   const auto it = items_.find(user.id);
   if (it == items_.end()) return notFound();
   if (usernameTaken(user.username, user.id)) return nameConflict();
+  undoInTransaction([this, old = it->second] { restore(old); });
   it->second = user;
   return {};
 }
 
 domain::Status MemoryUserRepository::remove(const domain::Id& id) {
   std::lock_guard lock(mu_);
-  return items_.erase(id) == 1 ? domain::Status{} : domain::Status{notFound()};
+  const auto it = items_.find(id);
+  if (it == items_.end()) return notFound();
+  undoInTransaction([this, old = it->second] { restore(old); });
+  items_.erase(it);
+  return {};
+}
+
+void MemoryUserRepository::restore(const domain::User& old) {
+  std::lock_guard lock(mu_);
+  items_[old.id] = old;
 }
 
 domain::Result<std::int64_t> MemoryUserRepository::count() const {

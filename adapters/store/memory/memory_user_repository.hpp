@@ -19,6 +19,7 @@ class MemoryUserRepository : public ports::UserRepository {
   domain::Result<std::int64_t> count() const override;
 
  private:
+  void restore(const domain::User& old);  // undo of a write inside a transaction
   bool usernameTaken(const std::string& name, const domain::Id& except) const;
 
   mutable std::mutex mu_;

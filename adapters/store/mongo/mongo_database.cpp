@@ -27,6 +27,14 @@ void logHandler(mongoc_log_level_t level, const char* domain, const char* messag
 
 std::once_flag gInit;
 
+// The transaction the calling thread is inside (MongoDatabase::transact), if any.
+struct ActiveTransaction {
+  const MongoDatabase* db = nullptr;
+  mongoc_client_t* client = nullptr;
+  mongoc_client_session_t* session = nullptr;
+};
+thread_local ActiveTransaction tActive;
+
 void initDriver() {
   std::call_once(gInit, [] {
     mongoc_init();
@@ -118,10 +126,23 @@ std::string toJson(const bson_t* doc) {
 Client::Client(mongoc_client_pool_t* pool, std::string db)
     : pool_(pool), client_(mongoc_client_pool_pop(pool)), db_(std::move(db)) {}
 
+Client::Client(mongoc_client_t* borrowed, mongoc_client_session_t* session, std::string db)
+    : pool_(nullptr), client_(borrowed), session_(session), db_(std::move(db)) {}
+
 Client::~Client() {
   for (auto* c : open_)
     mongoc_collection_destroy(c);
-  mongoc_client_pool_push(pool_, client_);
+  if (pool_ != nullptr) mongoc_client_pool_push(pool_, client_);
+}
+
+Bson Client::withSession(const Bson* base) const {
+  Bson opts;
+  if (base != nullptr) bson_copy_to_excluding_noinit(base->get(), opts.get(), "", nullptr);
+  if (session_ != nullptr) {
+    bson_error_t error;
+    if (!mongoc_client_session_append(session_, opts.get(), &error)) raise(error);
+  }
+  return opts;
 }
 
 mongoc_collection_t* Client::collection(const char* name) {
@@ -140,8 +161,9 @@ std::optional<std::string> Client::findOne(const char* coll, const Bson& filter,
 }
 
 std::vector<std::string> Client::find(const char* coll, const Bson& filter, const Bson& opts) {
+  const Bson withTxn = withSession(&opts);
   mongoc_cursor_t* cursor =
-      mongoc_collection_find_with_opts(collection(coll), filter.get(), opts.get(), nullptr);
+      mongoc_collection_find_with_opts(collection(coll), filter.get(), withTxn.get(), nullptr);
   std::vector<std::string> out;
   const bson_t* doc = nullptr;
   while (mongoc_cursor_next(cursor, &doc))
@@ -155,15 +177,17 @@ std::vector<std::string> Client::find(const char* coll, const Bson& filter, cons
 
 std::int64_t Client::count(const char* coll, const Bson& filter) {
   bson_error_t error;
-  const std::int64_t n = mongoc_collection_count_documents(collection(coll), filter.get(), nullptr,
-                                                           nullptr, nullptr, &error);
+  const Bson opts = withSession(nullptr);
+  const std::int64_t n = mongoc_collection_count_documents(collection(coll), filter.get(),
+                                                           opts.get(), nullptr, nullptr, &error);
   if (n < 0) raise(error);
   return n;
 }
 
 void Client::insert(const char* coll, const Bson& doc) {
   bson_error_t error;
-  if (!mongoc_collection_insert_one(collection(coll), doc.get(), nullptr, nullptr, &error)) {
+  const Bson opts = withSession(nullptr);
+  if (!mongoc_collection_insert_one(collection(coll), doc.get(), opts.get(), nullptr, &error)) {
     raise(error);
   }
 }
@@ -179,8 +203,9 @@ std::int64_t matched(const bson_t& reply, const char* key = "matchedCount") {
 std::int64_t Client::replaceOne(const char* coll, const Bson& filter, const Bson& doc) {
   bson_t reply;
   bson_error_t error;
-  const bool ok = mongoc_collection_replace_one(collection(coll), filter.get(), doc.get(), nullptr,
-                                                &reply, &error);
+  const Bson opts = withSession(nullptr);
+  const bool ok = mongoc_collection_replace_one(collection(coll), filter.get(), doc.get(),
+                                                opts.get(), &reply, &error);
   const std::int64_t n = ok ? matched(reply) : 0;
   bson_destroy(&reply);
   if (!ok) raise(error);
@@ -189,7 +214,7 @@ std::int64_t Client::replaceOne(const char* coll, const Bson& filter, const Bson
 
 std::int64_t Client::updateOne(const char* coll, const Bson& filter, const Bson& update,
                                bool upsert) {
-  Bson opts;
+  Bson opts = withSession(nullptr);
   if (upsert) opts.boolean("upsert", true);
   bson_t reply;
   bson_error_t error;
@@ -204,8 +229,9 @@ std::int64_t Client::updateOne(const char* coll, const Bson& filter, const Bson&
 std::int64_t Client::updateMany(const char* coll, const Bson& filter, const Bson& update) {
   bson_t reply;
   bson_error_t error;
+  const Bson opts = withSession(nullptr);
   const bool ok = mongoc_collection_update_many(collection(coll), filter.get(), update.get(),
-                                                nullptr, &reply, &error);
+                                                opts.get(), &reply, &error);
   const std::int64_t n = ok ? matched(reply) : 0;
   bson_destroy(&reply);
   if (!ok) raise(error);
@@ -215,8 +241,9 @@ std::int64_t Client::updateMany(const char* coll, const Bson& filter, const Bson
 std::int64_t Client::deleteMany(const char* coll, const Bson& filter) {
   bson_t reply;
   bson_error_t error;
+  const Bson opts = withSession(nullptr);
   const bool ok =
-      mongoc_collection_delete_many(collection(coll), filter.get(), nullptr, &reply, &error);
+      mongoc_collection_delete_many(collection(coll), filter.get(), opts.get(), &reply, &error);
   const std::int64_t n = ok ? matched(reply, "deletedCount") : 0;
   bson_destroy(&reply);
   if (!ok) raise(error);
@@ -233,6 +260,10 @@ std::optional<std::string> Client::findAndModify(const char* coll, const Bson& f
   if (returnNew) flags |= MONGOC_FIND_AND_MODIFY_RETURN_NEW;
   mongoc_find_and_modify_opts_set_flags(opts, static_cast<mongoc_find_and_modify_flags_t>(flags));
   if (sort != nullptr) mongoc_find_and_modify_opts_set_sort(opts, sort->get());
+  if (session_ != nullptr) {
+    const Bson extra = withSession(nullptr);
+    mongoc_find_and_modify_opts_append(opts, extra.get());
+  }
   bson_t reply;
   bson_error_t error;
   const bool ok = mongoc_collection_find_and_modify_with_opts(collection(coll), filter.get(), opts,
@@ -256,8 +287,9 @@ std::optional<std::string> Client::findAndModify(const char* coll, const Bson& f
 
 std::vector<std::string> Client::aggregate(const char* coll, const std::string& pipelineJson) {
   Bson pipeline = Bson::fromJson("{\"pipeline\": " + pipelineJson + "}");
+  const Bson opts = withSession(nullptr);
   mongoc_cursor_t* cursor = mongoc_collection_aggregate(collection(coll), MONGOC_QUERY_NONE,
-                                                        pipeline.get(), nullptr, nullptr);
+                                                        pipeline.get(), opts.get(), nullptr);
   std::vector<std::string> out;
   const bson_t* doc = nullptr;
   while (mongoc_cursor_next(cursor, &doc))
@@ -315,12 +347,130 @@ MongoDatabase::~MongoDatabase() {
   mongoc_client_pool_destroy(pool_);
 }
 
+Client MongoDatabase::client() {
+  if (tActive.db == this) return Client(tActive.client, tActive.session, db_);
+  return Client(pool_, db_);
+}
+
+bool MongoDatabase::supportsTransactions() {
+  const int known = transactions_.load();
+  if (known >= 0) return known == 1;
+  Client c(pool_, db_);
+  Bson reply;
+  c.command(Bson().i64("hello", 1), &reply);  // throws while unreachable: asked again next time
+  const bool replicated = bson_has_field(reply.get(), "setName") ||
+                          bson_has_field(reply.get(), "msg");  // "isdbgrid": a mongos
+  transactions_.store(replicated ? 1 : 0);
+  if (!replicated) {
+    spdlog::warn(
+        "MongoDB is not a replica set: multi-document transactions are not available, so a "
+        "mutation, its jobs and its audit entry are written one after another");
+  }
+  return replicated;
+}
+
+namespace {
+
+bool hasLabel(const bson_t* reply, const char* label) {
+  return reply != nullptr && mongoc_error_has_label(reply, label);
+}
+
+// Ends the thread's transaction scope, whatever happens.
+struct ActiveScope {
+  explicit ActiveScope(const ActiveTransaction& t) { tActive = t; }
+  ~ActiveScope() { tActive = ActiveTransaction{}; }
+};
+
+}  // namespace
+
+domain::Status MongoDatabase::transact(const std::vector<std::string>& guards,
+                                       const std::function<domain::Status()>& body) {
+  if (tActive.db == this) return body();
+  return guarded([&]() -> domain::Status {
+    if (!supportsTransactions()) return body();
+    mongoc_client_t* client = mongoc_client_pool_pop(pool_);
+    struct Return {
+      mongoc_client_pool_t* pool;
+      mongoc_client_t* client;
+      ~Return() { mongoc_client_pool_push(pool, client); }
+    } giveBack{pool_, client};
+    bson_error_t error;
+    mongoc_client_session_t* session = mongoc_client_start_session(client, nullptr, &error);
+    if (session == nullptr) raise(error);
+    struct End {
+      mongoc_client_session_t* s;
+      ~End() { mongoc_client_session_destroy(s); }
+    } end{session};
+
+    mongoc_transaction_opt_t* txnOpts = mongoc_transaction_opts_new();
+    mongoc_write_concern_t* wc = mongoc_write_concern_new();
+    mongoc_write_concern_set_w(wc, MONGOC_WRITE_CONCERN_W_MAJORITY);
+    mongoc_transaction_opts_set_write_concern(txnOpts, wc);
+    mongoc_read_concern_t* rc = mongoc_read_concern_new();
+    mongoc_read_concern_set_level(rc, MONGOC_READ_CONCERN_LEVEL_SNAPSHOT);
+    mongoc_transaction_opts_set_read_concern(txnOpts, rc);
+    struct Opts {
+      mongoc_transaction_opt_t* t;
+      mongoc_write_concern_t* w;
+      mongoc_read_concern_t* r;
+      ~Opts() {
+        mongoc_transaction_opts_destroy(t);
+        mongoc_write_concern_destroy(w);
+        mongoc_read_concern_destroy(r);
+      }
+    } opts{txnOpts, wc, rc};
+
+    constexpr int kAttempts = 5;
+    for (int attempt = 1;; ++attempt) {
+      if (!mongoc_client_session_start_transaction(session, txnOpts, &error)) raise(error);
+      domain::Status result;
+      {
+        ActiveScope scope({this, client, session});
+        try {
+          for (const auto& guard : guards) {
+            Client c(client, session, db_);
+            c.updateOne("txn_guards", Bson().oid("_id", keyOid(guard)),
+                        Bson().doc("$inc", Bson().i64("n", 1)), true);
+          }
+          result = body();
+        } catch (const MongoError& e) {
+          result = translate(e);
+        }
+      }
+      if (!result) {
+        bson_error_t ignored;
+        mongoc_client_session_abort_transaction(session, &ignored);
+        if (result.error().reason == kTransientTransaction && attempt < kAttempts) continue;
+        return result;
+      }
+      // Commit; an unknown commit result is retried as the driver documents.
+      for (int commits = 1;; ++commits) {
+        bson_t reply;
+        const bool ok = mongoc_client_session_commit_transaction(session, &reply, &error);
+        const bool transient = !ok && hasLabel(&reply, "TransientTransactionError");
+        const bool unknown = !ok && hasLabel(&reply, "UnknownTransactionCommitResult");
+        bson_destroy(&reply);
+        if (ok) return {};
+        if (unknown && commits < kAttempts) continue;
+        if (transient && attempt < kAttempts) break;  // run the whole body again
+        raise(error);
+      }
+    }
+  });
+}
+
 bool isDuplicateKey(const MongoError& e) {
   return e.code() == 11000 || e.code() == 11001;
 }
 
 domain::Error translate(const MongoError& e) {
   if (isDuplicateKey(e)) return domain::makeError(domain::ErrorCode::conflict, "already exists");
+  // WriteConflict, SnapshotUnavailable, NoSuchTransaction: another transaction got there first.
+  if (e.code() == 112 || e.code() == 246 || e.code() == 251) {
+    return domain::makeError(domain::ErrorCode::unavailable,
+                             "the database is busy with a conflicting change; try again",
+                             kTransientTransaction);
+  }
   if (e.errorDomain() == MONGOC_ERROR_SERVER_SELECTION || e.errorDomain() == MONGOC_ERROR_STREAM ||
       e.errorDomain() == MONGOC_ERROR_CLIENT) {
     return domain::makeError(domain::ErrorCode::unavailable,

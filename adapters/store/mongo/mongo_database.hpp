@@ -6,7 +6,9 @@
 #include <bson/bson.h>
 #include <mongoc/mongoc.h>
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -79,10 +81,13 @@ bson_oid_t keyOid(std::string_view naturalKey);
 // ignored by it).
 std::string toJson(const bson_t* doc);
 
-// One pooled client for the duration of an operation.
+// One pooled client for the duration of an operation. Inside MongoDatabase::transact on the
+// calling thread it is the transaction's client, and every operation carries its session.
 class Client {
  public:
   Client(mongoc_client_pool_t* pool, std::string db);
+  // Borrows the client of a transaction; the pool gets it back when the transaction ends.
+  Client(mongoc_client_t* borrowed, mongoc_client_session_t* session, std::string db);
   ~Client();
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
@@ -109,9 +114,12 @@ class Client {
 
  private:
   mongoc_collection_t* collection(const char* name);
+  // `base` plus the transaction's session, if any.
+  Bson withSession(const Bson* base) const;
 
-  mongoc_client_pool_t* pool_;
+  mongoc_client_pool_t* pool_;  // null when borrowed
   mongoc_client_t* client_;
+  mongoc_client_session_t* session_ = nullptr;
   std::string db_;
   std::vector<mongoc_collection_t*> open_;
 };
@@ -121,15 +129,31 @@ class MongoDatabase {
  public:
   static domain::Result<std::unique_ptr<MongoDatabase>> open(const std::string& uri);
   ~MongoDatabase();
-  Client client() { return Client(pool_, db_); }
+  Client client();
+
+  // Runs `body` in one multi-document transaction (snapshot read concern, majority writes):
+  // every client() of this thread inside it joins. Each guard is an $inc of one document of the
+  // `txn_guards` collection inside the transaction, so two transactions naming the same guard
+  // conflict and one of them is run again. A write conflict or a transient commit error runs the
+  // whole body again, up to 5 times. Without a replica set (a standalone server or the test
+  // stand-in) MongoDB has no transactions: the body runs directly and a warning is logged once.
+  domain::Status transact(const std::vector<std::string>& guards,
+                          const std::function<domain::Status()>& body);
 
  private:
   MongoDatabase(mongoc_client_pool_t* pool, std::string db) : pool_(pool), db_(std::move(db)) {}
+  bool supportsTransactions();
+
   mongoc_client_pool_t* pool_;
   std::string db_;
+  std::atomic<int> transactions_{-1};  // -1 unknown, 0 no, 1 yes
 };
 
 bool isDuplicateKey(const MongoError& e);
+
+// The reason of a domain error for a write conflict inside a transaction: transact() runs the
+// body again.
+inline constexpr const char* kTransientTransaction = "TRANSIENT_TRANSACTION";
 
 // Translates a driver error: server selection, network and timeouts -> unavailable; duplicate
 // key -> conflict; the rest -> internal. Messages carry the driver's text, never documents.

@@ -82,6 +82,23 @@ bool isSupportedServerVersion(const std::string& version) {
   return major >= 6;
 }
 
+namespace {
+
+class MongoTransactions : public ports::Transactions {
+ public:
+  explicit MongoTransactions(MongoDatabase& db) : db_(db) {}
+  using ports::Transactions::run;
+  domain::Status run(const std::vector<std::string>& guards,
+                     const std::function<domain::Status()>& body) override {
+    return db_.transact(guards, body);
+  }
+
+ private:
+  MongoDatabase& db_;
+};
+
+}  // namespace
+
 struct MongoStore::Parts {
   explicit Parts(std::unique_ptr<MongoDatabase> database)
       : db(std::move(database)),
@@ -106,7 +123,8 @@ struct MongoStore::Parts {
         idempotency(*db),
         rateLimits(*db),
         leaderLock(*db),
-        settings(*db) {}
+        settings(*db),
+        transactions(*db) {}
 
   std::unique_ptr<MongoDatabase> db;
   MongoCertificateRepository certificates;
@@ -132,6 +150,7 @@ struct MongoStore::Parts {
   MongoRateLimitCounter rateLimits;
   MongoLeaderLock leaderLock;
   MongoSettingsRepository settings;
+  MongoTransactions transactions;
 };
 
 domain::Result<std::unique_ptr<MongoStore>> MongoStore::open(const std::string& uri) {
@@ -245,6 +264,9 @@ ports::LeaderLock& MongoStore::leaderLock() {
 }
 ports::SettingsRepository& MongoStore::settings() {
   return parts_->settings;
+}
+ports::Transactions& MongoStore::transactions() {
+  return parts_->transactions;
 }
 MongoAuditLog& MongoStore::mongoAuditLog() {
   return parts_->auditLog;

@@ -47,6 +47,7 @@ class MongoStore : public ports::Store {
   ports::RateLimitCounter& rateLimits() override;
   ports::LeaderLock& leaderLock() override;
   ports::SettingsRepository& settings() override;
+  ports::Transactions& transactions() override;
 
   MongoAuditLog& mongoAuditLog();
 

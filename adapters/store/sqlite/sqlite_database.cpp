@@ -10,6 +10,9 @@ namespace {
   throw SqliteError(code, db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code));
 }
 
+// The database whose transaction the calling thread is inside (Database::transact), if any.
+thread_local const Database* tTransactionOf = nullptr;
+
 }  // namespace
 
 Statement::~Statement() {
@@ -119,14 +122,28 @@ std::int64_t Connection::changes() const {
   return sqlite3_changes(db_);
 }
 
-Transaction::Transaction(Connection& connection, bool immediate) : connection_(connection) {
-  connection_.prepare(immediate ? "BEGIN IMMEDIATE" : "BEGIN").run();
+bool Connection::inTransaction() const {
+  return sqlite3_get_autocommit(db_) == 0;
+}
+
+Transaction::Transaction(Connection& connection, bool immediate)
+    : connection_(connection), nested_(connection.inTransaction()) {
+  if (nested_) {
+    connection_.prepare("SAVEPOINT step").run();
+  } else {
+    connection_.prepare(immediate ? "BEGIN IMMEDIATE" : "BEGIN").run();
+  }
 }
 
 Transaction::~Transaction() {
   if (!done_) {
     try {
-      connection_.prepare("ROLLBACK").run();
+      if (nested_) {
+        connection_.prepare("ROLLBACK TO step").run();
+        connection_.prepare("RELEASE step").run();
+      } else {
+        connection_.prepare("ROLLBACK").run();
+      }
     } catch (const SqliteError&) {
       // The transaction was already rolled back by SQLite (e.g. after SQLITE_FULL).
     }
@@ -134,7 +151,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-  connection_.prepare("COMMIT").run();
+  connection_.prepare(nested_ ? "RELEASE step" : "COMMIT").run();
   done_ = true;
 }
 
@@ -165,30 +182,61 @@ Database::Database(std::string path, int readers, std::chrono::milliseconds busy
 }
 
 Database::Lease::~Lease() {
-  if (writer_) {
-    db_.writerMutex_.unlock();
-  } else {
-    std::lock_guard lock(db_.poolMutex_);
-    db_.idle_.emplace_back(c_);
+  switch (kind_) {
+    case Kind::writer:
+      db_.writerMutex_.unlock();
+      break;
+    case Kind::reader: {
+      std::lock_guard lock(db_.poolMutex_);
+      db_.idle_.emplace_back(c_);
+      break;
+    }
+    case Kind::joined:
+      break;
   }
 }
 
 Database::Lease Database::reader() {
+  if (tTransactionOf == this) return Lease(*this, *writer_, Lease::Kind::joined);
   {
     std::lock_guard lock(poolMutex_);
     if (!idle_.empty()) {
       Connection* c = idle_.back().release();
       idle_.pop_back();
-      return Lease(*this, *c, false);
+      return Lease(*this, *c, Lease::Kind::reader);
     }
   }
   // All readers busy: open one more; it joins the pool when returned.
-  return Lease(*this, *new Connection(path_, busyTimeout_), false);
+  return Lease(*this, *new Connection(path_, busyTimeout_), Lease::Kind::reader);
 }
 
 Database::Lease Database::writer() {
+  if (tTransactionOf == this) return Lease(*this, *writer_, Lease::Kind::joined);
   writerMutex_.lock();
-  return Lease(*this, *writer_, true);
+  return Lease(*this, *writer_, Lease::Kind::writer);
+}
+
+domain::Status Database::transact(const std::function<domain::Status()>& body) {
+  if (tTransactionOf == this) return body();
+  if (tTransactionOf != nullptr) {
+    return domain::makeError(domain::ErrorCode::internal,
+                             "a transaction cannot span two SQLite stores");
+  }
+  return guarded([&]() -> domain::Status {
+    auto lease = writer();
+    Transaction tx(*lease, true);
+    struct Scope {
+      explicit Scope(const Database* db) { tTransactionOf = db; }
+      ~Scope() { tTransactionOf = nullptr; }
+    };
+    domain::Status result;
+    {
+      Scope scope(this);
+      result = body();
+    }
+    if (result) tx.commit();  // otherwise the destructor rolls back
+    return result;
+  });
 }
 
 }  // namespace certsteward::adapters::sqlite

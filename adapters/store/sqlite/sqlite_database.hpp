@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -83,6 +84,7 @@ class Connection {
   Statement prepare(std::string_view sql);
   void exec(const std::string& sql);  // runs one or more statements without results
   std::int64_t changes() const;
+  bool inTransaction() const;
 
  private:
   sqlite3* db_ = nullptr;
@@ -90,7 +92,8 @@ class Connection {
 };
 
 // BEGIN IMMEDIATE (takes the write lock up front, so read-modify-write cannot interleave)
-// or BEGIN; rolled back unless committed.
+// or BEGIN; rolled back unless committed. Inside an open transaction (Database::transact) it is
+// a SAVEPOINT of that transaction instead.
 class Transaction {
  public:
   Transaction(Connection& connection, bool immediate);
@@ -101,6 +104,7 @@ class Transaction {
 
  private:
   Connection& connection_;
+  bool nested_ = false;
   bool done_ = false;
 };
 
@@ -131,7 +135,9 @@ class Database {
 
   class Lease {
    public:
-    Lease(Database& db, Connection& c, bool writer) : db_(db), c_(&c), writer_(writer) {}
+    // kind: a pooled reader, the locked writer, or the connection of this thread's transaction.
+    enum class Kind { reader, writer, joined };
+    Lease(Database& db, Connection& c, Kind kind) : db_(db), c_(&c), kind_(kind) {}
     ~Lease();
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
@@ -141,12 +147,18 @@ class Database {
    private:
     Database& db_;
     Connection* c_;
-    bool writer_;
+    Kind kind_;
   };
 
+  // Inside transact() on the calling thread, both give the transaction's connection.
   Lease reader();
   Lease writer();
   const std::string& path() const { return path_; }
+
+  // Runs `body` in one BEGIN IMMEDIATE transaction on the writer connection: every reader() and
+  // writer() of this thread inside it is that connection, so repositories join it. Commits when
+  // `body` succeeds, rolls back otherwise (and when it throws). Nested calls join.
+  domain::Status transact(const std::function<domain::Status()>& body);
 
  private:
   friend class Lease;

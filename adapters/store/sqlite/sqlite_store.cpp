@@ -15,6 +15,24 @@
 #include "ports/notification_channel_repository.hpp"
 
 namespace certsteward::adapters::sqlite {
+namespace {
+
+// One BEGIN IMMEDIATE transaction: SQLite's write lock serialises it against every other
+// writer, in this process and in others, so guards need nothing more.
+class SqliteTransactions : public ports::Transactions {
+ public:
+  explicit SqliteTransactions(Database& db) : db_(db) {}
+  using ports::Transactions::run;
+  domain::Status run(const std::vector<std::string>& /*guards*/,
+                     const std::function<domain::Status()>& body) override {
+    return db_.transact(body);
+  }
+
+ private:
+  Database& db_;
+};
+
+}  // namespace
 
 struct SqliteStore::Parts {
   explicit Parts(const SqliteOptions& o)
@@ -40,7 +58,8 @@ struct SqliteStore::Parts {
         idempotency(db),
         rateLimits(db),
         leaderLock(db),
-        settings(db) {}
+        settings(db),
+        transactions(db) {}
 
   Database db;
   SqliteCertificateRepository certificates;
@@ -66,6 +85,7 @@ struct SqliteStore::Parts {
   SqliteRateLimitCounter rateLimits;
   SqliteLeaderLock leaderLock;
   SqliteSettingsRepository settings;
+  SqliteTransactions transactions;
 };
 
 domain::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const SqliteOptions& options) {
@@ -157,6 +177,9 @@ ports::LeaderLock& SqliteStore::leaderLock() {
 }
 ports::SettingsRepository& SqliteStore::settings() {
   return parts_->settings;
+}
+ports::Transactions& SqliteStore::transactions() {
+  return parts_->transactions;
 }
 SqliteAuditLog& SqliteStore::sqliteAuditLog() {
   return parts_->auditLog;

@@ -50,6 +50,7 @@ class SqliteStore : public ports::Store {
   ports::RateLimitCounter& rateLimits() override;
   ports::LeaderLock& leaderLock() override;
   ports::SettingsRepository& settings() override;
+  ports::Transactions& transactions() override;
 
   SqliteAuditLog& sqliteAuditLog();
 

@@ -1,0 +1,40 @@
+// UnitOfWork: the transaction every mutation runs in — the change, the jobs it queues and its
+// audit entry commit together or not at all (ports::Transactions) — with the guards the rules
+// need: a write under a project runs where the project exists and cannot be deleted meanwhile.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "domain/id.hpp"
+#include "domain/result.hpp"
+#include "ports/project_repository.hpp"
+#include "ports/transactions.hpp"
+
+namespace certsteward::domain {
+
+// The guard of everything written under one project (and of the project's deletion).
+std::string projectGuard(const Id& projectId);
+// The guard of the licence count: every certificate create takes it.
+inline constexpr const char* kLicenseGuard = "license";
+
+class UnitOfWork {
+ public:
+  UnitOfWork(ports::Transactions& transactions, const ports::ProjectRepository& projects)
+      : transactions_(transactions), projects_(projects) {}
+
+  // Runs `body` in one transaction.
+  Status run(const std::function<Status()>& body, const std::vector<std::string>& guards = {});
+
+  // Runs `body` in one transaction in which project `projectId` exists (not_found otherwise,
+  // and nothing is written) and cannot be deleted by a concurrent transaction.
+  Status inProject(const Id& projectId, const std::function<Status()>& body,
+                   std::vector<std::string> moreGuards = {});
+
+ private:
+  ports::Transactions& transactions_;
+  const ports::ProjectRepository& projects_;
+};
+
+}  // namespace certsteward::domain
