@@ -287,6 +287,13 @@ const Config& Application::config() const {
   return parts_->config;
 }
 
+std::vector<std::string> Application::routes() const {
+  std::vector<std::string> out;
+  for (const auto& route : parts_->api.router().routes())
+    out.push_back(route.method + " " + route.pattern);
+  return out;
+}
+
 domain::Status Application::startHttp() {
   adapters::http::HttpServerOptions options;
   options.address = parts_->config.listen_address;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/config.hpp"
 #include "domain/result.hpp"
@@ -26,6 +27,10 @@ class Application {
                             domain::OrgRole role);
 
   const Config& config() const;
+
+  // Every route of the REST API as "METHOD /api/v1/...pattern" (`certsteward routes`): the
+  // table that tests and documents are generated from.
+  std::vector<std::string> routes() const;
 
   domain::Status startHttp();
   std::uint16_t httpPort() const;

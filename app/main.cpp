@@ -24,6 +24,7 @@ Commands:
   serve [--config FILE]        run the server (HTTP API, workers, scheduler)
   user create [--config FILE] --username NAME [--role owner|admin|operator|viewer]
                                create a local user; the password is read from stdin
+  routes                       print every route of the REST API, one "METHOD /path" a line
 
 Options:
   --config FILE           configuration file of `key = value` lines (see docs/configuration.md);
@@ -109,6 +110,21 @@ int createUser(const std::optional<std::string>& configPath,
   return 0;
 }
 
+int printRoutes() {
+  app::Config config;
+  config.store_url = "memory:";  // the table only: no data is opened or written
+  config.jwt_secret = config.secrets_key = config.audit_signing_key =
+      "placeholder secret of the route listing, never used to sign";
+  auto application = app::Application::create(config);
+  if (!application) {
+    std::fprintf(stderr, "certsteward: %s\n", application.error().message.c_str());
+    return 1;
+  }
+  for (const auto& route : (*application)->routes())
+    std::printf("%s\n", route.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -149,6 +165,7 @@ int main(int argc, char** argv) {
   }
   if (words == std::vector<std::string>{"serve"}) return serve(configPath);
   if (words == std::vector<std::string>{"user", "create"}) return createUser(configPath, flags);
+  if (words == std::vector<std::string>{"routes"}) return printRoutes();
   std::fprintf(stderr, "certsteward: unknown command\n\n%s", kUsage);
   return 2;
 }

@@ -56,20 +56,29 @@ void Api::addAuthRoutes() {
         auto result = s_.auth.login(username, password, c.request.client_ip);
         if (!result) {
           if (result.error().code == domain::ErrorCode::unauthenticated) {
-            (void)s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "", std::nullopt,
-                                  "username=" + username.substr(0, 64));
+            if (auto s = s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "",
+                                         std::nullopt, "username=" + username.substr(0, 64));
+                !s) {
+              return errorResponse(s.error());
+            }
           }
           return errorResponse(result.error());
         }
         domain::Principal who{result->user};
         if (!result->otp_session_id.empty()) {
           // Second factor required: no tokens yet (spec: 200, not 401).
-          (void)s_.audit.record(&who, c.context, "auth.login_otp_required", "user", who.user.id);
+          if (auto s =
+                  s_.audit.record(&who, c.context, "auth.login_otp_required", "user", who.user.id);
+              !s) {
+            return errorResponse(s.error());
+          }
           return jsonResponse(200, json::object{{"otp_required", true},
                                                 {"otp_setup_required", false},
                                                 {"otp_session_id", result->otp_session_id}});
         }
-        (void)s_.audit.record(&who, c.context, "auth.login", "user", who.user.id);
+        if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id); !s) {
+          return errorResponse(s.error());  // no session without its audit entry
+        }
         auto response = jsonResponse(200, loginBody(*result));
         response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
         return response;
@@ -89,8 +98,11 @@ void Api::addAuthRoutes() {
         auto result = s_.auth.verifyOtp(*session, code, c.request.client_ip);
         if (!result) return errorResponse(result.error());
         domain::Principal who{result->user};
-        (void)s_.audit.record(&who, c.context, "auth.login", "user", who.user.id, std::nullopt,
-                              "otp");
+        if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id,
+                                     std::nullopt, "otp");
+            !s) {
+          return errorResponse(s.error());
+        }
         auto response = jsonResponse(200, loginBody(*result));
         response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
         return response;
@@ -100,7 +112,11 @@ void Api::addAuthRoutes() {
   router_.add("POST", "/api/v1/auth/totp/setup", [this](const Call& c) {
     auto enrolment = s_.auth.totpSetup(c.who());
     if (!enrolment) return errorResponse(enrolment.error());
-    (void)s_.audit.record(c.principal, c.context, "auth.totp.setup", "user", c.who().user.id);
+    if (auto s =
+            s_.audit.record(c.principal, c.context, "auth.totp.setup", "user", c.who().user.id);
+        !s) {
+      return errorResponse(s.error());
+    }
     return jsonResponse(
         200, json::object{{"secret", enrolment->secret}, {"otpauth_url", enrolment->otpauth_url}});
   });
@@ -110,7 +126,11 @@ void Api::addAuthRoutes() {
     if (auto s = s_.auth.totpEnable(c.who(), requiredString(body, "code", 16)); !s) {
       return errorResponse(s.error());
     }
-    (void)s_.audit.record(c.principal, c.context, "auth.totp.enable", "user", c.who().user.id);
+    if (auto s =
+            s_.audit.record(c.principal, c.context, "auth.totp.enable", "user", c.who().user.id);
+        !s) {
+      return errorResponse(s.error());
+    }
     return jsonResponse(200, json::object{{"totp_enabled", true}});
   });
 
@@ -119,7 +139,11 @@ void Api::addAuthRoutes() {
     if (auto s = s_.auth.totpDisable(c.who(), requiredString(body, "code", 16)); !s) {
       return errorResponse(s.error());
     }
-    (void)s_.audit.record(c.principal, c.context, "auth.totp.disable", "user", c.who().user.id);
+    if (auto s =
+            s_.audit.record(c.principal, c.context, "auth.totp.disable", "user", c.who().user.id);
+        !s) {
+      return errorResponse(s.error());
+    }
     return jsonResponse(200, json::object{{"totp_enabled", false}});
   });
 
@@ -166,7 +190,10 @@ void Api::addAuthRoutes() {
     if (token) {
       if (auto s = s_.auth.logout(*token); !s) return errorResponse(s.error());
     }
-    (void)s_.audit.record(c.principal, c.context, "auth.logout", "user", c.who().user.id);
+    if (auto s = s_.audit.record(c.principal, c.context, "auth.logout", "user", c.who().user.id);
+        !s) {
+      return errorResponse(s.error());
+    }
     HttpResponse response;
     response.status = 204;
     response.cookies = clearedCookies(options_);

@@ -79,11 +79,18 @@ void Api::addSettingsRoutes() {
       if (!sealed) return errorResponse(sealed.error());
       stored["bind_password_sealed"] = *sealed;
     }
-    if (auto s = s_.store.settings().put({"ldap", json::serialize(stored), s_.clock.now()}); !s) {
+    const domain::Setting setting{"ldap", json::serialize(stored), s_.clock.now()};
+    if (auto s = s_.store.transactions().run([&]() -> domain::Status {
+          if (auto put = s_.store.settings().put(setting); !put) return put;
+          return s_.audit.record(c.principal, c.context, "settings.ldap.update", "settings",
+                                 "ldap");
+        });
+        !s) {
       return errorResponse(s.error());
     }
-    (void)s_.audit.record(c.principal, c.context, "settings.ldap.update", "settings", "ldap");
+    const bool configured = stored.contains("bind_password_sealed");
     stored.erase("bind_password_sealed");
+    stored["bind_password_configured"] = configured;
     return jsonResponse(200, stored);
   });
 

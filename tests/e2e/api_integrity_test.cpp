@@ -1,0 +1,192 @@
+// Integrity under crashes and races, on the packaged binary: (1) creates racing a `kill -9`
+// leave every acknowledged certificate with its issue job and its audit entry, and nothing
+// half-done; (2) two instances on one SQLite file never store more certificates than the free
+// plan's cap of one, however their creates interleave.
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "e2e/api_support.hpp"
+
+using namespace certsteward::testing::api;
+namespace ports = certsteward::ports;
+namespace domain = certsteward::domain;
+
+namespace {
+
+const std::map<std::string, std::string> kOwnerEnv{
+    {"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+    {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}};
+
+struct SharedDir {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("certsteward-integrity-" + std::to_string(::getpid()) + "-" + std::to_string(unique()));
+  SharedDir() { std::filesystem::create_directories(dir); }
+  ~SharedDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+  std::filesystem::path db() const { return dir / "db.sqlite"; }
+  std::string config() const { return "store.url = sqlite://" + db().string() + "\n"; }
+};
+
+std::string activateUnlimited(HttpClient& http, const Session& owner, const std::string& priv) {
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  const std::string key = *certsteward::adapters::crypto::Ed25519LicenseVerifier::sign(
+      priv, json::serialize(json::object{{"license_id", "lic-crash"},
+                                         {"plan_name", "Enterprise unlimited"},
+                                         {"cert_limit", 0},
+                                         {"exp", now + 86400}}));
+  auto r = http.request("POST", "/api/v1/license/activate",
+                        json::serialize(json::object{{"license_key", key}}), {bearer(owner)});
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return key;
+}
+
+}  // namespace
+
+TEST_CASE("integrity: creates racing a kill -9 leave no certificate without its job and audit") {
+  SharedDir shared;
+  const auto [priv, pub] = ed25519KeyPairPem();
+  std::ofstream(shared.dir / "license.pem") << pub;
+  const std::string config =
+      shared.config() + "license.public_key_file = " + (shared.dir / "license.pem").string() + "\n";
+  std::set<std::string> acknowledged;
+  std::string project;
+  {
+    ServerProcess first(kOwnerEnv, config);
+    HttpClient http(first.baseUrl());
+    const auto owner = login(http, kOwner, kOwnerPassword);
+    activateUnlimited(http, owner, priv);
+    project = createProject(http, owner);
+    std::mutex mu;
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> clients;
+    for (int t = 0; t < 4; ++t) {
+      clients.emplace_back([&, t] {
+        HttpClient mine(first.baseUrl());
+        for (int i = 0; i < 2000 && !stop.load(); ++i) {  // bounded; the kill ends it sooner
+          HttpResult r;
+          try {
+            r = mine.request(
+                "POST", "/api/v1/projects/" + project + "/certificates",
+                json::serialize(json::object{
+                    {"common_name", "c" + std::to_string(t) + "-" + std::to_string(i) + ".test"}}),
+                {bearer(owner)});
+          } catch (const std::runtime_error&) {
+            break;  // the server is gone
+          }
+          if (r.status == 202 || r.status == 201) {
+            boost::system::error_code ec;
+            auto v = json::parse(r.body, ec);
+            if (!ec) {
+              std::lock_guard lock(mu);
+              acknowledged.insert(
+                  std::string(v.at("certificate").as_object().at("id").as_string()));
+            }
+          }
+        }
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds{1500});
+    first.kill9();
+    stop = true;
+    for (auto& c : clients)
+      c.join();
+  }
+  MESSAGE(acknowledged.size() << " creates acknowledged before the kill");
+  REQUIRE(acknowledged.size() > 5);  // the creates really ran before the kill
+
+  // The restarted service opens the same file (and finds nothing to repair).
+  ServerProcess second(kOwnerEnv, config);
+  HttpClient http(second.baseUrl());
+  const auto owner = login(http, kOwner, kOwnerPassword);
+  auto store = certsteward::adapters::sqlite::SqliteStore::open({shared.db().string()});
+  REQUIRE(store.ok());
+  std::set<std::string> audited;
+  for (std::int64_t page = 1; page <= 1000; ++page) {
+    ports::AuditFilter filter;
+    filter.action = "certificate.create";
+    auto entries = (*store)->auditLog().list(filter, *domain::makePageRequest(page, 100));
+    REQUIRE(entries.ok());
+    for (const auto& e : entries->items)
+      audited.insert(e.resource_id);
+    if (entries->items.size() < 100) break;
+  }
+  std::set<std::string> stored;
+  for (std::int64_t page = 1; page <= 1000; ++page) {
+    auto certs = (*store)->certificates().list(project, {}, *domain::makePageRequest(page, 100));
+    REQUIRE(certs.ok());
+    for (const auto& c : certs->items) {
+      stored.insert(c.id);
+      ports::JobFilter byCert;
+      byCert.certificate_id = c.id;
+      auto jobs = (*store)->jobs().list(project, byCert, *domain::makePageRequest(1, 5));
+      REQUIRE(jobs.ok());
+      CHECK_MESSAGE(jobs->total == 1, "certificate " << c.id << " has " << jobs->total << " jobs");
+      CHECK_MESSAGE(audited.count(c.id) == 1, "certificate " << c.id << " has no audit entry");
+    }
+    if (certs->items.size() < 100) break;
+  }
+  for (const auto& id : acknowledged)
+    CHECK_MESSAGE(stored.count(id) == 1, "acknowledged certificate " << id << " was lost");
+  CHECK(audited.size() == stored.size());  // no audit entry of a certificate that is not there
+  // The chain is intact after the crash.
+  auto verify =
+      http.request("POST", "/api/v1/audit-logs/verify?limit=10000", "{}", {bearer(owner)});
+  REQUIRE_MESSAGE(verify.status == 200, verify.body);
+  CHECK(parse(verify).at("intact").as_bool());
+}
+
+TEST_CASE("integrity: two instances on one SQLite file never pass the free plan's cap") {
+  SharedDir shared;
+  ServerProcess a(kOwnerEnv, shared.config());
+  ServerProcess b(kOwnerEnv, shared.config());
+  HttpClient httpA(a.baseUrl());
+  const auto owner = login(httpA, kOwner, kOwnerPassword);
+  const auto project = createProject(httpA, owner);
+  const std::string certs = "/api/v1/projects/" + project + "/certificates";
+  for (int round = 0; round < 12; ++round) {
+    std::atomic<int> ready{0};
+    std::atomic<int> admitted{0};
+    std::vector<std::string> ids(2);
+    std::vector<std::thread> racers;
+    for (int side = 0; side < 2; ++side) {
+      racers.emplace_back([&, side] {
+        HttpClient http(side == 0 ? a.baseUrl() : b.baseUrl());
+        ++ready;
+        while (ready.load() < 2) {  // bounded by the other thread's start
+          std::this_thread::yield();
+        }
+        auto r = http.request(
+            "POST", certs,
+            json::serialize(json::object{{"common_name", "cap" + std::to_string(round) + "-" +
+                                                             std::to_string(side) + ".test"}}),
+            {bearer(owner)});
+        if (r.status == 202 || r.status == 201) {
+          ++admitted;
+          ids[static_cast<std::size_t>(side)] =
+              std::string(json::parse(r.body).at("certificate").as_object().at("id").as_string());
+        } else {
+          CHECK_MESSAGE(r.status == 409, r.body);  // the licence limit
+        }
+      });
+    }
+    for (auto& t : racers)
+      t.join();
+    CHECK_MESSAGE(admitted.load() == 1, "round " << round << ": " << admitted.load() << " stored");
+    auto listed = httpA.request("GET", certs, "", {bearer(owner)});
+    REQUIRE(listed.status == 200);
+    CHECK(parse(listed).at("total").as_int64() == 1);
+    for (const auto& id : ids) {
+      if (!id.empty()) {
+        REQUIRE(httpA.request("DELETE", certs + "/" + id, "", {bearer(owner)}).status == 204);
+      }
+    }
+  }
+}
