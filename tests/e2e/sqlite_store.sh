@@ -55,6 +55,19 @@ start  # the same file again: migrations are not re-applied
 [ "$(sqlite3 "$db" 'SELECT COUNT(*) FROM schema_migrations')" = "$applied" ] || fail "migration re-applied"
 stop
 
+# The file deleted under the running server: writes would vanish at restart, so not ready.
+start
+cp "$db" "$work/saved.db"
+rm -f "$db" "$db-wal" "$db-shm"
+code=$(curl -s -o "$work/readyz" -w '%{http_code}' "http://127.0.0.1:$port/readyz")
+[ "$code" = 503 ] || fail "/readyz answered $code after the file was deleted"
+grep -q "removed or replaced" "$work/log" || fail "the log does not say why: $(cat "$work/log")"
+# ... and replaced by another file at the same path: still not the file it opened.
+cp "$work/saved.db" "$db"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")
+[ "$code" = 503 ] || fail "/readyz answered $code after the file was replaced"
+stop
+
 # An older database (as release 1 left it: schema version 1) is migrated forward on start.
 # Undo what migrations 2, 3 and 4 made; all must come back.
 [ "$applied" -ge 4 ] || fail "expected at least 4 migrations, found $applied"
@@ -77,4 +90,4 @@ if "$bin" serve --config "$work/conf" > "$work/newer" 2>&1; then
   fail "started on a schema newer than it knows"
 fi
 grep -q "schema is version 99" "$work/newer" || fail "unclear message: $(cat "$work/newer")"
-echo "ok: sqlite file created, migrated once, migrated forward, WAL, newer schema refused"
+echo "ok: sqlite file created, migrated once, deleted or replaced file not ready, migrated forward, WAL, newer schema refused"

@@ -1,6 +1,11 @@
 // Opens the database, migrates it, and wires the SQLite repositories into one Store.
 #include "adapters/store/sqlite/sqlite_store.hpp"
 
+#include <sys/stat.h>
+
+#include <optional>
+#include <utility>
+
 #include "adapters/store/sqlite/sqlite_audit_log.hpp"
 #include "adapters/store/sqlite/sqlite_certificate_repository.hpp"
 #include "adapters/store/sqlite/sqlite_identity_repositories.hpp"
@@ -16,6 +21,13 @@
 
 namespace certsteward::adapters::sqlite {
 namespace {
+
+// The identity of the file at `path` (device and inode), nullopt when there is none.
+std::optional<std::pair<dev_t, ino_t>> fileIdentity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return std::make_pair(st.st_dev, st.st_ino);
+}
 
 // One BEGIN IMMEDIATE transaction: SQLite's write lock serialises it against every other
 // writer, in this process and in others, so guards need nothing more.
@@ -86,6 +98,7 @@ struct SqliteStore::Parts {
   SqliteLeaderLock leaderLock;
   SqliteSettingsRepository settings;
   SqliteTransactions transactions;
+  std::optional<std::pair<dev_t, ino_t>> identity;  // of the file when it was opened
 };
 
 domain::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const SqliteOptions& options) {
@@ -95,6 +108,7 @@ domain::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const SqliteOptio
       auto writer = parts->db.writer();
       if (auto migrated = migrate(*writer); !migrated) return migrated.error();
     }
+    parts->identity = fileIdentity(parts->db.path());
     return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(parts)));
   });
 }
@@ -103,6 +117,12 @@ SqliteStore::SqliteStore(std::unique_ptr<Parts> parts) : parts_(std::move(parts)
 SqliteStore::~SqliteStore() = default;
 
 domain::Status SqliteStore::ping() {
+  // Deleted or replaced under the running server, the file it holds open is no longer the one
+  // a restart would open: everything written from then on would vanish. Not ready.
+  if (fileIdentity(parts_->db.path()) != parts_->identity) {
+    return domain::makeError(domain::ErrorCode::unavailable,
+                             "the database file was removed or replaced under the server");
+  }
   return guarded([&]() -> domain::Status {
     auto c = parts_->db.reader();
     auto s = c->prepare("SELECT COUNT(*) FROM schema_migrations");
