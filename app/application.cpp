@@ -88,6 +88,7 @@ struct Application::Parts {
         users_(store->users(), clock),
         auditMac(c.audit_signing_key),
         fingerprintMac(c.jwt_secret + "/idempotency-fingerprint"),
+        csrfMac(c.jwt_secret + "/csrf-session-binding"),
         secretBox(c.secrets_key),
         hasher(c.bcrypt_cost),
         tokens({c.jwt_secret, c.jwt_issuer, c.jwt_audience}),
@@ -95,7 +96,7 @@ struct Application::Parts {
         access(store->memberships(), store->projects()),
         audit(store->auditLog(), auditMac, ids, clock, store->rateLimits(), access),
         auth({users_, store->refreshTokens(), store->rateLimits(), hasher, tokens, ids, random,
-              clock, secretBox, otpHasher},
+              clock, secretBox, otpHasher, csrfMac},
              domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}),
         projects(
             {store->projects(), store->memberships(), users_, store->certificates(), ids, clock,
@@ -199,6 +200,7 @@ struct Application::Parts {
   adapters::crypto::OpenSslRandom random;
   adapters::crypto::OpenSslMac auditMac;
   adapters::crypto::OpenSslMac fingerprintMac;
+  adapters::crypto::OpenSslMac csrfMac;
   adapters::crypto::AesGcmSecretBox secretBox;
   adapters::crypto::OpenSslOtpHasher otpHasher;
   adapters::crypto::BcryptPasswordHasher hasher;

@@ -81,11 +81,11 @@ std::string hotp(const ports::OtpHasher& hasher, std::string_view key, std::uint
   return std::string(static_cast<std::size_t>(kTotpDigits) - code.size(), '0') + code;
 }
 
-bool verifyTotp(const ports::OtpHasher& hasher, std::string_view key, std::string_view code,
-                Timestamp now) {
-  if (code.size() != static_cast<std::size_t>(kTotpDigits)) return false;
+std::optional<std::int64_t> matchTotp(const ports::OtpHasher& hasher, std::string_view key,
+                                      std::string_view code, Timestamp now) {
+  if (code.size() != static_cast<std::size_t>(kTotpDigits)) return std::nullopt;
   const std::int64_t step = unixSeconds(now) / kTotpStepSeconds;
-  bool match = false;
+  std::optional<std::int64_t> matched;
   for (std::int64_t drift = -1; drift <= 1; ++drift) {
     const std::string expected = hotp(hasher, key, static_cast<std::uint64_t>(step + drift));
     // Compare every candidate fully, whatever matched, to keep timing flat.
@@ -93,9 +93,14 @@ bool verifyTotp(const ports::OtpHasher& hasher, std::string_view key, std::strin
     for (std::size_t i = 0; i < expected.size(); ++i) {
       diff |= static_cast<unsigned>(expected[i] ^ code[i]);
     }
-    match = match || diff == 0;
+    if (diff == 0 && !matched) matched = step + drift;
   }
-  return match;
+  return matched;
+}
+
+bool verifyTotp(const ports::OtpHasher& hasher, std::string_view key, std::string_view code,
+                Timestamp now) {
+  return matchTotp(hasher, key, code, now).has_value();
 }
 
 std::string otpauthUrl(std::string_view issuer, std::string_view account,

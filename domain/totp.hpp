@@ -25,6 +25,11 @@ std::string hotp(const ports::OtpHasher& hasher, std::string_view key, std::uint
 bool verifyTotp(const ports::OtpHasher& hasher, std::string_view key, std::string_view code,
                 Timestamp now);
 
+// The time step (counter) whose code `code` is, among the steps verifyTotp accepts; nullopt when
+// it is none of them. A code may be used once per step: callers remember the step.
+std::optional<std::int64_t> matchTotp(const ports::OtpHasher& hasher, std::string_view key,
+                                      std::string_view code, Timestamp now);
+
 // otpauth://totp/<issuer>:<account>?secret=...&issuer=...&algorithm=SHA1&digits=6&period=30
 std::string otpauthUrl(std::string_view issuer, std::string_view account,
                        std::string_view base32Secret);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "domain/id.hpp"
 #include "domain/time.hpp"
@@ -35,6 +36,13 @@ constexpr bool atLeast(ProjectRole have, ProjectRole need) noexcept {
 std::optional<ProjectRole> effectiveProjectRole(OrgRole orgRole,
                                                 std::optional<ProjectRole> membership) noexcept;
 
+// A session (refresh-token family) ended by logout: its access tokens are refused until they
+// would have expired anyway.
+struct EndedSession {
+  Id family_id;
+  Timestamp until{};
+};
+
 struct User {
   Id id;
   std::string username;
@@ -49,6 +57,7 @@ struct User {
   // Access tokens issued before this instant are refused (a password change, a disable or a role
   // change ends every session at once, not when its access token expires).
   Timestamp tokens_valid_after{};
+  std::vector<EndedSession> ended_sessions;  // pruned as they pass `until`
 };
 
 // Usernames: 1..64 characters of [a-z0-9._@-], case-folded by the caller.

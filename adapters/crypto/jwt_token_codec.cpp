@@ -44,6 +44,10 @@ domain::Result<std::string> JwtTokenCodec::encode(const ports::TokenClaims& clai
   rc |= jwt_add_grant(jwt.get(), "typ", kind);
   if (!claims.family_id.empty()) rc |= jwt_add_grant(jwt.get(), "fam", claims.family_id.c_str());
   rc |= jwt_add_grant_int(jwt.get(), "iat", secs(claims.issued_at));
+  // The issue time to the millisecond, so a password change ends the tokens issued before it
+  // and not the ones issued right after it in the same second.
+  rc |= jwt_add_grant_int(jwt.get(), "iat_ms",
+                          static_cast<long>(claims.issued_at.time_since_epoch().count()));
   rc |= jwt_add_grant_int(jwt.get(), "exp", secs(claims.expires_at));
   if (rc != 0) return domain::makeError(domain::ErrorCode::internal, "cannot build the token");
   char* encoded = jwt_encode_str(jwt.get());
@@ -89,6 +93,9 @@ domain::Result<ports::TokenClaims> JwtTokenCodec::decode(std::string_view token,
   }
   if (claims.subject.empty() || claims.token_id.empty()) return invalid("token lacks sub or jti");
   claims.issued_at = domain::fromUnixSeconds(iat);
+  errno = 0;
+  const long iatMs = jwt_get_grant_int(jwt.get(), "iat_ms");
+  if (errno == 0) claims.issued_at = domain::Timestamp{domain::Duration{iatMs}};
   claims.expires_at = domain::fromUnixSeconds(exp);
   if (claims.expires_at <= now) {
     return domain::makeError(domain::ErrorCode::unauthenticated, "token expired", "TOKEN_EXPIRED");

@@ -202,12 +202,13 @@ HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel) 
   }
   auto principal = s_.auth.authenticate(token);
   if (!principal) return errorResponse(principal.error());
-  // CSRF double submit for cookie sessions (a request that sends cookies is one).
+  // CSRF double submit for cookie sessions (a request that sends cookies is one), bound to the
+  // session: the token must also be the one issued to this access token's session.
   if (isMutation(request.method) && !request.cookies.empty()) {
     const auto cookie = request.cookies.find("csrf_token");
     const auto header = request.header("x-csrf-token");
     if (cookie == request.cookies.end() || cookie->second.empty() || !header ||
-        *header != cookie->second) {
+        *header != cookie->second || !s_.auth.csrfMatches(*principal, *header)) {
       return errorResponse(403, "missing or wrong X-CSRF-Token");
     }
   }
@@ -223,8 +224,19 @@ HttpResponse Api::withIdempotency(const HttpRequest& request, const Call& call,
       !std::all_of(key->begin(), key->end(), [](char c) { return c > 0x20 && c < 0x7f; })) {
     return errorResponse(400, "Idempotency-Key must be 1 to 255 printable characters");
   }
-  const std::string scope =
-      call.principal ? call.principal->user.id : "anonymous:" + request.client_ip;
+  // Records are scoped to the caller, their roles and the route: a replay is only ever the
+  // caller's own answer, and after a role change (or losing the project) the request is run —
+  // and authorised — afresh instead of replayed.
+  std::string scope = "anonymous:" + request.client_ip;
+  if (call.principal != nullptr) {
+    scope = call.principal->user.id + "/" + std::string(nameOf(call.principal->user.org_role));
+    if (const auto project = call.params.find("project_id"); project != call.params.end()) {
+      auto role = s_.access.projectRole(*call.principal, project->second);
+      if (!role) return errorResponse(role.error());
+      if (!*role) return route.handler(call);  // invisible: the handler answers 404
+      scope += "/" + std::string(nameOf(**role));
+    }
+  }
   const std::string fullKey = scope + ":" + request.method + " " + request.path + ":" + *key;
   const std::string fingerprint = domain::toHex(s_.fingerprints.sign(request.body));
   const auto now = s_.clock.now();

@@ -64,7 +64,7 @@ void Api::addAuthRoutes() {
           }
           return errorResponse(result.error());
         }
-        domain::Principal who{result->user};
+        domain::Principal who{result->user, result->tokens.refresh_family};
         if (!result->otp_session_id.empty()) {
           // Second factor required: no tokens yet (spec: 200, not 401).
           if (auto s =
@@ -97,7 +97,7 @@ void Api::addAuthRoutes() {
         }
         auto result = s_.auth.verifyOtp(*session, code, c.request.client_ip);
         if (!result) return errorResponse(result.error());
-        domain::Principal who{result->user};
+        domain::Principal who{result->user, result->tokens.refresh_family};
         if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id,
                                      std::nullopt, "otp");
             !s) {
@@ -169,7 +169,10 @@ void Api::addAuthRoutes() {
           token = it->second;
           fromCookie = true;
         }
-        auto pair = s_.auth.refresh(*token, c.request.client_ip);
+        auto pair = s_.auth.refresh(
+            *token, c.request.client_ip,
+            fromCookie ? std::optional<std::string>(*c.request.header("x-csrf-token"))
+                       : std::nullopt);
         if (!pair) return errorResponse(pair.error());
         auto response = jsonResponse(200, tokenBody(*pair));
         if (fromCookie) {
@@ -187,9 +190,7 @@ void Api::addAuthRoutes() {
         token = it->second;
       }
     }
-    if (token) {
-      if (auto s = s_.auth.logout(*token); !s) return errorResponse(s.error());
-    }
+    if (auto s = s_.auth.logout(c.who(), token); !s) return errorResponse(s.error());
     if (auto s = s_.audit.record(c.principal, c.context, "auth.logout", "user", c.who().user.id);
         !s) {
       return errorResponse(s.error());

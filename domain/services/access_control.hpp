@@ -17,6 +17,7 @@ namespace certsteward::domain {
 // The authenticated caller.
 struct Principal {
   User user;
+  Id session;  // the refresh-token family the access token belongs to; empty for old tokens
 };
 
 enum class Action {

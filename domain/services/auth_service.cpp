@@ -15,7 +15,11 @@ Error badCredentials() {
 }  // namespace
 
 Status AuthService::limit(const std::string& bucket, std::int64_t max) {
-  auto count = p_.rateLimits.hit(bucket, std::chrono::minutes{1}, p_.clock.now());
+  return limitWindow(bucket, max, std::chrono::minutes{1});
+}
+
+Status AuthService::limitWindow(const std::string& bucket, std::int64_t max, Duration window) {
+  auto count = p_.rateLimits.hit(bucket, window, p_.clock.now());
   if (!count) return count.error();
   if (*count > max) {
     return makeError(ErrorCode::resource_exhausted, "too many attempts; wait a minute",
@@ -24,14 +28,25 @@ Status AuthService::limit(const std::string& bucket, std::int64_t max) {
   return {};
 }
 
-std::string AuthService::newCsrfToken() {
-  return toHex(p_.random.bytes(32));
+std::string AuthService::csrfTokenFor(const Id& session) const {
+  return toHex(p_.csrf.sign("csrf\n" + session));
+}
+
+bool AuthService::csrfMatches(const Principal& who, const std::string& token) const {
+  if (who.session.empty()) return false;
+  const std::string expected = csrfTokenFor(who.session);
+  if (expected.size() != token.size()) return false;
+  unsigned diff = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    diff |= static_cast<unsigned>(expected[i] ^ token[i]);
+  return diff == 0;
 }
 
 Result<TokenPair> AuthService::issue(const User& user, const Id& family) {
   const Timestamp now = p_.clock.now();
+  // The access token names its session, so logging out with it ends that session.
   ports::TokenClaims access{user.id, p_.ids.next(), ports::TokenKind::access,
-                            {},      now,           now + policy_.access_token_ttl};
+                            family,  now,           now + policy_.access_token_ttl};
   ports::TokenClaims refresh{user.id, p_.ids.next(), ports::TokenKind::refresh,
                              family,  now,           now + policy_.refresh_token_ttl};
   auto a = p_.tokens.encode(access);
@@ -70,9 +85,16 @@ Result<LoginResult> AuthService::login(const std::string& username, const std::s
   if (!p_.hasher.verify(password, user->password_hash) || user->disabled) return badCredentials();
   if (user->totp_enabled) {
     const Timestamp now = p_.clock.now();
-    auto session = p_.tokens.encode(ports::TokenClaims{
-        user->id, p_.ids.next(), ports::TokenKind::otp, {}, now, now + kOtpSessionTtl});
+    const std::string jti = p_.ids.next();
+    auto session = p_.tokens.encode(
+        ports::TokenClaims{user->id, jti, ports::TokenKind::otp, {}, now, now + kOtpSessionTtl});
     if (!session) return session.error();
+    // Recorded so that it can be used once: verifyOtp consumes it.
+    if (auto s = p_.refreshTokens.issue(
+            RefreshToken{jti, "otp:" + jti, user->id, now, now + kOtpSessionTtl, false, false});
+        !s) {
+      return s.error();
+    }
     LoginResult challenge;
     challenge.user = std::move(*user);
     challenge.otp_session_id = std::move(*session);
@@ -82,15 +104,21 @@ Result<LoginResult> AuthService::login(const std::string& username, const std::s
 }
 
 Result<LoginResult> AuthService::complete(User user) {
-  auto tokens = issue(user, p_.ids.next());
+  const Id family = p_.ids.next();
+  auto tokens = issue(user, family);
   if (!tokens) return tokens.error();
-  return LoginResult{std::move(user), std::move(*tokens), newCsrfToken(), {}};
+  return LoginResult{std::move(user), std::move(*tokens), csrfTokenFor(family), {}};
+}
+
+std::optional<std::int64_t> AuthService::matchingStep(const User& user, const std::string& code) {
+  if (user.totp_secret_sealed.empty()) return std::nullopt;
+  auto secret = p_.secrets.open(user.totp_secret_sealed);
+  if (!secret) return std::nullopt;
+  return matchTotp(p_.otp, *secret, code, p_.clock.now());
 }
 
 bool AuthService::codeMatches(const User& user, const std::string& code) {
-  if (user.totp_secret_sealed.empty()) return false;
-  auto secret = p_.secrets.open(user.totp_secret_sealed);
-  return secret && verifyTotp(p_.otp, *secret, code, p_.clock.now());
+  return matchingStep(user, code).has_value();
 }
 
 Result<LoginResult> AuthService::verifyOtp(const std::string& otpSessionId, const std::string& code,
@@ -101,13 +129,41 @@ Result<LoginResult> AuthService::verifyOtp(const std::string& otpSessionId, cons
     return makeError(ErrorCode::unauthenticated, "the OTP session is not valid; log in again",
                      "TOKEN_INVALID");
   }
-  auto user = p_.users.get(claims->subject);
-  if (!user || user->disabled || !user->totp_enabled) {
+  const auto deadSession = [] {
     return makeError(ErrorCode::unauthenticated, "the OTP session is not valid; log in again",
                      "TOKEN_INVALID");
+  };
+  auto user = p_.users.get(claims->subject);
+  if (!user || user->disabled || !user->totp_enabled) return deadSession();
+  // Attempts are counted per user (across sessions and addresses) and per session; a session
+  // that used up its attempts is consumed, so not even the right code opens it afterwards.
+  if (auto s = limitWindow("otp:user:" + user->id, policy_.otp_attempts_per_user,
+                           std::chrono::minutes{15});
+      !s) {
+    return s.error();
   }
-  if (!codeMatches(*user, code)) {
+  auto attempts =
+      p_.rateLimits.hit("otp:session:" + claims->token_id, std::chrono::hours{1}, p_.clock.now());
+  if (!attempts) return attempts.error();
+  if (*attempts > policy_.otp_attempts_per_session) {
+    (void)p_.refreshTokens.consume(claims->token_id, p_.clock.now());  // dead either way
+    return deadSession();
+  }
+  const auto step = matchingStep(*user, code);
+  if (!step) {
     return makeError(ErrorCode::unauthenticated, "the code is not valid", "INVALID_CREDENTIALS");
+  }
+  // One login per OTP session: of two requests with the right code, one wins.
+  if (auto consumed = p_.refreshTokens.consume(claims->token_id, p_.clock.now()); !consumed) {
+    return deadSession();
+  }
+  // A code seen once is not accepted again in its time step (nor in the drift steps around it).
+  auto seen = p_.rateLimits.hit("otp:step:" + user->id + ":" + std::to_string(*step),
+                                std::chrono::minutes{2}, p_.clock.now());
+  if (!seen) return seen.error();
+  if (*seen > 1) {
+    return makeError(ErrorCode::unauthenticated, "this code was already used; wait for the next",
+                     "INVALID_CREDENTIALS");
   }
   return complete(std::move(*user));
 }
@@ -156,8 +212,8 @@ Status AuthService::totpDisable(const Principal& who, const std::string& code) {
   return p_.users.update(*user);
 }
 
-Result<TokenPair> AuthService::refresh(const std::string& refreshToken,
-                                       const std::string& clientIp) {
+Result<TokenPair> AuthService::refresh(const std::string& refreshToken, const std::string& clientIp,
+                                       const std::optional<std::string>& csrfToken) {
   if (auto s = limit("refresh:ip:" + clientIp, policy_.login_per_ip_per_minute); !s) {
     return s.error();
   }
@@ -165,6 +221,9 @@ Result<TokenPair> AuthService::refresh(const std::string& refreshToken,
   if (!claims) return claims.error();
   if (claims->kind != ports::TokenKind::refresh) {
     return makeError(ErrorCode::unauthenticated, "not a refresh token", "TOKEN_INVALID");
+  }
+  if (csrfToken && !csrfMatches(Principal{{}, claims->family_id}, *csrfToken)) {
+    return makeError(ErrorCode::permission_denied, "missing or wrong X-CSRF-Token");
   }
   auto consumed = p_.refreshTokens.consume(claims->token_id, p_.clock.now());
   if (!consumed) return consumed.error();
@@ -176,10 +235,25 @@ Result<TokenPair> AuthService::refresh(const std::string& refreshToken,
   return issue(*user, consumed->family_id);
 }
 
-Status AuthService::logout(const std::string& refreshToken) {
-  auto claims = p_.tokens.decode(refreshToken, p_.clock.now());
-  if (!claims || claims->kind != ports::TokenKind::refresh || claims->family_id.empty()) return {};
-  return p_.refreshTokens.revokeFamily(claims->family_id);
+Status AuthService::logout(const Principal& who, const std::optional<std::string>& refreshToken) {
+  if (refreshToken) {
+    auto claims = p_.tokens.decode(*refreshToken, p_.clock.now());
+    // Only the caller's own session: a token of another user is ignored, never revoked.
+    if (claims && claims->kind == ports::TokenKind::refresh && !claims->family_id.empty() &&
+        claims->subject == who.user.id) {
+      if (auto s = p_.refreshTokens.revokeFamily(claims->family_id); !s) return s;
+    }
+  }
+  if (who.session.empty()) return {};
+  if (auto s = p_.refreshTokens.revokeFamily(who.session); !s) return s;
+  // The access token of the session is refused from now on, until it would have expired.
+  auto user = p_.users.get(who.user.id);
+  if (!user) return user.error();
+  const Timestamp now = p_.clock.now();
+  std::erase_if(user->ended_sessions, [&](const EndedSession& e) { return e.until <= now; });
+  if (user->ended_sessions.size() >= 256) user->ended_sessions.erase(user->ended_sessions.begin());
+  user->ended_sessions.push_back(EndedSession{who.session, now + policy_.access_token_ttl});
+  return p_.users.update(*user);
 }
 
 Result<Principal> AuthService::authenticate(const std::string& accessToken) {
@@ -199,7 +273,17 @@ Result<Principal> AuthService::authenticate(const std::string& accessToken) {
   if (user->disabled) {
     return makeError(ErrorCode::unauthenticated, "the user is disabled", "TOKEN_INVALID");
   }
-  return Principal{std::move(*user)};
+  if (claims->issued_at < user->tokens_valid_after) {
+    return makeError(ErrorCode::unauthenticated,
+                     "the session ended when the password, role or status changed; log in again",
+                     "TOKEN_INVALID");
+  }
+  for (const auto& ended : user->ended_sessions) {
+    if (ended.family_id == claims->family_id) {
+      return makeError(ErrorCode::unauthenticated, "the session was logged out", "TOKEN_INVALID");
+    }
+  }
+  return Principal{std::move(*user), claims->family_id};
 }
 
 }  // namespace certsteward::domain

@@ -12,6 +12,7 @@
 #include "domain/time.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
+#include "ports/mac.hpp"
 #include "ports/otp_hasher.hpp"
 #include "ports/password_hasher.hpp"
 #include "ports/random.hpp"
@@ -28,6 +29,8 @@ struct AuthPolicy {
   Duration refresh_token_ttl = std::chrono::days{7};
   std::int64_t login_per_ip_per_minute = 10;  // also refresh and OTP verify
   std::int64_t login_per_username_per_minute = 5;
+  std::int64_t otp_attempts_per_session = 5;  // then the OTP session is dead
+  std::int64_t otp_attempts_per_user = 10;    // per 15 minutes, across sessions
 };
 
 struct TokenPair {
@@ -64,6 +67,7 @@ class AuthService {
     const ports::Clock& clock;
     ports::SecretBox& secrets;
     const ports::OtpHasher& otp;
+    const ports::Mac& csrf;  // binds CSRF tokens to sessions
   };
 
   AuthService(Ports ports, AuthPolicy policy) : p_(ports), policy_(policy) {}
@@ -74,21 +78,31 @@ class AuthService {
                             const std::string& clientIp);
 
   // Consumes a refresh token and issues the next pair of its family. unauthenticated with
-  // TOKEN_INVALID, TOKEN_EXPIRED or TOKEN_REUSE (the family is then revoked).
-  Result<TokenPair> refresh(const std::string& refreshToken, const std::string& clientIp);
+  // TOKEN_INVALID, TOKEN_EXPIRED or TOKEN_REUSE (the family is then revoked). With `csrfToken`
+  // (a cookie refresh) it must be the CSRF token of the token's session: permission_denied.
+  Result<TokenPair> refresh(const std::string& refreshToken, const std::string& clientIp,
+                            const std::optional<std::string>& csrfToken = std::nullopt);
 
-  // Revokes the family of a refresh token (invalid tokens are ignored: logout always works).
-  Status logout(const std::string& refreshToken);
+  // Ends the caller's session: the refresh-token family of their access token is revoked and
+  // that access token is refused from now on. A refresh token given as well has its family
+  // revoked only when it is the caller's own (invalid or foreign tokens are ignored).
+  Status logout(const Principal& who, const std::optional<std::string>& refreshToken);
 
   // The principal of an access token. unauthenticated with TOKEN_INVALID (also for a refresh
-  // token, or a disabled/deleted user) or TOKEN_EXPIRED.
+  // token, a disabled/deleted user, a token issued before the user's password, role or status
+  // last changed, or one whose session was logged out) or TOKEN_EXPIRED.
   Result<Principal> authenticate(const std::string& accessToken);
 
-  // A random token for the CSRF double-submit cookie.
-  std::string newCsrfToken();
+  // The CSRF token of a session: a MAC of its refresh-token family, so a cookie/header pair
+  // passes only for the session it was issued to.
+  std::string csrfTokenFor(const Id& session) const;
+  // Whether `token` is the CSRF token of the caller's session (constant time).
+  bool csrfMatches(const Principal& who, const std::string& token) const;
 
   // Second step of a login with TOTP: the otp_session_id of the first step and a code.
-  // unauthenticated for a wrong code or session; RATE_LIMITED past 10 per minute per address.
+  // unauthenticated for a wrong code or session; RATE_LIMITED past 10 per minute per address or
+  // past otp_attempts_per_user in 15 minutes. An OTP session is single use and dies after
+  // otp_attempts_per_session attempts; a code is accepted once per time step.
   Result<LoginResult> verifyOtp(const std::string& otpSessionId, const std::string& code,
                                 const std::string& clientIp);
 
@@ -100,7 +114,10 @@ class AuthService {
   Status totpDisable(const Principal& who, const std::string& code);
 
  private:
-  Status limit(const std::string& bucket, std::int64_t max);
+  Status limit(const std::string& bucket, std::int64_t max);  // per minute
+  Status limitWindow(const std::string& bucket, std::int64_t max, Duration window);
+  // The time step of `code` for the user's TOTP secret, if it is valid now.
+  std::optional<std::int64_t> matchingStep(const User& user, const std::string& code);
   Result<LoginResult> complete(User user);
   bool codeMatches(const User& user, const std::string& code);
   Result<TokenPair> issue(const User& user, const Id& family);

@@ -45,6 +45,7 @@ json::value w(const std::optional<T>& v) {
 }
 json::value w(const TargetResult& v);
 json::value w(const DistributionTarget& v);
+json::value w(const EndedSession& v);
 template <class T>
 json::value w(const std::vector<T>& v) {
   json::array a;
@@ -141,6 +142,7 @@ void r(const json::value& j, std::optional<T>& out) {
 }
 void r(const json::value& j, TargetResult& out);
 void r(const json::value& j, DistributionTarget& out);
+void r(const json::value& j, EndedSession& out);
 template <class T>
 void r(const json::value& j, std::vector<T>& out) {
   if (!j.is_array()) corrupt();
@@ -163,19 +165,21 @@ void field(const json::object& o, const char* key, T& out) {
 
 #define CS_TARGET_RESULT(X) X(target_name) X(status) X(error) X(error_code) X(duration_ms)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
-#define CS_CERTIFICATE(X)                                                                      \
-  X(id)                                                                                        \
-  X(project_id)                                                                                \
-  X(common_name)                                                                               \
-  X(sans)                                                                                      \
-  X(key_type)                                                                                  \
-  X(status)                                                                                    \
-  X(auto_renew)                                                                                \
-  X(issuer_type)                                                                               \
-  X(acme_account_id) X(issued_at) X(expires_at) X(next_renewal_at) X(renewal_threshold_days)   \
-      X(renewal_attempts) X(last_error) X(distribution_pending) X(distribution_pending_since)  \
-          X(serial_number) X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) \
-              X(updated_at) X(version)
+#define CS_ENDED_SESSION(X) X(family_id) X(until)
+#define CS_CERTIFICATE(X)                                                                     \
+  X(id)                                                                                       \
+  X(project_id)                                                                               \
+  X(common_name)                                                                              \
+  X(sans)                                                                                     \
+  X(key_type)                                                                                 \
+  X(status)                                                                                   \
+  X(auto_renew)                                                                               \
+  X(issuer_type)                                                                              \
+  X(acme_account_id)                                                                          \
+  X(issued_at) X(expires_at) X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) \
+      X(last_error) X(distribution_pending) X(distribution_pending_since) X(serial_number)    \
+          X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at)   \
+              X(version)
 #define CS_JOB(X)                                                                       \
   X(id)                                                                                 \
   X(project_id)                                                                         \
@@ -185,17 +189,19 @@ void field(const json::object& o, const char* key, T& out) {
   X(max_attempts)                                                                       \
   X(error_msg)                                                                          \
   X(certificate_id)                                                                     \
-  X(parent_id) X(idempotency_key) X(payload) X(created_at) X(updated_at) X(next_run_at) \
-      X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
+  X(parent_id)                                                                          \
+  X(idempotency_key) X(payload) X(created_at) X(updated_at) X(next_run_at) X(locked_by) \
+      X(lock_expires_at) X(cancel_requested) X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X)                                                              \
-  X(id)                                                                         \
-  X(username)                                                                   \
-  X(password_hash)                                                              \
-  X(org_role)                                                                   \
-  X(auth_source)                                                                \
-  X(disabled) X(totp_enabled) X(totp_secret_sealed) X(created_at) X(updated_at) \
-      X(tokens_valid_after)
+#define CS_USER(X)                                                                        \
+  X(id)                                                                                   \
+  X(username)                                                                             \
+  X(password_hash)                                                                        \
+  X(org_role)                                                                             \
+  X(auth_source)                                                                          \
+  X(disabled)                                                                             \
+  X(totp_enabled) X(totp_secret_sealed) X(created_at) X(updated_at) X(tokens_valid_after) \
+      X(ended_sessions)
 #define CS_ACME_ACCOUNT(X) \
   X(id)                    \
   X(project_id)            \
@@ -266,6 +272,16 @@ void r(const json::value& j, DistributionTarget& x) {
   if (!j.is_object()) corrupt();
   const auto& o = j.get_object();
   CS_DISTRIBUTION_TARGET(CS_READ)
+}
+json::value w(const EndedSession& x) {
+  json::object o;
+  CS_ENDED_SESSION(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, EndedSession& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_ENDED_SESSION(CS_READ)
 }
 
 template <class T>
