@@ -1,6 +1,8 @@
 // Role names and ranking, usernames, project names.
 #include "domain/user.hpp"
 
+#include "domain/name.hpp"
+
 #include <algorithm>
 
 #include "domain/enum_names.hpp"
@@ -56,12 +58,7 @@ bool isValidUsername(std::string_view name) noexcept {
 }
 
 bool isValidProjectName(std::string_view name) noexcept {
-  if (name.empty() || name.size() > 100) return false;
-  if (name.front() == ' ' || name.back() == ' ') return false;
-  return std::none_of(name.begin(), name.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7f;
-  });
+  return isValidName(name);
 }
 
 }  // namespace certsteward::domain

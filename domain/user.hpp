@@ -71,7 +71,7 @@ struct Project {
   Timestamp updated_at{};
 };
 
-// Project names: 1..100 printable characters, no control characters.
+// Project names follow the one name rule (domain/name.hpp).
 bool isValidProjectName(std::string_view name) noexcept;
 
 struct Membership {

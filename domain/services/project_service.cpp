@@ -1,14 +1,14 @@
 // Projects and memberships.
 #include "domain/services/project_service.hpp"
 
+#include "domain/name.hpp"
+
 namespace certsteward::domain {
 namespace {
 
 Status validName(const std::string& name) {
   if (!isValidProjectName(name)) {
-    return makeError(ErrorCode::invalid_argument,
-                     "name must be 1 to 100 printable characters without leading or trailing "
-                     "spaces");
+    return makeError(ErrorCode::invalid_argument, std::string("name ") + kNameRule);
   }
   return {};
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "domain/name.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/unit_of_work.hpp"
@@ -62,6 +63,7 @@ class ResourceService {
     draft.project_id = projectId;
     draft.created_at = now;
     draft.updated_at = now;
+    if (auto s = checkNames(draft); !s) return s.error();
     if (auto s = seal(draft, secret); !s) return s.error();
     const Status done = work_.inProject(projectId, [&]() -> Status {
       if (options_.validate) {
@@ -86,6 +88,7 @@ class ResourceService {
     entity->id = id;
     entity->project_id = projectId;
     entity->updated_at = clock_.now();
+    if (auto s = checkNames(*entity); !s) return s.error();
     if (auto s = seal(*entity, secret); !s) return s.error();
     const Status done = work_.inProject(projectId, [&]() -> Status {
       if (options_.validate) {
@@ -123,6 +126,24 @@ class ResourceService {
   }
 
  private:
+  // The one name rule, for the resource's name and its targets' names where it has them.
+  static Status checkNames(const T& entity) {
+    if constexpr (requires { entity.name; }) {
+      if (!isValidName(entity.name)) {
+        return makeError(ErrorCode::invalid_argument, std::string("name ") + kNameRule);
+      }
+    }
+    if constexpr (requires { entity.targets; }) {
+      for (const auto& target : entity.targets) {
+        if (!isValidName(target.name)) {
+          return makeError(ErrorCode::invalid_argument,
+                           std::string("every target's name ") + kNameRule);
+        }
+      }
+    }
+    return {};
+  }
+
   Status manage(const Principal& who, const Id& projectId) {
     return access_.check(who, Action::manage_project_config, projectId);
   }

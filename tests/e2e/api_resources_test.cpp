@@ -455,6 +455,8 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
       {bearer(owner)});
   REQUIRE_MESSAGE(put.status == 200, put.body);
   CHECK(put.body.find("LDAP-BIND-SECRET") == std::string::npos);
+  CHECK(parse(put).at("bind_password_configured").as_bool());
+  CHECK(put.body.find("sealed") == std::string::npos);
   auto got = http.request("GET", "/api/v1/settings/ldap", "", {bearer(owner)});
   CHECK(parse(got).at("bind_password_configured").as_bool());
   CHECK(parse(got).at("port").as_int64() == 3389);
@@ -467,4 +469,35 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
   CHECK(providers.status == 200);
   CHECK(str(parse(providers).at("ca_providers").as_array()[0].as_object(), "issuer_type") ==
         "acme");
+}
+
+TEST_CASE("api: every configuration name follows the one name rule") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string base = "/api/v1/projects/" + createProject(http, owner);
+  const std::vector<std::string> hostile{
+      "a\\u0000b", "esc\\u001b[31m", "rtl\\u202egnp.exe", "iso\\u2066late", " padded",
+      std::string(101, 'n')};
+  for (const auto& name : hostile) {
+    CAPTURE(name);
+    const std::string quoted = "\"" + name + "\"";
+    for (const auto& [path, body] : std::vector<std::pair<std::string, std::string>>{
+             {"/credentials", R"({"kind":"token","secret":"s","name":)" + quoted + "}"},
+             {"/dns-credentials", R"({"provider":"exec","name":)" + quoted + "}"},
+             {"/acme-accounts",
+              R"({"directory_url":"https://127.0.0.1:14000/dir","name":)" + quoted + "}"},
+             {"/notification-rules", R"({"events":["job.failed"],"name":)" + quoted + "}"},
+             {"/modules", R"({"module":"file","name":)" + quoted + "}"},
+             {"/modules", R"({"module":"file","name":"m","targets":[{"name":)" + quoted + "}]}"},
+         }) {
+      auto r = http.request("POST", base + path, body, {bearer(owner)});
+      CHECK_MESSAGE(r.status == 422, path << " " << r.status << " " << r.body);
+    }
+    auto project = http.request("POST", "/api/v1/projects", R"({"name":)" + quoted + "}",
+                                {bearer(owner)});
+    CHECK(project.status == 422);
+  }
+  auto list = http.request("GET", base + "/credentials", "", {bearer(owner)});
+  REQUIRE(list.status == 200);
+  CHECK(parse(list).at("total").as_int64() == 0);  // nothing was stored
 }

@@ -1,6 +1,10 @@
 // Roles, their ranking, and the effective project role.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
+#include "domain/name.hpp"
 #include "domain/user.hpp"
 
 using namespace certsteward::domain;
@@ -60,4 +64,41 @@ TEST_CASE("user: usernames and project names") {
   CHECK_FALSE(isValidProjectName(" padded"));
   CHECK_FALSE(isValidProjectName("line\nbreak"));
   CHECK_FALSE(isValidProjectName(std::string(101, 'p')));
+}
+
+TEST_CASE("name: one rule for every name, table-driven") {
+  struct Row {
+    std::string name;
+    bool valid;
+    const char* why;
+  };
+  const std::vector<Row> rows{
+      {"Payments – prod", true, "UTF-8 punctuation"},
+      {"Zürich edge 🌍", true, "accents and a 4-byte character"},
+      {std::string(100, 'p'), true, "100 characters"},
+      {"lone\xa9" "continuation", false, "a continuation byte without a lead"},
+      {"é" + std::string(99, 'x'), true, "100 characters, 101 bytes"},
+      {std::string(101, 'p'), false, "101 characters"},
+      {"", false, "empty"},
+      {" padded", false, "leading space"},
+      {"padded ", false, "trailing space"},
+      {std::string("nul\0inside", 10), false, "NUL"},
+      {"esc\x1b[31m", false, "ESC"},
+      {"line\nbreak", false, "newline"},
+      {"del\x7f", false, "DEL"},
+      {"c1\xc2\x85", false, "C1 control (NEL)"},
+      {"admin\xe2\x80\xae" "gnp.exe", false, "right-to-left override"},
+      {"iso\xe2\x81\xa6late", false, "left-to-right isolate"},
+      {"mark\xe2\x80\x8f", false, "right-to-left mark"},
+      {"arabic\xd8\x9c", false, "Arabic letter mark"},
+      {"\xef\xbb\xbf" "bom", false, "byte-order mark"},
+      {"over\xc0\xaflong", false, "overlong encoding"},
+      {"surrogate\xed\xa0\x80", false, "UTF-16 surrogate"},
+      {"cut\xe2\x82", false, "truncated sequence"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.why);
+    CHECK(certsteward::domain::isValidName(row.name) == row.valid);
+    CHECK(isValidProjectName(row.name) == row.valid);
+  }
 }
