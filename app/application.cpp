@@ -187,7 +187,9 @@ struct Application::Parts {
              *store,
              clock,
              fingerprintMac,
-             metrics},
+             metrics,
+             issuer,
+             dnsProviders},
             {c.secure_cookies, c.refresh_token_ttl}) {}
 
   Config config;

@@ -5,14 +5,27 @@
 #include <string>
 
 #include "domain/dns_credential.hpp"
+#include <string>
+#include <vector>
+
 #include "domain/result.hpp"
 #include "ports/dns_provider.hpp"
 
 namespace certsteward::ports {
 
+// One kind of DNS provider this build can drive, and whether this instance allows it now.
+struct DnsProviderKind {
+  std::string name;  // the `provider` of a DNS credential
+  bool available = false;
+  std::string note;  // why not, when unavailable
+};
+
 class DnsProviderFactory {
  public:
   virtual ~DnsProviderFactory() = default;
+
+  /** @return every provider kind of this build with its availability. Thread-safe. */
+  virtual std::vector<DnsProviderKind> kinds() const { return {}; }
 
   /**
    * @return the provider; invalid_argument naming the setting that is missing or malformed;

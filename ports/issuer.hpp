@@ -40,9 +40,20 @@ struct AccountState {
   std::string key_sealed;  // set when the adapter generated a new key
 };
 
+// What an issuer adapter is and can do (GET /ca-providers reports it).
+struct IssuerInfo {
+  std::string issuer_type;  // "acme"
+  std::string name;
+  std::vector<std::string> challenges;  // "dns-01"
+  std::vector<std::string> features;    // "eab", "ari", "key_rollover", "revocation", ...
+};
+
 class Issuer {
  public:
   virtual ~Issuer() = default;
+
+  /** @return what this issuer is; empty issuer_type when the build has none. Thread-safe. */
+  virtual IssuerInfo info() const { return {}; }
 
   /**
    * Registers (or finds) `account` at the CA.

@@ -582,4 +582,11 @@ domain::Result<ports::AccountState> AcmeIssuer::rolloverKey(const domain::AcmeAc
   return ports::AccountState{"valid", account.account_url, std::move(*sealed)};
 }
 
+ports::IssuerInfo AcmeIssuer::info() const {
+  return ports::IssuerInfo{"acme",
+                           "ACME (RFC 8555)",
+                           {"dns-01"},
+                           {"eab", "ari", "key_rollover", "revocation"}};
+}
+
 }  // namespace certsteward::adapters::acme

@@ -33,6 +33,7 @@ class AcmeIssuer : public ports::Issuer {
   domain::Status revoke(const domain::AcmeAccount& account,
                         const std::string& certificatePem) override;
   domain::Result<ports::AccountState> rolloverKey(const domain::AcmeAccount& account) override;
+  ports::IssuerInfo info() const override;
 
  private:
   const ports::SecretBox& secrets_;

@@ -81,4 +81,12 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
       "DNS provider '" + credential.provider + "' is not known to this build (rfc2136, exec)");
 }
 
+std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
+  return {
+      {"rfc2136", true, ""},
+      {"exec", !execCommands_.empty(),
+       execCommands_.empty() ? "no command is allowed: set dns.exec_commands" : ""},
+  };
+}
+
 }  // namespace certsteward::adapters::dns

@@ -27,6 +27,7 @@ class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
       : timeouts_(timeouts), execCommands_(std::move(execCommands)) {}
   domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential& credential,
                                              const std::string& secret) override;
+  std::vector<ports::DnsProviderKind> kinds() const override;
 
  private:
   DnsTimeouts timeouts_;

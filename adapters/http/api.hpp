@@ -19,6 +19,8 @@
 #include "domain/services/resource_service.hpp"
 #include "domain/services/user_service.hpp"
 #include "ports/clock.hpp"
+#include "ports/dns_provider_factory.hpp"
+#include "ports/issuer.hpp"
 #include "ports/mac.hpp"
 #include "ports/secret_box.hpp"
 #include "ports/store.hpp"
@@ -53,6 +55,8 @@ struct ApiServices {
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
   metrics::PrometheusRegistry& metrics;
+  const ports::Issuer& issuer;               // what GET /ca-providers reports
+  const ports::DnsProviderFactory& dnsProviders;
 };
 
 struct ApiOptions {

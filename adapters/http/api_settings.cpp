@@ -9,14 +9,37 @@ void Api::addSettingsRoutes() {
   router_.add("GET", "/api/v1/ca-providers", [this](const Call& c) {
     if (auto s = s_.access.check(c.who(), domain::Action::read_license); !s)
       return errorResponse(s.error());
+    // What this instance really has: the issuer adapter it was built with, and the DNS
+    // providers its configuration allows (DNS-01 needs at least one).
+    const auto info = s_.issuer.info();
     json::array providers;
-    providers.push_back(json::object{{"issuer_type", "acme"},
-                                     {"name", "ACME (RFC 8555)"},
-                                     {"challenges", json::array{"dns-01"}},
-                                     {"available", false}});
-    return jsonResponse(
-        200,
-        json::object{{"ca_providers", providers}, {"total", 1}, {"page", 1}, {"page_size", 20}});
+    if (!info.issuer_type.empty()) {
+      json::array dns;
+      bool anyDns = false;
+      for (const auto& kind : s_.dnsProviders.kinds()) {
+        json::object k{{"name", kind.name}, {"available", kind.available}};
+        if (!kind.note.empty()) k["note"] = kind.note;
+        dns.push_back(std::move(k));
+        anyDns = anyDns || kind.available;
+      }
+      json::array challenges;
+      for (const auto& ch : info.challenges)
+        challenges.push_back(json::value(ch));
+      json::array features;
+      for (const auto& f : info.features)
+        features.push_back(json::value(f));
+      providers.push_back(json::object{{"issuer_type", info.issuer_type},
+                                       {"name", info.name},
+                                       {"challenges", challenges},
+                                       {"features", features},
+                                       {"dns_providers", dns},
+                                       {"available", anyDns}});
+    }
+    const auto total = static_cast<std::int64_t>(providers.size());
+    return jsonResponse(200, json::object{{"ca_providers", providers},
+                                          {"total", total},
+                                          {"page", 1},
+                                          {"page_size", 20}});
   });
 
   router_.add("GET", "/api/v1/settings/ldap", [this](const Call& c) {

@@ -467,17 +467,21 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
   CHECK(http.request("POST", "/api/v1/settings/ldap/test", "", {bearer(owner)}).status == 503);
   auto providers = http.request("GET", "/api/v1/ca-providers", "", {bearer(admin)});
   CHECK(providers.status == 200);
-  CHECK(str(parse(providers).at("ca_providers").as_array()[0].as_object(), "issuer_type") ==
-        "acme");
+  const auto provider = parse(providers).at("ca_providers").as_array()[0].as_object();
+  CHECK(str(provider, "issuer_type") == "acme");
+  CHECK(provider.at("available").as_bool());  // ACME works here (rfc2136 is built in)
+  const auto& dnsKinds = provider.at("dns_providers").as_array();
+  REQUIRE(dnsKinds.size() == 2);
+  CHECK(dnsKinds[0].as_object().at("available").as_bool());        // rfc2136
+  CHECK_FALSE(dnsKinds[1].as_object().at("available").as_bool());  // exec: no dns.exec_commands
 }
 
 TEST_CASE("api: every configuration name follows the one name rule") {
   HttpClient http(server().baseUrl());
   const auto& owner = ownerSession(http);
   const std::string base = "/api/v1/projects/" + createProject(http, owner);
-  const std::vector<std::string> hostile{
-      "a\\u0000b", "esc\\u001b[31m", "rtl\\u202egnp.exe", "iso\\u2066late", " padded",
-      std::string(101, 'n')};
+  const std::vector<std::string> hostile{"a\\u0000b",      "esc\\u001b[31m", "rtl\\u202egnp.exe",
+                                         "iso\\u2066late", " padded",        std::string(101, 'n')};
   for (const auto& name : hostile) {
     CAPTURE(name);
     const std::string quoted = "\"" + name + "\"";
@@ -493,8 +497,8 @@ TEST_CASE("api: every configuration name follows the one name rule") {
       auto r = http.request("POST", base + path, body, {bearer(owner)});
       CHECK_MESSAGE(r.status == 422, path << " " << r.status << " " << r.body);
     }
-    auto project = http.request("POST", "/api/v1/projects", R"({"name":)" + quoted + "}",
-                                {bearer(owner)});
+    auto project =
+        http.request("POST", "/api/v1/projects", R"({"name":)" + quoted + "}", {bearer(owner)});
     CHECK(project.status == 422);
   }
   auto list = http.request("GET", base + "/credentials", "", {bearer(owner)});
