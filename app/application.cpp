@@ -241,6 +241,14 @@ struct Application::Parts {
 };
 
 domain::Result<std::unique_ptr<Application>> Application::create(const Config& config) {
+  if (!config.license_public_key_file.empty() &&
+      !adapters::crypto::Ed25519LicenseVerifier::isEd25519PublicKey(
+          readFile(config.license_public_key_file))) {
+    return domain::makeError(
+        domain::ErrorCode::invalid_argument,
+        "configuration key license.public_key_file: " + config.license_public_key_file +
+            " is not an Ed25519 public key in PEM form");
+  }
   auto store = openStore(config.store_url);
   if (!store) return store.error();
   return std::unique_ptr<Application>(

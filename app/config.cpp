@@ -61,26 +61,30 @@ bool isValidCidr(std::string_view cidr) {
   return parts == 4;
 }
 
-// Applies one key's value to the Config. The table of keys is this function.
-domain::Status apply(Config& c, const std::string& key, const std::string& value) {
-  auto duration = [&](domain::Duration& out, domain::Duration min,
-                      domain::Duration max) -> domain::Status {
+// What a key's setter gets: the Config, the key and its value, and the common parsers.
+struct Setter {
+  Config& c;
+  const std::string& key;
+  const std::string& value;
+
+  domain::Status duration(domain::Duration& out, domain::Duration min, domain::Duration max) {
     const auto d = domain::parseDuration(value);
     if (!d) return badValue(key, "expected a duration such as 30s, 15m, 1h or 7d");
     if (*d < min || *d > max) return badValue(key, "out of range");
     out = *d;
     return {};
-  };
-  auto integer = [&](auto& out, std::int64_t min, std::int64_t max) -> domain::Status {
+  }
+  template <class T>
+  domain::Status integer(T& out, std::int64_t min, std::int64_t max) {
     const auto v = parseInt(value);
     if (!v || *v < min || *v > max) {
       return badValue(
           key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
     }
-    out = static_cast<std::remove_reference_t<decltype(out)>>(*v);
+    out = static_cast<T>(*v);
     return {};
-  };
-  auto boolean = [&](bool& out) -> domain::Status {
+  }
+  domain::Status boolean(bool& out) {
     if (value == "true") {
       out = true;
     } else if (value == "false") {
@@ -89,110 +93,19 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
       return badValue(key, "expected true or false");
     }
     return {};
-  };
-  auto secret = [&](std::string& out) -> domain::Status {
+  }
+  domain::Status secret(std::string& out) {
     if (value.size() < 32) return badValue(key, "must be at least 32 characters");
     out = value;
     return {};
-  };
-  using namespace std::chrono;
-  const domain::Duration zero{0};
-
-  if (key == "server.listen") {
-    const auto colon = value.rfind(':');
-    if (colon == std::string::npos || colon == 0) {
-      return badValue(key, "expected host:port, e.g. 127.0.0.1:8080");
-    }
-    std::string host = value.substr(0, colon);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-      host = host.substr(1, host.size() - 2);
-    }
-    const auto p = parseInt(std::string_view(value).substr(colon + 1));
-    if (!p || *p < 0 || *p > 65535) return badValue(key, "port must be 0..65535");
-    c.listen_address = host;
-    c.listen_port = static_cast<std::uint16_t>(*p);
+  }
+  domain::Status text(std::string& out) {
+    out = value;
     return {};
   }
-  if (key == "server.secure_cookies") return boolean(c.secure_cookies);
-  if (key == "server.trusted_proxies") {
-    c.trusted_proxies.clear();
-    std::stringstream ss(value);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      const std::string cidr(trim(item));
-      if (cidr.empty()) continue;
-      if (!isValidCidr(cidr)) return badValue(key, "'" + cidr + "' is not an address or CIDR");
-      c.trusted_proxies.push_back(cidr);
-    }
-    return {};
-  }
-  if (key == "server.max_request_bytes") {
-    return integer(c.max_request_bytes, 4096, 64LL * 1024 * 1024);
-  }
-  if (key == "server.threads") return integer(c.http_threads, 0, 64);
-  if (key == "server.request_threads") return integer(c.http_request_threads, 1, 256);
-  if (key == "server.request_queue") return integer(c.http_request_queue, 1, 100000);
-  if (key == "server.idle_timeout") {
-    return duration(c.http_idle_timeout, milliseconds{100}, hours{1});
-  }
-  if (key == "server.request_timeout") {
-    return duration(c.http_request_timeout, milliseconds{100}, minutes{10});
-  }
-  if (key == "store.url") {
-    if (value != "memory:" && !value.starts_with("sqlite://") && !value.starts_with("mongodb://") &&
-        !value.starts_with("mongodb+srv://")) {
-      return badValue(key, "expected memory:, sqlite://<path> or mongodb://<hosts>/<db>");
-    }
-    c.store_url = value;
-    return {};
-  }
-  if (key == "jwt.secret") return secret(c.jwt_secret);
-  if (key == "jwt.issuer" || key == "jwt.audience") {
-    if (value.empty()) return badValue(key, "must not be empty");
-    (key == "jwt.issuer" ? c.jwt_issuer : c.jwt_audience) = value;
-    return {};
-  }
-  if (key == "jwt.access_token_ttl") return duration(c.access_token_ttl, seconds{30}, hours{1});
-  if (key == "jwt.refresh_token_ttl") {
-    return duration(c.refresh_token_ttl, minutes{5}, days{90});
-  }
-  if (key == "secrets.key") return secret(c.secrets_key);
-  if (key == "worker.enabled") return boolean(c.worker_enabled);
-  if (key == "worker.max_concurrency") return integer(c.worker_max_concurrency, 0, 256);
-  if (key == "worker.max_concurrent_discovery") {
-    return integer(c.worker_max_concurrent_discovery, 1, 1000);
-  }
-  if (key == "worker.poll_interval") {
-    return duration(c.worker_poll_interval, milliseconds{100}, minutes{1});
-  }
-  if (key == "worker.max_attempts") return integer(c.worker_max_attempts, 1, 100);
-  if (key == "worker.backoff_base") {
-    return duration(c.worker_backoff_base, milliseconds{10}, hours{1});
-  }
-  if (key == "worker.backoff_cap") return duration(c.worker_backoff_cap, milliseconds{10}, days{1});
-  if (key == "worker.lock_ttl") return duration(c.worker_lock_ttl, seconds{1}, hours{1});
-  if (key == "worker.shutdown_wait") return duration(c.worker_shutdown_wait, zero, minutes{10});
-  if (key == "acme.ca_bundle") {
-    c.acme_ca_bundle = value;
-    return {};
-  }
-  if (key == "acme.request_timeout") {
-    return duration(c.acme_request_timeout, seconds{1}, minutes{5});
-  }
-  if (key == "acme.order_timeout") return duration(c.acme_order_timeout, seconds{5}, hours{1});
-  if (key == "acme.poll_interval") {
-    return duration(c.acme_poll_interval, milliseconds{50}, minutes{1});
-  }
-  if (key == "dns.timeout") return duration(c.dns_timeout, milliseconds{100}, minutes{1});
-  if (key == "dns.propagation_timeout") {
-    return duration(c.dns_propagation_timeout, seconds{1}, hours{1});
-  }
-  if (key == "dns.poll_interval") {
-    return duration(c.dns_poll_interval, milliseconds{50}, minutes{1});
-  }
-  if (key == "dns.exec_timeout") return duration(c.dns_exec_timeout, seconds{1}, minutes{10});
-  if (key == "dns.exec_commands") {
-    c.dns_exec_commands.clear();
+  // A comma-separated list of absolute paths to executables.
+  domain::Status executables(std::vector<std::string>& out) {
+    out.clear();
     for (std::size_t at = 0; at < value.size();) {
       const auto comma = value.find(',', at);
       std::string path = value.substr(at, comma - at);
@@ -203,32 +116,159 @@ domain::Status apply(Config& c, const std::string& key, const std::string& value
         if (::access(path.c_str(), X_OK) != 0) {
           return badValue(key, "'" + path + "' is not an executable file");
         }
-        c.dns_exec_commands.push_back(path);
+        out.push_back(path);
       }
       if (comma == std::string::npos) break;
       at = comma + 1;
     }
     return {};
   }
-  if (key == "scheduler.enabled") return boolean(c.scheduler_enabled);
-  if (key == "scheduler.interval") return duration(c.scheduler_interval, seconds{1}, days{1});
-  if (key == "scheduler.leader_ttl") return duration(c.scheduler_leader_ttl, seconds{1}, hours{1});
-  if (key == "scheduler.heartbeat") {
-    return duration(c.scheduler_heartbeat, milliseconds{100}, hours{1});
-  }
-  if (key == "audit.signing_key") return secret(c.audit_signing_key);
-  if (key == "auth.bcrypt_cost") return integer(c.bcrypt_cost, 10, 14);
-  if (key == "license.public_key_file") {
-    c.license_public_key_file = value;
-    return {};
-  }
-  if (key == "log.level") {
-    static const std::vector<std::string> levels{"trace", "debug", "info", "warn", "error"};
-    if (std::find(levels.begin(), levels.end(), value) == levels.end()) {
-      return badValue(key, "expected one of trace, debug, info, warn, error");
+};
+
+struct KeyRule {
+  const char* name;
+  domain::Status (*apply)(Setter&);
+};
+
+using namespace std::chrono;
+constexpr domain::Duration kZero{0};
+
+// THE table of configuration keys: parsing, environment overrides (CERTSTEWARD_<KEY>) and the
+// documentation check all read it, so a key cannot be known to one and missed by another.
+const KeyRule kKeys[] = {
+    {"server.listen",
+     [](Setter& s) -> domain::Status {
+       const auto colon = s.value.rfind(':');
+       if (colon == std::string::npos || colon == 0) {
+         return badValue(s.key, "expected host:port, e.g. 127.0.0.1:8080");
+       }
+       std::string host = s.value.substr(0, colon);
+       if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+         host = host.substr(1, host.size() - 2);
+       }
+       const auto p = parseInt(std::string_view(s.value).substr(colon + 1));
+       if (!p || *p < 0 || *p > 65535) return badValue(s.key, "port must be 0..65535");
+       s.c.listen_address = host;
+       s.c.listen_port = static_cast<std::uint16_t>(*p);
+       return {};
+     }},
+    {"server.secure_cookies", [](Setter& s) { return s.boolean(s.c.secure_cookies); }},
+    {"server.trusted_proxies",
+     [](Setter& s) -> domain::Status {
+       s.c.trusted_proxies.clear();
+       std::stringstream ss(s.value);
+       std::string item;
+       while (std::getline(ss, item, ',')) {
+         const std::string cidr(trim(item));
+         if (cidr.empty()) continue;
+         if (!isValidCidr(cidr)) return badValue(s.key, "'" + cidr + "' is not an address or CIDR");
+         s.c.trusted_proxies.push_back(cidr);
+       }
+       return {};
+     }},
+    {"server.max_request_bytes",
+     [](Setter& s) { return s.integer(s.c.max_request_bytes, 4096, 64LL * 1024 * 1024); }},
+    {"server.threads", [](Setter& s) { return s.integer(s.c.http_threads, 0, 64); }},
+    {"server.request_threads",
+     [](Setter& s) { return s.integer(s.c.http_request_threads, 1, 256); }},
+    {"server.request_queue",
+     [](Setter& s) { return s.integer(s.c.http_request_queue, 1, 100000); }},
+    {"server.idle_timeout",
+     [](Setter& s) { return s.duration(s.c.http_idle_timeout, milliseconds{100}, hours{1}); }},
+    {"server.request_timeout",
+     [](Setter& s) {
+       return s.duration(s.c.http_request_timeout, milliseconds{100}, minutes{10});
+     }},
+    {"store.url",
+     [](Setter& s) -> domain::Status {
+       if (s.value != "memory:" && !s.value.starts_with("sqlite://") &&
+           !s.value.starts_with("mongodb://") && !s.value.starts_with("mongodb+srv://")) {
+         return badValue(s.key, "expected memory:, sqlite://<path> or mongodb://<hosts>/<db>");
+       }
+       s.c.store_url = s.value;
+       return {};
+     }},
+    {"jwt.secret", [](Setter& s) { return s.secret(s.c.jwt_secret); }},
+    {"jwt.issuer",
+     [](Setter& s) -> domain::Status {
+       if (s.value.empty()) return badValue(s.key, "must not be empty");
+       return s.text(s.c.jwt_issuer);
+     }},
+    {"jwt.audience",
+     [](Setter& s) -> domain::Status {
+       if (s.value.empty()) return badValue(s.key, "must not be empty");
+       return s.text(s.c.jwt_audience);
+     }},
+    {"jwt.access_token_ttl",
+     [](Setter& s) { return s.duration(s.c.access_token_ttl, seconds{30}, hours{1}); }},
+    {"jwt.refresh_token_ttl",
+     [](Setter& s) { return s.duration(s.c.refresh_token_ttl, minutes{5}, days{90}); }},
+    {"secrets.key", [](Setter& s) { return s.secret(s.c.secrets_key); }},
+    {"worker.enabled", [](Setter& s) { return s.boolean(s.c.worker_enabled); }},
+    {"worker.max_concurrency",
+     [](Setter& s) { return s.integer(s.c.worker_max_concurrency, 0, 256); }},
+    {"worker.max_concurrent_discovery",
+     [](Setter& s) { return s.integer(s.c.worker_max_concurrent_discovery, 1, 1000); }},
+    {"worker.poll_interval",
+     [](Setter& s) { return s.duration(s.c.worker_poll_interval, milliseconds{100}, minutes{1}); }},
+    {"worker.lock_ttl",
+     [](Setter& s) { return s.duration(s.c.worker_lock_ttl, seconds{1}, hours{1}); }},
+    {"worker.max_attempts", [](Setter& s) { return s.integer(s.c.worker_max_attempts, 1, 100); }},
+    {"worker.backoff_base",
+     [](Setter& s) { return s.duration(s.c.worker_backoff_base, milliseconds{10}, hours{1}); }},
+    {"worker.backoff_cap",
+     [](Setter& s) { return s.duration(s.c.worker_backoff_cap, milliseconds{10}, days{1}); }},
+    {"worker.shutdown_wait",
+     [](Setter& s) { return s.duration(s.c.worker_shutdown_wait, kZero, minutes{10}); }},
+    {"acme.ca_bundle",
+     [](Setter& s) -> domain::Status {
+       if (!s.value.empty() && ::access(s.value.c_str(), R_OK) != 0) {
+         return badValue(s.key, "cannot read " + s.value);
+       }
+       return s.text(s.c.acme_ca_bundle);
+     }},
+    {"acme.request_timeout",
+     [](Setter& s) { return s.duration(s.c.acme_request_timeout, seconds{1}, minutes{5}); }},
+    {"acme.order_timeout",
+     [](Setter& s) { return s.duration(s.c.acme_order_timeout, seconds{5}, hours{1}); }},
+    {"acme.poll_interval",
+     [](Setter& s) { return s.duration(s.c.acme_poll_interval, milliseconds{50}, minutes{1}); }},
+    {"dns.timeout",
+     [](Setter& s) { return s.duration(s.c.dns_timeout, milliseconds{100}, minutes{1}); }},
+    {"dns.propagation_timeout",
+     [](Setter& s) { return s.duration(s.c.dns_propagation_timeout, seconds{1}, hours{1}); }},
+    {"dns.poll_interval",
+     [](Setter& s) { return s.duration(s.c.dns_poll_interval, milliseconds{50}, minutes{1}); }},
+    {"dns.exec_commands", [](Setter& s) { return s.executables(s.c.dns_exec_commands); }},
+    {"dns.exec_timeout",
+     [](Setter& s) { return s.duration(s.c.dns_exec_timeout, seconds{1}, minutes{10}); }},
+    {"scheduler.enabled", [](Setter& s) { return s.boolean(s.c.scheduler_enabled); }},
+    {"scheduler.interval",
+     [](Setter& s) { return s.duration(s.c.scheduler_interval, seconds{1}, days{1}); }},
+    {"scheduler.leader_ttl",
+     [](Setter& s) { return s.duration(s.c.scheduler_leader_ttl, seconds{1}, hours{1}); }},
+    {"scheduler.heartbeat",
+     [](Setter& s) { return s.duration(s.c.scheduler_heartbeat, milliseconds{100}, hours{1}); }},
+    {"audit.signing_key", [](Setter& s) { return s.secret(s.c.audit_signing_key); }},
+    {"auth.bcrypt_cost", [](Setter& s) { return s.integer(s.c.bcrypt_cost, 10, 14); }},
+    {"license.public_key_file", [](Setter& s) { return s.text(s.c.license_public_key_file); }},
+    {"log.level",
+     [](Setter& s) -> domain::Status {
+       static const std::vector<std::string> levels{"trace", "debug", "info", "warn", "error"};
+       if (std::find(levels.begin(), levels.end(), s.value) == levels.end()) {
+         return badValue(s.key, "expected one of trace, debug, info, warn, error");
+       }
+       return s.text(s.c.log_level);
+     }},
+};
+
+// Applies one key's value to the Config through the table.
+domain::Status apply(Config& c, const std::string& key, const std::string& value) {
+  for (const auto& rule : kKeys) {
+    if (key == rule.name) {
+      Setter setter{c, key, value};
+      return rule.apply(setter);
     }
-    c.log_level = value;
-    return {};
   }
   return makeError(ErrorCode::invalid_argument, "unknown configuration key " + key);
 }
@@ -245,46 +285,12 @@ std::string environmentName(std::string_view key) {
 }
 
 const std::vector<std::string>& knownKeys() {
-  static const std::vector<std::string> keys{"server.listen",
-                                             "server.secure_cookies",
-                                             "server.trusted_proxies",
-                                             "server.max_request_bytes",
-                                             "server.threads",
-                                             "server.request_threads",
-                                             "server.request_queue",
-                                             "server.idle_timeout",
-                                             "server.request_timeout",
-                                             "store.url",
-                                             "jwt.secret",
-                                             "jwt.issuer",
-                                             "jwt.audience",
-                                             "jwt.access_token_ttl",
-                                             "jwt.refresh_token_ttl",
-                                             "secrets.key",
-                                             "worker.enabled",
-                                             "worker.max_concurrency",
-                                             "worker.max_concurrent_discovery",
-                                             "worker.poll_interval",
-                                             "worker.lock_ttl",
-                                             "worker.max_attempts",
-                                             "worker.backoff_base",
-                                             "worker.backoff_cap",
-                                             "worker.shutdown_wait",
-                                             "acme.ca_bundle",
-                                             "acme.request_timeout",
-                                             "acme.order_timeout",
-                                             "acme.poll_interval",
-                                             "dns.timeout",
-                                             "dns.propagation_timeout",
-                                             "dns.poll_interval",
-                                             "dns.exec_commands",
-                                             "dns.exec_timeout",
-                                             "scheduler.enabled",
-                                             "scheduler.interval",
-                                             "scheduler.leader_ttl",
-                                             "scheduler.heartbeat",
-                                             "audit.signing_key",
-                                             "log.level"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const auto& rule : kKeys)
+      out.emplace_back(rule.name);
+    return out;
+  }();
   return keys;
 }
 

@@ -45,8 +45,17 @@ std::optional<std::string> base64UrlDecode(std::string_view text) {
 Ed25519LicenseVerifier::Ed25519LicenseVerifier(std::string publicKeyPem) {
   if (publicKeyPem.empty()) return;
   BIO* bio = BIO_new_mem_buf(publicKeyPem.data(), static_cast<int>(publicKeyPem.size()));
-  key_ = PEM_read_bio_PUBKEY(bio, nullptr, nullptr, nullptr);
+  EVP_PKEY* key = PEM_read_bio_PUBKEY(bio, nullptr, nullptr, nullptr);
   BIO_free(bio);
+  if (key != nullptr && EVP_PKEY_get_id(key) != EVP_PKEY_ED25519) {
+    EVP_PKEY_free(key);  // another kind of key: no licence could ever verify against it
+    key = nullptr;
+  }
+  key_ = key;
+}
+
+bool Ed25519LicenseVerifier::isEd25519PublicKey(const std::string& pem) {
+  return !pem.empty() && Ed25519LicenseVerifier(pem).hasKey();
 }
 
 Ed25519LicenseVerifier::~Ed25519LicenseVerifier() {

@@ -17,6 +17,11 @@ class Ed25519LicenseVerifier : public ports::LicenseVerifier {
   ~Ed25519LicenseVerifier() override;
   domain::Result<domain::License> verify(std::string_view licenseKey) const override;
 
+  // Whether a key was given and it is an Ed25519 public key.
+  bool hasKey() const { return key_ != nullptr; }
+  // Whether `pem` is the PEM of an Ed25519 public key (start-up refuses anything else).
+  static bool isEd25519PublicKey(const std::string& pem);
+
   // Signs a payload (for tests and the key-making tool): returns the licence key.
   static domain::Result<std::string> sign(const std::string& privateKeyPem,
                                           const std::string& payloadJson);

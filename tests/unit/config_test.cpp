@@ -1,6 +1,11 @@
 // Configuration: the file format, environment overrides, and errors that name the key.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "app/config.hpp"
 #include "app/store_factory.hpp"
 
@@ -112,4 +117,70 @@ TEST_CASE("config: sqlite URLs name a file path") {
   CHECK(*app::sqlitePath("sqlite://./data/certsteward.db") == "./data/certsteward.db");
   CHECK_FALSE(app::sqlitePath("sqlite://").ok());
   CHECK(app::openStore("postgres://x").error().message.find("store.url") != std::string::npos);
+}
+
+namespace {
+
+// The keys docs/configuration.md documents: the first backticked cell of each table row.
+std::vector<std::string> documentedKeys() {
+  std::ifstream in(std::string(CERTSTEWARD_SOURCE_DIR) + "/docs/configuration.md");
+  REQUIRE(in.good());
+  std::vector<std::string> keys;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("| `")) continue;
+    const auto end = line.find('`', 3);
+    const std::string key = line.substr(3, end - 3);
+    if (key.find('.') != std::string::npos) keys.push_back(key);
+  }
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("config: one key table drives parsing, environment overrides and the documentation") {
+  const auto documented = documentedKeys();
+  REQUIRE(documented.size() >= 40);
+  const std::set<std::string> known(app::knownKeys().begin(), app::knownKeys().end());
+  const std::set<std::string> docs(documented.begin(), documented.end());
+  CHECK(known == docs);  // nothing undocumented, nothing documented that is not parsed
+  // Every key behaves the same from the file and from CERTSTEWARD_<KEY>: an override that were
+  // ignored would accept what the file refuses. Every key refuses at least one of the values.
+  for (const auto& key : documented) {
+    bool refused = false;
+    for (const std::string value : {"not a valid value", ""}) {
+      CAPTURE(key);
+      CAPTURE(value);
+      auto fromFile = base();
+      fromFile[key] = value;
+      const auto viaFile = app::loadConfig(fromFile, noEnv);
+      const std::string name = app::environmentName(key);
+      const auto viaEnv =
+          app::loadConfig(base(), [&](const std::string& n) -> std::optional<std::string> {
+            if (n == name) return value;
+            return std::nullopt;
+          });
+      REQUIRE(viaFile.ok() == viaEnv.ok());
+      if (!viaFile.ok()) CHECK(viaFile.error().message == viaEnv.error().message);
+      refused = refused || !viaFile.ok();
+    }
+    CHECK_MESSAGE(refused, key << " accepts both probe values: the test cannot see its override");
+  }
+}
+
+TEST_CASE("config: auth.bcrypt_cost and license.public_key_file come from the environment too") {
+  const auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "CERTSTEWARD_AUTH_BCRYPT_COST") return "11";
+    if (name == "CERTSTEWARD_LICENSE_PUBLIC_KEY_FILE") return "/nonexistent/license.pem";
+    return std::nullopt;
+  };
+  const auto c = app::loadConfig(base(), env);
+  REQUIRE_FALSE(c.ok());  // the file it names does not exist: so it was read from the env
+  CHECK(c.error().message.find("license.public_key_file") != std::string::npos);
+  const auto cost = app::loadConfig(base(), [](const std::string& n) -> std::optional<std::string> {
+    if (n == "CERTSTEWARD_AUTH_BCRYPT_COST") return "11";
+    return std::nullopt;
+  });
+  REQUIRE(cost.ok());
+  CHECK(cost->bcrypt_cost == 11);
 }
