@@ -16,6 +16,7 @@
 #include <pistache/peer.h>
 #include <pistache/tcp.h>
 #include <pistache/transport.h>
+#include <poll.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
@@ -127,6 +128,7 @@ class ConnectionHandler : public Tcp::Handler,
   void onDisconnection(const std::shared_ptr<Tcp::Peer>& peer) override {
     const auto it = connections_.find(peer->fd());
     if (it == connections_.end()) return;
+    answerBeforeClose(*it->second, peer->fd());
     {
       std::lock_guard lock(shared_->mutex);
       shared_->connections.erase(it->second.get());
@@ -180,6 +182,43 @@ class ConnectionHandler : public Tcp::Handler,
   }
 
  private:
+  // Pistache reports end-of-file as a disconnection. A client that sent its requests and then
+  // half-closed its side (shutdown(SHUT_WR)) still reads: its complete requests are run and
+  // answered here, on this thread, before the descriptor closes — bounded in number and in the
+  // time the answers may take to be taken by the socket.
+  void answerBeforeClose(Connection& c, int fd) {
+    if (c.closing || c.awaiting || c.queued_writes > 0 || c.aborted) return;
+    std::string out;
+    for (int n = 0; n < 64; ++n) {
+      HttpRequest request;
+      RequestMeta meta;
+      const auto result = c.parser.next(request, meta);
+      if (result == RequestParser::Result::need_more) break;
+      if (result == RequestParser::Result::error) {
+        appendResponse(out, jsonError(c.parser.error_status(), c.parser.error_message()),
+                       {shared_->ids.next(), false, true, false});
+        break;
+      }
+      serve(request, meta, c.host, true, out);
+    }
+    if (out.empty()) return;
+    c.closing = true;
+    const auto deadline = nowMs() + 5000;
+    std::size_t sent = 0;
+    while (sent < out.size()) {
+      const auto n = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0) {
+        sent += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return;
+      const auto left = deadline - nowMs();
+      if (left <= 0) return;
+      pollfd p{fd, POLLOUT, 0};
+      ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 100)));
+    }
+  }
+
   void serveConnection(const std::shared_ptr<Connection>& conn) {
     Connection& c = *conn;
     const auto peer = c.peer.lock();

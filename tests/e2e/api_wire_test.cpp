@@ -146,6 +146,8 @@ class Wire {
   }
 
   void clear() { received_.clear(); }
+  // Half-closes: the server reads end-of-file, the client can still read.
+  void shutdownWrite() { ::shutdown(fd_, SHUT_WR); }
 
  private:
   int fd_ = -1;
@@ -440,4 +442,24 @@ TEST_CASE("wire: with every request thread busy and the queue full, a mutation g
   CHECK(first.responses(1, {}, std::chrono::seconds{30}).at(0).status == 200);
   CHECK(second.responses(1, {}, std::chrono::seconds{30}).at(0).status == 200);
   CHECK(slow.stop() == 0);
+}
+
+TEST_CASE("wire: a client that half-closes after its requests still gets them run and answered") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string name = "half-closed " + std::to_string(unique());
+  const std::string body = json::serialize(json::object{{"name", name}});
+  Wire wire(server().port());
+  wire.send(get("/healthz") + "POST /api/v1/projects HTTP/1.1\r\nHost: x\r\n" +
+            "Authorization: Bearer " + owner.access +
+            "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+            "\r\n\r\n" + body);
+  wire.shutdownWrite();
+  const auto r = wire.responses(2);
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].status == 200);
+  CHECK(r[1].status == 201);  // the mutation ran
+  CHECK(wire.closesWithin(std::chrono::seconds{5}));
+  auto projects = http.request("GET", "/api/v1/projects?page_size=100", "", {bearer(owner)});
+  CHECK(projects.body.find(name) != std::string::npos);
 }
