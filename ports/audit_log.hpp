@@ -42,6 +42,13 @@ class AuditLog {
   /** @return one entry; not_found. */
   virtual domain::Result<domain::AuditEntry> get(const domain::Id& id) const = 0;
 
+  /** @return the newest entry of the chain; nullopt while the log is empty. Thread-safe. */
+  virtual domain::Result<std::optional<domain::AuditEntry>> head() const = 0;
+
+  /** @return the entry at `sequence`; nullopt when the chain has none there. Thread-safe. */
+  virtual domain::Result<std::optional<domain::AuditEntry>> atSequence(
+      std::int64_t sequence) const = 0;
+
   /** @return one page matching `filter`, newest first. */
   virtual domain::Result<domain::Page<domain::AuditEntry>> list(
       const AuditFilter& filter, const domain::PageRequest& page) const = 0;

@@ -37,6 +37,17 @@ void Api::addAuditRoutes() {
     return pageResponse("logs", *page, [](const domain::AuditEntry& e) { return toJson(e); });
   });
 
+  // Before /:entry_id: the first matching route wins.
+  router_.add("GET", "/api/v1/audit-logs/head", [this](const Call& c) {
+    auto head = s_.audit.head(c.who());
+    if (!head) return errorResponse(head.error());
+    if (!*head) return jsonResponse(200, json::object{{"sequence", 0}, {"checksum", ""}});
+    return jsonResponse(200, json::object{{"sequence", (*head)->sequence},
+                                          {"checksum", (*head)->checksum},
+                                          {"entry_id", (*head)->id},
+                                          {"timestamp", timestamp((*head)->timestamp)}});
+  });
+
   router_.add("GET", "/api/v1/audit-logs/:entry_id", [this](const Call& c) {
     auto entry = s_.audit.get(c.who(), c.param("entry_id"));
     if (!entry) return errorResponse(entry.error());
@@ -49,14 +60,28 @@ void Api::addAuditRoutes() {
       since = domain::parseTimestamp(*text);
       if (!since) throw BadRequest("since must be an RFC 3339 timestamp");
     }
-    auto result = s_.audit.verify(c.who(), since, queryInt(c.request, "limit"));
+    // A head recorded earlier (GET /audit-logs/head): a chain that no longer reaches it, or
+    // reaches another entry there, was cut or rewritten.
+    std::optional<domain::AuditHead> expected;
+    const auto expectedSequence = queryInt(c.request, "expected_sequence");
+    const auto expectedChecksum = queryParam(c.request, "expected_checksum");
+    if (expectedSequence.has_value() != expectedChecksum.has_value()) {
+      throw BadRequest("expected_sequence and expected_checksum go together");
+    }
+    if (expectedSequence) {
+      if (*expectedSequence < 1) throw BadRequest("expected_sequence must be at least 1");
+      expected = domain::AuditHead{*expectedSequence, *expectedChecksum};
+    }
+    auto result = s_.audit.verify(c.who(), since, queryInt(c.request, "limit"), expected);
     if (!result) return errorResponse(result.error());
     json::array breaks;
     for (const auto& b : result->breaks) {
-      breaks.push_back(json::object{{"entry_id", b.entry_id},
-                                    {"timestamp", timestamp(b.timestamp)},
-                                    {"expected_checksum", b.expected_checksum},
-                                    {"actual_checksum", b.actual_checksum}});
+      breaks.push_back(json::object{
+          {"entry_id", b.entry_id},
+          {"timestamp", b.entry_id.empty() ? json::value(nullptr) : timestamp(b.timestamp)},
+          {"expected_checksum", b.expected_checksum},
+          {"actual_checksum", b.actual_checksum},
+          {"reason", b.reason}});
     }
     return jsonResponse(200, json::object{{"verified", result->verified},
                                           {"intact", result->intact},

@@ -117,7 +117,8 @@ json::object toJson(const domain::AuditEntry& e) {
           {"request_id", e.request_id},
           {"details", e.details},
           {"checksum", e.checksum},
-          {"sequence", e.sequence}};
+          {"sequence", e.sequence},
+          {"mac", e.mac}};
 }
 
 }  // namespace certsteward::adapters::http

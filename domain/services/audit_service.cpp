@@ -22,7 +22,23 @@ Status AuditService::record(const Principal* who, const RequestContext& ctx, std
   e.details = std::move(details);
   auto appended = log_.append(e, sealer_);
   if (!appended) return appended.error();
+  if (appended->sequence % kAuditCheckpointInterval == 0) {
+    AuditEntry checkpoint;
+    checkpoint.id = ids_.next();
+    checkpoint.timestamp = clock_.now();
+    checkpoint.action = "audit.checkpoint";
+    checkpoint.resource_type = "audit_log";
+    checkpoint.resource_id = std::to_string(appended->sequence);
+    checkpoint.details =
+        "head sequence=" + std::to_string(appended->sequence) + " checksum=" + appended->checksum;
+    if (auto written = log_.append(checkpoint, sealer_); !written) return written.error();
+  }
   return {};
+}
+
+Result<std::optional<AuditEntry>> AuditService::head(const Principal& who) {
+  if (auto s = access_.check(who, Action::read_audit_log); !s) return s.error();
+  return log_.head();
 }
 
 Result<Page<AuditEntry>> AuditService::list(const Principal& who, const ports::AuditFilter& filter,
@@ -37,7 +53,8 @@ Result<AuditEntry> AuditService::get(const Principal& who, const Id& id) {
 }
 
 Result<AuditVerification> AuditService::verify(const Principal& who, std::optional<Timestamp> since,
-                                               std::optional<std::int64_t> limit) {
+                                               std::optional<std::int64_t> limit,
+                                               const std::optional<AuditHead>& expected) {
   if (auto s = access_.check(who, Action::verify_audit_log); !s) return s.error();
   const std::int64_t n = limit.value_or(1000);
   if (n < 1 || n > 10000) {
@@ -52,7 +69,14 @@ Result<AuditVerification> AuditService::verify(const Principal& who, std::option
   }
   auto page = log_.chainPage(since, n);
   if (!page) return page.error();
-  return verifyAuditPage(sealer_, page->predecessor_checksum, page->entries, page->next_since);
+  auto result =
+      verifyAuditPage(sealer_, page->predecessor_checksum, page->entries, page->next_since);
+  if (expected) {
+    auto atHead = log_.atSequence(expected->sequence);
+    if (!atHead) return atHead.error();
+    checkAuditHead(*expected, *atHead, result);
+  }
+  return result;
 }
 
 }  // namespace certsteward::domain

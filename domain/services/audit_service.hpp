@@ -33,7 +33,8 @@ class AuditService {
         rateLimits_(rateLimits),
         access_(access) {}
 
-  // Appends an entry for `action` ("project.create") on `resourceType`/`resourceId`.
+  // Appends an entry for `action` ("project.create") on `resourceType`/`resourceId`; after every
+  // kAuditCheckpointInterval-th entry, an `audit.checkpoint` entry naming that head as well.
   Status record(const Principal* who, const RequestContext& ctx, std::string action,
                 std::string resourceType, std::string resourceId,
                 std::optional<Id> projectId = std::nullopt, std::string details = {});
@@ -42,9 +43,14 @@ class AuditService {
                                 const PageRequest& page);
   Result<AuditEntry> get(const Principal& who, const Id& id);
 
-  // Verifies up to `limit` (1..10000, default 1000) entries from `since`.
+  // Verifies up to `limit` (1..10000, default 1000) entries from `since`, each by its checksum
+  // and its entry MAC; with `expected`, also that the chain still holds that head.
   Result<AuditVerification> verify(const Principal& who, std::optional<Timestamp> since,
-                                   std::optional<std::int64_t> limit);
+                                   std::optional<std::int64_t> limit,
+                                   const std::optional<AuditHead>& expected = std::nullopt);
+
+  // The newest entry (the head to record elsewhere); nullopt while the log is empty.
+  Result<std::optional<AuditEntry>> head(const Principal& who);
 
  private:
   ports::AuditLog& log_;

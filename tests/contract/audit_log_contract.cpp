@@ -158,3 +158,49 @@ TEST_CASE_TEMPLATE("audit log: a tampered entry is reported as a break", F,
   CHECK(v.breaks[0].actual_checksum == stored[2].checksum);
   CHECK(v.breaks[0].timestamp == stored[2].timestamp);
 }
+
+TEST_CASE_TEMPLATE("audit log: a rewritten actor or detail is an entry-MAC break", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  adapters::crypto::OpenSslMac mac("k");
+  AuditSealer sealer(mac);
+  auto& log = fx.store->auditLog();
+  std::vector<AuditEntry> stored;
+  for (int i = 0; i < 4; ++i) {
+    fx.clock.advance(1s);
+    stored.push_back(*log.append(draft(fx.ids.next(), fx.now(), "certificate.create"), sealer));
+  }
+  CHECK(stored[1].mac == sealer.entryMac(stored[1]));
+  AuditEntry forged = stored[1];
+  forged.actor_user_id = "someone-else";  // blame another user
+  forged.details = "nothing happened";
+  F::tamper(*fx.store, forged);
+  const auto v = verifyAll(log, sealer, 100);
+  CHECK_FALSE(v.intact);
+  REQUIRE(v.breaks.size() == 1);
+  CHECK(v.breaks[0].entry_id == stored[1].id);
+  CHECK(v.breaks[0].reason == "entry_mac");
+}
+
+TEST_CASE_TEMPLATE("audit log: the head and the entry at a sequence", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  adapters::crypto::OpenSslMac mac("k");
+  AuditSealer sealer(mac);
+  auto& log = fx.store->auditLog();
+  REQUIRE(log.head().ok());
+  CHECK_FALSE(log.head()->has_value());
+  std::vector<AuditEntry> stored;
+  for (int i = 0; i < 3; ++i)
+    stored.push_back(*log.append(draft(fx.ids.next(), fx.now(), "a"), sealer));
+  const auto head = log.head();
+  REQUIRE(head.ok());
+  REQUIRE(head->has_value());
+  CHECK((*head)->id == stored[2].id);
+  CHECK((*head)->sequence == 3);
+  const auto second = log.atSequence(2);
+  REQUIRE(second.ok());
+  REQUIRE(second->has_value());
+  CHECK((*second)->checksum == stored[1].checksum);
+  CHECK_FALSE(log.atSequence(4)->has_value());
+}

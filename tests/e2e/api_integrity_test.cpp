@@ -190,3 +190,34 @@ TEST_CASE("integrity: two instances on one SQLite file never pass the free plan'
     }
   }
 }
+
+TEST_CASE("integrity: a cut tail of the audit log is reported against a recorded head") {
+  SharedDir shared;
+  ServerProcess instance(kOwnerEnv, shared.config());
+  HttpClient http(instance.baseUrl());
+  const auto owner = login(http, kOwner, kOwnerPassword);
+  for (int i = 0; i < 3; ++i)
+    createProject(http, owner);
+  auto head = http.request("GET", "/api/v1/audit-logs/head", "", {bearer(owner)});
+  REQUIRE(head.status == 200);
+  const auto recorded = parse(head);
+  const auto sequence = recorded.at("sequence").as_int64();
+  const auto checksum = str(recorded, "checksum");
+  REQUIRE(sequence >= 4);
+  CHECK(checksum.size() == 64);
+  // Someone with access to the file deletes the newest entries: what is left verifies alone.
+  const std::string sql = "sqlite3 '" + shared.db().string() +
+                          "' 'DELETE FROM audit_log WHERE seq >= " + std::to_string(sequence - 1) +
+                          "'";
+  REQUIRE(std::system(sql.c_str()) == 0);
+  const std::string query =
+      "/api/v1/audit-logs/verify?limit=1000&expected_sequence=" + std::to_string(sequence) +
+      "&expected_checksum=" + checksum;
+  auto verify = http.request("POST", query, "{}", {bearer(owner)});
+  REQUIRE_MESSAGE(verify.status == 200, verify.body);
+  const auto result = parse(verify);
+  CHECK_FALSE(result.at("intact").as_bool());
+  const auto& breaks = result.at("breaks").as_array();
+  REQUIRE(breaks.size() == 1);
+  CHECK(str(breaks[0].as_object(), "reason") == "head_missing");
+}

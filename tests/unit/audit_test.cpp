@@ -22,7 +22,15 @@ std::vector<AuditEntry> chain(const AuditSealer& sealer, int n) {
     e.timestamp = kT + std::chrono::seconds{i};
     e.action = "certificate.create";
     e.resource_type = "certificate";
-    e.checksum = sealer.checksum(previous, e);
+    e.resource_id = "c" + std::to_string(i);
+    e.project_id = "p1";
+    e.actor_user_id = "u1";
+    e.actor_username = "alice";
+    e.ip = "10.0.0.1";
+    e.request_id = "r" + std::to_string(i);
+    e.details = "example.test";
+    e.sequence = i + 1;
+    sealer.seal(previous, e);
     previous = e.checksum;
     entries.push_back(e);
   }
@@ -122,4 +130,78 @@ TEST_CASE("audit: chain timestamps strictly increase") {
   CHECK(chainTimestamp(kT, kT + std::chrono::milliseconds{5}) == kT + std::chrono::milliseconds{5});
   CHECK(chainTimestamp(kT, kT) == kT + std::chrono::milliseconds{1});
   CHECK(chainTimestamp(kT, kT - std::chrono::seconds{3}) == kT + std::chrono::milliseconds{1});
+}
+
+TEST_CASE("audit: a change to any field the checksum leaves out is an entry-MAC break") {
+  adapters::crypto::OpenSslMac mac("k");
+  AuditSealer sealer(mac);
+  struct Row {
+    const char* name;
+    void (*tamper)(AuditEntry&);
+  };
+  const Row rows[] = {
+      {"actor id", [](AuditEntry& e) { e.actor_user_id = "u2"; }},
+      {"actor name", [](AuditEntry& e) { e.actor_username = "mallory"; }},
+      {"resource id", [](AuditEntry& e) { e.resource_id = "c999"; }},
+      {"project", [](AuditEntry& e) { e.project_id = "p2"; }},
+      {"project removed", [](AuditEntry& e) { e.project_id.reset(); }},
+      {"project empty", [](AuditEntry& e) { e.project_id = ""; }},
+      {"address", [](AuditEntry& e) { e.ip = "203.0.113.9"; }},
+      {"request id", [](AuditEntry& e) { e.request_id = "other"; }},
+      {"details", [](AuditEntry& e) { e.details = "evil.test"; }},
+      {"sequence", [](AuditEntry& e) { e.sequence = 99; }},
+      {"mac removed", [](AuditEntry& e) { e.mac.clear(); }},
+      // Moving text from one field to its neighbour keeps the concatenation: the lengths differ.
+      {"shifted between fields",
+       [](AuditEntry& e) {
+         e.ip += e.request_id.substr(0, 1);
+         e.request_id = e.request_id.substr(1);
+       }},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    auto entries = chain(sealer, 5);
+    row.tamper(entries[3]);
+    const auto result = verifyAuditPage(sealer, "", entries, std::nullopt);
+    CHECK_FALSE(result.intact);
+    REQUIRE(result.breaks.size() == 1);  // the checksum chain itself still holds
+    CHECK(result.breaks[0].entry_id == entries[3].id);
+    CHECK(result.breaks[0].reason == "entry_mac");
+  }
+  // And the untouched chain is intact under both MACs.
+  CHECK(verifyAuditPage(sealer, "", chain(sealer, 5), std::nullopt).intact);
+}
+
+TEST_CASE("audit: a chain checked against a recorded head finds a cut or rewritten tail") {
+  adapters::crypto::OpenSslMac mac("k");
+  AuditSealer sealer(mac);
+  const auto entries = chain(sealer, 6);
+  const AuditHead head{6, entries[5].checksum};
+  struct Row {
+    const char* name;
+    std::optional<AuditEntry> atHead;
+    bool intact;
+    const char* reason;
+  };
+  AuditEntry rewritten = entries[5];
+  rewritten.checksum = std::string(64, 'a');
+  const Row rows[] = {
+      {"the head is there", entries[5], true, ""},
+      {"the tail was cut before it", std::nullopt, false, "head_missing"},
+      {"another entry holds its place", rewritten, false, "head_mismatch"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    // The remaining entries verify on their own: only the head shows the cut.
+    const std::size_t kept = row.atHead ? 6 : 4;
+    auto result = verifyAuditPage(sealer, "", std::span<const AuditEntry>(entries.data(), kept),
+                                  std::nullopt);
+    CHECK(result.intact);
+    checkAuditHead(head, row.atHead, result);
+    CHECK(result.intact == row.intact);
+    if (!row.intact) {
+      REQUIRE(result.breaks.size() == 1);
+      CHECK(result.breaks[0].reason == row.reason);
+    }
+  }
 }

@@ -166,20 +166,20 @@ void field(const json::object& o, const char* key, T& out) {
 #define CS_TARGET_RESULT(X) X(target_name) X(status) X(error) X(error_code) X(duration_ms)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
 #define CS_ENDED_SESSION(X) X(family_id) X(until)
-#define CS_CERTIFICATE(X)                                                                     \
-  X(id)                                                                                       \
-  X(project_id)                                                                               \
-  X(common_name)                                                                              \
-  X(sans)                                                                                     \
-  X(key_type)                                                                                 \
-  X(status)                                                                                   \
-  X(auto_renew)                                                                               \
-  X(issuer_type)                                                                              \
-  X(acme_account_id)                                                                          \
-  X(issued_at) X(expires_at) X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) \
-      X(last_error) X(distribution_pending) X(distribution_pending_since) X(serial_number)    \
-          X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at)   \
-              X(version)
+#define CS_CERTIFICATE(X)                                                                       \
+  X(id)                                                                                         \
+  X(project_id)                                                                                 \
+  X(common_name)                                                                                \
+  X(sans)                                                                                       \
+  X(key_type)                                                                                   \
+  X(status)                                                                                     \
+  X(auto_renew)                                                                                 \
+  X(issuer_type)                                                                                \
+  X(acme_account_id)                                                                            \
+  X(issued_at)                                                                                  \
+  X(expires_at) X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) X(last_error)  \
+      X(distribution_pending) X(distribution_pending_since) X(serial_number) X(certificate_pem) \
+          X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at) X(version)
 #define CS_JOB(X)                                                                       \
   X(id)                                                                                 \
   X(project_id)                                                                         \
@@ -190,18 +190,19 @@ void field(const json::object& o, const char* key, T& out) {
   X(error_msg)                                                                          \
   X(certificate_id)                                                                     \
   X(parent_id)                                                                          \
-  X(idempotency_key) X(payload) X(created_at) X(updated_at) X(next_run_at) X(locked_by) \
-      X(lock_expires_at) X(cancel_requested) X(finished_at)
+  X(idempotency_key)                                                                    \
+  X(payload) X(created_at) X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) \
+      X(cancel_requested) X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X)                                                                        \
-  X(id)                                                                                   \
-  X(username)                                                                             \
-  X(password_hash)                                                                        \
-  X(org_role)                                                                             \
-  X(auth_source)                                                                          \
-  X(disabled)                                                                             \
-  X(totp_enabled) X(totp_secret_sealed) X(created_at) X(updated_at) X(tokens_valid_after) \
-      X(ended_sessions)
+#define CS_USER(X) \
+  X(id)            \
+  X(username)      \
+  X(password_hash) \
+  X(org_role)      \
+  X(auth_source)   \
+  X(disabled)      \
+  X(totp_enabled)  \
+  X(totp_secret_sealed) X(created_at) X(updated_at) X(tokens_valid_after) X(ended_sessions)
 #define CS_ACME_ACCOUNT(X) \
   X(id)                    \
   X(project_id)            \
@@ -242,7 +243,7 @@ void field(const json::object& o, const char* key, T& out) {
   X(resource_type)  \
   X(resource_id)    \
   X(project_id)     \
-  X(actor_user_id) X(actor_username) X(ip) X(request_id) X(details) X(checksum) X(sequence)
+  X(actor_user_id) X(actor_username) X(ip) X(request_id) X(details) X(checksum) X(sequence) X(mac)
 #define CS_LICENSE(X) \
   X(plan_name)        \
   X(cert_limit)       \

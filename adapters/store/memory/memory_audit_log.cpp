@@ -19,7 +19,7 @@ domain::Result<domain::AuditEntry> MemoryAuditLog::append(const domain::AuditEnt
   if (!chain_.empty())
     entry.timestamp = domain::chainTimestamp(chain_.back().timestamp, entry.timestamp);
   entry.sequence = static_cast<std::int64_t>(chain_.size()) + 1;
-  entry.checksum = sealer.checksum(previous, entry);
+  sealer.seal(previous, entry);
   positionById_.emplace(entry.id, chain_.size());
   chain_.push_back(entry);
   // Transactions are serialised, so nothing was appended after this entry when it is undone.
@@ -79,6 +79,22 @@ void MemoryAuditLog::tamperForTest(const domain::AuditEntry& entry) {
   if (const auto it = positionById_.find(entry.id); it != positionById_.end()) {
     chain_[it->second] = entry;
   }
+}
+
+domain::Result<std::optional<domain::AuditEntry>> MemoryAuditLog::head() const {
+  std::lock_guard lock(mu_);
+  if (chain_.empty()) return std::optional<domain::AuditEntry>{};
+  return std::optional<domain::AuditEntry>{chain_.back()};
+}
+
+domain::Result<std::optional<domain::AuditEntry>> MemoryAuditLog::atSequence(
+    std::int64_t sequence) const {
+  std::lock_guard lock(mu_);
+  // Entries are kept in chain order, but a test may have removed some: search by sequence.
+  for (const auto& e : chain_) {
+    if (e.sequence == sequence) return std::optional<domain::AuditEntry>{e};
+  }
+  return std::optional<domain::AuditEntry>{};
 }
 
 }  // namespace certsteward::adapters::memory

@@ -19,6 +19,9 @@ class MemoryAuditLog : public ports::AuditLog {
       const ports::AuditFilter& filter, const domain::PageRequest& page) const override;
   domain::Result<ports::AuditChainPage> chainPage(std::optional<domain::Timestamp> since,
                                                   std::int64_t limit) const override;
+  domain::Result<std::optional<domain::AuditEntry>> head() const override;
+  domain::Result<std::optional<domain::AuditEntry>> atSequence(
+      std::int64_t sequence) const override;
 
   // For tests of tamper detection: overwrites a stored entry as an attacker with write access
   // to the database could. Not part of the port.

@@ -63,7 +63,7 @@ domain::Result<domain::AuditEntry> MongoAuditLog::append(const domain::AuditEntr
             domain::chainTimestamp(tsOf(intField(head, "ts").value_or(0)), entry.timestamp);
       }
       entry.sequence = seq + 1;
-      entry.checksum = sealer.checksum(previous, entry);
+      sealer.seal(previous, entry);
       Bson newHead;
       newHead.oid("_id", headOid())
           .i64("seq", entry.sequence)
@@ -150,6 +150,25 @@ domain::Result<ports::AuditChainPage> MongoAuditLog::chainPage(
       if (prev) page.predecessor_checksum = decodeOrThrow<domain::AuditEntry>(*prev).checksum;
     }
     return page;
+  });
+}
+
+domain::Result<std::optional<domain::AuditEntry>> MongoAuditLog::head() const {
+  return guarded([&]() -> domain::Result<std::optional<domain::AuditEntry>> {
+    auto c = db_.client();
+    auto found = c.findOne("audit_log", Bson(), Bson().doc("sort", Bson().i64("sequence", -1)));
+    if (!found) return std::optional<domain::AuditEntry>{};
+    return std::optional<domain::AuditEntry>{decodeOrThrow<domain::AuditEntry>(*found)};
+  });
+}
+
+domain::Result<std::optional<domain::AuditEntry>> MongoAuditLog::atSequence(
+    std::int64_t sequence) const {
+  return guarded([&]() -> domain::Result<std::optional<domain::AuditEntry>> {
+    auto c = db_.client();
+    auto found = c.findOne("audit_log", Bson().i64("sequence", sequence), Bson());
+    if (!found) return std::optional<domain::AuditEntry>{};
+    return std::optional<domain::AuditEntry>{decodeOrThrow<domain::AuditEntry>(*found)};
   });
 }
 

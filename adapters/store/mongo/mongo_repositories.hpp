@@ -259,6 +259,9 @@ class MongoAuditLog : public ports::AuditLog {
       const ports::AuditFilter& filter, const domain::PageRequest& page) const override;
   domain::Result<ports::AuditChainPage> chainPage(std::optional<domain::Timestamp> since,
                                                   std::int64_t limit) const override;
+  domain::Result<std::optional<domain::AuditEntry>> head() const override;
+  domain::Result<std::optional<domain::AuditEntry>> atSequence(
+      std::int64_t sequence) const override;
   void tamperForTest(const domain::AuditEntry& entry);
 
  private:

@@ -32,7 +32,7 @@ domain::Result<AuditEntry> SqliteAuditLog::append(const AuditEntry& draft,
         previous = last.text(2);
       }
     }
-    entry.checksum = sealer.checksum(previous, entry);
+    sealer.seal(previous, entry);
     c->prepare(
          "INSERT INTO audit_log (seq, id, ts, action, resource_type, actor_user_id, project_id, "
          "checksum, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -122,6 +122,25 @@ domain::Result<ports::AuditChainPage> SqliteAuditLog::chainPage(
     }
     snapshot.commit();
     return page;
+  });
+}
+
+domain::Result<std::optional<AuditEntry>> SqliteAuditLog::head() const {
+  return guarded([&]() -> domain::Result<std::optional<AuditEntry>> {
+    auto c = db_.reader();
+    auto s = c->prepare("SELECT doc FROM audit_log ORDER BY seq DESC LIMIT 1");
+    if (!s.step()) return std::optional<AuditEntry>{};
+    return std::optional<AuditEntry>{read(s, 0)};
+  });
+}
+
+domain::Result<std::optional<AuditEntry>> SqliteAuditLog::atSequence(std::int64_t sequence) const {
+  return guarded([&]() -> domain::Result<std::optional<AuditEntry>> {
+    auto c = db_.reader();
+    auto s = c->prepare("SELECT doc FROM audit_log WHERE seq = ?");
+    s.bind(sequence);
+    if (!s.step()) return std::optional<AuditEntry>{};
+    return std::optional<AuditEntry>{read(s, 0)};
   });
 }
 

@@ -18,6 +18,9 @@ class SqliteAuditLog : public ports::AuditLog {
       const ports::AuditFilter& filter, const domain::PageRequest& page) const override;
   domain::Result<ports::AuditChainPage> chainPage(std::optional<domain::Timestamp> since,
                                                   std::int64_t limit) const override;
+  domain::Result<std::optional<domain::AuditEntry>> head() const override;
+  domain::Result<std::optional<domain::AuditEntry>> atSequence(
+      std::int64_t sequence) const override;
 
   // For tamper tests: overwrites a stored entry the way someone with write access to the file
   // could. Not part of the port.
