@@ -50,9 +50,16 @@ class AuditSealer {
   // entry's previous checksum is the empty string.
   std::string checksum(const std::string& previousChecksum, const AuditEntry& entry) const;
 
-  // hex(HMAC(key, canonical form of the entry)): a version tag, then every field but `mac` as
-  // <length>:<bytes> in a fixed order (the optional project marked present or absent).
+  // hex(HMAC(key, canonical form of the entry)): a version tag, the sequence, the checksum,
+  // then every other field but `mac` length-prefixed in a fixed order (the optional project
+  // marked present or absent). docs/architecture.md gives the exact bytes.
   std::string entryMac(const AuditEntry& entry) const;
+
+  // The checks of verification, allocation-free: whether the stored checksum (chained on
+  // `previousChecksum`) and the stored entry MAC are right. `scratch` is a reusable buffer.
+  bool checksumMatches(std::string_view previousChecksum, const AuditEntry& entry,
+                       std::string& scratch) const;
+  bool entryMacMatches(const AuditEntry& entry, std::string& scratch) const;
 
   // Sets entry.checksum (chained on `previousChecksum`) and then entry.mac. Stores call it once
   // the sequence and timestamp are final.

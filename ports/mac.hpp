@@ -2,7 +2,9 @@
 // audit chain. The key is fixed when the adapter is built.
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -18,6 +20,18 @@ class Mac {
    * Thread-safe.
    */
   virtual std::string sign(std::string_view message) const = 0;
+
+  /**
+   * The same MAC written into `out` (at least 64 bytes) without allocating, for hot loops such
+   * as audit verification. @return its length. Thread-safe.
+   */
+  virtual std::size_t signInto(std::string_view message, std::span<unsigned char, 64> out) const {
+    const std::string mac = sign(message);
+    const std::size_t n = mac.size() < out.size() ? mac.size() : out.size();
+    for (std::size_t i = 0; i < n; ++i)
+      out[i] = static_cast<unsigned char>(mac[i]);
+    return n;
+  }
 };
 
 using MacPtr = std::unique_ptr<Mac>;
