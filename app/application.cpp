@@ -28,6 +28,7 @@
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "adapters/notify/recording_notifier.hpp"
 #include "adapters/runtime/thread_background.hpp"
+#include "adapters/runtime/zoneinfo_time_zones.hpp"
 #include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
@@ -103,7 +104,7 @@ struct Application::Parts {
              store->acmeAccounts(), store->dnsCredentials(), store->zones(), store->credentials(),
              store->moduleConfigs(), store->notificationChannels(), store->notificationRules()},
             work, access, audit),
-        users({users_, store->refreshTokens(), hasher, ids, clock}, work, access, audit),
+        users({timeZones, users_, store->refreshTokens(), hasher, ids, clock}, work, access, audit),
         certificates({store->certificates(), store->jobs(), store->distributions(),
                       store->license(), ids, clock, secretBox, store->acmeAccounts()},
                      work, access, audit, jobPolicy(c)),
@@ -203,6 +204,7 @@ struct Application::Parts {
   adapters::crypto::OpenSslMac auditMac;
   adapters::crypto::OpenSslMac fingerprintMac;
   adapters::crypto::OpenSslMac csrfMac;
+  adapters::runtime::ZoneinfoTimeZones timeZones;
   adapters::crypto::AesGcmSecretBox secretBox;
   adapters::crypto::OpenSslOtpHasher otpHasher;
   adapters::crypto::BcryptPasswordHasher hasher;

@@ -17,6 +17,11 @@ enum class EventKind {
   distribution_failed,  // "distribution.failed": a distribution ended failed or partial
 };
 
+// Every kind, in declaration order.
+inline constexpr EventKind kEventKinds[] = {EventKind::job_failed, EventKind::cert_expiring_soon,
+                                            EventKind::cert_renewal_failed,
+                                            EventKind::distribution_failed};
+
 std::string_view nameOf(EventKind kind) noexcept;
 std::optional<EventKind> parseEventKind(std::string_view text) noexcept;
 

@@ -1,6 +1,9 @@
 // Role names and ranking, usernames, project names.
 #include "domain/user.hpp"
 
+#include <cctype>
+#include <vector>
+
 #include "domain/name.hpp"
 
 #include <algorithm>
@@ -59,6 +62,67 @@ bool isValidUsername(std::string_view name) noexcept {
 
 bool isValidProjectName(std::string_view name) noexcept {
   return isValidName(name);
+}
+
+namespace {
+
+bool allOf(std::string_view s, int (*pred)(int)) {
+  for (const char c : s) {
+    if (pred(static_cast<unsigned char>(c)) == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool isWellFormedLanguageTag(std::string_view tag) noexcept {
+  if (tag.empty() || tag.size() > 64) return false;
+  std::vector<std::string_view> parts;
+  for (std::size_t at = 0;;) {
+    const auto dash = tag.find('-', at);
+    parts.push_back(tag.substr(at, dash == std::string_view::npos ? dash : dash - at));
+    if (dash == std::string_view::npos) break;
+    at = dash + 1;
+  }
+  for (const auto p : parts) {
+    if (p.empty() || p.size() > 8 || !allOf(p, &isalnum)) return false;
+  }
+  std::size_t i = 0;
+  const auto privateUse = [&](std::size_t from) {
+    // "x" then one or more 1..8 alphanumerics (already checked).
+    return from + 1 < parts.size();
+  };
+  if (parts[0] == "x" || parts[0] == "X") return privateUse(0);
+  // language: 2-3 letters (with up to three extlangs of 3 letters) or 5-8 letters
+  if (!allOf(parts[0], &isalpha) || parts[0].size() == 4 || parts[0].size() < 2) return false;
+  i = 1;
+  if (parts[0].size() <= 3) {
+    for (int ext = 0;
+         ext < 3 && i < parts.size() && parts[i].size() == 3 && allOf(parts[i], &isalpha); ++ext)
+      ++i;
+  }
+  if (i < parts.size() && parts[i].size() == 4 && allOf(parts[i], &isalpha)) ++i;  // script
+  if (i < parts.size() && ((parts[i].size() == 2 && allOf(parts[i], &isalpha)) ||
+                           (parts[i].size() == 3 && allOf(parts[i], &isdigit)))) {
+    ++i;  // region
+  }
+  while (i < parts.size() &&  // variants
+         ((parts[i].size() >= 5) ||
+          (parts[i].size() == 4 && std::isdigit(static_cast<unsigned char>(parts[i][0])) != 0))) {
+    ++i;
+  }
+  while (i < parts.size() && parts[i].size() == 1) {  // extensions and private use
+    const char singleton = static_cast<char>(std::tolower(static_cast<unsigned char>(parts[i][0])));
+    if (singleton == 'x') return privateUse(i);
+    ++i;
+    std::size_t n = 0;
+    while (i < parts.size() && parts[i].size() >= 2) {
+      ++i;
+      ++n;
+    }
+    if (n == 0) return false;
+  }
+  return i == parts.size();
 }
 
 }  // namespace certsteward::domain

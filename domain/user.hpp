@@ -3,6 +3,7 @@
 // operators and viewers reach a project only through a membership.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,7 +59,16 @@ struct User {
   // change ends every session at once, not when its access token expires).
   Timestamp tokens_valid_after{};
   std::vector<EndedSession> ended_sessions;  // pruned as they pass `until`
+  // Profile preferences (GET/PATCH /auth/me/profile).
+  std::string time_zone = "UTC";  // IANA name; times are shown in it
+  std::string language = "en";    // BCP 47 tag
+  // Per event kind ("cert.expiring_soon"): "on" or "off"; kinds not listed are "on".
+  std::map<std::string, std::string> notification_preferences;
 };
+
+// Whether `tag` is a well-formed BCP 47 language tag (RFC 5646 syntax: language, then optional
+// script, region, variants, extensions and private use; or a private-use tag "x-...").
+bool isWellFormedLanguageTag(std::string_view tag) noexcept;
 
 // Usernames: 1..64 characters of [a-z0-9._@-], case-folded by the caller.
 bool isValidUsername(std::string_view name) noexcept;

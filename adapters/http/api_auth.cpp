@@ -2,6 +2,7 @@
 // the three cookies of the spec; tokens never appear in logs.
 #include "adapters/http/api.hpp"
 #include "adapters/http/json_io.hpp"
+#include "domain/events.hpp"
 
 namespace certsteward::adapters::http {
 namespace {
@@ -199,6 +200,43 @@ void Api::addAuthRoutes() {
     response.status = 204;
     response.cookies = clearedCookies(options_);
     return response;
+  });
+
+  const auto profileJson = [](const domain::User& u) {
+    json::object notifications;
+    for (const auto kind : domain::kEventKinds) {
+      const std::string name(nameOf(kind));
+      const auto it = u.notification_preferences.find(name);
+      notifications[name] = it == u.notification_preferences.end() ? "on" : it->second;
+    }
+    return json::object{{"profile", json::object{{"time_zone", u.time_zone},
+                                                 {"language", u.language},
+                                                 {"notifications", notifications}}}};
+  };
+
+  router_.add("GET", "/api/v1/auth/me/profile", [this, profileJson](const Call& c) {
+    auto user = s_.users.profile(c.who());
+    if (!user) return errorResponse(user.error());
+    return jsonResponse(200, profileJson(*user));
+  });
+
+  router_.add("PATCH", "/api/v1/auth/me/profile", [this, profileJson](const Call& c) {
+    const auto body = parseBody(c.request);
+    domain::ProfileChanges changes;
+    changes.time_zone = optionalString(body, "time_zone", 64);
+    changes.language = optionalString(body, "language", 64);
+    if (const auto* n = body.if_contains("notifications"); n != nullptr && !n->is_null()) {
+      if (!n->is_object()) throw BadRequest("notifications must be an object");
+      std::map<std::string, std::string> prefs;
+      for (const auto& [kind, choice] : n->as_object()) {
+        if (!choice.is_string()) throw BadRequest("each notification choice must be a string");
+        prefs[std::string(kind)] = std::string(choice.as_string());
+      }
+      changes.notification_preferences = std::move(prefs);
+    }
+    auto user = s_.users.updateProfile(c.who(), c.context, changes);
+    if (!user) return errorResponse(user.error());
+    return jsonResponse(200, profileJson(*user));
   });
 
   router_.add("GET", "/api/v1/auth/me", [this](const Call& c) {

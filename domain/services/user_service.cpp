@@ -1,6 +1,8 @@
 // Users.
 #include "domain/services/user_service.hpp"
 
+#include "domain/events.hpp"
+
 namespace certsteward::domain {
 
 Status validatePassword(const std::string& password) {
@@ -69,6 +71,54 @@ Result<User> UserService::get(const Principal& who, const Id& id) {
     if (auto s = access_.check(who, Action::list_users); !s) return s.error();
   }
   return p_.users.get(id);
+}
+
+Result<User> UserService::profile(const Principal& who) {
+  return p_.users.get(who.user.id);
+}
+
+Result<User> UserService::updateProfile(const Principal& who, const RequestContext& ctx,
+                                        const ProfileChanges& changes) {
+  if (changes.time_zone && !p_.timeZones.exists(*changes.time_zone)) {
+    return makeError(ErrorCode::invalid_argument,
+                     "time_zone must be an IANA time zone name such as Europe/Zurich or UTC");
+  }
+  if (changes.language && !isWellFormedLanguageTag(*changes.language)) {
+    return makeError(ErrorCode::invalid_argument,
+                     "language must be a BCP 47 language tag such as en, de-CH or pt-BR");
+  }
+  if (changes.notification_preferences) {
+    if (changes.notification_preferences->size() > 64) {
+      return makeError(ErrorCode::invalid_argument, "notifications: too many entries");
+    }
+    for (const auto& [kind, choice] : *changes.notification_preferences) {
+      if (!parseEventKind(kind)) {
+        return makeError(ErrorCode::invalid_argument,
+                         "notifications: unknown event kind '" + kind.substr(0, 40) + "'");
+      }
+      if (choice != "on" && choice != "off") {
+        return makeError(ErrorCode::invalid_argument,
+                         "notifications: each choice must be \"on\" or \"off\"");
+      }
+    }
+  }
+  std::optional<User> out;
+  const Status done = work_.run([&]() -> Status {
+    auto user = p_.users.get(who.user.id);
+    if (!user) return user.error();
+    if (changes.time_zone) user->time_zone = *changes.time_zone;
+    if (changes.language) user->language = *changes.language;
+    if (changes.notification_preferences) {
+      for (const auto& [kind, choice] : *changes.notification_preferences)
+        user->notification_preferences[kind] = choice;
+    }
+    user->updated_at = p_.clock.now();
+    if (auto s = p_.users.update(*user); !s) return s;
+    out = *user;
+    return audit_.record(&who, ctx, "user.profile.update", "user", who.user.id);
+  });
+  if (!done) return done.error();
+  return std::move(*out);
 }
 
 Result<User> UserService::update(const Principal& who, const RequestContext& ctx, const Id& id,

@@ -3,6 +3,7 @@
 // A password change or disabling a user revokes all of their refresh tokens.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -13,9 +14,17 @@
 #include "ports/id_generator.hpp"
 #include "ports/password_hasher.hpp"
 #include "ports/refresh_token_store.hpp"
+#include "ports/time_zones.hpp"
 #include "ports/user_repository.hpp"
 
 namespace certsteward::domain {
+
+// A change of the caller's own profile preferences (unset = unchanged).
+struct ProfileChanges {
+  std::optional<std::string> time_zone;
+  std::optional<std::string> language;
+  std::optional<std::map<std::string, std::string>> notification_preferences;  // merged in
+};
 
 struct UserChanges {
   std::optional<std::string> password;
@@ -28,6 +37,7 @@ inline constexpr std::size_t kMinPasswordLength = 8;
 class UserService {
  public:
   struct Ports {
+    const ports::TimeZones& timeZones;
     ports::UserRepository& users;
     ports::RefreshTokenStore& refreshTokens;
     ports::PasswordHasher& hasher;
@@ -41,6 +51,13 @@ class UserService {
                       const std::string& password, OrgRole role);
   Result<Page<User>> list(const Principal& who, const PageRequest& page);
   Result<User> get(const Principal& who, const Id& id);
+
+  // The caller's profile preferences (any authenticated user, their own only).
+  Result<User> profile(const Principal& who);
+  // invalid_argument (422) naming the field: an unknown IANA time zone, a malformed BCP 47
+  // language tag, an unknown event kind or a preference other than "on"/"off". Audited.
+  Result<User> updateProfile(const Principal& who, const RequestContext& ctx,
+                             const ProfileChanges& changes);
   Result<User> update(const Principal& who, const RequestContext& ctx, const Id& id,
                       const UserChanges& changes);
   Status remove(const Principal& who, const RequestContext& ctx, const Id& id);

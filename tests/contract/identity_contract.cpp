@@ -90,3 +90,32 @@ TEST_CASE_TEMPLATE("memberships: put is an upsert, listed per project and per us
   CHECK(repo.remove("p1", "u1").error().code == ErrorCode::not_found);
   CHECK(repo.listForUser("u1")->size() == 1);
 }
+
+TEST_CASE_TEMPLATE("users: every field survives the store, profile and session fields included", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  User u;
+  u.id = fx.ids.next();
+  u.username = "roundtrip";
+  u.password_hash = "$2b$10$hash";
+  u.org_role = OrgRole::operator_;
+  u.totp_enabled = true;
+  u.totp_secret_sealed = "v1:sealed";
+  u.created_at = u.updated_at = fx.now();
+  u.tokens_valid_after = fx.now() + std::chrono::milliseconds{1234};
+  u.ended_sessions = {EndedSession{"family-1", fx.now() + std::chrono::minutes{15}}};
+  u.time_zone = "Europe/Zurich";
+  u.language = "de-CH";
+  u.notification_preferences = {{"job.failed", "off"}};
+  REQUIRE(fx.store->users().create(u).ok());
+  auto got = fx.store->users().get(u.id);
+  REQUIRE(got.ok());
+  CHECK(got->tokens_valid_after == u.tokens_valid_after);
+  REQUIRE(got->ended_sessions.size() == 1);
+  CHECK(got->ended_sessions[0].family_id == "family-1");
+  CHECK(got->ended_sessions[0].until == u.ended_sessions[0].until);
+  CHECK(got->time_zone == "Europe/Zurich");
+  CHECK(got->language == "de-CH");
+  CHECK(got->notification_preferences == u.notification_preferences);
+  CHECK(got->totp_secret_sealed == "v1:sealed");
+}

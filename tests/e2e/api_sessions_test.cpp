@@ -228,3 +228,48 @@ TEST_CASE("sessions: an Idempotency-Key replays only to its caller in the same r
   CHECK(afterDemotion.status == 403);
   CHECK(afterDemotion.header("idempotent-replayed").empty());
 }
+
+TEST_CASE("profile: time zone, language and notification choices, validated and stored") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const auto me = userWithRole(http, owner, "viewer");
+  auto initial = http.request("GET", "/api/v1/auth/me/profile", "", {bearer(me)});
+  REQUIRE(initial.status == 200);
+  const auto p0 = parse(initial).at("profile").as_object();
+  CHECK(str(p0, "time_zone") == "UTC");
+  CHECK(str(p0, "language") == "en");
+  CHECK(str(p0.at("notifications").as_object(), "cert.expiring_soon") == "on");
+
+  auto changed = http.request(
+      "PATCH", "/api/v1/auth/me/profile",
+      R"({"time_zone":"Europe/Zurich","language":"de-CH","notifications":{"job.failed":"off"}})",
+      {bearer(me)});
+  REQUIRE_MESSAGE(changed.status == 200, changed.body);
+  const auto p1 = parse(changed).at("profile").as_object();
+  CHECK(str(p1, "time_zone") == "Europe/Zurich");
+  CHECK(str(p1, "language") == "de-CH");
+  CHECK(str(p1.at("notifications").as_object(), "job.failed") == "off");
+  CHECK(str(p1.at("notifications").as_object(), "cert.renewal_failed") == "on");
+
+  for (const auto& [body, status] : std::vector<std::pair<std::string, long>>{
+           {R"({"time_zone":"Mars/Olympus_Mons"})", 422},
+           {R"({"time_zone":"../../etc/passwd"})", 422},
+           {R"({"language":"english please"})", 422},
+           {R"({"notifications":{"cert.exploded":"on"}})", 422},
+           {R"({"notifications":{"job.failed":"sometimes"}})", 422},
+           {R"({"notifications":["job.failed"]})", 400},
+           {R"({"time_zone":7})", 400},
+           {R"({"language":"en"})", 200},  // and a valid change still works afterwards
+       }) {
+    CAPTURE(body);
+    CHECK(http.request("PATCH", "/api/v1/auth/me/profile", body, {bearer(me)}).status == status);
+  }
+  auto after = http.request("GET", "/api/v1/auth/me/profile", "", {bearer(me)});
+  const auto p2 = parse(after).at("profile").as_object();
+  CHECK(str(p2, "time_zone") == "Europe/Zurich");  // the refused changes changed nothing
+  CHECK(str(p2, "language") == "en");
+  CHECK(str(p2.at("notifications").as_object(), "job.failed") == "off");
+  // Another user's profile is untouched.
+  auto owners = http.request("GET", "/api/v1/auth/me/profile", "", {bearer(owner)});
+  CHECK(str(parse(owners).at("profile").as_object(), "time_zone") == "UTC");
+}

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
+#include "adapters/runtime/zoneinfo_time_zones.hpp"
 
 using namespace certsteward;
 
@@ -46,4 +47,17 @@ TEST_CASE("crypto: base64 is canonical") {
   CHECK(base64Decode("Zm9vYg==") == "foob");
   CHECK_FALSE(base64Decode("Zm9vYg="));
   CHECK_FALSE(base64Decode("Zm9v!mFy"));
+}
+
+TEST_CASE("time zones: names of the tz database, never a path out of it") {
+  certsteward::adapters::runtime::ZoneinfoTimeZones zones;
+  CHECK(zones.exists("UTC"));
+  CHECK(zones.exists("Europe/Zurich"));
+  CHECK(zones.exists("America/Argentina/Buenos_Aires"));
+  CHECK_FALSE(zones.exists("Europe/Atlantis"));
+  CHECK_FALSE(zones.exists("../../etc/passwd"));
+  CHECK_FALSE(zones.exists("/etc/localtime"));
+  CHECK_FALSE(zones.exists("Europe//Zurich"));
+  CHECK_FALSE(zones.exists(""));
+  CHECK_FALSE(zones.exists("zone.tab"));  // a file of the directory, not a zone
 }

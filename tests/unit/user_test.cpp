@@ -76,7 +76,9 @@ TEST_CASE("name: one rule for every name, table-driven") {
       {"Payments – prod", true, "UTF-8 punctuation"},
       {"Zürich edge 🌍", true, "accents and a 4-byte character"},
       {std::string(100, 'p'), true, "100 characters"},
-      {"lone\xa9" "continuation", false, "a continuation byte without a lead"},
+      {"lone\xa9"
+       "continuation",
+       false, "a continuation byte without a lead"},
       {"é" + std::string(99, 'x'), true, "100 characters, 101 bytes"},
       {std::string(101, 'p'), false, "101 characters"},
       {"", false, "empty"},
@@ -87,11 +89,15 @@ TEST_CASE("name: one rule for every name, table-driven") {
       {"line\nbreak", false, "newline"},
       {"del\x7f", false, "DEL"},
       {"c1\xc2\x85", false, "C1 control (NEL)"},
-      {"admin\xe2\x80\xae" "gnp.exe", false, "right-to-left override"},
+      {"admin\xe2\x80\xae"
+       "gnp.exe",
+       false, "right-to-left override"},
       {"iso\xe2\x81\xa6late", false, "left-to-right isolate"},
       {"mark\xe2\x80\x8f", false, "right-to-left mark"},
       {"arabic\xd8\x9c", false, "Arabic letter mark"},
-      {"\xef\xbb\xbf" "bom", false, "byte-order mark"},
+      {"\xef\xbb\xbf"
+       "bom",
+       false, "byte-order mark"},
       {"over\xc0\xaflong", false, "overlong encoding"},
       {"surrogate\xed\xa0\x80", false, "UTF-16 surrogate"},
       {"cut\xe2\x82", false, "truncated sequence"},
@@ -100,5 +106,44 @@ TEST_CASE("name: one rule for every name, table-driven") {
     CAPTURE(row.why);
     CHECK(certsteward::domain::isValidName(row.name) == row.valid);
     CHECK(isValidProjectName(row.name) == row.valid);
+  }
+}
+
+TEST_CASE("profile: BCP 47 language tags, table-driven") {
+  struct Row {
+    const char* tag;
+    bool wellFormed;
+  };
+  const Row rows[] = {
+      {"en", true},
+      {"de-CH", true},
+      {"pt-BR", true},
+      {"zh-Hant-TW", true},
+      {"sr-Latn", true},
+      {"es-419", true},
+      {"de-CH-1996", true},
+      {"sl-rozaj-biske", true},
+      {"en-US-u-ca-gregory", true},
+      {"x-private", true},
+      {"en-x-mine", true},
+      {"zh-yue-HK", true},
+      {"", false},
+      {"e", false},
+      {"toolonglanguage", false},
+      {"en_US", false},
+      {"en-", false},
+      {"-en", false},
+      {"en--US", false},
+      {"en-US-u", false},
+      {"abcd", false},
+      {"123", false},
+      {"en US", false},
+      {"en-x", false},
+      {"de\xc3\xa9", false},
+  };
+  for (const auto& row : rows) {
+    const std::string tag = row.tag;
+    CAPTURE(tag);
+    CHECK(isWellFormedLanguageTag(tag) == row.wellFormed);
   }
 }

@@ -177,32 +177,36 @@ void field(const json::object& o, const char* key, T& out) {
   X(issuer_type)                                                                                \
   X(acme_account_id)                                                                            \
   X(issued_at)                                                                                  \
-  X(expires_at) X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) X(last_error)  \
+  X(expires_at)                                                                                 \
+  X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) X(last_error)                \
       X(distribution_pending) X(distribution_pending_since) X(serial_number) X(certificate_pem) \
           X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at) X(version)
-#define CS_JOB(X)                                                                       \
-  X(id)                                                                                 \
-  X(project_id)                                                                         \
-  X(type)                                                                               \
-  X(status)                                                                             \
-  X(attempts)                                                                           \
-  X(max_attempts)                                                                       \
-  X(error_msg)                                                                          \
-  X(certificate_id)                                                                     \
-  X(parent_id)                                                                          \
-  X(idempotency_key)                                                                    \
-  X(payload) X(created_at) X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) \
-      X(cancel_requested) X(finished_at)
+#define CS_JOB(X)                                                                                \
+  X(id)                                                                                          \
+  X(project_id)                                                                                  \
+  X(type)                                                                                        \
+  X(status)                                                                                      \
+  X(attempts)                                                                                    \
+  X(max_attempts)                                                                                \
+  X(error_msg)                                                                                   \
+  X(certificate_id)                                                                              \
+  X(parent_id)                                                                                   \
+  X(idempotency_key)                                                                             \
+  X(payload)                                                                                     \
+  X(created_at) X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) \
+      X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X) \
-  X(id)            \
-  X(username)      \
-  X(password_hash) \
-  X(org_role)      \
-  X(auth_source)   \
-  X(disabled)      \
-  X(totp_enabled)  \
-  X(totp_secret_sealed) X(created_at) X(updated_at) X(tokens_valid_after) X(ended_sessions)
+#define CS_USER(X)                                                                             \
+  X(id)                                                                                        \
+  X(username)                                                                                  \
+  X(password_hash)                                                                             \
+  X(org_role)                                                                                  \
+  X(auth_source)                                                                               \
+  X(disabled)                                                                                  \
+  X(totp_enabled)                                                                              \
+  X(totp_secret_sealed)                                                                        \
+  X(created_at) X(updated_at) X(tokens_valid_after) X(ended_sessions) X(time_zone) X(language) \
+      X(notification_preferences)
 #define CS_ACME_ACCOUNT(X) \
   X(id)                    \
   X(project_id)            \
