@@ -19,6 +19,13 @@ class EventLog {
   /** @return one page of the project's events, newest first (by `at`, then id). */
   virtual domain::Result<domain::Page<domain::Event>> list(
       const domain::Id& projectId, const domain::PageRequest& page) const = 0;
+
+  /**
+   * @return one page of the project's events oldest first, in the order they were recorded, so
+   * that an offset into it stays valid while events are added (cursor reads).
+   */
+  virtual domain::Result<domain::Page<domain::Event>> listInOrder(
+      const domain::Id& projectId, const domain::PageRequest& page) const = 0;
 };
 
 }  // namespace certsteward::ports

@@ -54,4 +54,15 @@ domain::Result<domain::Page<domain::Event>> MemoryEventLog::list(
   return paginate(std::move(copy), page);
 }
 
+domain::Result<domain::Page<domain::Event>> MemoryEventLog::listInOrder(
+    const domain::Id& projectId, const domain::PageRequest& page) const {
+  std::vector<domain::Event> copy;
+  {
+    std::lock_guard lock(mu_);
+    const auto it = events_.find(projectId);
+    if (it != events_.end()) copy = it->second;  // kept in the order recorded
+  }
+  return paginate(std::move(copy), page);
+}
+
 }  // namespace certsteward::adapters::memory

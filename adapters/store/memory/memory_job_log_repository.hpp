@@ -27,6 +27,8 @@ class MemoryEventLog : public ports::EventLog {
   domain::Status record(const domain::Event& event) override;
   domain::Result<domain::Page<domain::Event>> list(const domain::Id& projectId,
                                                    const domain::PageRequest& page) const override;
+  domain::Result<domain::Page<domain::Event>> listInOrder(
+      const domain::Id& projectId, const domain::PageRequest& page) const override;
 
  private:
   mutable std::mutex mu_;

@@ -499,6 +499,16 @@ domain::Status MongoEventLog::record(const domain::Event& e) {
 
 domain::Result<domain::Page<domain::Event>> MongoEventLog::list(
     const domain::Id& projectId, const domain::PageRequest& request) const {
+  return read(projectId, request, false);
+}
+
+domain::Result<domain::Page<domain::Event>> MongoEventLog::listInOrder(
+    const domain::Id& projectId, const domain::PageRequest& request) const {
+  return read(projectId, request, true);
+}
+
+domain::Result<domain::Page<domain::Event>> MongoEventLog::read(
+    const domain::Id& projectId, const domain::PageRequest& request, bool inOrder) const {
   return guarded([&]() -> domain::Result<domain::Page<domain::Event>> {
     auto c = db_.client();
     domain::Page<domain::Event> page;
@@ -506,7 +516,9 @@ domain::Result<domain::Page<domain::Event>> MongoEventLog::list(
     page.page_size = request.page_size;
     page.total = c.count("events", Bson().str("project_id", projectId));
     Bson opts;
-    opts.doc("sort", Bson().i64("at", -1).i64("id", -1))
+    // In order: by _id (the driver's ObjectId at insert: creation order, across instances to
+    // the second).
+    opts.doc("sort", inOrder ? Bson().i64("_id", 1) : Bson().i64("at", -1).i64("id", -1))
         .i64("skip", request.offset())
         .i64("limit", request.page_size);
     const auto text = [](const Bson& doc, const char* key) {

@@ -73,8 +73,13 @@ class MongoEventLog : public ports::EventLog {
   domain::Status record(const domain::Event& event) override;
   domain::Result<domain::Page<domain::Event>> list(const domain::Id& projectId,
                                                    const domain::PageRequest& page) const override;
+  domain::Result<domain::Page<domain::Event>> listInOrder(
+      const domain::Id& projectId, const domain::PageRequest& page) const override;
 
  private:
+  domain::Result<domain::Page<domain::Event>> read(const domain::Id& projectId,
+                                                   const domain::PageRequest& page,
+                                                   bool inOrder) const;
   MongoDatabase& db_;
 };
 

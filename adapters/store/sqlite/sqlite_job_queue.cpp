@@ -255,6 +255,16 @@ domain::Status SqliteEventLog::record(const domain::Event& event) {
 
 domain::Result<domain::Page<domain::Event>> SqliteEventLog::list(
     const domain::Id& projectId, const domain::PageRequest& request) const {
+  return read(projectId, request, false);
+}
+
+domain::Result<domain::Page<domain::Event>> SqliteEventLog::listInOrder(
+    const domain::Id& projectId, const domain::PageRequest& request) const {
+  return read(projectId, request, true);
+}
+
+domain::Result<domain::Page<domain::Event>> SqliteEventLog::read(
+    const domain::Id& projectId, const domain::PageRequest& request, bool inOrder) const {
   return guarded([&]() -> domain::Result<domain::Page<domain::Event>> {
     auto c = db_.reader();
     Transaction snapshot(*c, false);
@@ -265,9 +275,11 @@ domain::Result<domain::Page<domain::Event>> SqliteEventLog::list(
     count.bind(projectId);
     count.step();
     page.total = count.integer(0);
-    auto s = c->prepare(
-        "SELECT id, at, kind, resource_id, message FROM events WHERE project_id = ? "
-        "ORDER BY at DESC, id DESC LIMIT ? OFFSET ?");
+    // rowid is the order of insertion (events are never deleted).
+    auto s = c->prepare(inOrder ? "SELECT id, at, kind, resource_id, message FROM events WHERE "
+                                  "project_id = ? ORDER BY rowid LIMIT ? OFFSET ?"
+                                : "SELECT id, at, kind, resource_id, message FROM events WHERE "
+                                  "project_id = ? ORDER BY at DESC, id DESC LIMIT ? OFFSET ?");
     s.bind(projectId).bind(request.page_size).bind(request.offset());
     while (s.step()) {
       domain::Event e;
