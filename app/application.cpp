@@ -98,7 +98,7 @@ struct Application::Parts {
         audit(store->auditLog(), auditMac, ids, clock, store->rateLimits(), access),
         auth({users_, store->refreshTokens(), store->rateLimits(), hasher, tokens, ids, random,
               clock, secretBox, otpHasher, csrfMac},
-             domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}),
+             domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}, work, audit),
         projects(
             {store->projects(), store->memberships(), users_, store->certificates(), ids, clock,
              store->acmeAccounts(), store->dnsCredentials(), store->zones(), store->credentials(),

@@ -111,25 +111,15 @@ void Api::addAuthRoutes() {
       open);
 
   router_.add("POST", "/api/v1/auth/totp/setup", [this](const Call& c) {
-    auto enrolment = s_.auth.totpSetup(c.who());
+    auto enrolment = s_.auth.totpSetup(c.who(), c.context);  // audited with the change
     if (!enrolment) return errorResponse(enrolment.error());
-    if (auto s =
-            s_.audit.record(c.principal, c.context, "auth.totp.setup", "user", c.who().user.id);
-        !s) {
-      return errorResponse(s.error());
-    }
     return jsonResponse(
         200, json::object{{"secret", enrolment->secret}, {"otpauth_url", enrolment->otpauth_url}});
   });
 
   router_.add("POST", "/api/v1/auth/totp/enable", [this](const Call& c) {
     const auto body = parseBody(c.request);
-    if (auto s = s_.auth.totpEnable(c.who(), requiredString(body, "code", 16)); !s) {
-      return errorResponse(s.error());
-    }
-    if (auto s =
-            s_.audit.record(c.principal, c.context, "auth.totp.enable", "user", c.who().user.id);
-        !s) {
+    if (auto s = s_.auth.totpEnable(c.who(), c.context, requiredString(body, "code", 16)); !s) {
       return errorResponse(s.error());
     }
     return jsonResponse(200, json::object{{"totp_enabled", true}});
@@ -137,11 +127,7 @@ void Api::addAuthRoutes() {
 
   router_.add("POST", "/api/v1/auth/totp/disable", [this](const Call& c) {
     const auto body = parseBody(c.request);
-    if (auto s = s_.auth.totpDisable(c.who(), requiredString(body, "code", 16)); !s) {
-      return errorResponse(s.error());
-    }
-    if (auto s =
-            s_.audit.record(c.principal, c.context, "auth.totp.disable", "user", c.who().user.id);
+    if (auto s = s_.auth.totpDisable(c.who(), c.context, requiredString(body, "code", 16));
         !s) {
       return errorResponse(s.error());
     }
@@ -191,11 +177,8 @@ void Api::addAuthRoutes() {
         token = it->second;
       }
     }
-    if (auto s = s_.auth.logout(c.who(), token); !s) return errorResponse(s.error());
-    if (auto s = s_.audit.record(c.principal, c.context, "auth.logout", "user", c.who().user.id);
-        !s) {
-      return errorResponse(s.error());
-    }
+    // The session ends and is audited in one step.
+    if (auto s = s_.auth.logout(c.who(), c.context, token); !s) return errorResponse(s.error());
     HttpResponse response;
     response.status = 204;
     response.cookies = clearedCookies(options_);

@@ -184,12 +184,13 @@ class ConnectionHandler : public Tcp::Handler,
  private:
   // Pistache reports end-of-file as a disconnection. A client that sent its requests and then
   // half-closed its side (shutdown(SHUT_WR)) still reads: its complete requests are run and
-  // answered here, on this thread, before the descriptor closes — bounded in number and in the
-  // time the answers may take to be taken by the socket.
+  // answered here, on this thread, before the descriptor closes — at most 8 of them, and the
+  // answers get at most 1 s to be taken by the socket (a client that half-closes and does not
+  // read holds this reactor thread no longer than that).
   void answerBeforeClose(Connection& c, int fd) {
     if (c.closing || c.awaiting || c.queued_writes > 0 || c.aborted) return;
     std::string out;
-    for (int n = 0; n < 64; ++n) {
+    for (int n = 0; n < 8; ++n) {
       HttpRequest request;
       RequestMeta meta;
       const auto result = c.parser.next(request, meta);
@@ -203,7 +204,7 @@ class ConnectionHandler : public Tcp::Handler,
     }
     if (out.empty()) return;
     c.closing = true;
-    const auto deadline = nowMs() + 5000;
+    const auto deadline = nowMs() + 1000;
     std::size_t sent = 0;
     while (sent < out.size()) {
       const auto n = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);

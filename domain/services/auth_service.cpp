@@ -142,8 +142,9 @@ Result<LoginResult> AuthService::verifyOtp(const std::string& otpSessionId, cons
       !s) {
     return s.error();
   }
-  auto attempts =
-      p_.rateLimits.hit("otp:session:" + claims->token_id, std::chrono::hours{1}, p_.clock.now());
+  // Anchored at the session's issue time, so all of its attempts fall in one window.
+  auto attempts = p_.rateLimits.hit("otp:session:" + claims->token_id, std::chrono::hours{1},
+                                    claims->issued_at);
   if (!attempts) return attempts.error();
   if (*attempts > policy_.otp_attempts_per_session) {
     (void)p_.refreshTokens.consume(claims->token_id, p_.clock.now());  // dead either way
@@ -157,59 +158,88 @@ Result<LoginResult> AuthService::verifyOtp(const std::string& otpSessionId, cons
   if (auto consumed = p_.refreshTokens.consume(claims->token_id, p_.clock.now()); !consumed) {
     return deadSession();
   }
-  // A code seen once is not accepted again in its time step (nor in the drift steps around it).
-  auto seen = p_.rateLimits.hit("otp:step:" + user->id + ":" + std::to_string(*step),
-                                std::chrono::minutes{2}, p_.clock.now());
-  if (!seen) return seen.error();
-  if (*seen > 1) {
-    return makeError(ErrorCode::unauthenticated, "this code was already used; wait for the next",
-                     "INVALID_CREDENTIALS");
-  }
+  // A code is accepted once: its time step must be later than the last one used, recorded on
+  // the user in the same transaction that checks it.
+  const Status fresh = work_.run(
+      [&]() -> Status {
+        auto current = p_.users.get(user->id);
+        if (!current) return current.error();
+        if (*step <= current->totp_last_step) {
+          return makeError(ErrorCode::unauthenticated,
+                           "this code was already used; wait for the next", "INVALID_CREDENTIALS");
+        }
+        current->totp_last_step = *step;
+        return p_.users.update(*current);
+      },
+      {userGuard(user->id)});
+  if (!fresh) return fresh.error();
   return complete(std::move(*user));
 }
 
-Result<TotpEnrolment> AuthService::totpSetup(const Principal& who) {
-  auto user = p_.users.get(who.user.id);
-  if (!user) return user.error();
-  if (user->totp_enabled) {
-    return makeError(ErrorCode::failed_precondition,
-                     "TOTP is already enabled; disable it first to enrol a new secret");
-  }
+Status AuthService::changeUser(const Id& userId, const Principal& who, const RequestContext& ctx,
+                               const char* action, const std::function<Status(User&)>& change) {
+  return work_.run(
+      [&]() -> Status {
+        auto user = p_.users.get(userId);
+        if (!user) return user.error();
+        if (auto s = change(*user); !s) return s;
+        user->updated_at = p_.clock.now();
+        if (auto s = p_.users.update(*user); !s) return s;
+        return audit_.record(&who, ctx, action, "user", userId);
+      },
+      {userGuard(userId)});
+}
+
+Result<TotpEnrolment> AuthService::totpSetup(const Principal& who, const RequestContext& ctx) {
   const std::string secret = p_.random.bytes(20);
   auto sealed = p_.secrets.seal(secret);
   if (!sealed) return sealed.error();
-  user->totp_secret_sealed = std::move(*sealed);
-  user->updated_at = p_.clock.now();
-  if (auto s = p_.users.update(*user); !s) return s.error();
+  std::string username;
+  const Status done =
+      changeUser(who.user.id, who, ctx, "auth.totp.setup", [&](User& user) -> Status {
+        if (user.totp_enabled) {
+          return makeError(ErrorCode::failed_precondition,
+                           "TOTP is already enabled; disable it first to enrol a new secret");
+        }
+        user.totp_secret_sealed = *sealed;
+        username = user.username;
+        return {};
+      });
+  if (!done) return done.error();
   const std::string encoded = base32Encode(secret);
-  return TotpEnrolment{encoded, otpauthUrl("CertSteward", user->username, encoded)};
+  return TotpEnrolment{encoded, otpauthUrl("CertSteward", username, encoded)};
 }
 
-Status AuthService::totpEnable(const Principal& who, const std::string& code) {
-  auto user = p_.users.get(who.user.id);
-  if (!user) return user.error();
-  if (user->totp_enabled)
-    return makeError(ErrorCode::failed_precondition, "TOTP is already enabled");
-  if (user->totp_secret_sealed.empty()) {
-    return makeError(ErrorCode::failed_precondition, "call POST /auth/totp/setup first");
-  }
-  if (!codeMatches(*user, code))
-    return makeError(ErrorCode::invalid_argument, "the code is not valid");
-  user->totp_enabled = true;
-  user->updated_at = p_.clock.now();
-  return p_.users.update(*user);
+Status AuthService::totpEnable(const Principal& who, const RequestContext& ctx,
+                               const std::string& code) {
+  return changeUser(who.user.id, who, ctx, "auth.totp.enable", [&](User& user) -> Status {
+    if (user.totp_enabled) {
+      return makeError(ErrorCode::failed_precondition, "TOTP is already enabled");
+    }
+    if (user.totp_secret_sealed.empty()) {
+      return makeError(ErrorCode::failed_precondition, "call POST /auth/totp/setup first");
+    }
+    if (!codeMatches(user, code)) {
+      return makeError(ErrorCode::invalid_argument, "the code is not valid");
+    }
+    user.totp_enabled = true;
+    return {};
+  });
 }
 
-Status AuthService::totpDisable(const Principal& who, const std::string& code) {
-  auto user = p_.users.get(who.user.id);
-  if (!user) return user.error();
-  if (!user->totp_enabled) return makeError(ErrorCode::failed_precondition, "TOTP is not enabled");
-  if (!codeMatches(*user, code))
-    return makeError(ErrorCode::invalid_argument, "the code is not valid");
-  user->totp_enabled = false;
-  user->totp_secret_sealed.clear();
-  user->updated_at = p_.clock.now();
-  return p_.users.update(*user);
+Status AuthService::totpDisable(const Principal& who, const RequestContext& ctx,
+                                const std::string& code) {
+  return changeUser(who.user.id, who, ctx, "auth.totp.disable", [&](User& user) -> Status {
+    if (!user.totp_enabled) {
+      return makeError(ErrorCode::failed_precondition, "TOTP is not enabled");
+    }
+    if (!codeMatches(user, code)) {
+      return makeError(ErrorCode::invalid_argument, "the code is not valid");
+    }
+    user.totp_enabled = false;
+    user.totp_secret_sealed.clear();
+    return {};
+  });
 }
 
 Result<TokenPair> AuthService::refresh(const std::string& refreshToken, const std::string& clientIp,
@@ -228,14 +258,17 @@ Result<TokenPair> AuthService::refresh(const std::string& refreshToken, const st
   auto consumed = p_.refreshTokens.consume(claims->token_id, p_.clock.now());
   if (!consumed) return consumed.error();
   auto user = p_.users.get(consumed->user_id);
-  if (!user || user->disabled) {
+  // A refresh token issued before the password, role or status changed is as dead as the
+  // access tokens of that time, even if the revocation of the user's tokens was missed.
+  if (!user || user->disabled || claims->issued_at < user->tokens_valid_after) {
     (void)p_.refreshTokens.revokeFamily(consumed->family_id);
     return makeError(ErrorCode::unauthenticated, "the user cannot log in", "TOKEN_INVALID");
   }
   return issue(*user, consumed->family_id);
 }
 
-Status AuthService::logout(const Principal& who, const std::optional<std::string>& refreshToken) {
+Status AuthService::logout(const Principal& who, const RequestContext& ctx,
+                           const std::optional<std::string>& refreshToken) {
   if (refreshToken) {
     auto claims = p_.tokens.decode(*refreshToken, p_.clock.now());
     // Only the caller's own session: a token of another user is ignored, never revoked.
@@ -244,16 +277,18 @@ Status AuthService::logout(const Principal& who, const std::optional<std::string
       if (auto s = p_.refreshTokens.revokeFamily(claims->family_id); !s) return s;
     }
   }
-  if (who.session.empty()) return {};
-  if (auto s = p_.refreshTokens.revokeFamily(who.session); !s) return s;
+  if (!who.session.empty()) {
+    if (auto s = p_.refreshTokens.revokeFamily(who.session); !s) return s;
+  }
   // The access token of the session is refused from now on, until it would have expired.
-  auto user = p_.users.get(who.user.id);
-  if (!user) return user.error();
-  const Timestamp now = p_.clock.now();
-  std::erase_if(user->ended_sessions, [&](const EndedSession& e) { return e.until <= now; });
-  if (user->ended_sessions.size() >= 256) user->ended_sessions.erase(user->ended_sessions.begin());
-  user->ended_sessions.push_back(EndedSession{who.session, now + policy_.access_token_ttl});
-  return p_.users.update(*user);
+  return changeUser(who.user.id, who, ctx, "auth.logout", [&](User& user) -> Status {
+    if (who.session.empty()) return {};
+    const Timestamp now = p_.clock.now();
+    std::erase_if(user.ended_sessions, [&](const EndedSession& e) { return e.until <= now; });
+    if (user.ended_sessions.size() >= 256) user.ended_sessions.erase(user.ended_sessions.begin());
+    user.ended_sessions.push_back(EndedSession{who.session, now + policy_.access_token_ttl});
+    return {};
+  });
 }
 
 Result<Principal> AuthService::authenticate(const std::string& accessToken) {

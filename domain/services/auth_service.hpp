@@ -3,12 +3,15 @@
 // store's counters, so they hold across instances.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "domain/result.hpp"
 #include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
 #include "domain/time.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
@@ -70,7 +73,10 @@ class AuthService {
     const ports::Mac& csrf;  // binds CSRF tokens to sessions
   };
 
-  AuthService(Ports ports, AuthPolicy policy) : p_(ports), policy_(policy) {}
+  // Read-modify-writes of a user (logout, TOTP) run in `work`'s transactions under the user's
+  // guard, with their audit entries.
+  AuthService(Ports ports, AuthPolicy policy, UnitOfWork& work, AuditService& audit)
+      : p_(ports), policy_(policy), work_(work), audit_(audit) {}
 
   // unauthenticated "invalid username or password" for any wrong detail (no user enumeration);
   // resource_exhausted/RATE_LIMITED past the limits.
@@ -86,7 +92,8 @@ class AuthService {
   // Ends the caller's session: the refresh-token family of their access token is revoked and
   // that access token is refused from now on. A refresh token given as well has its family
   // revoked only when it is the caller's own (invalid or foreign tokens are ignored).
-  Status logout(const Principal& who, const std::optional<std::string>& refreshToken);
+  Status logout(const Principal& who, const RequestContext& ctx,
+                const std::optional<std::string>& refreshToken);
 
   // The principal of an access token. unauthenticated with TOKEN_INVALID (also for a refresh
   // token, a disabled/deleted user, a token issued before the user's password, role or status
@@ -108,10 +115,10 @@ class AuthService {
 
   // TOTP enrolment of the caller: a new secret (sealed at rest) that becomes active once
   // enable() sees a valid code. failed_precondition when TOTP is already enabled.
-  Result<TotpEnrolment> totpSetup(const Principal& who);
+  Result<TotpEnrolment> totpSetup(const Principal& who, const RequestContext& ctx);
   // invalid_argument (422) for a wrong code; failed_precondition without a pending setup.
-  Status totpEnable(const Principal& who, const std::string& code);
-  Status totpDisable(const Principal& who, const std::string& code);
+  Status totpEnable(const Principal& who, const RequestContext& ctx, const std::string& code);
+  Status totpDisable(const Principal& who, const RequestContext& ctx, const std::string& code);
 
  private:
   Status limit(const std::string& bucket, std::int64_t max);  // per minute
@@ -122,8 +129,16 @@ class AuthService {
   bool codeMatches(const User& user, const std::string& code);
   Result<TokenPair> issue(const User& user, const Id& family);
 
+  // Re-reads the user inside one transaction under its guard, applies `change` (which may refuse)
+  // and writes it back with the audit entry `action`: concurrent changes of one user never undo
+  // each other.
+  Status changeUser(const Id& userId, const Principal& who, const RequestContext& ctx,
+                    const char* action, const std::function<Status(User&)>& change);
+
   Ports p_;
   AuthPolicy policy_;
+  UnitOfWork& work_;
+  AuditService& audit_;
   std::once_flag dummyOnce_;
   std::string dummyHash_;
 };

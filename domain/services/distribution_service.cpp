@@ -44,7 +44,8 @@ Result<Distribution> DistributionService::create(const Principal& who, const Req
   d.updated_at = now;
   const Status done = work_.inProject(projectId, [&]() -> Status {
     if (auto cert = p_.certificates.get(projectId, certificateId); !cert) return cert.error();
-    if (!p_.modules.get(projectId, moduleConfigId)) {
+    if (auto module = p_.modules.get(projectId, moduleConfigId); !module) {
+      if (module.error().code != ErrorCode::not_found) return module.error();  // an outage
       return makeError(ErrorCode::invalid_argument,
                        "module_config_id must name a module configuration of this project");
     }

@@ -7,6 +7,10 @@ std::string projectGuard(const Id& projectId) {
   return "project:" + projectId;
 }
 
+std::string userGuard(const Id& userId) {
+  return "user:" + userId;
+}
+
 Status UnitOfWork::run(const std::function<Status()>& body,
                        const std::vector<std::string>& guards) {
   return transactions_.run(guards, body);

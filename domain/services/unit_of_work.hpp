@@ -16,6 +16,8 @@ namespace certsteward::domain {
 
 // The guard of everything written under one project (and of the project's deletion).
 std::string projectGuard(const Id& projectId);
+// The guard of one user's record: every read-modify-write of it takes it.
+std::string userGuard(const Id& userId);
 // The guard of the licence count: every certificate create takes it.
 inline constexpr const char* kLicenseGuard = "license";
 

@@ -206,7 +206,7 @@ void field(const json::object& o, const char* key, T& out) {
   X(totp_enabled)                                                                              \
   X(totp_secret_sealed)                                                                        \
   X(created_at) X(updated_at) X(tokens_valid_after) X(ended_sessions) X(time_zone) X(language) \
-      X(notification_preferences)
+      X(notification_preferences) X(totp_last_step)
 #define CS_ACME_ACCOUNT(X) \
   X(id)                    \
   X(project_id)            \

@@ -4,7 +4,11 @@
 #include <openssl/sha.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <chrono>
 #include <mutex>
+#include <random>
+#include <thread>
 
 namespace certsteward::adapters::mongo {
 namespace {
@@ -375,6 +379,15 @@ bool hasLabel(const bson_t* reply, const char* label) {
   return reply != nullptr && mongoc_error_has_label(reply, label);
 }
 
+// Waits before a transaction runs again after a conflict: 5 ms, 10 ms, 20 ms, ... with jitter,
+// so conflicting writers (every mutation appends to the one audit chain) spread out.
+void backoff(int attempt) {
+  thread_local std::minstd_rand random(std::random_device{}());
+  const int base = 5 << std::min(attempt, 6);
+  std::this_thread::sleep_for(std::chrono::milliseconds(
+      base / 2 + static_cast<int>(random() % static_cast<unsigned>(base))));
+}
+
 // Ends the thread's transaction scope, whatever happens.
 struct ActiveScope {
   explicit ActiveScope(const ActiveTransaction& t) { tActive = t; }
@@ -385,7 +398,17 @@ struct ActiveScope {
 
 domain::Status MongoDatabase::transact(const std::vector<std::string>& guards,
                                        const std::function<domain::Status()>& body) {
-  if (tActive.db == this) return body();
+  if (tActive.db == this) {
+    // Nested: the outer transaction takes this call's guards too.
+    return guarded([&]() -> domain::Status {
+      for (const auto& guard : guards) {
+        Client c(tActive.client, tActive.session, db_);
+        c.updateOne("txn_guards", Bson().oid("_id", keyOid(guard)),
+                    Bson().doc("$inc", Bson().i64("n", 1)), true);
+      }
+      return body();
+    });
+  }
   return guarded([&]() -> domain::Status {
     if (!supportsTransactions()) return body();
     mongoc_client_t* client = mongoc_client_pool_pop(pool_);
@@ -420,7 +443,7 @@ domain::Status MongoDatabase::transact(const std::vector<std::string>& guards,
       }
     } opts{txnOpts, wc, rc};
 
-    constexpr int kAttempts = 5;
+    constexpr int kAttempts = 8;
     for (int attempt = 1;; ++attempt) {
       if (!mongoc_client_session_start_transaction(session, txnOpts, &error)) raise(error);
       domain::Status result;
@@ -440,7 +463,10 @@ domain::Status MongoDatabase::transact(const std::vector<std::string>& guards,
       if (!result) {
         bson_error_t ignored;
         mongoc_client_session_abort_transaction(session, &ignored);
-        if (result.error().reason == kTransientTransaction && attempt < kAttempts) continue;
+        if (result.error().reason == kTransientTransaction && attempt < kAttempts) {
+          backoff(attempt);
+          continue;
+        }
         return result;
       }
       // Commit; an unknown commit result is retried as the driver documents.
@@ -452,7 +478,10 @@ domain::Status MongoDatabase::transact(const std::vector<std::string>& guards,
         bson_destroy(&reply);
         if (ok) return {};
         if (unknown && commits < kAttempts) continue;
-        if (transient && attempt < kAttempts) break;  // run the whole body again
+        if (transient && attempt < kAttempts) {  // run the whole body again
+          backoff(attempt);
+          break;
+        }
         raise(error);
       }
     }
