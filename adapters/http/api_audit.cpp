@@ -32,6 +32,20 @@ void Api::addAuditRoutes() {
     filter.resource_type = queryParam(c.request, "resource_type");
     filter.actor_user_id = queryParam(c.request, "actor_user_id");
     filter.project_id = queryParam(c.request, "project_id");
+    if (const auto cursor = cursorFrom(c.request, "audit")) {
+      // Chain order from the cursor's instant (timestamps strictly increase along the chain).
+      std::optional<domain::Timestamp> since;
+      if (cursor->position > 0) since = domain::Timestamp{domain::Duration{cursor->position}};
+      auto walked = s_.audit.walk(c.who(), filter, since, cursor->limit);
+      if (!walked) return errorResponse(walked.error());
+      json::array logs;
+      for (const auto& e : walked->entries)
+        logs.push_back(toJson(e));
+      const auto next = walked->next.time_since_epoch().count();
+      return jsonResponse(200, json::object{{"logs", logs},
+                                            {"limit", cursor->limit},
+                                            {"next_cursor", makeCursor("audit", next)}});
+    }
     auto page = s_.audit.list(c.who(), filter, pageFrom(c.request));
     if (!page) return errorResponse(page.error());
     return pageResponse("logs", *page, [](const domain::AuditEntry& e) { return toJson(e); });

@@ -28,6 +28,21 @@ void Api::addJobRoutes() {
   });
 
   router_.add("GET", "/api/v1/projects/:project_id/jobs/:job_id/logs", [this](const Call& c) {
+    if (const auto cursor = cursorFrom(c.request, "job-log")) {
+      // A job's lines only ever append: the number read so far is a stable cursor.
+      domain::PageRequest at{1, cursor->limit, cursor->position};
+      auto page = s_.jobs.logs(c.who(), c.param("project_id"), c.param("job_id"), at);
+      if (!page) return errorResponse(page.error());
+      json::array logs;
+      for (const auto& e : page->items)
+        logs.push_back(toJson(e));
+      const auto n = static_cast<std::int64_t>(page->items.size());
+      return jsonResponse(
+          200, json::object{{"logs", logs},
+                            {"limit", cursor->limit},
+                            {"has_more", n == cursor->limit},
+                            {"next_cursor", makeCursor("job-log", cursor->position + n)}});
+    }
     auto page =
         s_.jobs.logs(c.who(), c.param("project_id"), c.param("job_id"), pageFrom(c.request));
     if (!page) return errorResponse(page.error());
@@ -35,6 +50,21 @@ void Api::addJobRoutes() {
   });
 
   router_.add("GET", "/api/v1/projects/:project_id/events", [this](const Call& c) {
+    if (const auto cursor = cursorFrom(c.request, "events")) {
+      // Oldest first in the order recorded: the number read so far is a stable cursor.
+      domain::PageRequest at{1, cursor->limit, cursor->position};
+      auto page = s_.jobs.eventsInOrder(c.who(), c.param("project_id"), at);
+      if (!page) return errorResponse(page.error());
+      json::array events;
+      for (const auto& e : page->items)
+        events.push_back(toJson(e));
+      const auto n = static_cast<std::int64_t>(page->items.size());
+      return jsonResponse(
+          200, json::object{{"events", events},
+                            {"limit", cursor->limit},
+                            {"has_more", n == cursor->limit},
+                            {"next_cursor", makeCursor("events", cursor->position + n)}});
+    }
     auto page = s_.jobs.events(c.who(), c.param("project_id"), pageFrom(c.request));
     if (!page) return errorResponse(page.error());
     return pageResponse("events", *page, [](const domain::Event& e) { return toJson(e); });

@@ -214,4 +214,51 @@ json::object toJson(const domain::Event& e) {
           {"at", timestamp(e.at)}};
 }
 
+std::string makeCursor(std::string_view kind, std::int64_t position) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::string plain = "c1:" + std::string(kind) + ":" + std::to_string(position);
+  std::string out;
+  for (const char ch : plain) {
+    const auto b = static_cast<unsigned char>(ch);
+    out.push_back(kHex[b >> 4]);
+    out.push_back(kHex[b & 0x0f]);
+  }
+  return out;
+}
+
+std::optional<CursorRequest> cursorFrom(const HttpRequest& request, std::string_view kind) {
+  const auto limit = queryInt(request, "limit");
+  const auto cursor = queryParam(request, "cursor");
+  if (!limit && !cursor) return std::nullopt;
+  if (queryParam(request, "page") || queryParam(request, "page_size")) {
+    throw BadRequest("use either page/page_size or limit/cursor, not both");
+  }
+  CursorRequest out;
+  if (limit) {
+    if (*limit < 1) throw BadRequest("limit must be 1 or more");
+    out.limit = std::min(*limit, domain::kMaxCursorLimit);
+  }
+  if (cursor) {
+    const auto bad = [] { return BadRequest("cursor is not valid here"); };
+    if (cursor->size() % 2 != 0 || cursor->size() > 128) throw bad();
+    std::string plain;
+    for (std::size_t i = 0; i < cursor->size(); i += 2) {
+      const auto hex = [&](char ch) -> int {
+        if (ch >= '0' && ch <= '9') return ch - '0';
+        if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+        throw bad();
+      };
+      plain.push_back(static_cast<char>(hex((*cursor)[i]) << 4 | hex((*cursor)[i + 1])));
+    }
+    const std::string prefix = "c1:" + std::string(kind) + ":";
+    if (!plain.starts_with(prefix)) throw bad();
+    const std::string number = plain.substr(prefix.size());
+    std::int64_t position = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), position);
+    if (ec != std::errc{} || end != number.data() + number.size() || position < 0) throw bad();
+    out.position = position;
+  }
+  return out;
+}
+
 }  // namespace certsteward::adapters::http

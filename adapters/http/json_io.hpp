@@ -49,6 +49,17 @@ std::optional<E> optionalEnum(const json::object& o, const char* key, Parse pars
 
 // page and page_size from the query (defaults 1 and 20, page_size clamped to 100).
 domain::PageRequest pageFrom(const HttpRequest& request);
+
+// Cursor pagination (`limit`, `cursor`) of the append-only logs. Present when the request names
+// either; BadRequest when it also names page or page_size, for a limit < 1, or for a cursor that
+// is not one this server made for `kind`. `position` is where to go on from (0: the start).
+struct CursorRequest {
+  std::int64_t limit = domain::kDefaultCursorLimit;  // clamped silently to kMaxCursorLimit
+  std::int64_t position = 0;
+};
+std::optional<CursorRequest> cursorFrom(const HttpRequest& request, std::string_view kind);
+// The opaque cursor of `position` for `kind`.
+std::string makeCursor(std::string_view kind, std::int64_t position);
 std::optional<std::string> queryParam(const HttpRequest& request, const std::string& name);
 std::optional<std::int64_t> queryInt(const HttpRequest& request, const std::string& name);
 

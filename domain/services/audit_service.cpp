@@ -36,6 +36,26 @@ Status AuditService::record(const Principal* who, const RequestContext& ctx, std
   return {};
 }
 
+Result<AuditService::Walk> AuditService::walk(const Principal& who,
+                                              const ports::AuditFilter& filter,
+                                              std::optional<Timestamp> since, std::int64_t limit) {
+  if (auto s = access_.check(who, Action::read_audit_log); !s) return s.error();
+  auto page = log_.chainPage(since, limit);
+  if (!page) return page.error();
+  Walk out;
+  out.next = since.value_or(Timestamp{});
+  for (auto& e : page->entries) {
+    out.next = e.timestamp + Duration{1};
+    if (filter.action && e.action != *filter.action) continue;
+    if (filter.resource_type && e.resource_type != *filter.resource_type) continue;
+    if (filter.actor_user_id && e.actor_user_id != *filter.actor_user_id) continue;
+    if (filter.project_id && e.project_id != filter.project_id) continue;
+    out.entries.push_back(std::move(e));
+  }
+  if (page->next_since) out.next = *page->next_since;
+  return out;
+}
+
 Result<std::optional<AuditEntry>> AuditService::head(const Principal& who) {
   if (auto s = access_.check(who, Action::read_audit_log); !s) return s.error();
   return log_.head();

@@ -49,6 +49,16 @@ class AuditService {
                                    std::optional<std::int64_t> limit,
                                    const std::optional<AuditHead>& expected = std::nullopt);
 
+  // Cursor reads of the log in chain order: up to `limit` chain entries from `since` (the start
+  // when nullopt), those matching `filter` returned, and where to go on from. A growing log is
+  // walked without skipping or repeating entries (timestamps strictly increase along it).
+  struct Walk {
+    std::vector<AuditEntry> entries;
+    Timestamp next{};  // the `since` of the next call
+  };
+  Result<Walk> walk(const Principal& who, const ports::AuditFilter& filter,
+                    std::optional<Timestamp> since, std::int64_t limit);
+
   // The newest entry (the head to record elsewhere); nullopt while the log is empty.
   Result<std::optional<AuditEntry>> head(const Principal& who);
 

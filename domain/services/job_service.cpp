@@ -21,6 +21,12 @@ Result<Page<JobLogEntry>> JobService::logs(const Principal& who, const Id& proje
   return p_.logs.list(id, page);
 }
 
+Result<Page<Event>> JobService::eventsInOrder(const Principal& who, const Id& projectId,
+                                              const PageRequest& page) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.events.listInOrder(projectId, page);
+}
+
 Result<Page<Event>> JobService::events(const Principal& who, const Id& projectId,
                                        const PageRequest& page) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();

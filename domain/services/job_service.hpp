@@ -33,6 +33,9 @@ class JobService {
                                  const PageRequest& page);
   // The project's raised events (job.failed, cert.renewal_failed, ...), newest first.
   Result<Page<Event>> events(const Principal& who, const Id& projectId, const PageRequest& page);
+  // Oldest first in the order recorded (cursor reads: an offset stays valid as events arrive).
+  Result<Page<Event>> eventsInOrder(const Principal& who, const Id& projectId,
+                                    const PageRequest& page);
   // failed_precondition (409) unless the job is dead, failed or cancelled.
   Result<Job> retry(const Principal& who, const RequestContext& ctx, const Id& projectId,
                     const Id& id);

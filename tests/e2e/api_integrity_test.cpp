@@ -4,6 +4,7 @@
 // plan's cap of one, however their creates interleave.
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -220,4 +221,119 @@ TEST_CASE("integrity: a cut tail of the audit log is reported against a recorded
   const auto& breaks = result.at("breaks").as_array();
   REQUIRE(breaks.size() == 1);
   CHECK(str(breaks[0].as_object(), "reason") == "head_missing");
+}
+
+namespace {
+
+// Walks `path` (a cursor endpoint) to its end with `limit`, calling `grow` between calls, and
+// returns the ids read, in order (bounded: at most 200 calls).
+std::vector<std::string> walk(HttpClient& http, const Session& who, const std::string& path,
+                              const char* key, int limit, const std::function<void(int)>& grow) {
+  std::vector<std::string> ids;
+  std::string cursor;
+  int quiet = 0;
+  for (int call = 0; call < 200 && quiet < 2; ++call) {
+    const std::string url = path + (path.find('?') == std::string::npos ? "?" : "&") +
+                            "limit=" + std::to_string(limit) +
+                            (cursor.empty() ? "" : "&cursor=" + cursor);
+    auto r = http.request("GET", url, "", {bearer(who)});
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    const auto body = parse(r);
+    const auto& items = body.at(key).as_array();
+    for (const auto& item : items) {
+      const auto& o = item.as_object();
+      ids.push_back(o.contains("id") ? std::string(o.at("id").as_string())
+                                     : std::string(o.at("message").as_string()));
+    }
+    cursor = str(body, "next_cursor");
+    quiet = items.empty() ? quiet + 1 : 0;
+    grow(call);
+  }
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("cursors: the audit log, events and job logs are walked while they grow") {
+  SharedDir shared;
+  ServerProcess instance(kOwnerEnv, shared.config());
+  HttpClient http(instance.baseUrl());
+  const auto owner = login(http, kOwner, kOwnerPassword);
+  const auto project = createProject(http, owner);
+
+  // The audit log: new entries land while it is being read; each is read once, in chain order.
+  int created = 0;
+  const auto audited = walk(http, owner, "/api/v1/audit-logs", "logs", 3, [&](int call) {
+    if (call < 6) {
+      createProject(http, owner);
+      ++created;
+    }
+  });
+  auto all = http.request("GET", "/api/v1/audit-logs?page_size=100", "", {bearer(owner)});
+  const auto everything = parse(all);
+  std::vector<std::string> expected;
+  for (const auto& e : everything.at("logs").as_array())
+    expected.insert(expected.begin(), std::string(e.as_object().at("id").as_string()));
+  CHECK(created == 6);
+  CHECK(audited == expected);
+
+  // Events and job logs, written by another process on the same file while they are read.
+  auto store = certsteward::adapters::sqlite::SqliteStore::open({shared.db().string()});
+  REQUIRE(store.ok());
+  certsteward::adapters::crypto::SystemClock clock;
+  certsteward::adapters::crypto::ObjectIdGenerator ids(clock);
+  // This instance's store is the shared file (plantJob would write the instance's own path).
+  auto planted =
+      domain::newJob(ids.next(), project, domain::JobType::issue_certificate, clock.now());
+  const std::string job = planted.id;
+  REQUIRE((*store)->jobs().enqueue(planted).ok());
+  std::vector<std::string> eventIds;
+  int line = 0;
+  const auto addEvent = [&] {
+    domain::Event e;
+    e.id = ids.next();
+    e.kind = domain::EventKind::job_failed;
+    e.project_id = project;
+    e.resource_id = job;
+    e.message = "event";
+    e.at = clock.now() - std::chrono::hours{eventIds.size() % 2 ? 1 : 0};  // out of time order
+    REQUIRE((*store)->events().record(e).ok());
+    eventIds.push_back(e.id);
+  };
+  const auto addLine = [&] {
+    REQUIRE((*store)
+                ->jobLogs()
+                .append(domain::JobLogEntry{job, clock.now(), domain::LogLevel::info,
+                                            "line " + std::to_string(line++)})
+                .ok());
+  };
+  for (int i = 0; i < 5; ++i) {
+    addEvent();
+    addLine();
+  }
+  const auto events =
+      walk(http, owner, "/api/v1/projects/" + project + "/events", "events", 2, [&](int call) {
+        if (call < 8) addEvent();
+      });
+  CHECK(events == eventIds);
+  const auto lines = walk(http, owner, "/api/v1/projects/" + project + "/jobs/" + job + "/logs",
+                          "logs", 4, [&](int call) {
+                            if (call < 5) addLine();
+                          });
+  REQUIRE(lines.size() == static_cast<std::size_t>(line));
+  for (int i = 0; i < line; ++i)
+    CHECK(lines[static_cast<std::size_t>(i)] == "line " + std::to_string(i));
+
+  // Cursor and page do not mix; a cursor of another log or a forged one is refused.
+  CHECK(http.request("GET", "/api/v1/audit-logs?limit=5&page=2", "", {bearer(owner)}).status ==
+        400);
+  CHECK(http.request("GET", "/api/v1/audit-logs?cursor=zz", "", {bearer(owner)}).status == 400);
+  const auto eventsCursor =
+      str(parse(http.request("GET", "/api/v1/projects/" + project + "/events?limit=1", "",
+                             {bearer(owner)})),
+          "next_cursor");
+  CHECK(http.request("GET", "/api/v1/audit-logs?cursor=" + eventsCursor, "", {bearer(owner)})
+            .status == 400);
+  auto clamped = http.request("GET", "/api/v1/audit-logs?limit=100000", "", {bearer(owner)});
+  CHECK(parse(clamped).at("limit").as_int64() == 500);
 }
