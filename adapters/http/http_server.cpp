@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -84,6 +85,10 @@ struct Connection {
   std::atomic<bool> busy{false};                        // a request is being served
   std::atomic<bool> closing_flag{false};
   std::atomic<bool> cut{false};  // the sweeper has shut the socket down
+  // A client that half-closed while its request was on the pool: a duplicate of the socket,
+  // kept open so the pool thread can still answer (set and read under orphan_mutex).
+  std::mutex orphan_mutex;
+  int orphan_fd = -1;
 };
 
 struct Shared {
@@ -103,6 +108,8 @@ struct Shared {
   std::unique_ptr<RequestPool> pool;  // null: everything is served on the reactor threads
   std::mutex mutex;                   // guards connections (the sweeper's view)
   std::unordered_map<Connection*, std::shared_ptr<Connection>> connections;
+  // Disconnected connections whose pool answer is still to be written to their orphan_fd.
+  std::unordered_map<Connection*, std::shared_ptr<Connection>> orphans;
 };
 
 class ConnectionHandler : public Tcp::Handler,
@@ -128,7 +135,20 @@ class ConnectionHandler : public Tcp::Handler,
   void onDisconnection(const std::shared_ptr<Tcp::Peer>& peer) override {
     const auto it = connections_.find(peer->fd());
     if (it == connections_.end()) return;
-    answerBeforeClose(*it->second, peer->fd());
+    Connection& conn = *it->second;
+    if (conn.awaiting && !conn.closing && !conn.aborted) {
+      std::lock_guard orphanLock(conn.orphan_mutex);
+      collectFinished();  // an answer that has just come back is written now
+      if (conn.awaiting) {
+        // Still on the pool: it answers on a duplicate of the socket (finishOrphan).
+        conn.orphan_fd = ::dup(peer->fd());
+        if (conn.orphan_fd >= 0) {
+          std::lock_guard lock(shared_->mutex);
+          shared_->orphans.emplace(&conn, it->second);
+        }
+      }
+    }
+    if (!conn.awaiting) answerBeforeClose(conn, peer->fd());
     {
       std::lock_guard lock(shared_->mutex);
       shared_->connections.erase(it->second.get());
@@ -204,10 +224,16 @@ class ConnectionHandler : public Tcp::Handler,
     }
     if (out.empty()) return;
     c.closing = true;
-    const auto deadline = nowMs() + 1000;
+    sendAll(fd, out, 1000);
+  }
+
+  // Writes `bytes` to `fd`, waiting for the socket at most `limitMs` in all.
+  static void sendAll(int fd, const std::string& bytes, std::int64_t limitMs) {
+    const auto deadline = nowMs() + limitMs;
     std::size_t sent = 0;
-    while (sent < out.size()) {
-      const auto n = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    while (sent < bytes.size()) {
+      const auto n =
+          ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n > 0) {
         sent += static_cast<std::size_t>(n);
         continue;
@@ -218,6 +244,25 @@ class ConnectionHandler : public Tcp::Handler,
       pollfd p{fd, POLLOUT, 0};
       ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 100)));
     }
+  }
+
+  // On the pool thread, for a connection that half-closed while its request was on the pool
+  // (the reactor is done with it): writes the answer, runs and answers the complete requests
+  // that followed it (at most 8), and closes the duplicate socket.
+  void finishOrphan(const std::shared_ptr<Connection>& conn, const std::string& answer) {
+    Connection& c = *conn;
+    std::string out = answer;
+    for (int n = 0; n < 8; ++n) {
+      HttpRequest request;
+      RequestMeta meta;
+      const auto result = c.parser.next(request, meta);
+      if (result != RequestParser::Result::request) break;
+      serve(request, meta, c.host, true, out);
+    }
+    sendAll(c.orphan_fd, out, 1000);
+    ::close(c.orphan_fd);
+    std::lock_guard lock(shared_->mutex);
+    shared_->orphans.erase(&c);
   }
 
   void serveConnection(const std::shared_ptr<Connection>& conn) {
@@ -311,8 +356,20 @@ class ConnectionHandler : public Tcp::Handler,
         [self, weak, weakPeer, request = std::move(request), meta, close, host = c.host]() mutable {
           Finished done{weak, {}, close};
           self->serve(request, meta, host, close, done.bytes);
+          const auto owner = weak.lock();
+          if (!owner) {  // the client has gone: nobody to answer, nothing to wake
+            self->shared_->inflight.fetch_sub(1);
+            return;
+          }
+          std::unique_lock orphanLock(owner->orphan_mutex);
+          if (owner->orphan_fd >= 0) {  // half-closed meanwhile: answer on the duplicate
+            orphanLock.unlock();
+            self->finishOrphan(owner, done.bytes);
+            self->shared_->inflight.fetch_sub(1);
+            return;
+          }
           const auto peer = weakPeer.lock();
-          if (!peer) {  // the client has gone: nobody to answer, nothing to wake
+          if (!peer) {
             self->shared_->inflight.fetch_sub(1);
             return;
           }
@@ -320,6 +377,7 @@ class ConnectionHandler : public Tcp::Handler,
             std::lock_guard lock(self->finishedMutex_);
             self->finished_.push_back(std::move(done));
           }
+          orphanLock.unlock();
           // Wakes the connection's reactor thread (an empty write through Pistache's queue);
           // that round collects the answer.
           peer->send(RawBuffer(std::string(), 0), MSG_NOSIGNAL);

@@ -505,3 +505,23 @@ TEST_CASE("api: every configuration name follows the one name rule") {
   REQUIRE(list.status == 200);
   CHECK(parse(list).at("total").as_int64() == 0);  // nothing was stored
 }
+
+TEST_CASE("api: a certificate cannot name another project's ACME account") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string a = "/api/v1/projects/" + createProject(http, owner);
+  const std::string b = "/api/v1/projects/" + createProject(http, owner);
+  auto account = http.request("POST", b + "/acme-accounts",
+                              R"({"name":"b","directory_url":"https://127.0.0.1:14000/dir"})",
+                              {bearer(owner)});
+  REQUIRE(account.status == 201);
+  const auto foreign = str(parse(account).at("acme_account").as_object(), "id");
+  auto refused = http.request("POST", a + "/certificates",
+                              json::serialize(json::object{{"common_name", "x.example.test"},
+                                                           {"acme_account_id", foreign}}),
+                              {bearer(owner)});
+  CHECK(refused.status == 422);
+  CHECK(refused.body.find("acme_account_id") != std::string::npos);
+  auto listed = http.request("GET", a + "/certificates", "", {bearer(owner)});
+  CHECK(parse(listed).at("total").as_int64() == 0);  // nothing was stored
+}

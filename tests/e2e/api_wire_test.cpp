@@ -463,3 +463,17 @@ TEST_CASE("wire: a client that half-closes after its requests still gets them ru
   auto projects = http.request("GET", "/api/v1/projects?page_size=100", "", {bearer(owner)});
   CHECK(projects.body.find(name) != std::string::npos);
 }
+
+TEST_CASE("wire: a half-close while a slow mutation runs on the pool still gets its answer") {
+  auto slow = slowLoginServer("");
+  Wire wire(slow.port());
+  wire.send(ownerLogin() + get("/healthz"));  // the login takes about a second (bcrypt 14)
+  std::this_thread::sleep_for(std::chrono::milliseconds{100});  // the login is on the pool
+  wire.shutdownWrite();
+  const auto r = wire.responses(2, {}, std::chrono::seconds{15});
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].status == 200);  // the login's answer, written after the client half-closed
+  CHECK(r[0].body.find("access_token") != std::string::npos);
+  CHECK(r[1].status == 200);  // and the request that followed it
+  CHECK(wire.closesWithin(std::chrono::seconds{5}));
+}
