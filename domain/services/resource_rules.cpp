@@ -12,6 +12,7 @@ Status checkZone(const Zone& z, const ports::DnsCredentialRepository& credential
                      "domain must be a lower-case DNS name such as example.com");
   }
   auto credential = credentials.get(z.project_id, z.dns_credential_id);
+  if (!credential && credential.error().code != ErrorCode::not_found) return credential.error();
   if (!credential || !credential->active) {
     return makeError(ErrorCode::invalid_argument,
                      "dns_credential_id must name an active DNS credential of this project");
@@ -22,7 +23,9 @@ Status checkZone(const Zone& z, const ports::DnsCredentialRepository& credential
 Status checkNotificationRule(const NotificationRule& r,
                              const ports::NotificationChannelRepository& channels) {
   for (const auto& id : r.channel_ids) {
-    if (!channels.get(r.project_id, id)) {
+    auto channel = channels.get(r.project_id, id);
+    if (!channel && channel.error().code != ErrorCode::not_found) return channel.error();
+    if (!channel) {
       return makeError(ErrorCode::invalid_argument,
                        "channel_ids must name notification channels of this project");
     }
@@ -57,7 +60,10 @@ Status checkModuleConfig(const ModuleConfig& config,
   }
   for (const auto& t : config.targets) {
     if (t.name.empty()) return makeError(ErrorCode::invalid_argument, "every target needs a name");
-    if (!t.credential_id.empty() && !credentials.get(config.project_id, t.credential_id)) {
+    if (t.credential_id.empty()) continue;
+    auto credential = credentials.get(config.project_id, t.credential_id);
+    if (!credential && credential.error().code != ErrorCode::not_found) return credential.error();
+    if (!credential) {
       return makeError(ErrorCode::invalid_argument,
                        "target " + t.name.substr(0, 64) +
                            ": credential_id must name a credential of this project");
