@@ -113,8 +113,9 @@ int createUser(const std::optional<std::string>& configPath,
 int printRoutes() {
   app::Config config;
   config.store_url = "memory:";  // the table only: no data is opened or written
+  // The services are built to read the router's table only: nothing is signed or sealed.
   config.jwt_secret = config.secrets_key = config.audit_signing_key =
-      "placeholder secret of the route listing, never used to sign";
+      "the route listing signs and seals nothing with this key";
   auto application = app::Application::create(config);
   if (!application) {
     std::fprintf(stderr, "certsteward: %s\n", application.error().message.c_str());

@@ -210,6 +210,15 @@ class ConnectionHandler : public Tcp::Handler,
   void answerBeforeClose(Connection& c, int fd) {
     if (c.closing || c.awaiting || c.queued_writes > 0 || c.aborted) return;
     std::string out;
+    serveLeftovers(c, out);
+    if (out.empty()) return;
+    c.closing = true;
+    sendAll(fd, out, 1000);
+  }
+
+  // Runs the complete requests still buffered on a connection whose client half-closed (at most
+  // 8) and appends their answers to `out`; a request it cannot read gets its error and ends it.
+  void serveLeftovers(Connection& c, std::string& out) {
     for (int n = 0; n < 8; ++n) {
       HttpRequest request;
       RequestMeta meta;
@@ -222,9 +231,6 @@ class ConnectionHandler : public Tcp::Handler,
       }
       serve(request, meta, c.host, true, out);
     }
-    if (out.empty()) return;
-    c.closing = true;
-    sendAll(fd, out, 1000);
   }
 
   // Writes `bytes` to `fd`, waiting for the socket at most `limitMs` in all.
@@ -252,13 +258,7 @@ class ConnectionHandler : public Tcp::Handler,
   void finishOrphan(const std::shared_ptr<Connection>& conn, const std::string& answer) {
     Connection& c = *conn;
     std::string out = answer;
-    for (int n = 0; n < 8; ++n) {
-      HttpRequest request;
-      RequestMeta meta;
-      const auto result = c.parser.next(request, meta);
-      if (result != RequestParser::Result::request) break;
-      serve(request, meta, c.host, true, out);
-    }
+    serveLeftovers(c, out);
     sendAll(c.orphan_fd, out, 1000);
     ::close(c.orphan_fd);
     std::lock_guard lock(shared_->mutex);

@@ -1,6 +1,8 @@
 // Request parsing and entity rendering.
 #include "adapters/http/json_io.hpp"
 
+#include "domain/audit.hpp"
+
 #include <charconv>
 
 namespace certsteward::adapters::http {
@@ -215,15 +217,7 @@ json::object toJson(const domain::Event& e) {
 }
 
 std::string makeCursor(std::string_view kind, std::int64_t position) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  const std::string plain = "c1:" + std::string(kind) + ":" + std::to_string(position);
-  std::string out;
-  for (const char ch : plain) {
-    const auto b = static_cast<unsigned char>(ch);
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 0x0f]);
-  }
-  return out;
+  return domain::toHex("c1:" + std::string(kind) + ":" + std::to_string(position));
 }
 
 std::optional<CursorRequest> cursorFrom(const HttpRequest& request, std::string_view kind) {

@@ -1,6 +1,8 @@
 // Sessions as a hostile user would try them: TOTP guessing across addresses and replaying a
 // session or a code, Bearer logout, tokens outliving a password or role change, CSRF pairs of
 // another session, and Idempotency-Key replays after a role change.
+#include <utility>
+
 #include "e2e/api_support.hpp"
 
 using namespace certsteward::testing::api;
@@ -54,6 +56,20 @@ long verify(HttpClient& http, const std::string& session, const std::string& cod
       .status;
 }
 
+// A user the test can log in again as: the owner creates `<prefix><n>` with the password
+// "password-<name>" and `role`; returns the name and the id.
+std::pair<std::string, std::string> knownUser(HttpClient& http, const Session& owner,
+                                              const std::string& prefix, const std::string& role) {
+  const auto name = prefix + std::to_string(unique());
+  auto created =
+      http.request("POST", "/api/v1/users",
+                   json::serialize(json::object{
+                       {"username", name}, {"password", "password-" + name}, {"org_role", role}}),
+                   {bearer(owner)});
+  REQUIRE(created.status == 201);
+  return {name, str(parse(created).at("user").as_object(), "id")};
+}
+
 // A six-digit code that is none of the three the server accepts now.
 std::string wrongCode(const std::string& key) {
   for (int n = 0; n < 1000; ++n) {
@@ -105,12 +121,7 @@ TEST_CASE("sessions: too many OTP attempts for one user across sessions answer 4
 TEST_CASE("sessions: a Bearer logout ends the session, refresh token and access token alike") {
   HttpClient http(server().baseUrl());
   const auto& owner = ownerSession(http);
-  const auto name = "logout" + std::to_string(unique());
-  REQUIRE(http.request("POST", "/api/v1/users",
-                       json::serialize(
-                           json::object{{"username", name}, {"password", "password-" + name}}),
-                       {bearer(owner)})
-              .status == 201);
+  const auto [name, id] = knownUser(http, owner, "logout", "viewer");
   const auto a = login(http, name, "password-" + name);
   const auto other = login(http, name, "password-" + name);  // a second session of the same user
   const auto b = userWithRole(http, owner, "viewer");
@@ -139,14 +150,7 @@ TEST_CASE("sessions: a Bearer logout ends the session, refresh token and access 
 TEST_CASE("sessions: a password change, a disable or a role change ends access tokens at once") {
   HttpClient http(server().baseUrl());
   const auto& owner = ownerSession(http);
-  const auto name = "cut" + std::to_string(unique());
-  auto created = http.request(
-      "POST", "/api/v1/users",
-      json::serialize(json::object{
-          {"username", name}, {"password", "password-" + name}, {"org_role", "admin"}}),
-      {bearer(owner)});
-  REQUIRE(created.status == 201);
-  const auto id = str(parse(created).at("user").as_object(), "id");
+  const auto [name, id] = knownUser(http, owner, "cut", "admin");
   const auto patch = [&](const json::object& change) {
     REQUIRE(http.request("PATCH", "/api/v1/users/" + id, json::serialize(change), {bearer(owner)})
                 .status == 200);
@@ -199,14 +203,7 @@ TEST_CASE("sessions: CSRF tokens are bound to their session") {
 TEST_CASE("sessions: an Idempotency-Key replays only to its caller in the same roles") {
   HttpClient http(server().baseUrl());
   const auto& owner = ownerSession(http);
-  const auto name = "idem" + std::to_string(unique());
-  auto created = http.request(
-      "POST", "/api/v1/users",
-      json::serialize(json::object{
-          {"username", name}, {"password", "password-" + name}, {"org_role", "admin"}}),
-      {bearer(owner)});
-  REQUIRE(created.status == 201);
-  const auto id = str(parse(created).at("user").as_object(), "id");
+  const auto [name, id] = knownUser(http, owner, "idem", "admin");
   const auto admin = login(http, name, "password-" + name);
   const std::string body =
       json::serialize(json::object{{"name", "idem " + std::to_string(unique())}});

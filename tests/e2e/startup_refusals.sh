@@ -38,27 +38,23 @@ expect_refusal garbage license.public_key_file CERTSTEWARD_LICENSE_PUBLIC_KEY_FI
 expect_refusal private-key license.public_key_file CERTSTEWARD_LICENSE_PUBLIC_KEY_FILE="$work/ed.key"
 expect_refusal bcrypt auth.bcrypt_cost CERTSTEWARD_AUTH_BCRYPT_COST=9
 
-# An Ed25519 public key is accepted: the server starts and answers.
-"$bin" serve --config "$work/conf" > "$work/ok.log" 2>&1 &
-pid=$!
-env_ok=""
-for _ in $(seq 1 100); do  # bounded: at most 10 s
-  grep -q "listening on" "$work/ok.log" && { env_ok=1; break; }
-  kill -0 "$pid" 2> /dev/null || break
-  sleep 0.1
-done
-kill -TERM "$pid" 2> /dev/null || true
-wait "$pid" || true
-[ -n "$env_ok" ] || fail "did not start without a licence key: $(cat "$work/ok.log")"
-CERTSTEWARD_LICENSE_PUBLIC_KEY_FILE="$work/ed.pub" "$bin" serve --config "$work/conf" > "$work/ed.log" 2>&1 &
-pid=$!
-started=""
-for _ in $(seq 1 100); do
-  grep -q "listening on" "$work/ed.log" && { started=1; break; }
-  kill -0 "$pid" 2> /dev/null || break
-  sleep 0.1
-done
-kill -TERM "$pid" 2> /dev/null || true
-wait "$pid" || true
-[ -n "$started" ] || fail "refused an Ed25519 public key: $(cat "$work/ed.log")"
+# expect_start <name> [env assignments...]: serve must start and report its port.
+expect_start() {
+  local name="$1"
+  shift
+  env "$@" "$bin" serve --config "$work/conf" > "$work/$name.log" 2>&1 &
+  local pid=$! started=""
+  for _ in $(seq 1 100); do  # bounded: at most 10 s
+    grep -q "listening on" "$work/$name.log" && { started=1; break; }
+    kill -0 "$pid" 2> /dev/null || break
+    sleep 0.1
+  done
+  kill -TERM "$pid" 2> /dev/null || true
+  wait "$pid" || true
+  [ -n "$started" ] || fail "$name: did not start: $(cat "$work/$name.log")"
+}
+
+# Without a licence key, and with an Ed25519 public key, the server starts.
+expect_start no-key
+expect_start ed25519-key CERTSTEWARD_LICENSE_PUBLIC_KEY_FILE="$work/ed.pub"
 echo "ok: non-Ed25519 licence keys and environment-only bad values stop start-up with exit 2"
