@@ -27,6 +27,7 @@
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "adapters/notify/recording_notifier.hpp"
+#include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
 #include "app/scheduler_loop.hpp"
@@ -36,6 +37,7 @@
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/auth_service.hpp"
+#include "domain/services/ca_quota_service.hpp"
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "domain/services/issuance_worker.hpp"
@@ -120,7 +122,7 @@ struct Application::Parts {
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
                   background, notifier, ids, &metrics, &store->distributions(),
-                  &store->moduleConfigs(), &distributionModules},
+                  &store->moduleConfigs(), &distributionModules, &store->caActivity(), &suffixes},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -173,6 +175,8 @@ struct Application::Parts {
         distributions(
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
             work, access, audit),
+        quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock},
+               access, c.acme_rate_limits),
         api({auth,
              projects,
              users,
@@ -183,6 +187,7 @@ struct Application::Parts {
              {acmeAccounts, dnsCredentials, zones, credentials, channels, rules, modules},
              distributions,
              checks,
+             quotas,
              access,
              secretBox,
              *store,
@@ -205,6 +210,7 @@ struct Application::Parts {
   adapters::crypto::OpenSslMac fingerprintMac;
   adapters::crypto::OpenSslMac csrfMac;
   adapters::runtime::ZoneinfoTimeZones timeZones;
+  adapters::runtime::PslPublicSuffixes suffixes;
   adapters::crypto::AesGcmSecretBox secretBox;
   adapters::crypto::OpenSslOtpHasher otpHasher;
   adapters::crypto::BcryptPasswordHasher hasher;
@@ -238,6 +244,7 @@ struct Application::Parts {
   domain::ResourceService<domain::NotificationRule> rules;
   domain::ResourceService<domain::ModuleConfig> modules;
   domain::DistributionService distributions;
+  domain::CaQuotaService quotas;
   adapters::http::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;
 };

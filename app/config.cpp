@@ -233,6 +233,13 @@ const KeyRule kKeys[] = {
      [](Setter& s) { return s.duration(s.c.acme_order_timeout, seconds{5}, hours{1}); }},
     {"acme.poll_interval",
      [](Setter& s) { return s.duration(s.c.acme_poll_interval, milliseconds{50}, minutes{1}); }},
+    {"acme.rate_limits",
+     [](Setter& s) -> domain::Status {
+       auto limits = domain::parseQuotaLimits(s.value);
+       if (!limits) return badValue(s.key, limits.error().message);
+       s.c.acme_rate_limits = std::move(*limits);
+       return {};
+     }},
     {"dns.timeout",
      [](Setter& s) { return s.duration(s.c.dns_timeout, milliseconds{100}, minutes{1}); }},
     {"dns.propagation_timeout",

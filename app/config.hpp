@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/ca_quota.hpp"
 #include "domain/result.hpp"
 #include "domain/time.hpp"
 
@@ -23,8 +24,8 @@ struct Config {
   bool secure_cookies = false;
   std::vector<std::string> trusted_proxies;  // CIDRs; empty = the built-in private ranges
   std::size_t max_request_bytes = 1024 * 1024;
-  int http_threads = 0;  // 0: one per CPU core, at least 2
-  int http_request_threads = 4;  // threads for requests that may block (mutations)
+  int http_threads = 0;                  // 0: one per CPU core, at least 2
+  int http_request_threads = 4;          // threads for requests that may block (mutations)
   std::size_t http_request_queue = 256;  // requests waiting for those threads; more get 503
   domain::Duration http_idle_timeout = std::chrono::seconds{75};
   domain::Duration http_request_timeout = std::chrono::seconds{30};
@@ -53,6 +54,8 @@ struct Config {
   domain::Duration acme_request_timeout = std::chrono::seconds{30};
   domain::Duration acme_order_timeout = std::chrono::minutes{5};
   domain::Duration acme_poll_interval = std::chrono::milliseconds{500};
+  // Per ACME directory, limits that replace the CA's published defaults (acme.rate_limits).
+  std::vector<domain::CaQuotaLimits> acme_rate_limits;
   // dns.*
   domain::Duration dns_timeout = std::chrono::seconds{5};
   domain::Duration dns_propagation_timeout = std::chrono::minutes{2};

@@ -35,7 +35,7 @@ constexpr auto kEventNames = makeEnumNames<JobEvent>(
     EP{JobEvent::heartbeat, "heartbeat"}, EP{JobEvent::succeed, "succeed"},
     EP{JobEvent::fail, "fail"}, EP{JobEvent::shutdown_release, "shutdown_release"},
     EP{JobEvent::cancel, "cancel"}, EP{JobEvent::cancel_observed, "cancel_observed"},
-    EP{JobEvent::retry, "retry"});
+    EP{JobEvent::retry, "retry"}, EP{JobEvent::defer, "defer"});
 
 using GP = std::pair<LogLevel, std::string_view>;
 constexpr auto kLevelNames =
@@ -104,7 +104,8 @@ void complete(Job& j, const JobContext& c) {
 void scheduleRetry(Job& j, const JobContext& c) {
   clearLock(j);
   j.error_msg = c.error;
-  j.next_run_at = c.now + retryBackoff(j.attempts, c.policy);
+  j.next_run_at =
+      std::max(c.now + retryBackoff(j.attempts, c.policy), c.not_before.value_or(Timestamp{}));
   touch(j, c);
 }
 void die(Job& j, const JobContext& c) {
@@ -119,6 +120,13 @@ void releaseForShutdown(Job& j, const JobContext& c) {
   clearLock(j);
   j.attempts = std::max(0, j.attempts - 1);
   j.next_run_at = c.now;
+  touch(j, c);
+}
+void deferUntil(Job& j, const JobContext& c) {
+  clearLock(j);
+  j.attempts = std::max(0, j.attempts - 1);
+  j.error_msg = c.error;
+  j.next_run_at = std::max(c.now, c.not_before.value_or(c.now));
   touch(j, c);
 }
 void requestCancel(Job& j, const JobContext& c) {
@@ -166,7 +174,8 @@ constexpr std::array kTransitions{
                   "lock cleared, finished_at = now", std::nullopt},
     JobTransition{S::active, E::fail, holderWithAttemptsLeft,
                   "caller holds the lock, attempts < max_attempts", S::failed, scheduleRetry,
-                  "lock cleared, error_msg, next_run_at = now + 30 s x 2^(attempts-1) (cap 10 min)",
+                  "lock cleared, error_msg, next_run_at = now + 30 s x 2^(attempts-1) (cap 10 "
+                  "min), or not_before (the CA's Retry-After) when later",
                   std::nullopt},
     JobTransition{S::active, E::fail, holderExhausted,
                   "caller holds the lock, attempts = max_attempts", S::dead, die,
@@ -174,6 +183,8 @@ constexpr std::array kTransitions{
     JobTransition{S::active, E::shutdown_release, holder, "caller holds the lock", S::pending,
                   releaseForShutdown, "lock cleared, attempts - 1, next_run_at = now",
                   std::nullopt},
+    JobTransition{S::active, E::defer, holder, "caller holds the lock", S::pending, deferUntil,
+                  "lock cleared, attempts - 1, error_msg, next_run_at = not_before", std::nullopt},
     JobTransition{S::pending, E::cancel, always, "", S::cancelled, cancelNow, "finished_at = now",
                   std::nullopt},
     JobTransition{S::failed, E::cancel, always, "", S::cancelled, cancelNow, "finished_at = now",
@@ -263,10 +274,10 @@ Result<std::optional<EventKind>> applyJobEvent(Job& job, JobEvent event, const J
   message += " a job that is ";
   message += nameOf(job.status);
   if (std::get<TransitionMiss>(outcome) == TransitionMiss::guard_failed) {
-    const bool lockIssue =
-        (event == JobEvent::heartbeat || event == JobEvent::succeed || event == JobEvent::fail ||
-         event == JobEvent::shutdown_release || event == JobEvent::cancel_observed) &&
-        job.locked_by != ctx.worker;
+    const bool lockIssue = (event == JobEvent::heartbeat || event == JobEvent::succeed ||
+                            event == JobEvent::fail || event == JobEvent::shutdown_release ||
+                            event == JobEvent::cancel_observed || event == JobEvent::defer) &&
+                           job.locked_by != ctx.worker;
     message += lockIssue ? " and held by another worker" : " in its current state";
   }
   return makeError(ErrorCode::failed_precondition, std::move(message));

@@ -99,6 +99,7 @@ enum class JobEvent {
   cancel,            // a user cancels (POST cancel)
   cancel_observed,   // the holder saw cancel_requested at a heartbeat and stopped
   retry,             // a user retries (POST retry)
+  defer,  // the holder did not start: a CA rate limit holds until not_before (not counted)
 };
 
 std::string_view nameOf(JobEvent e) noexcept;
@@ -106,8 +107,10 @@ std::string_view nameOf(JobEvent e) noexcept;
 struct JobContext {
   Timestamp now{};
   std::string worker;  // the acting worker, for worker events
-  std::string error;   // the failure text, for `fail`
+  std::string error;   // the failure text, for `fail` and `defer`
   JobPolicy policy{};
+  // For `fail` and `defer`: the CA's Retry-After — the job is not run again before it.
+  std::optional<Timestamp> not_before = std::nullopt;
 };
 
 // One row of the job state machine.

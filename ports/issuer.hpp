@@ -16,12 +16,23 @@ namespace certsteward::ports {
 
 class DnsProvider;
 
+// What the CA was asked and answered during one issue() call, filled in as it happens (also when
+// issue() fails), so the caller can count the CA's quotas and honour a rate-limit refusal.
+struct IssueReport {
+  int orders_created = 0;
+  std::vector<std::string> failed_validations;  // names whose authorization the CA found invalid
+  bool rate_limited = false;                    // the CA answered rateLimited
+  std::optional<domain::Duration> retry_after;  // its Retry-After, when it sent one
+  std::string rate_limit_detail;                // its words
+};
+
 struct IssueRequest {
   domain::AcmeAccount account;     // with its sealed key; the adapter opens it via SecretBox
   std::vector<std::string> names;  // common name first
   domain::KeyType key_type = domain::KeyType::ecdsa_p256;
   // When raised, the order is abandoned at the next step (unavailable, "stopped ...").
   const domain::StopSignal* stop = nullptr;
+  IssueReport* report = nullptr;  // filled in when set
 };
 
 struct IssuedCertificate {

@@ -7,6 +7,7 @@
 #include "domain/result.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/audit_log.hpp"
+#include "ports/ca_activity_log.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/credential_repository.hpp"
 #include "ports/distribution_repository.hpp"
@@ -59,9 +60,10 @@ class Store {
   virtual IdempotencyStore& idempotency() = 0;
   virtual RateLimitCounter& rateLimits() = 0;
   virtual LeaderLock& leaderLock() = 0;
+  virtual CaActivityLog& caActivity() = 0;
   virtual SettingsRepository& settings() = 0;
   // Several of the above written together or not at all. Rate-limit counters, refresh tokens,
-  // idempotency records and the leader lock are written outside transactions.
+  // idempotency records, the leader lock and CA activity are written outside transactions.
   virtual Transactions& transactions() = 0;
 };
 

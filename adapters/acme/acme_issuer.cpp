@@ -7,9 +7,13 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <ctime>
+#include <iomanip>
+#include <locale>
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "adapters/acme/acme_crypto.hpp"
@@ -175,6 +179,38 @@ std::chrono::milliseconds retryAfter(const Reply& r, std::chrono::milliseconds f
   }
   return std::clamp<std::chrono::milliseconds>(std::chrono::seconds{std::stoi(value)}, fallback,
                                                std::chrono::seconds{60});
+}
+
+// A rateLimited answer's Retry-After (RFC 8555 6.6): delta-seconds or an HTTP-date, at most 30
+// days ahead; nothing when absent or unreadable.
+std::optional<std::chrono::milliseconds> rateLimitRetryAfter(const Reply& r) {
+  const std::string value = r.header("retry-after");
+  if (value.empty()) return std::nullopt;
+  constexpr std::chrono::milliseconds kMax = std::chrono::days{30};
+  if (std::all_of(value.begin(), value.end(), ::isdigit)) {
+    if (value.size() > 9) return kMax;
+    return std::min<std::chrono::milliseconds>(std::chrono::seconds{std::stoll(value)}, kMax);
+  }
+  std::tm tm{};
+  std::istringstream in(value);
+  in.imbue(std::locale::classic());
+  in >> std::get_time(&tm, "%a, %d %b %Y %H:%M:%S GMT");
+  if (in.fail()) return std::nullopt;
+  const auto at = std::chrono::system_clock::from_time_t(::timegm(&tm));
+  const auto delta =
+      std::chrono::duration_cast<std::chrono::milliseconds>(at - std::chrono::system_clock::now());
+  return std::clamp<std::chrono::milliseconds>(delta, std::chrono::milliseconds::zero(), kMax);
+}
+
+// A CA refusal during an order, noted in `report` when it is a rate limit.
+domain::Error refused(const Reply& r, const std::string& doing, ports::IssueReport* report) {
+  auto error = problem(r, doing);
+  if (report != nullptr && error.reason == "rateLimited") {
+    report->rate_limited = true;
+    report->retry_after = rateLimitRetryAfter(r);
+    report->rate_limit_detail = error.message;
+  }
+  return error;
 }
 
 // One ACME conversation: the directory, a nonce pool of one, the account key and its kid.
@@ -427,13 +463,17 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   auto ordered = session.post(session.url("newOrder"),
                               json::serialize(json::object{{"identifiers", identifiers}}));
   if (!ordered) return ordered.error();
-  if (ordered->status != 201) return problem(*ordered, "the order");
+  if (ordered->status != 201) return refused(*ordered, "the order", request.report);
+  if (request.report != nullptr) ++request.report->orders_created;
   const std::string orderUrl = ordered->header("location");
   auto order = parseObject(ordered->body);
 
   // Authorizations: publish every DNS-01 record first, wait until all are visible, then answer.
   PublishedRecords published(dns);
-  std::vector<std::pair<std::string, std::string>> pending;  // authz url, challenge url
+  struct Pending {
+    std::string authz_url, challenge_url, name;
+  };
+  std::vector<Pending> pending;
   const std::string thumbprint = key->key.thumbprint();
   const auto* authzUrls = order.if_contains("authorizations");
   if (authzUrls == nullptr || !authzUrls->is_array()) {
@@ -444,7 +484,7 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     const std::string authzUrl(u.as_string());
     auto r = session.post(authzUrl, {});
     if (!r) return r.error();
-    if (r->status != 200) return problem(*r, "the authorization");
+    if (r->status != 200) return refused(*r, "the authorization", request.report);
     const auto authz = parseObject(r->body);
     if (str(authz, "status") == "valid") continue;
     const auto* identifier = authz.if_contains("identifier");
@@ -468,21 +508,22 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     if (auto s = published.add({"", "_acme-challenge." + domainName + ".", value, 60}); !s) {
       return s.error();
     }
-    pending.emplace_back(authzUrl, challengeUrl);
+    pending.push_back({authzUrl, challengeUrl, domainName});
   }
   for (const auto& record : published.records()) {
     if (auto s = dns.waitVisible(record, settings_.dns_timeout); !s) return s.error();
   }
-  for (const auto& [authzUrl, challengeUrl] : pending) {
-    auto r = session.post(challengeUrl, "{}");
+  for (const auto& p : pending) {
+    auto r = session.post(p.challenge_url, "{}");
     if (!r) return r.error();
-    if (r->status != 200) return problem(*r, "the challenge answer");
+    if (r->status != 200) return refused(*r, "the challenge answer", request.report);
   }
-  for (const auto& [authzUrl, challengeUrl] : pending) {
-    auto authz = pollUntil(session, settings_, authzUrl, {"pending", "processing"}, deadline,
+  for (const auto& p : pending) {
+    auto authz = pollUntil(session, settings_, p.authz_url, {"pending", "processing"}, deadline,
                            "the authorization");
     if (!authz) return authz.error();
     if (str(*authz, "status") != "valid") {
+      if (request.report != nullptr) request.report->failed_validations.push_back(p.name);
       return makeError(ErrorCode::failed_precondition,
                        "the CA could not validate the DNS-01 challenge: " + challengeError(*authz),
                        "unauthorized");
@@ -500,7 +541,7 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     auto r = session.post(str(*ready, "finalize"),
                           json::serialize(json::object{{"csr", base64UrlEncode(*csr)}}));
     if (!r) return r.error();
-    if (r->status != 200) return problem(*r, "the finalization");
+    if (r->status != 200) return refused(*r, "the finalization", request.report);
   }
   auto done =
       pollUntil(session, settings_, orderUrl, {"ready", "processing"}, deadline, "the order");
@@ -511,7 +552,7 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   }
   auto chain = session.post(str(*done, "certificate"), {}, "application/pem-certificate-chain");
   if (!chain) return chain.error();
-  if (chain->status != 200) return problem(*chain, "the certificate download");
+  if (chain->status != 200) return refused(*chain, "the certificate download", request.report);
   auto [leaf, rest] = splitChain(chain->body);
   auto facts = inspectCertificate(leaf);
   if (!facts) return facts.error();
@@ -583,10 +624,8 @@ domain::Result<ports::AccountState> AcmeIssuer::rolloverKey(const domain::AcmeAc
 }
 
 ports::IssuerInfo AcmeIssuer::info() const {
-  return ports::IssuerInfo{"acme",
-                           "ACME (RFC 8555)",
-                           {"dns-01"},
-                           {"eab", "ari", "key_rollover", "revocation"}};
+  return ports::IssuerInfo{
+      "acme", "ACME (RFC 8555)", {"dns-01"}, {"eab", "ari", "key_rollover", "revocation"}};
 }
 
 }  // namespace certsteward::adapters::acme

@@ -10,6 +10,7 @@
 #include "adapters/http/router.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "domain/services/auth_service.hpp"
+#include "domain/services/ca_quota_service.hpp"
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "domain/services/job_service.hpp"
@@ -49,13 +50,14 @@ struct ApiServices {
   ResourceServices resources;
   domain::DistributionService& distributions;
   domain::ProviderChecks& checks;
+  domain::CaQuotaService& quotas;
   const domain::AccessControl& access;
   ports::SecretBox& secrets;
   ports::Store& store;
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
   metrics::PrometheusRegistry& metrics;
-  const ports::Issuer& issuer;               // what GET /ca-providers reports
+  const ports::Issuer& issuer;  // what GET /ca-providers reports
   const ports::DnsProviderFactory& dnsProviders;
 };
 

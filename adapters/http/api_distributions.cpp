@@ -1,8 +1,12 @@
 // Distributions of a certificate, and the actions that need the issuance, DNS or distribution
 // adapters (issue #5 and later): they are routed, authenticated, role-checked and validated
-// now, and answer 503 with a clear error while no adapter is configured.
+// now, and answer 503 with a clear error while no adapter is configured. Also the zone's CA
+// rate-limit report.
 #include "adapters/http/api.hpp"
 #include "adapters/http/json_io.hpp"
+
+#include <algorithm>
+#include <chrono>
 
 namespace certsteward::adapters::http {
 namespace {
@@ -31,6 +35,45 @@ json::object distributionJson(const domain::Distribution& d) {
 
 HttpResponse unavailable(const std::string& what) {
   return errorResponse(503, what + " is not available: no adapter for it is configured yet");
+}
+
+json::object usageJson(const domain::QuotaUsage& u) {
+  json::object o{
+      {"used", u.used},
+      {"window_seconds", std::chrono::duration_cast<std::chrono::seconds>(u.limit.window).count()}};
+  if (u.limit.max > 0) {
+    o["limit"] = u.limit.max;
+    o["remaining"] = std::max<std::int64_t>(0, u.limit.max - u.used);
+  } else {
+    o["limit"] = nullptr;
+    o["remaining"] = nullptr;
+  }
+  return o;
+}
+
+json::object quotaReportJson(const domain::ZoneQuotaReport& r) {
+  json::array directories;
+  for (const auto& d : r.directories) {
+    json::value last = nullptr;
+    if (d.last_rate_limited) {
+      const auto& n = *d.last_rate_limited;
+      last = json::object{{"at", timestamp(n.at)},
+                          {"retry_after", timestamp(n.retry_until)},
+                          {"active", n.active},
+                          {"detail", n.detail}};
+    }
+    directories.push_back(json::object{{"directory_url", d.directory_url},
+                                       {"limits_source", d.limits_source},
+                                       {"certificates", usageJson(d.certificates)},
+                                       {"orders", usageJson(d.orders)},
+                                       {"failed_validations", usageJson(d.failed_validations)},
+                                       {"last_rate_limited", last}});
+  }
+  return {{"zone_id", r.zone_id},
+          {"domain", r.domain},
+          {"registered_domain", r.registered_domain},
+          {"at", timestamp(r.at)},
+          {"directories", directories}};
 }
 
 }  // namespace
@@ -134,9 +177,9 @@ void Api::addDistributionRoutes() {
       },
       domain::Action::write_certificates, "the module health check");
   router_.add("GET", "/api/v1/projects/:project_id/zones/:id/rate-limits", [this](const Call& c) {
-    auto zone = s_.resources.zones.get(c.who(), c.param("project_id"), c.param("id"));
-    if (!zone) return errorResponse(zone.error());
-    return unavailable("the CA rate-limit report");
+    auto report = s_.quotas.forZone(c.who(), c.param("project_id"), c.param("id"));
+    if (!report) return errorResponse(report.error());
+    return jsonResponse(200, quotaReportJson(*report));
   });
 }
 

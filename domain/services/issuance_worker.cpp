@@ -192,7 +192,81 @@ Status IssuanceWorker::cleanupDns(const Job& job, const StopSignal& stop) {
   return {};
 }
 
-Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
+std::vector<std::string> IssuanceWorker::registeredDomains(
+    const std::vector<std::string>& names) const {
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    auto domain = p_.suffixes->registeredDomain(name);
+    if (std::find(out.begin(), out.end(), domain) == out.end()) out.push_back(std::move(domain));
+  }
+  return out;
+}
+
+std::optional<CaActivity> IssuanceWorker::activeRateLimit(const Job& job,
+                                                          const std::string& directoryUrl,
+                                                          const std::vector<std::string>& domains) {
+  std::optional<CaActivity> holding;
+  for (const auto& domain : domains) {
+    auto latest = p_.caActivity->latest(directoryUrl, domain, CaActivityKind::rate_limited);
+    if (!latest) {  // the order goes ahead: the CA itself will say if the limit still holds
+      log(job, LogLevel::warn,
+          "the CA's rate limits for " + domain + " could not be read: " + latest.error().message);
+      continue;
+    }
+    if (*latest && (*latest)->retry_until && *(*latest)->retry_until > p_.clock.now() &&
+        (!holding || *(*latest)->retry_until > *holding->retry_until)) {
+      holding = **latest;
+    }
+  }
+  return holding;
+}
+
+void IssuanceWorker::recordCaActivity(const Job& job, const std::string& directoryUrl,
+                                      const std::vector<std::string>& domains,
+                                      const ports::IssueReport& report, bool issued,
+                                      AttemptNotes& notes) {
+  const auto now = p_.clock.now();
+  if (report.rate_limited && report.retry_after) notes.not_before = now + *report.retry_after;
+  std::vector<std::pair<std::string, CaActivity>> records;  // (registered domain, record)
+  const auto add = [&](const std::string& domain, CaActivityKind kind, std::string detail) {
+    CaActivity a;
+    a.id = p_.ids.next();
+    a.directory_url = directoryUrl;
+    a.registered_domain = domain;
+    a.kind = kind;
+    a.at = now;
+    a.project_id = job.project_id;
+    a.detail = std::move(detail);
+    if (kind == CaActivityKind::rate_limited) a.retry_until = notes.not_before;
+    records.emplace_back(domain, std::move(a));
+  };
+  for (const auto& domain : domains) {
+    for (int i = 0; i < report.orders_created; ++i)
+      add(domain, CaActivityKind::order_created, {});
+    if (issued) add(domain, CaActivityKind::certificate_issued, {});
+    // The CA did not say which registered domain it limited: every one of the order holds back.
+    if (report.rate_limited) add(domain, CaActivityKind::rate_limited, report.rate_limit_detail);
+  }
+  for (const auto& name : report.failed_validations) {
+    add(p_.suffixes->registeredDomain(name), CaActivityKind::validation_failed, name);
+  }
+  for (const auto& [domain, record] : records) {
+    if (auto stored = p_.caActivity->record(record); !stored) {
+      log(job, LogLevel::warn,
+          "the CA's " + std::string(nameOf(record.kind)) + " for " + domain +
+              " could not be recorded: " + stored.error().message);
+    }
+  }
+  if (report.rate_limited) {
+    log(job, LogLevel::warn,
+        notes.not_before
+            ? "the CA asks not to retry before " + formatTimestamp(*notes.not_before) +
+                  ": no job for these domains is sent to it before then"
+            : "the CA refused with a rate limit and named no time: the usual backoff applies");
+  }
+}
+
+Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes) {
   if (job.type == JobType::cleanup_dns) return cleanupDns(job, stop);
   if (job.type == JobType::distribution_execute) {
     if (!distribution_) {
@@ -258,9 +332,26 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop) {
   log(job, LogLevel::info,
       std::string(renewal ? "renewing" : "ordering") + " a certificate for " +
           std::to_string(names.size()) + " name(s) from " + account->directory_url);
+  const bool countQuotas = p_.caActivity != nullptr && p_.suffixes != nullptr;
+  const auto domains = countQuotas ? registeredDomains(names) : std::vector<std::string>();
+  if (countQuotas) {
+    if (auto holding = activeRateLimit(job, account->directory_url, domains)) {
+      notes.deferred = true;
+      notes.not_before = holding->retry_until;
+      return makeError(ErrorCode::resource_exhausted,
+                       "the CA's rate limit for " + holding->registered_domain + " holds until " +
+                           formatTimestamp(*holding->retry_until) + " (" + holding->detail + ")",
+                       "rateLimited");
+    }
+  }
   ZoneRoutedDns dns(p_, job.project_id, stop);
-  auto issued = p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop}, dns);
+  ports::IssueReport report;
+  auto issued =
+      p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop, &report}, dns);
   queueCleanups(job, dns.failedCleanups());
+  if (countQuotas) {
+    recordCaActivity(job, account->directory_url, domains, report, issued.ok(), notes);
+  }
   if (!issued) return issued.error();
   auto sealedKey = p_.secrets.seal(issued->private_key_pem);
   if (!sealedKey) return sealedKey.error();
@@ -340,6 +431,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
     if (releasing_) stop.request();
   }
   Status outcome;
+  AttemptNotes notes;
   const Timestamp started = p_.clock.now();
   p_.background.whileRunning(
       policy_.lock_ttl / 3,
@@ -351,7 +443,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
           stop.request();
         }
       },
-      [&] { outcome = attempt(job, stop); });
+      [&] { outcome = attempt(job, stop, notes); });
   {
     std::lock_guard lock(runningMutex_);
     running_.erase(worker);
@@ -380,6 +472,17 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
       return true;
     }
   }
+  // Held back by a rate limit the CA announced: nothing was sent; the attempt is not counted.
+  if (notes.deferred && !outcome) {
+    JobContext ctx{now, worker, outcome.error().message, policy_};
+    ctx.not_before = notes.not_before;
+    if (p_.jobs.apply(job.id, JobEvent::defer, ctx)) {
+      measure(job, "deferred", started);
+      log(job, LogLevel::warn,
+          outcome.error().message + ": the job waits until then, the attempt is not counted");
+      return true;
+    }
+  }
   if (outcome) {
     if (auto done = p_.jobs.apply(job.id, JobEvent::succeed, JobContext{now, worker, "", policy_});
         !done) {
@@ -391,7 +494,9 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   }
   const std::string error = outcome.error().message;
   log(job, LogLevel::error, error);
-  auto failed = p_.jobs.apply(job.id, JobEvent::fail, JobContext{now, worker, error, policy_});
+  JobContext failure{now, worker, error, policy_};
+  failure.not_before = notes.not_before;  // the CA's Retry-After, when it sent one
+  auto failed = p_.jobs.apply(job.id, JobEvent::fail, failure);
   if (!failed) return failed.error();
   const bool dead = failed->job.status == JobStatus::dead;
   measure(job,

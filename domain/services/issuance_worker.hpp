@@ -21,6 +21,7 @@
 #include "domain/stop_signal.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/background.hpp"
+#include "ports/ca_activity_log.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/dns_credential_repository.hpp"
@@ -30,6 +31,7 @@
 #include "ports/job_queue.hpp"
 #include "ports/metrics.hpp"
 #include "ports/notifier.hpp"
+#include "ports/public_suffixes.hpp"
 #include "ports/secret_box.hpp"
 #include "ports/zone_repository.hpp"
 
@@ -57,6 +59,11 @@ class IssuanceWorker {
     ports::DistributionRepository* distributions = nullptr;
     ports::ModuleConfigRepository* moduleConfigs = nullptr;
     ports::DistributionModules* modules = nullptr;
+    // CA quotas (both, or none): every order, issued certificate, failed validation and
+    // rate-limit refusal is recorded per registered domain, and a refusal's Retry-After holds
+    // back every job for that domain at that CA until it has passed.
+    ports::CaActivityLog* caActivity = nullptr;
+    const ports::PublicSuffixes* suffixes = nullptr;
   };
   IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout,
                  CertificatePolicy certificatePolicy = {})
@@ -84,8 +91,22 @@ class IssuanceWorker {
   void releaseRunning();
 
  private:
+  // What an attempt learnt from the CA about when to run again.
+  struct AttemptNotes {
+    bool deferred = false;                // not started: a rate limit holds until not_before
+    std::optional<Timestamp> not_before;  // the CA's Retry-After
+  };
   // The attempt: the certificate issued or renewed, or the reason it was not.
-  Status attempt(const Job& job, const StopSignal& stop);
+  Status attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes);
+  // The registered domains of `names`, each once, in order.
+  std::vector<std::string> registeredDomains(const std::vector<std::string>& names) const;
+  // A rate limit the CA announced for one of `domains` at `directoryUrl` that still holds.
+  std::optional<CaActivity> activeRateLimit(const Job& job, const std::string& directoryUrl,
+                                            const std::vector<std::string>& domains);
+  // Records what the CA was asked and answered during one order.
+  void recordCaActivity(const Job& job, const std::string& directoryUrl,
+                        const std::vector<std::string>& domains, const ports::IssueReport& report,
+                        bool issued, AttemptNotes& notes);
   // cleanup_dns: removes the TXT record its payload names (`name`, `value`) through the zone
   // that covers it.
   Status cleanupDns(const Job& job, const StopSignal& stop);

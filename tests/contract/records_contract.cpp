@@ -1,5 +1,5 @@
 // Contract of the records that hold across instances: licence, refresh tokens, idempotency,
-// rate-limit counters, the leader lock and settings — on every adapter.
+// rate-limit counters, the leader lock, settings and CA activity — on every adapter.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -131,6 +131,86 @@ TEST_CASE_TEMPLATE("rate limits: fixed windows per bucket", F, CERTSTEWARD_STORE
   CHECK(*counter.hit("login:ip:127.0.0.1", 1min, windowStart + 59s) == 11);
   CHECK(*counter.hit("login:ip:127.0.0.1", 1min, windowStart + 60s) == 1);  // next window
   CHECK(counter.hit("x", 0s, fx.now()).error().code == ErrorCode::invalid_argument);
+}
+
+TEST_CASE_TEMPLATE("ca activity: counted per directory, registered domain and kind since a time", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& log = fx.store->caActivity();
+  const std::string le = "https://acme-v02.api.letsencrypt.org/directory";
+  int next = 0;
+  const auto record = [&](const std::string& directory, const std::string& domain,
+                          CaActivityKind kind, Timestamp at) {
+    CaActivity a;
+    a.id = "65a0000000000000000000" + std::to_string(10 + next++);
+    a.directory_url = directory;
+    a.registered_domain = domain;
+    a.kind = kind;
+    a.at = at;
+    a.project_id = "p1";
+    REQUIRE(log.record(a).ok());
+    return a;
+  };
+  const auto t0 = fx.now();
+  CHECK(*log.count(le, "example.com", CaActivityKind::order_created, t0 - 3h) == 0);
+  CHECK_FALSE(log.latest(le, "example.com", CaActivityKind::rate_limited)->has_value());
+  record(le, "example.com", CaActivityKind::order_created, t0 - 4h);  // outside a 3 h window
+  record(le, "example.com", CaActivityKind::order_created, t0 - 2h);
+  record(le, "example.com", CaActivityKind::order_created, t0 - 3h);  // on the edge: counted
+  record(le, "example.com", CaActivityKind::certificate_issued, t0 - 1h);
+  record(le, "example.org", CaActivityKind::order_created, t0);
+  record("https://ca.example/dir", "example.com", CaActivityKind::order_created, t0);
+  CHECK(*log.count(le, "example.com", CaActivityKind::order_created, t0 - 3h) == 2);
+  CHECK(*log.count(le, "example.com", CaActivityKind::order_created, t0 - 5h) == 3);
+  CHECK(*log.count(le, "example.com", CaActivityKind::certificate_issued, t0 - 7 * 24h) == 1);
+  CHECK(*log.count(le, "example.org", CaActivityKind::order_created, t0 - 3h) == 1);
+  CHECK(*log.count(le, "example.net", CaActivityKind::order_created, t0 - 3h) == 0);
+
+  auto older = record(le, "example.com", CaActivityKind::rate_limited, t0 - 30min);
+  auto newest = record(le, "example.com", CaActivityKind::rate_limited, t0 - 10min);
+  newest.retry_until = t0 + 50min;
+  newest.detail = "too many certificates (50) already issued for \"example.com\"";
+  newest.id = "65a0000000000000000000" + std::to_string(10 + next++);
+  REQUIRE(log.record(newest).ok());  // same instant as the one above, written later, with a time
+  const auto latest = log.latest(le, "example.com", CaActivityKind::rate_limited);
+  REQUIRE(latest.ok());
+  REQUIRE(latest->has_value());
+  CHECK((*latest)->id == newest.id);
+  CHECK((*latest)->at == t0 - 10min);
+  CHECK((*latest)->retry_until == t0 + 50min);
+  CHECK((*latest)->detail == newest.detail);
+  CHECK((*latest)->project_id == "p1");
+  CHECK((*latest)->directory_url == le);
+  CHECK((*latest)->registered_domain == "example.com");
+  CHECK((*latest)->kind == CaActivityKind::rate_limited);
+  CHECK(older.at < (*latest)->at);
+  CHECK_FALSE(log.latest(le, "example.org", CaActivityKind::rate_limited)->has_value());
+}
+
+TEST_CASE_TEMPLATE("ca activity: records past the retention are dropped", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& log = fx.store->caActivity();
+  const std::string dir = "https://ca.example/dir";
+  CaActivity old;
+  old.id = "65a000000000000000000001";
+  old.directory_url = dir;
+  old.registered_domain = "example.com";
+  old.kind = CaActivityKind::order_created;
+  old.at = fx.now() - kCaActivityRetention - 1h;
+  old.project_id = "p1";
+  REQUIRE(log.record(old).ok());
+  CaActivity recent = old;
+  recent.id = "65a000000000000000000002";
+  recent.at = fx.now();
+  REQUIRE(log.record(recent).ok());
+  CHECK(*log.count(dir, "example.com", CaActivityKind::order_created,
+                   fx.now() - kCaActivityRetention) == 1);
+  // The memory and SQLite stores drop it on the write; MongoDB's TTL index (expire_at) does it
+  // in its own time.
+  if (std::string_view(F::kName) != "mongo") {
+    CHECK(*log.count(dir, "example.com", CaActivityKind::order_created, old.at - 1h) == 1);
+  }
 }
 
 TEST_CASE_TEMPLATE("leader lock: one holder, renewal, takeover after the TTL, release", F,

@@ -441,11 +441,15 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
   CHECK(str(report.at("steps").as_array().at(0).as_object(), "name") == "configure");
   CHECK(str(report.at("steps").as_array().at(0).as_object(), "message").find("server") !=
         std::string::npos);
-  CHECK(http.request(
-                "GET",
-                base + "/zones/" + str(parse(zone).at("zone").as_object(), "id") + "/rate-limits",
-                "", {bearer(owner)})
-            .status == 503);
+  auto quotas = http.request(
+      "GET", base + "/zones/" + str(parse(zone).at("zone").as_object(), "id") + "/rate-limits", "",
+      {bearer(owner)});
+  REQUIRE_MESSAGE(quotas.status == 200, quotas.body);
+  CHECK(str(parse(quotas), "registered_domain") == "example.com");
+  CHECK(parse(quotas).at("directories").is_array());
+  CHECK(
+      http.request("GET", base + "/zones/0123456789abcdef0123ffff/rate-limits", "", {bearer(owner)})
+          .status == 404);
 
   const auto admin = userWithRole(http, owner, "admin");
   CHECK(http.request("GET", "/api/v1/settings/ldap", "", {bearer(admin)}).status == 403);

@@ -50,6 +50,7 @@ struct Deployment {
   std::unique_ptr<HttpClient> http;
   std::string auth;
   std::string base;  // /api/v1/projects/<id>
+  std::string zoneId;
 
   // `eabKeys` (kid -> base64url HMAC key): Pebble then requires External Account Binding.
   explicit Deployment(int validitySeconds, const std::string& extraConfig = {},
@@ -63,8 +64,8 @@ struct Deployment {
             {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
         "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca->caFile() +
             "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
-            "dns.propagation_timeout = 10s\n" +
-            extraConfig);
+            "dns.propagation_timeout = 10s\nacme.rate_limits = " +
+            ca->directoryUrl() + " certificates=20/7d\n" + extraConfig);
     http = std::make_unique<HttpClient>(server->baseUrl());
     auto login = http->request("POST", "/api/v1/auth/login",
                                R"({"username":"root","password":"correct horse battery"})");
@@ -86,9 +87,9 @@ struct Deployment {
                                                        {"algorithm", "hmac-sha256"}}},
                              {"secret", Bind9Server::kSecret256}},
                 "dns_credential");
-    created(base + "/zones",
-            json::object{{"domain", Bind9Server::kZone}, {"dns_credential_id", credential}},
-            "zone");
+    zoneId = created(
+        base + "/zones",
+        json::object{{"domain", Bind9Server::kZone}, {"dns_credential_id", credential}}, "zone");
   }
 
   std::string created(const std::string& path, const json::object& body, const char* singular) {
@@ -217,6 +218,26 @@ TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble an
   REQUIRE(http.request("POST", certPath + "/renew", "", {auth}).status == 202);
   const auto renewed = d.waitFor(certPath, "active", serial);
   CHECK(field(renewed, "serial_number") != serial);
+
+  // The zone's CA quotas: two orders and two certificates under example.test at Pebble's
+  // directory, against the limit configured for it.
+  auto quotas = http.request("GET", base + "/zones/" + d.zoneId + "/rate-limits", "", {auth});
+  REQUIRE_MESSAGE(quotas.status == 200, quotas.body);
+  const auto report = parseObject(quotas);
+  CHECK(field(report, "registered_domain") == "example.test");
+  REQUIRE(report.at("directories").as_array().size() == 1);
+  const auto& pebbleQuota = report.at("directories").as_array()[0].as_object();
+  CHECK(field(pebbleQuota, "directory_url") == ca.directoryUrl());
+  CHECK(field(pebbleQuota, "limits_source") == "configured");
+  const auto& certificates = pebbleQuota.at("certificates").as_object();
+  CHECK(certificates.at("used").as_int64() == 2);
+  CHECK(certificates.at("limit").as_int64() == 20);
+  CHECK(certificates.at("remaining").as_int64() == 18);
+  CHECK(certificates.at("window_seconds").as_int64() == 7 * 24 * 3600);
+  CHECK(pebbleQuota.at("orders").as_object().at("used").as_int64() == 2);
+  CHECK(pebbleQuota.at("orders").as_object().at("limit").is_null());
+  CHECK(pebbleQuota.at("failed_validations").as_object().at("used").as_int64() == 0);
+  CHECK(pebbleQuota.at("last_rate_limited").is_null());
 
   // What Prometheus sees: the attempts by outcome, the issuance latency, jobs by lane.
   const auto metrics = http.request("GET", "/metrics", "", {});

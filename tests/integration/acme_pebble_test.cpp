@@ -205,6 +205,116 @@ TEST_CASE("acme: a renewalInfo window offered by the directory sets the renewal 
   CHECK_FALSE(plain->suggested_renewal_at.has_value());
 }
 
+TEST_CASE("acme: a rateLimited answer is reported with its Retry-After, in seconds or as a date") {
+  // Pebble has no rate limits: a stub plays a CA that refuses every order.
+  std::string retryAfter;
+  std::string base;
+  testing::HttpStub stub([&](const std::string& method, const std::string& path) {
+    if (method == "GET" && path == "/dir") {
+      return testing::StubReply{
+          200, "application/json",
+          boost::json::serialize(boost::json::object{{"newNonce", base + "/nonce"},
+                                                     {"newAccount", base + "/account"},
+                                                     {"newOrder", base + "/order"}})};
+    }
+    if (path == "/nonce")
+      return testing::StubReply{200, "text/plain", "", {{"Replay-Nonce", "n1"}}};
+    if (method == "POST" && path == "/order") {
+      std::vector<std::pair<std::string, std::string>> headers{{"Replay-Nonce", "n2"}};
+      if (!retryAfter.empty()) headers.emplace_back("Retry-After", retryAfter);
+      return testing::StubReply{
+          429, "application/problem+json",
+          R"({"type":"urn:ietf:params:acme:error:rateLimited","detail":"too many certificates (50) already issued for \"example.test\" in the last 168h0m0s"})",
+          headers};
+    }
+    return testing::StubReply{404, "application/problem+json", "{}"};
+  });
+  REQUIRE(stub.available());
+  base = stub.url("");
+  AcmeIssuer issuer(box(), settings(pebble()));
+  auto a = account(pebble());
+  a.directory_url = stub.url("/dir");
+  a.account_url = stub.url("/acct/1");  // registered: the order is the first request
+  ExampleZone dns(tsig());
+
+  const struct {
+    std::string header;
+    std::optional<std::chrono::seconds> low, high;
+  } rows[] = {
+      {"3600", 3600s, 3600s},
+      {"0", 0s, 0s},
+      {"99999999999", std::chrono::days{30}, std::chrono::days{30}},  // at most 30 days
+      {"", std::nullopt, std::nullopt},
+      {"soon", std::nullopt, std::nullopt},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.header);
+    retryAfter = row.header;
+    ports::IssueReport report;
+    auto refused =
+        issuer.issue({a, {"www.example.test"}, domain::KeyType::ecdsa_p256, nullptr, &report}, dns);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == domain::ErrorCode::resource_exhausted);
+    CHECK(refused.error().reason == "rateLimited");
+    CHECK(report.rate_limited);
+    CHECK(report.orders_created == 0);
+    CHECK(report.rate_limit_detail.find("too many certificates (50)") != std::string::npos);
+    CHECK(report.retry_after.has_value() == row.low.has_value());
+    if (row.low && report.retry_after) {
+      CHECK(*report.retry_after >= *row.low);
+      CHECK(*report.retry_after <= *row.high);
+    }
+  }
+
+  // An HTTP-date: the time left until then.
+  const auto inTwoHours = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now() +
+                                                               std::chrono::hours{2});
+  std::tm tm{};
+  ::gmtime_r(&inTwoHours, &tm);
+  char date[64];
+  std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  retryAfter = date;
+  ports::IssueReport report;
+  auto refused =
+      issuer.issue({a, {"www.example.test"}, domain::KeyType::ecdsa_p256, nullptr, &report}, dns);
+  REQUIRE_FALSE(refused.ok());
+  REQUIRE(report.retry_after.has_value());
+  CHECK(*report.retry_after > 1h + 58min);
+  CHECK(*report.retry_after <= 2h);
+}
+
+TEST_CASE("acme: names the CA could not validate are reported, with the order") {
+  // A DNS provider that publishes the wrong value: Pebble finds the authorization invalid.
+  class WrongValue : public ExampleZone {
+   public:
+    using ExampleZone::ExampleZone;
+    domain::Status present(const ports::TxtRecord& r) override {
+      auto wrong = r;
+      wrong.value = "not-the-key-authorization";
+      published = wrong;
+      return ExampleZone::present(wrong);
+    }
+    domain::Status cleanup(const ports::TxtRecord&) override {
+      return ExampleZone::cleanup(published);
+    }
+    domain::Status waitVisible(const ports::TxtRecord&, domain::Duration t) override {
+      return ExampleZone::waitVisible(published, t);
+    }
+    ports::TxtRecord published;
+  };
+  AcmeIssuer issuer(box(), settings(pebble()));
+  const auto a = registered(issuer, account(pebble()));
+  WrongValue dns(tsig());
+  ports::IssueReport report;
+  auto failed =
+      issuer.issue({a, {"wrong.example.test"}, domain::KeyType::ecdsa_p256, nullptr, &report}, dns);
+  REQUIRE_FALSE(failed.ok());
+  CHECK(report.orders_created == 1);
+  REQUIRE(report.failed_validations.size() == 1);
+  CHECK(report.failed_validations.front() == "wrong.example.test");
+  CHECK_FALSE(report.rate_limited);
+}
+
 TEST_CASE("acme: account key rollover — the account keeps its URL under the new key") {
   AcmeIssuer issuer(box(), settings(pebble()));
   const auto before = registered(issuer, account(pebble(), "rollover@example.test"));

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace certsteward::testing {
@@ -22,6 +23,7 @@ struct StubReply {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  std::vector<std::pair<std::string, std::string>> headers = {};  // extra header lines
 };
 
 class HttpStub {
@@ -92,11 +94,18 @@ class HttpStub {
       const std::string head = "HTTP/1.1 " + std::to_string(reply.status) +
                                " Stub\r\nContent-Type: " + reply.content_type +
                                "\r\nContent-Length: " + std::to_string(reply.body.size()) +
-                               "\r\nConnection: close\r\n\r\n";
+                               "\r\nConnection: close\r\n" + extraHeaders(reply) + "\r\n";
       const std::string out = head + (method == "HEAD" ? std::string() : reply.body);
       (void)::send(client, out.data(), out.size(), MSG_NOSIGNAL);
       ::close(client);
     }
+  }
+
+  static std::string extraHeaders(const StubReply& reply) {
+    std::string out;
+    for (const auto& [name, value] : reply.headers)
+      out += name + ": " + value + "\r\n";
+    return out;
   }
 
   Handler handler_;

@@ -13,6 +13,7 @@
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/notify/recording_notifier.hpp"
+#include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "app/worker_pool.hpp"
@@ -33,6 +34,9 @@ class ScriptedCa : public ports::Issuer {
   std::atomic<int> orders{0};
   std::atomic<int> stopsSeen{0};
   bool useDns = false;  // publish and remove one challenge record per name, as ACME does
+  // What the CA answers besides the result, reported as the ACME adapter does.
+  std::optional<Duration> retryAfter;           // sent with a rateLimited failure
+  std::vector<std::string> failingValidations;  // names whose authorization ends invalid
 
   Result<ports::AccountState> registerAccount(const AcmeAccount&) override {
     return ports::AccountState{"valid", "https://ca.test/acct/1", ""};
@@ -57,6 +61,15 @@ class ScriptedCa : public ports::Issuer {
         return makeError(ErrorCode::unavailable, "stopped before the order finished", "stopped");
       }
       std::this_thread::sleep_for(5ms);
+    }
+    if (r.report != nullptr) {
+      r.report->orders_created = 1;
+      r.report->failed_validations = failingValidations;
+      if (failure && failure->reason == "rateLimited") {
+        r.report->rate_limited = true;
+        r.report->retry_after = retryAfter;
+        r.report->rate_limit_detail = failure->message;
+      }
     }
     if (failure) return *failure;
     const auto m = testing::makeTestMaterial(r.names.front());
@@ -132,9 +145,11 @@ struct Fixture {
   JobPolicy policy{2, 300ms, 200ms, 400ms, 100ms, 1s};
   adapters::runtime::ThreadBackground background;
   adapters::notify::RecordingNotifier notifier{store.events(), ids, nullptr};
+  adapters::runtime::PslPublicSuffixes suffixes;
   IssuanceWorker worker{
       {store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(), store.zones(),
-       store.dnsCredentials(), dns, ca, box, clock, background, notifier, ids},
+       store.dnsCredentials(), dns, ca, box, clock, background, notifier, ids, nullptr, nullptr,
+       nullptr, nullptr, &store.caActivity(), &suffixes},
       policy,
       1s};
   Certificate cert;
@@ -174,6 +189,29 @@ struct Fixture {
     REQUIRE(store.zones().create(zone).ok());
   }
   Certificate storedCert() { return *store.certificates().get("p1", cert.id); }
+  // A second certificate for `names` with its issue job queued; returns the job.
+  Job queueAnother(std::vector<std::string> names) {
+    Certificate other;
+    other.id = ids.next();
+    other.project_id = "p1";
+    other.common_name = names.front();
+    other.sans = names;
+    other.created_at = other.updated_at = clock.now();
+    REQUIRE(store.certificates().create(other).ok());
+    Job j = newJob(ids.next(), "p1", JobType::issue_certificate, clock.now(), policy);
+    j.certificate_id = other.id;
+    REQUIRE(store.jobs().enqueue(j).ok());
+    return j;
+  }
+  std::int64_t counted(const std::string& domain, CaActivityKind kind) {
+    return *store.caActivity().count("https://ca.test/dir", domain, kind, clock.now() - 1h);
+  }
+  bool logged(const Id& jobId, const std::string& text) {
+    const auto logs = store.jobLogs().list(jobId, PageRequest{1, 100});
+    for (const auto& e : logs->items)
+      if (e.message.find(text) != std::string::npos) return true;
+    return false;
+  }
 };
 
 }  // namespace
@@ -228,6 +266,87 @@ TEST_CASE("issuance worker: failures keep the reason, retry with backoff, then t
   CHECK(events->items[0].resource_id == fx.job.id);
   CHECK(events->items[0].message == "issue_certificate is dead: CA refused: too many orders");
   CHECK_FALSE(events->items[0].id.empty());
+}
+
+TEST_CASE(
+    "issuance worker: the CA's Retry-After holds the job, and every job for that registered "
+    "domain, until it passes") {
+  Fixture fx;
+  fx.ca.failure =
+      makeError(ErrorCode::resource_exhausted,
+                "CA refused the order: too many certificates (rateLimited)", "rateLimited");
+  fx.ca.retryAfter = 1h;
+  const auto before = fx.clock.now();
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  const auto failed = fx.storedJob();
+  CHECK(failed.status == JobStatus::failed);
+  CHECK(failed.attempts == 1);
+  CHECK(failed.next_run_at >= before + 1h);  // not the 200 ms backoff
+  CHECK(failed.next_run_at <= fx.clock.now() + 1h);
+  CHECK(fx.ca.orders == 1);
+  CHECK(fx.counted("example.test", CaActivityKind::order_created) == 1);
+  CHECK(fx.counted("example.test", CaActivityKind::rate_limited) == 1);
+  CHECK(fx.counted("example.test", CaActivityKind::certificate_issued) == 0);
+  CHECK(fx.logged(fx.job.id, "the CA asks not to retry before"));
+
+  // Another certificate under the same registered domain: nothing goes to the CA, the job waits
+  // for the same instant without spending an attempt.
+  fx.ca.failure.reset();
+  const Job held = fx.queueAnother({"api.example.test"});
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-b"));
+  const auto waiting = *fx.store.jobs().get("p1", held.id);
+  CHECK(waiting.status == JobStatus::pending);
+  CHECK(waiting.attempts == 0);
+  CHECK(waiting.next_run_at == failed.next_run_at);
+  CHECK(waiting.error_msg.find("rate limit for example.test holds until") != std::string::npos);
+  CHECK(fx.ca.orders == 1);
+  CHECK(fx.logged(held.id, "the attempt is not counted"));
+  CHECK_FALSE(*fx.worker.runOnce(Lane::standard, "worker-b"));  // nothing else is due
+
+  // A name under another registered domain is not held back.
+  const Job free = fx.queueAnother({"www.example.org"});
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-b"));
+  CHECK(fx.store.jobs().get("p1", free.id)->status == JobStatus::completed);
+  CHECK(fx.ca.orders == 2);
+}
+
+TEST_CASE(
+    "issuance worker: a rateLimited answer without Retry-After keeps the usual backoff and "
+    "holds nothing back") {
+  Fixture fx;
+  fx.ca.failure = makeError(ErrorCode::resource_exhausted, "too many orders", "rateLimited");
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  const auto failed = fx.storedJob();
+  CHECK(failed.status == JobStatus::failed);
+  CHECK(failed.next_run_at <= fx.clock.now() + fx.policy.backoff_base);
+  CHECK(fx.counted("example.test", CaActivityKind::rate_limited) == 1);
+  fx.ca.failure.reset();
+  const Job next = fx.queueAnother({"api.example.test"});
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-b"));
+  CHECK(fx.store.jobs().get("p1", next.id)->status == JobStatus::completed);
+}
+
+TEST_CASE(
+    "issuance worker: orders, issued certificates and failed validations are counted per "
+    "registered domain") {
+  Fixture fx;
+  const Job both = fx.queueAnother({"www.example.co.uk", "shop.example.co.uk", "www.example.org"});
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));  // the fixture's own job
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.store.jobs().get("p1", both.id)->status == JobStatus::completed);
+  CHECK(fx.counted("example.test", CaActivityKind::order_created) == 1);
+  CHECK(fx.counted("example.test", CaActivityKind::certificate_issued) == 1);
+  CHECK(fx.counted("example.co.uk", CaActivityKind::order_created) == 1);  // once per order
+  CHECK(fx.counted("example.co.uk", CaActivityKind::certificate_issued) == 1);
+  CHECK(fx.counted("example.org", CaActivityKind::certificate_issued) == 1);
+
+  fx.ca.failure = makeError(ErrorCode::failed_precondition, "the CA could not validate", "");
+  fx.ca.failingValidations = {"bad.example.net"};
+  fx.queueAnother({"bad.example.net"});
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.counted("example.net", CaActivityKind::order_created) == 1);
+  CHECK(fx.counted("example.net", CaActivityKind::validation_failed) == 1);
+  CHECK(fx.counted("example.net", CaActivityKind::certificate_issued) == 0);
 }
 
 TEST_CASE(

@@ -27,6 +27,13 @@ JobContext ctx(std::string worker = "w1", std::string error = {}) {
   return JobContext{kNow, std::move(worker), std::move(error), JobPolicy{}};
 }
 
+// A context carrying the CA's Retry-After.
+JobContext notBefore(Timestamp until, std::string error = "rate limited") {
+  JobContext c = ctx("w1", std::move(error));
+  c.not_before = until;
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("job: the policy defaults are the spec's numbers") {
@@ -164,6 +171,33 @@ TEST_CASE("job: every transition of the table, with its guard and effect") {
       {"a failed second attempt retries after 60 s", [] { return jobIn(JobStatus::active, 2); },
        JobEvent::fail, ctx("w1", "x"), true, JobStatus::failed,
        [](const Job& j) { CHECK(j.next_run_at == kNow + 60s); }, std::nullopt},
+      {"a failure with the CA's Retry-After retries no sooner than it",
+       [] { return jobIn(JobStatus::active, 1); }, JobEvent::fail, notBefore(kNow + 1h), true,
+       JobStatus::failed, [](const Job& j) { CHECK(j.next_run_at == kNow + 1h); }, std::nullopt},
+      {"a Retry-After shorter than the backoff leaves the backoff",
+       [] { return jobIn(JobStatus::active, 2); }, JobEvent::fail, notBefore(kNow + 5s), true,
+       JobStatus::failed, [](const Job& j) { CHECK(j.next_run_at == kNow + 60s); }, std::nullopt},
+      {"a job held back by a CA rate limit waits for it, its attempt refunded",
+       [] { return jobIn(JobStatus::active, 2); }, JobEvent::defer,
+       notBefore(kNow + 2h, "limit holds"), true, JobStatus::pending,
+       [](const Job& j) {
+         CHECK(j.attempts == 1);
+         CHECK(j.next_run_at == kNow + 2h);
+         CHECK(j.error_msg == "limit holds");
+         CHECK(j.locked_by.empty());
+         CHECK_FALSE(j.lock_expires_at);
+       },
+       std::nullopt},
+      {"a deferral by a worker that lost the lock is refused",
+       [] { return jobIn(JobStatus::active, 1); }, JobEvent::defer,
+       [] {
+         auto c = notBefore(kNow + 1h);
+         c.worker = "w2";
+         return c;
+       }(),
+       false, JobStatus::active, noCheck, std::nullopt},
+      {"a pending job cannot be deferred", [] { return jobIn(JobStatus::pending, 0); },
+       JobEvent::defer, notBefore(kNow + 1h), false, JobStatus::pending, noCheck, std::nullopt},
       {"a failed last attempt makes the job dead and raises job.failed",
        [] { return jobIn(JobStatus::active, 3); }, JobEvent::fail, ctx("w1", "final"), true,
        JobStatus::dead,

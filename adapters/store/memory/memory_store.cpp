@@ -2,6 +2,7 @@
 #include "adapters/store/memory/memory_store.hpp"
 
 #include "adapters/store/memory/memory_audit_log.hpp"
+#include "adapters/store/memory/memory_ca_activity_log.hpp"
 #include "adapters/store/memory/memory_certificate_repository.hpp"
 #include "adapters/store/memory/memory_idempotency_store.hpp"
 #include "adapters/store/memory/memory_job_log_repository.hpp"
@@ -41,6 +42,7 @@ struct MemoryStore::Parts {
   MemoryIdempotencyStore idempotency;
   MemoryRateLimitCounter rateLimits;
   MemoryLeaderLock leaderLock;
+  MemoryCaActivityLog caActivity;
   MemorySettingsRepository settings;
   MemoryTransactions transactions;
 };
@@ -105,6 +107,9 @@ ports::RefreshTokenStore& MemoryStore::refreshTokens() {
 }
 ports::IdempotencyStore& MemoryStore::idempotency() {
   return parts_->idempotency;
+}
+ports::CaActivityLog& MemoryStore::caActivity() {
+  return parts_->caActivity;
 }
 ports::RateLimitCounter& MemoryStore::rateLimits() {
   return parts_->rateLimits;

@@ -38,6 +38,7 @@ class MemoryStore : public ports::Store {
   ports::IdempotencyStore& idempotency() override;
   ports::RateLimitCounter& rateLimits() override;
   ports::LeaderLock& leaderLock() override;
+  ports::CaActivityLog& caActivity() override;
   ports::SettingsRepository& settings() override;
   ports::Transactions& transactions() override;
 

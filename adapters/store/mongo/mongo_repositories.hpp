@@ -317,6 +317,22 @@ class MongoRateLimitCounter : public ports::RateLimitCounter {
   MongoDatabase& db_;
 };
 
+class MongoCaActivityLog : public ports::CaActivityLog {
+ public:
+  explicit MongoCaActivityLog(MongoDatabase& db) : db_(db) {}
+  domain::Status record(const domain::CaActivity& activity) override;
+  domain::Result<std::int64_t> count(const std::string& directoryUrl,
+                                     const std::string& registeredDomain,
+                                     domain::CaActivityKind kind,
+                                     domain::Timestamp since) const override;
+  domain::Result<std::optional<domain::CaActivity>> latest(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      domain::CaActivityKind kind) const override;
+
+ private:
+  MongoDatabase& db_;
+};
+
 class MongoLeaderLock : public ports::LeaderLock {
  public:
   explicit MongoLeaderLock(MongoDatabase& db) : db_(db) {}

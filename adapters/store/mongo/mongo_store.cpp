@@ -56,6 +56,9 @@ constexpr IndexSpec kIndexes[] = {
     {"refresh_tokens", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
     {"idempotency", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
     {"rate_limits", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
+    {"ca_activity", "domain", R"({"directory_url":1,"registered_domain":1,"kind":1,"at":-1})",
+     "{}"},
+    {"ca_activity", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
 };
 
 domain::Status createIndexes(Client& c) {
@@ -122,6 +125,7 @@ struct MongoStore::Parts {
         refreshTokens(*db),
         idempotency(*db),
         rateLimits(*db),
+        caActivity(*db),
         leaderLock(*db),
         settings(*db),
         transactions(*db) {}
@@ -148,6 +152,7 @@ struct MongoStore::Parts {
   MongoRefreshTokenStore refreshTokens;
   MongoIdempotencyStore idempotency;
   MongoRateLimitCounter rateLimits;
+  MongoCaActivityLog caActivity;
   MongoLeaderLock leaderLock;
   MongoSettingsRepository settings;
   MongoTransactions transactions;
@@ -255,6 +260,9 @@ ports::RefreshTokenStore& MongoStore::refreshTokens() {
 }
 ports::IdempotencyStore& MongoStore::idempotency() {
   return parts_->idempotency;
+}
+ports::CaActivityLog& MongoStore::caActivity() {
+  return parts_->caActivity;
 }
 ports::RateLimitCounter& MongoStore::rateLimits() {
   return parts_->rateLimits;

@@ -45,6 +45,7 @@ class MongoStore : public ports::Store {
   ports::RefreshTokenStore& refreshTokens() override;
   ports::IdempotencyStore& idempotency() override;
   ports::RateLimitCounter& rateLimits() override;
+  ports::CaActivityLog& caActivity() override;
   ports::LeaderLock& leaderLock() override;
   ports::SettingsRepository& settings() override;
   ports::Transactions& transactions() override;

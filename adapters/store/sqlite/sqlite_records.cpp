@@ -159,6 +159,69 @@ domain::Result<std::int64_t> SqliteRateLimitCounter::hit(const std::string& buck
   });
 }
 
+// ---- CA activity ----
+domain::Status SqliteCaActivityLog::record(const domain::CaActivity& a) {
+  return guarded([&]() -> domain::Status {
+    auto c = db_.writer();
+    Transaction tx(*c, true);
+    c->prepare("DELETE FROM ca_activity WHERE at < ?")
+        .bind(a.at - domain::kCaActivityRetention)
+        .run();
+    c->prepare(
+         "INSERT INTO ca_activity (id, directory_url, registered_domain, kind, at, project_id, "
+         "retry_until, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .bind(a.id)
+        .bind(a.directory_url)
+        .bind(a.registered_domain)
+        .bind(domain::nameOf(a.kind))
+        .bind(a.at)
+        .bind(a.project_id)
+        .bind(a.retry_until)
+        .bind(a.detail)
+        .run();
+    tx.commit();
+    return {};
+  });
+}
+
+domain::Result<std::int64_t> SqliteCaActivityLog::count(const std::string& directoryUrl,
+                                                        const std::string& registeredDomain,
+                                                        domain::CaActivityKind kind,
+                                                        domain::Timestamp since) const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.reader();
+    auto s = c->prepare(
+        "SELECT COUNT(*) FROM ca_activity WHERE directory_url = ? AND registered_domain = ? AND "
+        "kind = ? AND at >= ?");
+    s.bind(directoryUrl).bind(registeredDomain).bind(domain::nameOf(kind)).bind(since);
+    s.step();
+    return s.integer(0);
+  });
+}
+
+domain::Result<std::optional<domain::CaActivity>> SqliteCaActivityLog::latest(
+    const std::string& directoryUrl, const std::string& registeredDomain,
+    domain::CaActivityKind kind) const {
+  return guarded([&]() -> domain::Result<std::optional<domain::CaActivity>> {
+    auto c = db_.reader();
+    auto s = c->prepare(
+        "SELECT id, at, project_id, retry_until, detail FROM ca_activity WHERE directory_url = ? "
+        "AND registered_domain = ? AND kind = ? ORDER BY at DESC, id DESC LIMIT 1");
+    s.bind(directoryUrl).bind(registeredDomain).bind(domain::nameOf(kind));
+    if (!s.step()) return std::optional<domain::CaActivity>();
+    domain::CaActivity a;
+    a.id = s.text(0);
+    a.directory_url = directoryUrl;
+    a.registered_domain = registeredDomain;
+    a.kind = kind;
+    a.at = s.timestamp(1).value_or(domain::Timestamp{});
+    a.project_id = s.text(2);
+    a.retry_until = s.timestamp(3);
+    a.detail = s.text(4);
+    return std::optional<domain::CaActivity>(std::move(a));
+  });
+}
+
 // ---- leader lock ----
 domain::Result<bool> SqliteLeaderLock::tryAcquire(const std::string& name,
                                                   const std::string& holder, domain::Timestamp now,

@@ -1,9 +1,10 @@
 // The SQLite records that hold across instances: licence, refresh tokens, idempotency records,
-// rate-limit counters, the leader lock and settings. Each read-modify-write runs in
+// rate-limit counters, the leader lock, settings and CA activity. Each read-modify-write runs in
 // BEGIN IMMEDIATE, so it is atomic across threads and processes. Thread-safe.
 #pragma once
 
 #include "adapters/store/sqlite/sqlite_database.hpp"
+#include "ports/ca_activity_log.hpp"
 #include "ports/idempotency_store.hpp"
 #include "ports/leader_lock.hpp"
 #include "ports/license_repository.hpp"
@@ -52,6 +53,22 @@ class SqliteRateLimitCounter : public ports::RateLimitCounter {
   explicit SqliteRateLimitCounter(Database& db) : db_(db) {}
   domain::Result<std::int64_t> hit(const std::string& bucket, domain::Duration window,
                                    domain::Timestamp now) override;
+
+ private:
+  Database& db_;
+};
+
+class SqliteCaActivityLog : public ports::CaActivityLog {
+ public:
+  explicit SqliteCaActivityLog(Database& db) : db_(db) {}
+  domain::Status record(const domain::CaActivity& activity) override;
+  domain::Result<std::int64_t> count(const std::string& directoryUrl,
+                                     const std::string& registeredDomain,
+                                     domain::CaActivityKind kind,
+                                     domain::Timestamp since) const override;
+  domain::Result<std::optional<domain::CaActivity>> latest(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      domain::CaActivityKind kind) const override;
 
  private:
   Database& db_;

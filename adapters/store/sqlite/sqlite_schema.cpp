@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 4> kMigrations{
+constexpr std::array<const char*, 5> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -225,6 +225,21 @@ CREATE TABLE events (
   message TEXT NOT NULL
 );
 CREATE INDEX events_project_at ON events(project_id, at DESC, id DESC);
+)SQL",
+    // 5: what each ACME CA was asked and answered, per registered domain (zone rate-limits).
+    R"SQL(
+CREATE TABLE ca_activity (
+  id TEXT PRIMARY KEY,
+  directory_url TEXT NOT NULL,
+  registered_domain TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  project_id TEXT NOT NULL,
+  retry_until INTEGER,
+  detail TEXT NOT NULL
+);
+CREATE INDEX ca_activity_domain ON ca_activity(directory_url, registered_domain, kind, at);
+CREATE INDEX ca_activity_at ON ca_activity(at);
 )SQL",
 };
 

@@ -70,6 +70,7 @@ struct SqliteStore::Parts {
         idempotency(db),
         rateLimits(db),
         leaderLock(db),
+        caActivity(db),
         settings(db),
         transactions(db) {}
 
@@ -96,6 +97,7 @@ struct SqliteStore::Parts {
   SqliteIdempotencyStore idempotency;
   SqliteRateLimitCounter rateLimits;
   SqliteLeaderLock leaderLock;
+  SqliteCaActivityLog caActivity;
   SqliteSettingsRepository settings;
   SqliteTransactions transactions;
   std::optional<std::pair<dev_t, ino_t>> identity;  // of the file when it was opened
@@ -191,6 +193,9 @@ ports::IdempotencyStore& SqliteStore::idempotency() {
 }
 ports::RateLimitCounter& SqliteStore::rateLimits() {
   return parts_->rateLimits;
+}
+ports::CaActivityLog& SqliteStore::caActivity() {
+  return parts_->caActivity;
 }
 ports::LeaderLock& SqliteStore::leaderLock() {
   return parts_->leaderLock;

@@ -49,6 +49,7 @@ class SqliteStore : public ports::Store {
   ports::IdempotencyStore& idempotency() override;
   ports::RateLimitCounter& rateLimits() override;
   ports::LeaderLock& leaderLock() override;
+  ports::CaActivityLog& caActivity() override;
   ports::SettingsRepository& settings() override;
   ports::Transactions& transactions() override;
 

@@ -1,0 +1,41 @@
+// CaActivityLog: what this service asked of each ACME CA and what the CA answered, per registered
+// domain — orders created, certificates issued, failed validations, rate-limit refusals — shared
+// by all instances, so the quotas the CA counts can be reported (GET zones/<id>/rate-limits) and
+// one worker's rateLimited answer holds back every worker until the CA's Retry-After.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "domain/ca_quota.hpp"
+#include "domain/result.hpp"
+
+namespace certsteward::ports {
+
+class CaActivityLog {
+ public:
+  virtual ~CaActivityLog() = default;
+
+  /**
+   * Stores `activity` (its id set by the caller); records older than kCaActivityRetention before
+   * `activity.at` may be dropped. Thread-safe; not part of a transaction (the CA saw it happen
+   * whatever becomes of the job).
+   */
+  virtual domain::Status record(const domain::CaActivity& activity) = 0;
+
+  /** @return how many records of `kind` for (`directoryUrl`, `registeredDomain`) are at or after
+   * `since`. Thread-safe. */
+  virtual domain::Result<std::int64_t> count(const std::string& directoryUrl,
+                                             const std::string& registeredDomain,
+                                             domain::CaActivityKind kind,
+                                             domain::Timestamp since) const = 0;
+
+  /** @return the newest record of `kind` for (`directoryUrl`, `registeredDomain`), if any.
+   * Thread-safe. */
+  virtual domain::Result<std::optional<domain::CaActivity>> latest(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      domain::CaActivityKind kind) const = 0;
+};
+
+}  // namespace certsteward::ports
