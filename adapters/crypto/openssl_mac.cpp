@@ -1,78 +1,62 @@
-// HMAC-SHA256 through OpenSSL 3's EVP_MAC, with keyed contexts reused across messages.
+// HMAC-SHA256 (RFC 2104) from precomputed inner and outer SHA-256 states. OpenSSL 3 marks its
+// SHA256_* functions deprecated in favour of EVP; they remain the direct route to its assembly
+// (SHA-NI), without EVP_MAC's per-message context reset, which costs as much as hashing a short
+// audit message. Only this file uses them.
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include "adapters/crypto/openssl_mac.hpp"
 
-#include <openssl/core_names.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
 
-#include <stdexcept>
+#include <cstring>
 
 namespace certsteward::adapters::crypto {
 namespace {
 
-[[noreturn]] void broken() {
-  // Only a broken OpenSSL installation gets here; the port promises no failure.
-  throw std::runtime_error("HMAC-SHA256 failed");
+static_assert(sizeof(SHA256_CTX) <= 128, "SHA256_CTX no longer fits the reserved state");
+constexpr std::size_t kBlock = SHA256_CBLOCK;  // 64
+
+SHA256_CTX load(const std::array<unsigned char, 128>& bytes) {
+  SHA256_CTX ctx;
+  std::memcpy(&ctx, bytes.data(), sizeof ctx);
+  return ctx;
 }
 
 }  // namespace
 
-OpenSslMac::OpenSslMac(std::string key) : key_(std::move(key)) {
-  EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
-  if (mac == nullptr) broken();
-  EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
-  EVP_MAC_free(mac);  // the context keeps its own reference
-  char digest[] = "SHA256";
-  const OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_END};
-  // An empty key is valid HMAC; OpenSSL wants a non-null pointer for it.
-  static const unsigned char kEmpty = 0;
-  const auto* keyBytes =
-      key_.empty() ? &kEmpty : reinterpret_cast<const unsigned char*>(key_.data());
-  if (ctx == nullptr || EVP_MAC_init(ctx, keyBytes, key_.size(), params) != 1) {
-    EVP_MAC_CTX_free(ctx);
-    broken();
+OpenSslMac::OpenSslMac(std::string key) {
+  unsigned char block[kBlock] = {};
+  if (key.size() > kBlock) {
+    SHA256(reinterpret_cast<const unsigned char*>(key.data()), key.size(), block);
+  } else if (!key.empty()) {
+    std::memcpy(block, key.data(), key.size());
   }
-  prototype_ = ctx;
+  unsigned char pad[kBlock];
+  SHA256_CTX ctx;
+  for (std::size_t i = 0; i < kBlock; ++i)
+    pad[i] = static_cast<unsigned char>(block[i] ^ 0x36);
+  SHA256_Init(&ctx);
+  SHA256_Update(&ctx, pad, kBlock);
+  std::memcpy(inner_.data(), &ctx, sizeof ctx);
+  for (std::size_t i = 0; i < kBlock; ++i)
+    pad[i] = static_cast<unsigned char>(block[i] ^ 0x5c);
+  SHA256_Init(&ctx);
+  SHA256_Update(&ctx, pad, kBlock);
+  std::memcpy(outer_.data(), &ctx, sizeof ctx);
+  OPENSSL_cleanse(block, sizeof block);
+  OPENSSL_cleanse(pad, sizeof pad);
+  OPENSSL_cleanse(&ctx, sizeof ctx);
 }
 
-OpenSslMac::~OpenSslMac() {
-  for (void* ctx : idle_)
-    EVP_MAC_CTX_free(static_cast<EVP_MAC_CTX*>(ctx));
-  EVP_MAC_CTX_free(static_cast<EVP_MAC_CTX*>(prototype_));
-}
-
-void* OpenSslMac::take() const {
-  {
-    std::lock_guard lock(mutex_);
-    if (!idle_.empty()) {
-      void* ctx = idle_.back();
-      idle_.pop_back();
-      return ctx;
-    }
-  }
-  EVP_MAC_CTX* ctx = EVP_MAC_CTX_dup(static_cast<EVP_MAC_CTX*>(prototype_));
-  if (ctx == nullptr) broken();
-  return ctx;
-}
-
-void OpenSslMac::give(void* ctx) const {
-  std::lock_guard lock(mutex_);
-  idle_.push_back(ctx);
-}
-
-std::size_t OpenSslMac::signInto(std::string_view message,
-                                 std::span<unsigned char, 64> out) const {
-  auto* ctx = static_cast<EVP_MAC_CTX*>(take());
-  std::size_t length = 0;
-  // A NULL key re-initialises with the key already set (no new key schedule).
-  const bool ok = EVP_MAC_init(ctx, nullptr, 0, nullptr) == 1 &&
-                  EVP_MAC_update(ctx, reinterpret_cast<const unsigned char*>(message.data()),
-                                 message.size()) == 1 &&
-                  EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1;
-  give(ctx);
-  if (!ok) broken();
-  return length;
+std::size_t OpenSslMac::signInto(std::string_view message, std::span<unsigned char, 64> out) const {
+  SHA256_CTX ctx = load(inner_);
+  unsigned char innerDigest[SHA256_DIGEST_LENGTH];
+  SHA256_Update(&ctx, message.data(), message.size());
+  SHA256_Final(innerDigest, &ctx);
+  ctx = load(outer_);
+  SHA256_Update(&ctx, innerDigest, sizeof innerDigest);
+  SHA256_Final(out.data(), &ctx);
+  return SHA256_DIGEST_LENGTH;
 }
 
 std::string OpenSslMac::sign(std::string_view message) const {

@@ -1,8 +1,14 @@
-// The secret box: round trips, tamper detection, and no secret in the sealed form.
+// The secret box: round trips, tamper detection, and no secret in the sealed form. HMAC-SHA256:
+// RFC 4231's vectors and OpenSSL's one-shot HMAC() over every key and message length that matters.
 #include <doctest/doctest.h>
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
+#include "adapters/crypto/openssl_mac.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
+#include "domain/audit.hpp"
 
 using namespace certsteward;
 
@@ -60,4 +66,50 @@ TEST_CASE("time zones: names of the tz database, never a path out of it") {
   CHECK_FALSE(zones.exists("Europe//Zurich"));
   CHECK_FALSE(zones.exists(""));
   CHECK_FALSE(zones.exists("zone.tab"));  // a file of the directory, not a zone
+}
+
+TEST_CASE("crypto: HMAC-SHA256 gives RFC 4231's answers") {
+  const struct {
+    std::string key, data, mac;
+  } rows[] = {
+      {std::string(20, '\x0b'), "Hi There",
+       "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"},
+      {"Jefe", "what do ya want for nothing?",
+       "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
+      {std::string(131, '\xaa'), "Test Using Larger Than Block-Size Key - Hash Key First",
+       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"},
+      {std::string(131, '\xaa'),
+       "This is a test using a larger than block-size key and a larger than block-size data. The "
+       "key needs to be hashed before being used by the HMAC algorithm.",
+       "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.data);
+    adapters::crypto::OpenSslMac mac(row.key);
+    CHECK(domain::toHex(mac.sign(row.data)) == row.mac);
+  }
+}
+
+TEST_CASE("crypto: HMAC-SHA256 agrees with OpenSSL's HMAC() for keys and messages of any length") {
+  std::string text;
+  for (int i = 0; i < 300; ++i)
+    text.push_back(static_cast<char>((i * 131 + 7) & 0xff));
+  for (const std::size_t keyLength : {0, 1, 32, 63, 64, 65, 128, 200}) {
+    const std::string key = text.substr(0, keyLength);
+    adapters::crypto::OpenSslMac mac(key);
+    for (std::size_t length = 0; length <= 260; length += (length < 130 ? 1 : 13)) {
+      CAPTURE(keyLength);
+      CAPTURE(length);
+      const std::string message = text.substr(300 - length);
+      unsigned char expected[EVP_MAX_MD_SIZE];
+      unsigned int expectedLength = 0;
+      static const unsigned char kEmpty = 0;
+      HMAC(EVP_sha256(),
+           key.empty() ? static_cast<const void*>(&kEmpty) : static_cast<const void*>(key.data()),
+           static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(message.data()),
+           message.size(), expected, &expectedLength);
+      REQUIRE(expectedLength == 32);
+      CHECK(mac.sign(message) == std::string(reinterpret_cast<const char*>(expected), 32));
+    }
+  }
 }
