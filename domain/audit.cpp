@@ -1,21 +1,12 @@
 // Audit chain sealing and verification.
 #include "domain/audit.hpp"
 
+#include "domain/encoding.hpp"
+
 #include <array>
 #include <cstring>
 
 namespace certsteward::domain {
-
-std::string toHex(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(bytes.size() * 2, '\0');
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const auto b = static_cast<unsigned char>(bytes[i]);
-    out[2 * i] = kHex[b >> 4];
-    out[2 * i + 1] = kHex[b & 0x0f];
-  }
-  return out;
-}
 
 Timestamp chainTimestamp(Timestamp previous, Timestamp proposed) noexcept {
   return proposed > previous ? proposed : previous + Duration{1};
@@ -82,8 +73,8 @@ void checksumMessage(std::string& out, std::string_view previous, const AuditEnt
 void entryMessage(std::string& out, const AuditEntry& entry) {
   const std::string_view project =
       entry.project_id ? std::string_view(*entry.project_id) : std::string_view();
-  const std::string_view fields[] = {entry.resource_id, project,          entry.actor_user_id,
-                                     entry.actor_username, entry.ip,      entry.request_id,
+  const std::string_view fields[] = {entry.resource_id,    project,  entry.actor_user_id,
+                                     entry.actor_username, entry.ip, entry.request_id,
                                      entry.details};
   std::size_t most = 2 + 8 + 1 + 10 + entry.checksum.size() + 1;
   for (const auto f : fields)

@@ -112,6 +112,4 @@ Timestamp chainTimestamp(Timestamp previous, Timestamp proposed) noexcept;
 void checkAuditHead(const AuditHead& head, const std::optional<AuditEntry>& atHead,
                     AuditVerification& result);
 
-std::string toHex(std::string_view bytes);
-
 }  // namespace certsteward::domain

@@ -10,12 +10,12 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include "adapters/crypto/ed25519_license_verifier.hpp"  // base64url
+#include "domain/encoding.hpp"
 
 namespace certsteward::adapters::acme {
 namespace {
 
-using crypto::base64UrlEncode;
+using domain::base64UrlEncode;
 using domain::ErrorCode;
 using domain::makeError;
 

@@ -18,15 +18,15 @@
 
 #include "adapters/acme/acme_crypto.hpp"
 #include "adapters/acme/ari.hpp"
-#include "adapters/crypto/ed25519_license_verifier.hpp"  // base64url
+#include "domain/encoding.hpp"
 #include "ports/dns_provider.hpp"
 
 namespace certsteward::adapters::acme {
 namespace {
 
 namespace json = boost::json;
-using crypto::base64UrlDecode;
-using crypto::base64UrlEncode;
+using domain::base64UrlDecode;
+using domain::base64UrlEncode;
 using domain::ErrorCode;
 using domain::makeError;
 using Clock = std::chrono::steady_clock;

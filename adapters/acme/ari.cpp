@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "adapters/crypto/ed25519_license_verifier.hpp"  // base64url
+#include "domain/encoding.hpp"
 
 namespace certsteward::adapters::acme {
 
@@ -19,7 +19,7 @@ using domain::makeError;
 namespace json = boost::json;
 
 std::string ariCertId(std::string_view authorityKeyId, std::string_view serialContent) {
-  return crypto::base64UrlEncode(authorityKeyId) + "." + crypto::base64UrlEncode(serialContent);
+  return domain::base64UrlEncode(authorityKeyId) + "." + domain::base64UrlEncode(serialContent);
 }
 
 domain::Result<std::string> ariCertId(std::string_view certificatePem) {

@@ -1,6 +1,8 @@
 // AES-256-GCM through OpenSSL EVP; errors become domain errors here, at the boundary.
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 
+#include "domain/encoding.hpp"
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
@@ -29,28 +31,6 @@ const unsigned char* bytes(std::string_view s) {
 
 }  // namespace
 
-std::string base64Encode(std::string_view in) {
-  std::string out(4 * ((in.size() + 2) / 3), '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes(in),
-                                static_cast<int>(in.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
-std::optional<std::string> base64Decode(std::string_view in) {
-  if (in.size() % 4 != 0) return std::nullopt;
-  std::string out(3 * in.size() / 4, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes(in),
-                                static_cast<int>(in.size()));
-  if (n < 0) return std::nullopt;
-  std::size_t pad = 0;
-  if (!in.empty() && in.back() == '=') ++pad;
-  if (in.size() > 1 && in[in.size() - 2] == '=') ++pad;
-  out.resize(static_cast<std::size_t>(n) - pad);
-  if (base64Encode(out) != in) return std::nullopt;  // reject non-canonical input
-  return out;
-}
-
 AesGcmSecretBox::AesGcmSecretBox(std::string_view secret) {
   unsigned int length = 0;
   HMAC(EVP_sha256(), kKeyLabel.data(), static_cast<int>(kKeyLabel.size()), bytes(secret),
@@ -71,12 +51,12 @@ domain::Result<std::string> AesGcmSecretBox::seal(std::string_view plaintext) co
                           out + kNonceSize + plaintext.size()) != 1) {
     return domain::makeError(domain::ErrorCode::internal, "encryption failed");
   }
-  return std::string(kPrefix) + base64Encode(blob);
+  return std::string(kPrefix) + domain::base64Encode(blob);
 }
 
 domain::Result<std::string> AesGcmSecretBox::open(std::string_view sealed) const {
   if (!sealed.starts_with(kPrefix)) return openFailure();
-  const auto blob = base64Decode(sealed.substr(kPrefix.size()));
+  const auto blob = domain::base64Decode(sealed.substr(kPrefix.size()));
   if (!blob || blob->size() < static_cast<std::size_t>(kNonceSize + kTagSize)) {
     return openFailure();
   }

@@ -23,8 +23,4 @@ class AesGcmSecretBox : public ports::SecretBox {
   std::array<std::uint8_t, 32> key_{};
 };
 
-std::string base64Encode(std::string_view bytes);
-// nullopt on anything that is not canonical padded base64.
-std::optional<std::string> base64Decode(std::string_view text);
-
 }  // namespace certsteward::adapters::crypto

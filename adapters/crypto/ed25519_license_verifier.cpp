@@ -1,6 +1,8 @@
 // Ed25519 licence keys through OpenSSL; the payload JSON is read with Boost.JSON.
 #include "adapters/crypto/ed25519_license_verifier.hpp"
 
+#include "domain/encoding.hpp"
+
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -19,28 +21,6 @@ domain::Error invalid(const std::string& why) {
 }
 
 }  // namespace
-
-std::string base64UrlEncode(std::string_view bytes) {
-  std::string s = base64Encode(bytes);
-  for (auto& c : s) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  while (!s.empty() && s.back() == '=')
-    s.pop_back();
-  return s;
-}
-
-std::optional<std::string> base64UrlDecode(std::string_view text) {
-  std::string s(text);
-  for (auto& c : s) {
-    if (c == '-') c = '+';
-    if (c == '_') c = '/';
-  }
-  while (s.size() % 4 != 0)
-    s.push_back('=');
-  return base64Decode(s);
-}
 
 Ed25519LicenseVerifier::Ed25519LicenseVerifier(std::string publicKeyPem) {
   if (publicKeyPem.empty()) return;
@@ -69,8 +49,8 @@ domain::Result<domain::License> Ed25519LicenseVerifier::verify(std::string_view 
   }
   const auto dot = licenseKey.find('.');
   if (licenseKey.size() > 8192 || dot == std::string_view::npos) return invalid("malformed");
-  const auto payload = base64UrlDecode(licenseKey.substr(0, dot));
-  const auto signature = base64UrlDecode(licenseKey.substr(dot + 1));
+  const auto payload = domain::base64UrlDecode(licenseKey.substr(0, dot));
+  const auto signature = domain::base64UrlDecode(licenseKey.substr(dot + 1));
   if (!payload || !signature) return invalid("malformed");
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   const bool ok =
@@ -127,7 +107,7 @@ domain::Result<std::string> Ed25519LicenseVerifier::sign(const std::string& priv
   EVP_PKEY_free(key);
   if (!ok) return domain::makeError(domain::ErrorCode::internal, "signing failed");
   signature.resize(length);
-  return base64UrlEncode(payloadJson) + "." + base64UrlEncode(signature);
+  return domain::base64UrlEncode(payloadJson) + "." + domain::base64UrlEncode(signature);
 }
 
 }  // namespace certsteward::adapters::crypto

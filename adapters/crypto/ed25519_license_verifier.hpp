@@ -30,7 +30,4 @@ class Ed25519LicenseVerifier : public ports::LicenseVerifier {
   void* key_ = nullptr;  // EVP_PKEY*
 };
 
-std::string base64UrlEncode(std::string_view bytes);
-std::optional<std::string> base64UrlDecode(std::string_view text);
-
 }  // namespace certsteward::adapters::crypto

@@ -1,6 +1,8 @@
 // The request pipeline of /api/v1 and the error table.
 #include "adapters/http/api.hpp"
 
+#include "domain/encoding.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>

@@ -1,6 +1,8 @@
 // Request parsing and entity rendering.
 #include "adapters/http/json_io.hpp"
 
+#include "domain/encoding.hpp"
+
 #include "domain/audit.hpp"
 
 #include <charconv>

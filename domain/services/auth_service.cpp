@@ -1,6 +1,8 @@
 // Sessions: login, refresh rotation with reuse detection, logout, authentication.
 #include "domain/services/auth_service.hpp"
 
+#include "domain/encoding.hpp"
+
 #include "domain/audit.hpp"
 #include "domain/totp.hpp"
 

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "adapters/crypto/ed25519_license_verifier.hpp"
+#include "domain/encoding.hpp"
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"
@@ -426,7 +427,7 @@ TEST_CASE("issuance e2e: an unreachable CA fails with backoff to dead, retry aft
 TEST_CASE(
     "issuance e2e: a CA that requires External Account Binding — refused without, issues with") {
   const std::string kid = "kid-e2e";
-  const std::string mac = certsteward::adapters::crypto::base64UrlEncode(std::string(32, 'k'));
+  const std::string mac = certsteward::domain::base64UrlEncode(std::string(32, 'k'));
   Deployment d(0, "", {{kid, mac}});
   auto& http = *d.http;
   // The deployment's own account has no EAB: the CA refuses it, and says why.

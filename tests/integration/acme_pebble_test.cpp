@@ -17,6 +17,7 @@
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/dns/rfc2136_dns_provider.hpp"
+#include "domain/encoding.hpp"
 #include "support/bind9_fixture.hpp"
 #include "support/chain_verify.hpp"
 #include "support/http_stub.hpp"
@@ -378,7 +379,7 @@ TEST_CASE("acme: failures are clear and bounded — wrong TSIG key, unreachable 
 
 TEST_CASE("acme: External Account Binding — required by the CA, refused without, accepted with") {
   const std::string kid = "kid-certsteward";
-  const std::string mac = adapters::crypto::base64UrlEncode(std::string(32, 'm'));
+  const std::string mac = domain::base64UrlEncode(std::string(32, 'm'));
   PebbleServer eabCa(testing::PebbleOptions{bind9().address(), {{kid, mac}}, 0});
   REQUIRE_MESSAGE(eabCa.available(), eabCa.reason());
   AcmeIssuer issuer(box(), settings(eabCa));

@@ -5,6 +5,7 @@
 
 #include "adapters/crypto/openssl_mac.hpp"
 #include "domain/audit.hpp"
+#include "domain/encoding.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

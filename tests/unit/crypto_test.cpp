@@ -9,6 +9,7 @@
 #include "adapters/crypto/openssl_mac.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
 #include "domain/audit.hpp"
+#include "domain/encoding.hpp"
 
 using namespace certsteward;
 
@@ -42,17 +43,6 @@ TEST_CASE("crypto: tampered, truncated or foreign ciphertext is refused without 
     CHECK(opened.error().message.find("private") == std::string::npos);
   }
   CHECK_FALSE(other.open(sealed).ok());
-}
-
-TEST_CASE("crypto: base64 is canonical") {
-  using adapters::crypto::base64Decode;
-  using adapters::crypto::base64Encode;
-  CHECK(base64Encode("") == "");
-  CHECK(base64Encode("f") == "Zg==");
-  CHECK(base64Encode("foobar") == "Zm9vYmFy");
-  CHECK(base64Decode("Zm9vYg==") == "foob");
-  CHECK_FALSE(base64Decode("Zm9vYg="));
-  CHECK_FALSE(base64Decode("Zm9v!mFy"));
 }
 
 TEST_CASE("time zones: names of the tz database, never a path out of it") {

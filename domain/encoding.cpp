@@ -1,0 +1,121 @@
+// Hex, base64 and base64url.
+#include "domain/encoding.hpp"
+
+#include <array>
+
+namespace certsteward::domain {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string encode(std::string_view in, const char* alphabet, bool pad) {
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 3 <= in.size(); i += 3) {
+    const unsigned v = static_cast<unsigned char>(in[i]) << 16 |
+                       static_cast<unsigned char>(in[i + 1]) << 8 |
+                       static_cast<unsigned char>(in[i + 2]);
+    out += alphabet[v >> 18 & 63];
+    out += alphabet[v >> 12 & 63];
+    out += alphabet[v >> 6 & 63];
+    out += alphabet[v & 63];
+  }
+  const std::size_t rest = in.size() - i;
+  if (rest > 0) {
+    unsigned v = static_cast<unsigned char>(in[i]) << 16;
+    if (rest == 2) v |= static_cast<unsigned char>(in[i + 1]) << 8;
+    out += alphabet[v >> 18 & 63];
+    out += alphabet[v >> 12 & 63];
+    if (rest == 2) out += alphabet[v >> 6 & 63];
+    if (pad) out.append(rest == 1 ? 2 : 1, '=');
+  }
+  return out;
+}
+
+std::array<signed char, 256> table(const char* alphabet) {
+  std::array<signed char, 256> t{};
+  t.fill(-1);
+  for (int i = 0; i < 64; ++i)
+    t[static_cast<unsigned char>(alphabet[i])] = static_cast<signed char>(i);
+  return t;
+}
+
+// Decodes unpadded text; nullopt for a foreign character, an impossible length, or set bits
+// after the last byte (non-canonical).
+std::optional<std::string> decode(std::string_view in, const std::array<signed char, 256>& t) {
+  if (in.size() % 4 == 1) return std::nullopt;
+  std::string out;
+  out.reserve(in.size() * 3 / 4);
+  unsigned buffer = 0;
+  int bits = 0;
+  for (const char c : in) {
+    const int v = t[static_cast<unsigned char>(c)];
+    if (v < 0) return std::nullopt;
+    buffer = (buffer << 6 | static_cast<unsigned>(v)) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>(buffer >> bits & 0xff);
+    }
+  }
+  if ((buffer & ((1u << bits) - 1)) != 0) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::string toHex(std::string_view bytes) {
+  std::string out(bytes.size() * 2, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    out[2 * i] = kHex[b >> 4];
+    out[2 * i + 1] = kHex[b & 0x0f];
+  }
+  return out;
+}
+
+std::optional<std::string> fromHex(std::string_view text) {
+  if (text.size() % 2 != 0) return std::nullopt;
+  std::string out(text.size() / 2, '\0');
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int hi = hexValue(text[2 * i]);
+    const int lo = hexValue(text[2 * i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out[i] = static_cast<char>(hi << 4 | lo);
+  }
+  return out;
+}
+
+std::string base64Encode(std::string_view bytes) {
+  return encode(bytes, kBase64, true);
+}
+
+std::optional<std::string> base64Decode(std::string_view text) {
+  static const auto t = table(kBase64);
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::size_t pad = 0;
+  while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=')
+    ++pad;
+  return decode(text.substr(0, text.size() - pad), t);
+}
+
+std::string base64UrlEncode(std::string_view bytes) {
+  return encode(bytes, kBase64Url, false);
+}
+
+std::optional<std::string> base64UrlDecode(std::string_view text) {
+  static const auto t = table(kBase64Url);
+  return decode(text, t);
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,19 @@
+// Byte encoders, written once for every layer: lower-case hex, base64 and base64url (RFC 4648).
+// Decoders refuse anything that is not the canonical encoding (wrong alphabet, bad padding,
+// stray bits), so one value has one text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace certsteward::domain {
+
+std::string toHex(std::string_view bytes);                          // lower case
+std::optional<std::string> fromHex(std::string_view text);          // lower or upper case
+std::string base64Encode(std::string_view bytes);                   // with '=' padding
+std::optional<std::string> base64Decode(std::string_view text);     // padding required
+std::string base64UrlEncode(std::string_view bytes);                // '-' '_', no padding
+std::optional<std::string> base64UrlDecode(std::string_view text);  // no padding
+
+}  // namespace certsteward::domain

@@ -1,0 +1,57 @@
+// The encoders of domain/encoding.hpp: RFC 4648's test vectors both ways, and every
+// non-canonical text refused.
+#include <doctest/doctest.h>
+
+#include "domain/encoding.hpp"
+
+using namespace certsteward::domain;
+
+TEST_CASE("encoding: RFC 4648 vectors in base64, base64url and hex") {
+  const struct {
+    const char* plain;
+    const char* base64;
+    const char* base64url;
+    const char* hex;
+  } rows[] = {
+      {"", "", "", ""},
+      {"f", "Zg==", "Zg", "66"},
+      {"fo", "Zm8=", "Zm8", "666f"},
+      {"foo", "Zm9v", "Zm9v", "666f6f"},
+      {"foob", "Zm9vYg==", "Zm9vYg", "666f6f62"},
+      {"fooba", "Zm9vYmE=", "Zm9vYmE", "666f6f6261"},
+      {"foobar", "Zm9vYmFy", "Zm9vYmFy", "666f6f626172"},
+      {"\xfb\xff\xfe", "+//+", "-__-", "fbfffe"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.plain);
+    CHECK(base64Encode(row.plain) == row.base64);
+    CHECK(base64Decode(row.base64) == std::string(row.plain));
+    CHECK(base64UrlEncode(row.plain) == row.base64url);
+    CHECK(base64UrlDecode(row.base64url) == std::string(row.plain));
+    CHECK(toHex(row.plain) == row.hex);
+    CHECK(fromHex(row.hex) == std::string(row.plain));
+  }
+  std::string all;
+  for (int i = 0; i < 256; ++i)
+    all.push_back(static_cast<char>(i));
+  CHECK(base64Decode(base64Encode(all)) == all);
+  CHECK(base64UrlDecode(base64UrlEncode(all)) == all);
+  CHECK(fromHex(toHex(all)) == all);
+  CHECK(fromHex("FBFFFE") == std::string("\xfb\xff\xfe"));
+}
+
+TEST_CASE("encoding: texts that are not the canonical encoding are refused") {
+  for (const char* text : {"Zg=", "Zg", "Zm9vYg=", "Zm9v!mFy", "Zh==", "Zm9=", "Z===", "====",
+                           "Zm9vYg==Zg==", "-__-", "Zm 9v"}) {
+    CAPTURE(text);
+    CHECK_FALSE(base64Decode(text).has_value());
+  }
+  for (const char* text : {"Zg==", "Zh", "Z", "+//+", "Zm9v!", "Zm9vY"}) {
+    CAPTURE(text);
+    CHECK_FALSE(base64UrlDecode(text).has_value());
+  }
+  for (const char* text : {"6", "6g", "0x66", "66 "}) {
+    CAPTURE(text);
+    CHECK_FALSE(fromHex(text).has_value());
+  }
+}
