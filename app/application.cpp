@@ -15,6 +15,7 @@
 #include "adapters/cache/caching_user_repository.hpp"
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/bcrypt_password_hasher.hpp"
+#include "adapters/crypto/certificate_bundle.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"
 #include "adapters/crypto/jwt_token_codec.hpp"
 #include "adapters/crypto/object_id_generator.hpp"
@@ -195,7 +196,8 @@ struct Application::Parts {
              fingerprintMac,
              metrics,
              issuer,
-             dnsProviders},
+             dnsProviders,
+             keyBundles},
             {c.secure_cookies, c.refresh_token_ttl}) {}
 
   Config config;
@@ -227,6 +229,7 @@ struct Application::Parts {
   adapters::notify::RecordingNotifier notifier{store->events(), ids, &metrics};
   DistributionModuleRegistry distributionModules;
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
+  adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::acme::AcmeIssuer issuer;
   domain::IssuanceWorker issuance;
   std::unique_ptr<WorkerPool> standardWorkers;

@@ -20,8 +20,8 @@
 
 #include "adapters/crypto/openssl_mac.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
-#include "domain/audit.hpp"
 #include "domain/id.hpp"
+#include "domain/services/audit_sealer.hpp"
 
 using namespace certsteward;
 using Clock = std::chrono::steady_clock;

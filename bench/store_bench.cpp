@@ -16,6 +16,7 @@
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
+#include "domain/services/audit_sealer.hpp"
 
 #include <unistd.h>
 #include <filesystem>

@@ -11,13 +11,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "domain/id.hpp"
 #include "domain/time.hpp"
-#include "ports/mac.hpp"
 
 namespace certsteward::domain {
 
@@ -41,32 +39,13 @@ struct AuditEntry {
 // Every this many entries the audit service appends an `audit.checkpoint` entry naming the head.
 inline constexpr std::int64_t kAuditCheckpointInterval = 1000;
 
-// Computes checksums with the audit signing key held by a Mac.
-class AuditSealer {
+// Seals an entry onto the chain: sets its checksum (chained on the previous entry's) and its
+// entry MAC. A store calls it inside its append, once the sequence and timestamp are final.
+// Implemented with the audit signing key by AuditSealer (domain/services/audit_sealer.hpp).
+class AuditChainSealer {
  public:
-  explicit AuditSealer(const ports::Mac& mac) : mac_(mac) {}
-
-  // hex(HMAC(key, previous ‖ id ‖ RFC 3339 timestamp ‖ action ‖ resource_type)); the first
-  // entry's previous checksum is the empty string.
-  std::string checksum(const std::string& previousChecksum, const AuditEntry& entry) const;
-
-  // hex(HMAC(key, canonical form of the entry)): a version tag, the sequence, the checksum,
-  // then every other field but `mac` length-prefixed in a fixed order (the optional project
-  // marked present or absent). docs/architecture.md gives the exact bytes.
-  std::string entryMac(const AuditEntry& entry) const;
-
-  // The checks of verification, allocation-free: whether the stored checksum (chained on
-  // `previousChecksum`) and the stored entry MAC are right. `scratch` is a reusable buffer.
-  bool checksumMatches(std::string_view previousChecksum, const AuditEntry& entry,
-                       std::string& scratch) const;
-  bool entryMacMatches(const AuditEntry& entry, std::string& scratch) const;
-
-  // Sets entry.checksum (chained on `previousChecksum`) and then entry.mac. Stores call it once
-  // the sequence and timestamp are final.
-  void seal(const std::string& previousChecksum, AuditEntry& entry) const;
-
- private:
-  const ports::Mac& mac_;
+  virtual ~AuditChainSealer() = default;
+  virtual void seal(const std::string& previousChecksum, AuditEntry& entry) const = 0;
 };
 
 struct AuditBreak {
@@ -93,14 +72,6 @@ struct AuditVerification {
   std::vector<AuditBreak> breaks;
   std::optional<Timestamp> next_since;  // nullopt when the chain has nothing further
 };
-
-// Verifies one page of the chain in order. Each entry's checksum is checked against the stored
-// checksum of the entry before it (`predecessorChecksum` for the first), so one altered entry
-// gives one break, and its entry MAC against its own fields (reason "entry_mac"; one break per
-// entry at most). `nextSince` is the timestamp of the first entry after the page, if any.
-AuditVerification verifyAuditPage(const AuditSealer& sealer, std::string predecessorChecksum,
-                                  std::span<const AuditEntry> page,
-                                  std::optional<Timestamp> nextSince);
 
 // Timestamps along the chain strictly increase, so a verify page can resume at an exact
 // `since`: an entry stamped at or before its predecessor is moved to 1 ms after it.

@@ -52,7 +52,7 @@ struct User {
   AuthSource auth_source = AuthSource::local;
   bool disabled = false;
   bool totp_enabled = false;
-  std::string totp_secret_sealed;  // SecretBox ciphertext; empty when not enrolled
+  std::string totp_secret_sealed;   // SecretBox ciphertext; empty when not enrolled
   std::int64_t totp_last_step = 0;  // the time step of the last code accepted at login
   Timestamp created_at{};
   Timestamp updated_at{};

@@ -37,7 +37,7 @@ class AuditLog {
    * @return the stored entry; conflict when the id exists. Thread-safe.
    */
   virtual domain::Result<domain::AuditEntry> append(const domain::AuditEntry& draft,
-                                                    const domain::AuditSealer& sealer) = 0;
+                                                    const domain::AuditChainSealer& sealer) = 0;
 
   /** @return one entry; not_found. */
   virtual domain::Result<domain::AuditEntry> get(const domain::Id& id) const = 0;

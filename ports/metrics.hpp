@@ -5,10 +5,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace certsteward::ports {
 
 using MetricLabels = std::map<std::string, std::string>;
+using MetricSamples = std::map<std::string, std::vector<std::pair<MetricLabels, double>>>;
 
 class Metrics {
  public:
@@ -20,6 +23,16 @@ class Metrics {
   virtual void set(std::string_view name, const MetricLabels& labels, double value) = 0;
   /** Records one observation in a histogram (seconds for durations). Thread-safe. */
   virtual void observe(std::string_view name, const MetricLabels& labels, double value) = 0;
+
+  /**
+   * Everything recorded, plus `gauges` — samples computed at scrape time (name -> labelled
+   * values) — in the adapter's text exposition format (what GET /metrics answers); empty when
+   * the adapter exposes nothing. Thread-safe.
+   */
+  virtual std::string exposition(const MetricSamples& gauges) const {
+    (void)gauges;
+    return {};
+  }
 };
 
 using MetricsPtr = std::unique_ptr<Metrics>;

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "adapters/cache/bounded_cache.hpp"
+#include "adapters/common/bounded_cache.hpp"
 #include "ports/clock.hpp"
 #include "ports/user_repository.hpp"
 
@@ -35,7 +35,7 @@ class CachingUserRepository : public ports::UserRepository {
   ports::UserRepository& inner_;
   const ports::Clock& clock_;
   const domain::Duration ttl_;
-  mutable BoundedCache<domain::User> byId_;
+  mutable common::BoundedCache<domain::User> byId_;
 };
 
 }  // namespace certsteward::adapters::cache

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "domain/result.hpp"
+#include "ports/key_bundles.hpp"
 
 namespace certsteward::adapters::crypto {
 
@@ -20,5 +21,19 @@ domain::Result<std::string> encryptPrivateKeyPem(std::string_view keyPem,
 domain::Result<std::string> makePkcs12(std::string_view keyPem, std::string_view certificatePem,
                                        std::string_view chainPem, std::string_view password,
                                        const std::string& friendlyName);
+
+// The KeyBundles port through the two functions above.
+class OpenSslKeyBundles : public ports::KeyBundles {
+ public:
+  domain::Result<std::string> encryptedPrivateKeyPem(std::string_view keyPem,
+                                                     std::string_view password) const override {
+    return encryptPrivateKeyPem(keyPem, password);
+  }
+  domain::Result<std::string> pkcs12(std::string_view keyPem, std::string_view certificatePem,
+                                     std::string_view chainPem, std::string_view password,
+                                     const std::string& friendlyName) const override {
+    return makePkcs12(keyPem, certificatePem, chainPem, password, friendlyName);
+  }
+};
 
 }  // namespace certsteward::adapters::crypto

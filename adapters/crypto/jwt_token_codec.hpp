@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "adapters/cache/bounded_cache.hpp"
+#include "adapters/common/bounded_cache.hpp"
 #include "ports/token_codec.hpp"
 
 namespace certsteward::adapters::crypto {
@@ -27,7 +27,7 @@ class JwtTokenCodec : public ports::TokenCodec {
   JwtSettings settings_;
   // Tokens already verified, until their expiry: a token's signature and claims never change,
   // so a hit answers exactly what a full verification would (expiry is re-checked).
-  mutable cache::BoundedCache<ports::TokenClaims> verified_{4096};
+  mutable common::BoundedCache<ports::TokenClaims> verified_{4096};
 };
 
 }  // namespace certsteward::adapters::crypto

@@ -132,7 +132,7 @@ HttpResponse Api::handle(const HttpRequest& request) {
 }
 
 std::string Api::metricsText() {
-  std::map<std::string, std::vector<std::pair<ports::MetricLabels, double>>> gauges;
+  ports::MetricSamples gauges;
   if (auto certs = s_.store.certificates().countByStatus()) {
     auto& samples = gauges["certsteward_certificates"];
     for (const auto& [status, n] : *certs) {
@@ -157,7 +157,7 @@ std::string Api::metricsText() {
     gauges["certsteward_license_certificate_limit"].push_back(
         {{{"plan", view.plan}}, static_cast<double>(view.cert_limit)});
   }
-  return s_.metrics.render(gauges);
+  return s_.metrics.exposition(gauges);
 }
 
 HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel) {

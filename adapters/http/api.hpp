@@ -5,10 +5,9 @@
 
 #include <memory>
 
-#include "adapters/cache/bounded_cache.hpp"
+#include "adapters/common/bounded_cache.hpp"
 #include "adapters/http/http_types.hpp"
 #include "adapters/http/router.hpp"
-#include "adapters/metrics/prometheus_registry.hpp"
 #include "domain/services/auth_service.hpp"
 #include "domain/services/ca_quota_service.hpp"
 #include "domain/services/certificate_service.hpp"
@@ -22,7 +21,9 @@
 #include "ports/clock.hpp"
 #include "ports/dns_provider_factory.hpp"
 #include "ports/issuer.hpp"
+#include "ports/key_bundles.hpp"
 #include "ports/mac.hpp"
+#include "ports/metrics.hpp"
 #include "ports/secret_box.hpp"
 #include "ports/store.hpp"
 
@@ -56,9 +57,10 @@ struct ApiServices {
   ports::Store& store;
   const ports::Clock& clock;
   const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
-  metrics::PrometheusRegistry& metrics;
-  const ports::Issuer& issuer;  // what GET /ca-providers reports
+  ports::Metrics& metrics;         // counts requests; its exposition answers GET /metrics
+  const ports::Issuer& issuer;     // what GET /ca-providers reports
   const ports::DnsProviderFactory& dnsProviders;
+  const ports::KeyBundles& bundles;  // password-protected key downloads (PEM, PKCS#12)
 };
 
 struct ApiOptions {
@@ -105,7 +107,7 @@ class Api {
     std::int64_t generation = 0;
     std::shared_ptr<const std::string> body;  // shared: a hit copies no page
   };
-  cache::BoundedCache<CachedPage> certificatePages_{512};
+  common::BoundedCache<CachedPage> certificatePages_{512};
 };
 
 // The one table from domain errors to HTTP statuses and bodies (docs/api.md, Errors).

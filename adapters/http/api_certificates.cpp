@@ -3,7 +3,6 @@
 #include <array>
 #include <sstream>
 
-#include "adapters/crypto/certificate_bundle.hpp"
 #include "adapters/http/api.hpp"
 #include "adapters/http/json_io.hpp"
 #include "adapters/http/zip_archive.hpp"
@@ -145,14 +144,15 @@ HttpResponse fileResponse(std::string contentType, const std::string& fileName, 
 }
 
 // The download in `format`; `password` is set exactly when the material carries the key.
-HttpResponse bundleResponse(const domain::CertificateMaterial& m, BundleFormat format,
-                            const std::optional<std::string>& password, domain::Timestamp now) {
+HttpResponse bundleResponse(const ports::KeyBundles& bundles, const domain::CertificateMaterial& m,
+                            BundleFormat format, const std::optional<std::string>& password,
+                            domain::Timestamp now) {
   const std::string stem = fileStem(m.common_name);
   const std::string leaf = withNewline(m.certificate_pem);
   const std::string chain = withNewline(m.chain_pem);
   std::string encryptedKey;
   if (m.private_key_pem && format != BundleFormat::pkcs12) {
-    auto key = crypto::encryptPrivateKeyPem(*m.private_key_pem, *password);
+    auto key = bundles.encryptedPrivateKeyPem(*m.private_key_pem, *password);
     if (!key) return errorResponse(key.error());
     encryptedKey = std::move(*key);
   }
@@ -167,8 +167,8 @@ HttpResponse bundleResponse(const domain::CertificateMaterial& m, BundleFormat f
                           makeZip(files, domain::unixSeconds(now)));
     }
     case BundleFormat::pkcs12: {
-      auto p12 = crypto::makePkcs12(*m.private_key_pem, m.certificate_pem, m.chain_pem, *password,
-                                    m.common_name);
+      auto p12 = bundles.pkcs12(*m.private_key_pem, m.certificate_pem, m.chain_pem, *password,
+                                m.common_name);
       if (!p12) return errorResponse(p12.error());
       return fileResponse("application/x-pkcs12", stem + ".p12", std::move(*p12));
     }
@@ -204,7 +204,7 @@ void Api::addCertificateRoutes() {
         auto material = s_.certificates.material(c.who(), c.context, c.param("project_id"),
                                                  c.param("cert_id"), false);
         if (!material) return errorResponse(material.error());
-        return bundleResponse(*material, format, std::nullopt, s_.clock.now());
+        return bundleResponse(s_.bundles, *material, format, std::nullopt, s_.clock.now());
       });
 
   // With the private key, encrypted under the caller's password (project admin, audited).
@@ -219,7 +219,7 @@ void Api::addCertificateRoutes() {
         auto material = s_.certificates.material(c.who(), c.context, c.param("project_id"),
                                                  c.param("cert_id"), withKey);
         if (!material) return errorResponse(material.error());
-        return bundleResponse(*material, format, password, s_.clock.now());
+        return bundleResponse(s_.bundles, *material, format, password, s_.clock.now());
       });
 
   router_.add("GET", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {

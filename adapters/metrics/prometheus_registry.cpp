@@ -117,8 +117,7 @@ void PrometheusRegistry::observe(std::string_view name, const ports::MetricLabel
   h.sum += value;
 }
 
-std::string PrometheusRegistry::render(
-    const std::map<std::string, std::vector<std::pair<ports::MetricLabels, double>>>& extra) const {
+std::string PrometheusRegistry::render(const ports::MetricSamples& extra) const {
   std::string out;
   const auto header = [&](const std::string& name, const char* type) {
     if (const auto it = help_.find(name); it != help_.end()) {

@@ -22,9 +22,10 @@ class PrometheusRegistry : public ports::Metrics {
 
   // Renders everything recorded. `gauges` are extra samples computed at scrape time (name ->
   // labelled values), rendered as gauges.
-  std::string render(
-      const std::map<std::string, std::vector<std::pair<ports::MetricLabels, double>>>& gauges = {})
-      const;
+  std::string render(const ports::MetricSamples& gauges = {}) const;
+  std::string exposition(const ports::MetricSamples& gauges) const override {
+    return render(gauges);
+  }
 
   static std::string escapeLabel(const std::string& value);
 

@@ -7,6 +7,7 @@
 
 #include "domain/audit.hpp"
 #include "domain/services/access_control.hpp"
+#include "domain/services/audit_sealer.hpp"
 #include "ports/audit_log.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"

@@ -4,7 +4,7 @@
 #include "domain/encoding.hpp"
 
 #include "domain/audit.hpp"
-#include "domain/totp.hpp"
+#include "domain/services/totp_codes.hpp"
 
 namespace certsteward::domain {
 namespace {

@@ -1,9 +1,13 @@
-// The dependency rule: domain/ and ports/ include only the standard library, domain/ and
-// ports/. Any other include in the core fails this test.
+// The dependency rule, layer by layer (docs/architecture.md): the model includes only the
+// standard library and itself; ports the model; services the ports; adapters their own
+// libraries, the model, the ports and adapters/common — never one another (the store adapters
+// share their codec), and only the REST adapter calls services; app/ wires everything. Any
+// include against these arrows fails this test.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -100,8 +104,54 @@ bool parseInclude(const std::string& line, char& delimiter, std::string& path) {
   return true;
 }
 
-// Returns the offending include lines of one file's text.
-std::vector<std::string> foreignIncludes(const std::string& text) {
+// The layer a source file belongs to, from its path relative to the source root ("" for files
+// outside every layer).
+std::string layerOf(const std::string& path) {
+  if (path.starts_with("domain/services/")) return "services";
+  if (path.starts_with("domain/")) return "model";
+  if (path.starts_with("ports/")) return "ports";
+  if (path.starts_with("adapters/store/")) {  // each store is an adapter of its own
+    const auto end = path.find('/', std::string("adapters/store/").size());
+    return end == std::string::npos ? "" : path.substr(0, end);
+  }
+  if (path.starts_with("adapters/")) {
+    const auto end = path.find('/', std::string("adapters/").size());
+    return end == std::string::npos ? "" : path.substr(0, end);
+  }
+  if (path.starts_with("app/")) return "app";
+  return "";
+}
+
+// Adapters driven by people (the REST API) call the use cases; every other adapter implements a
+// port and knows only the ports and the model.
+bool drivesServices(const std::string& adapter) {
+  return adapter == "adapters/http";
+}
+
+// Whether a file of `layer` may include `path` (quoted when `quoted`, else angle brackets).
+bool allowed(const std::string& layer, bool quoted, const std::string& path) {
+  const bool standard = !quoted && standardHeaders().count(path) == 1;
+  const bool model = quoted && path.starts_with("domain/") && !path.starts_with("domain/services/");
+  const bool ports = quoted && path.starts_with("ports/");
+  const bool services = quoted && path.starts_with("domain/services/");
+  if (layer == "model") return standard || model;
+  if (layer == "ports") return standard || model || ports;
+  if (layer == "services") return standard || model || ports || services;
+  if (layer.starts_with("adapters/")) {
+    if (!quoted) return true;  // the adapter's own third-party libraries
+    if (model || ports) return true;
+    if (services) return drivesServices(layer);
+    if (path.starts_with(layer + "/") || path.starts_with("adapters/common/")) return true;
+    // The store adapters share the JSON codec of the domain's records.
+    return layer.starts_with("adapters/store/") && path.starts_with("adapters/store/codec/");
+  }
+  if (layer == "app") return true;  // the composition root wires everything
+  return true;
+}
+
+// The include lines of one file that run against the arrows of its layer.
+std::vector<std::string> violations(const std::string& path, const std::string& text) {
+  const std::string layer = layerOf(path);
   std::vector<std::string> bad;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -109,46 +159,100 @@ std::vector<std::string> foreignIncludes(const std::string& text) {
     const std::string line = text.substr(start, end - start);
     start = end + 1;
     char delimiter = 0;
-    std::string path;
-    if (!parseInclude(line, delimiter, path)) continue;
-    const bool core =
-        delimiter == '"' && (path.starts_with("domain/") || path.starts_with("ports/"));
-    const bool standard = delimiter == '<' && standardHeaders().count(path) == 1;
-    if (!core && !standard) bad.push_back(line);
+    std::string included;
+    if (!parseInclude(line, delimiter, included)) continue;
+    if (included.starts_with("app/") && layer != "app") {
+      bad.push_back(line);
+    } else if (!allowed(layer, delimiter == '"', included)) {
+      bad.push_back(line);
+    }
   }
   return bad;
 }
 
 }  // namespace
 
-TEST_CASE("architecture: the checker flags foreign includes and accepts the core's own") {
-  CHECK(foreignIncludes("#include <vector>\n#include \"domain/job.hpp\"\n").empty());
-  CHECK(foreignIncludes("#include \"ports/clock.hpp\"\n  #  include <optional>\n").empty());
-  CHECK(foreignIncludes("#include <boost/json.hpp>\n").size() == 1);
-  CHECK(foreignIncludes("#include <openssl/evp.h>\n").size() == 1);
-  CHECK(foreignIncludes("#include \"adapters/http/http_server.hpp\"\n").size() == 1);
-  CHECK(foreignIncludes("#include \"app/config.hpp\"\n").size() == 1);
-  CHECK(foreignIncludes("#include <sqlite3.h>\n").size() == 1);
-  CHECK(foreignIncludes("#include <vector.h>\n").size() == 1);
+TEST_CASE("architecture: the checker flags every include against the arrows, layer by layer") {
+  const struct {
+    const char* file;
+    const char* include;
+    bool ok;
+  } rows[] = {
+      // the model: the standard library and itself
+      {"domain/job.cpp", "#include <vector>", true},
+      {"domain/job.cpp", "#include \"domain/time.hpp\"", true},
+      {"domain/audit.hpp", "#include \"ports/mac.hpp\"", false},
+      {"domain/job.cpp", "#include \"domain/services/job_service.hpp\"", false},
+      {"domain/job.cpp", "#include <boost/json.hpp>", false},
+      {"domain/job.cpp", "#include <openssl/evp.h>", false},
+      {"domain/job.cpp", "#include <vector.h>", false},
+      {"domain/job.cpp", "  #  include \"adapters/http/http_server.hpp\"", false},
+      // ports: the model and themselves
+      {"ports/clock.hpp", "#include \"domain/time.hpp\"", true},
+      {"ports/store.hpp", "#include \"ports/clock.hpp\"", true},
+      {"ports/store.hpp", "#include \"domain/services/unit_of_work.hpp\"", false},
+      {"ports/store.hpp", "#include <sqlite3.h>", false},
+      // services: model, ports, services
+      {"domain/services/job_service.cpp", "#include \"ports/job_queue.hpp\"", true},
+      {"domain/services/job_service.cpp", "#include \"domain/services/access_control.hpp\"", true},
+      {"domain/services/job_service.cpp", "#include \"adapters/crypto/openssl_mac.hpp\"", false},
+      {"domain/services/job_service.cpp", "#include \"app/config.hpp\"", false},
+      {"domain/services/job_service.cpp", "#include <spdlog/spdlog.h>", false},
+      // adapters: their libraries, model, ports, themselves, adapters/common — not each other
+      {"adapters/crypto/openssl_mac.cpp", "#include <openssl/evp.h>", true},
+      {"adapters/crypto/openssl_mac.cpp", "#include \"adapters/crypto/openssl_mac.hpp\"", true},
+      {"adapters/crypto/jwt_token_codec.hpp", "#include \"adapters/common/bounded_cache.hpp\"",
+       true},
+      {"adapters/acme/acme_issuer.cpp", "#include \"adapters/crypto/ed25519_license_verifier.hpp\"",
+       false},
+      {"adapters/http/api.hpp", "#include \"adapters/metrics/prometheus_registry.hpp\"", false},
+      {"adapters/http/api.hpp", "#include \"domain/services/auth_service.hpp\"", true},
+      {"adapters/crypto/openssl_mac.cpp", "#include \"domain/services/audit_sealer.hpp\"", false},
+      {"adapters/store/sqlite/sqlite_store.cpp", "#include \"adapters/store/codec/json_codec.hpp\"",
+       true},
+      {"adapters/store/sqlite/sqlite_store.cpp",
+       "#include \"adapters/store/mongo/mongo_store.hpp\"", false},
+      {"adapters/dns/exec_dns_provider.cpp", "#include \"adapters/store/codec/json_codec.hpp\"",
+       false},
+      {"adapters/dns/exec_dns_provider.cpp", "#include \"app/config.hpp\"", false},
+      // app wires everything
+      {"app/application.cpp", "#include \"adapters/http/api.hpp\"", true},
+      {"app/application.cpp", "#include \"adapters/store/sqlite/sqlite_store.hpp\"", true},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.file);
+    CAPTURE(row.include);
+    CHECK(violations(row.file, std::string(row.include) + "\n").empty() == row.ok);
+  }
+  CHECK(layerOf("adapters/store/sqlite/sqlite_store.cpp") == "adapters/store/sqlite");
+  CHECK(layerOf("adapters/http/api.cpp") == "adapters/http");
+  CHECK(layerOf("domain/services/job_service.cpp") == "services");
 }
 
-TEST_CASE("architecture: domain/ and ports/ include only the standard library and the core") {
+TEST_CASE("architecture: every file of every layer includes only what its layer may") {
   const fs::path root = CERTSTEWARD_SOURCE_DIR;
-  int files = 0;
-  for (const char* layer : {"domain", "ports"}) {
-    for (const auto& entry : fs::recursive_directory_iterator(root / layer)) {
+  std::map<std::string, int> files;
+  for (const char* top : {"domain", "ports", "adapters", "app"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       const auto ext = entry.path().extension();
       if (ext != ".hpp" && ext != ".cpp" && ext != ".h") continue;
+      const std::string path = entry.path().lexically_relative(root).generic_string();
       std::ifstream in(entry.path());
       const std::string text((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
-      ++files;
-      for (const auto& line : foreignIncludes(text)) {
-        FAIL_CHECK(entry.path().lexically_relative(root).string() << ": " << line);
+      ++files[layerOf(path)];
+      for (const auto& line : violations(path, text)) {
+        FAIL_CHECK(path << ": " << line);
       }
     }
   }
-  CHECK(files > 20);  // the scan really read the core
+  // The scan really read every layer.
+  CHECK(files["model"] > 20);
+  CHECK(files["ports"] > 20);
+  CHECK(files["services"] > 20);
+  CHECK(files["adapters/http"] > 10);
+  CHECK(files["adapters/store/sqlite"] > 5);
+  CHECK(files["app"] > 5);
 }
 
 TEST_CASE("architecture: no test case name contains a semicolon (CTest would split it)") {
@@ -166,8 +270,8 @@ TEST_CASE("architecture: no test case name contains a semicolon (CTest would spl
         const auto close = text.find('"', open + 1);
         if (close == std::string::npos) break;
         const std::string name = text.substr(open + 1, close - open - 1);
-        CHECK_MESSAGE(name.find(';') == std::string::npos,
-                      entry.path().filename().string() << ": " << name);
+        CHECK_MESSAGE(name.find(';') == std::string::npos, entry.path().filename().string()
+                                                               << ": " << name);
       }
     }
   }

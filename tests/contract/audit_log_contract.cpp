@@ -7,6 +7,7 @@
 #include "adapters/crypto/openssl_mac.hpp"
 #include "contract/store_factories.hpp"
 #include "contract/store_fixture.hpp"
+#include "domain/services/audit_sealer.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -9,6 +9,7 @@
 #include "adapters/crypto/openssl_mac.hpp"
 #include "contract/store_factories.hpp"
 #include "contract/store_fixture.hpp"
+#include "domain/services/audit_sealer.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -40,8 +41,8 @@ AuditEntry makeEntry(testing::StoreFixture<F>& fx, const Id& project) {
 
 // Writes a project, a certificate, its job, a membership change and an audit entry.
 template <class F>
-Status writeEverything(testing::StoreFixture<F>& fx, const AuditSealer& sealer, const Id& project,
-                       const Id& certId) {
+Status writeEverything(testing::StoreFixture<F>& fx, const AuditChainSealer& sealer,
+                       const Id& project, const Id& certId) {
   ports::Store& s = *fx.store;
   if (auto r = s.projects().create(Project{project, "tx " + project, "", fx.now(), fx.now()}); !r)
     return r;

@@ -17,7 +17,7 @@
 #include "adapters/crypto/openssl_otp_hasher.hpp"
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
-#include "domain/totp.hpp"
+#include "domain/services/totp_codes.hpp"
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/ed25519_keys.hpp"

@@ -26,7 +26,7 @@ class FailableAuditLog : public ports::AuditLog {
   std::atomic<bool> failing{false};
 
   domain::Result<domain::AuditEntry> append(const domain::AuditEntry& draft,
-                                            const domain::AuditSealer& sealer) override {
+                                            const domain::AuditChainSealer& sealer) override {
     if (failing) {
       return domain::makeError(domain::ErrorCode::unavailable, "the audit log cannot be written");
     }
@@ -63,14 +63,13 @@ struct ServiceFixture {
   domain::UnitOfWork work{store.transactions(), store.projects()};
   domain::AccessControl access{store.memberships(), store.projects()};
   domain::AuditService audit{auditLog, auditMac, ids, clock, store.rateLimits(), access};
-  domain::ProjectService projects{{store.projects(), store.memberships(), store.users(),
-                                   store.certificates(), ids, clock, store.acmeAccounts(),
-                                   store.dnsCredentials(), store.zones(), store.credentials(),
-                                   store.moduleConfigs(), store.notificationChannels(),
-                                   store.notificationRules()},
-                                  work,
-                                  access,
-                                  audit};
+  domain::ProjectService projects{
+      {store.projects(), store.memberships(), store.users(), store.certificates(), ids, clock,
+       store.acmeAccounts(), store.dnsCredentials(), store.zones(), store.credentials(),
+       store.moduleConfigs(), store.notificationChannels(), store.notificationRules()},
+      work,
+      access,
+      audit};
   domain::CertificateService certificates{
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
        secrets, store.acmeAccounts()},

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "adapters/crypto/openssl_mac.hpp"
-#include "domain/audit.hpp"
 #include "domain/encoding.hpp"
+#include "domain/services/audit_sealer.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

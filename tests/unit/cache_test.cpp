@@ -2,15 +2,15 @@
 // its own writes are seen at once, other writers' within the time to live.
 #include <doctest/doctest.h>
 
-#include "adapters/cache/bounded_cache.hpp"
 #include "adapters/cache/caching_user_repository.hpp"
+#include "adapters/common/bounded_cache.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "support/fake_clock.hpp"
 
 using namespace certsteward;
 using namespace std::chrono_literals;
-using adapters::cache::BoundedCache;
 using adapters::cache::CachingUserRepository;
+using adapters::common::BoundedCache;
 
 TEST_CASE("bounded cache: entries expire at their time and the size stays capped") {
   const domain::Timestamp t0 = domain::fromUnixSeconds(1000);

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "adapters/crypto/openssl_otp_hasher.hpp"
-#include "domain/totp.hpp"
+#include "domain/services/totp_codes.hpp"
 
 using namespace certsteward;
 

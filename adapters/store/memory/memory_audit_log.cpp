@@ -9,7 +9,7 @@
 namespace certsteward::adapters::memory {
 
 domain::Result<domain::AuditEntry> MemoryAuditLog::append(const domain::AuditEntry& draft,
-                                                          const domain::AuditSealer& sealer) {
+                                                          const domain::AuditChainSealer& sealer) {
   std::lock_guard lock(mu_);
   if (positionById_.count(draft.id) != 0) {
     return domain::makeError(domain::ErrorCode::conflict, "an audit entry with this id exists");

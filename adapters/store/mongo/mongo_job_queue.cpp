@@ -100,7 +100,7 @@ bool compareAndSet(Client& c, const Job& job, std::int64_t rev) {
 namespace {
 
 // After the write, so a reader that saw the old generation read data at least that new.
-void bumpGeneration(Client& c, const domain::Id& projectId, cache::GenerationMemo& memo) {
+void bumpGeneration(Client& c, const domain::Id& projectId, common::GenerationMemo& memo) {
   c.updateOne("certificate_generations", Bson().oid("_id", keyOid("generation:" + projectId)),
               Bson().doc("$inc", Bson().i64("generation", 1)), true);
   memo.invalidate(projectId);
@@ -507,8 +507,9 @@ domain::Result<domain::Page<domain::Event>> MongoEventLog::listInOrder(
   return read(projectId, request, true);
 }
 
-domain::Result<domain::Page<domain::Event>> MongoEventLog::read(
-    const domain::Id& projectId, const domain::PageRequest& request, bool inOrder) const {
+domain::Result<domain::Page<domain::Event>> MongoEventLog::read(const domain::Id& projectId,
+                                                                const domain::PageRequest& request,
+                                                                bool inOrder) const {
   return guarded([&]() -> domain::Result<domain::Page<domain::Event>> {
     auto c = db_.client();
     domain::Page<domain::Event> page;

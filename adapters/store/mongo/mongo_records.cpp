@@ -44,7 +44,7 @@ constexpr int kAppendRetries = 200;
 // written, so two appenders never chain onto the same predecessor. A process dying between
 // the two writes leaves a gap that verification reports at the next entry — visible, not silent.
 domain::Result<domain::AuditEntry> MongoAuditLog::append(const domain::AuditEntry& draft,
-                                                         const domain::AuditSealer& sealer) {
+                                                         const domain::AuditChainSealer& sealer) {
   return guarded([&]() -> domain::Result<domain::AuditEntry> {
     auto c = db_.client();
     if (c.findOne("audit_log", Bson().oid("_id", idOid(draft.id)), Bson())) {

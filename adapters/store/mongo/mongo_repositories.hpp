@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "adapters/cache/generation_memo.hpp"
+#include "adapters/common/generation_memo.hpp"
 #include "adapters/store/mongo/mongo_database.hpp"
 #include "ports/store.hpp"
 
@@ -34,7 +34,7 @@ class MongoCertificateRepository : public ports::CertificateRepository {
  private:
   MongoDatabase& db_;
   // Generations are remembered for 100 ms; this repository's own writes invalidate at once.
-  mutable cache::GenerationMemo generations_;
+  mutable common::GenerationMemo generations_;
 };
 
 class MongoJobQueue : public ports::JobQueue {
@@ -258,7 +258,7 @@ class MongoAuditLog : public ports::AuditLog {
  public:
   explicit MongoAuditLog(MongoDatabase& db) : db_(db) {}
   domain::Result<domain::AuditEntry> append(const domain::AuditEntry& draft,
-                                            const domain::AuditSealer& sealer) override;
+                                            const domain::AuditChainSealer& sealer) override;
   domain::Result<domain::AuditEntry> get(const domain::Id& id) const override;
   domain::Result<domain::Page<domain::AuditEntry>> list(
       const ports::AuditFilter& filter, const domain::PageRequest& page) const override;

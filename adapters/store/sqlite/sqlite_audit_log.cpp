@@ -17,7 +17,7 @@ AuditEntry read(const Statement& s, int column) {
 }  // namespace
 
 domain::Result<AuditEntry> SqliteAuditLog::append(const AuditEntry& draft,
-                                                  const domain::AuditSealer& sealer) {
+                                                  const domain::AuditChainSealer& sealer) {
   return guarded([&]() -> domain::Result<AuditEntry> {
     auto c = db_.writer();
     Transaction tx(*c, true);

@@ -12,7 +12,7 @@ class SqliteAuditLog : public ports::AuditLog {
   explicit SqliteAuditLog(Database& db) : db_(db) {}
 
   domain::Result<domain::AuditEntry> append(const domain::AuditEntry& draft,
-                                            const domain::AuditSealer& sealer) override;
+                                            const domain::AuditChainSealer& sealer) override;
   domain::Result<domain::AuditEntry> get(const domain::Id& id) const override;
   domain::Result<domain::Page<domain::AuditEntry>> list(
       const ports::AuditFilter& filter, const domain::PageRequest& page) const override;

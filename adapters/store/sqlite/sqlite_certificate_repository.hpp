@@ -2,7 +2,7 @@
 // Thread-safe (connections come from the Database).
 #pragma once
 
-#include "adapters/cache/generation_memo.hpp"
+#include "adapters/common/generation_memo.hpp"
 #include "adapters/store/sqlite/sqlite_database.hpp"
 #include "ports/certificate_repository.hpp"
 
@@ -31,7 +31,7 @@ class SqliteCertificateRepository : public ports::CertificateRepository {
  private:
   Database& db_;
   // Generations are remembered for 100 ms; this repository's own writes invalidate at once.
-  mutable cache::GenerationMemo generations_;
+  mutable common::GenerationMemo generations_;
 };
 
 }  // namespace certsteward::adapters::sqlite

@@ -11,7 +11,7 @@
 
 #include "domain/time.hpp"
 
-namespace certsteward::adapters::cache {
+namespace certsteward::adapters::common {
 
 template <class V>
 class BoundedCache {
@@ -54,4 +54,4 @@ class BoundedCache {
   std::unordered_map<std::string, Entry> entries_;
 };
 
-}  // namespace certsteward::adapters::cache
+}  // namespace certsteward::adapters::common

@@ -13,7 +13,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace certsteward::adapters::cache {
+namespace certsteward::adapters::common {
 
 class GenerationMemo {
  public:
@@ -60,4 +60,4 @@ class GenerationMemo {
   std::atomic<std::uint64_t> writes_{0};
 };
 
-}  // namespace certsteward::adapters::cache
+}  // namespace certsteward::adapters::common
