@@ -31,6 +31,7 @@
 #include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
+#include "adapters/store/codec/settings_documents.hpp"
 #include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
@@ -40,9 +41,11 @@
 #include "domain/services/auth_service.hpp"
 #include "domain/services/ca_quota_service.hpp"
 #include "domain/services/certificate_service.hpp"
+#include "domain/services/configuration_services.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "domain/services/job_service.hpp"
+#include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/provider_checks.hpp"
@@ -133,49 +136,15 @@ struct Application::Parts {
                   domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, work, access, audit),
-        acmeAccounts(store->acmeAccounts(), secretBox, ids, clock, work, access, audit,
-                     {"acme_account", &domain::AcmeAccount::eab_hmac_sealed, {}, {}}),
-        dnsCredentials(store->dnsCredentials(), secretBox, ids, clock, work, access, audit,
-                       {"dns_credential",
-                        &domain::DnsCredential::secret_sealed,
-                        {},
-                        [this](const domain::DnsCredential& d) {
-                          return domain::zonesUsing(d, store->zones());
-                        }}),
-        zones(store->zones(), secretBox, ids, clock, work, access, audit,
-              {"zone",
-               nullptr,
-               [this](const domain::Zone& z) {
-                 return domain::checkZone(z, store->dnsCredentials());
-               },
-               {}}),
-        credentials(store->credentials(), secretBox, ids, clock, work, access, audit,
-                    {"credential",
-                     &domain::Credential::secret_sealed,
-                     {},
-                     [this](const domain::Credential& cr) {
-                       return domain::modulesUsing(cr, store->moduleConfigs());
-                     }}),
-        channels(store->notificationChannels(), secretBox, ids, clock, work, access, audit,
-                 {"notification_channel", &domain::NotificationChannel::secret_sealed, {}, {}}),
-        rules(store->notificationRules(), secretBox, ids, clock, work, access, audit,
-              {"notification_rule",
-               nullptr,
-               [this](const domain::NotificationRule& r) {
-                 return domain::checkNotificationRule(r, store->notificationChannels());
-               },
-               {}}),
-        modules(store->moduleConfigs(), secretBox, ids, clock, work, access, audit,
-                {"module_config", nullptr,
-                 [this](const domain::ModuleConfig& m) {
-                   return domain::checkModuleConfig(m, store->credentials());
-                 },
-                 [this](const domain::ModuleConfig& m) {
-                   return domain::distributionsUsing(m, store->distributions());
-                 }}),
+        configuration({store->acmeAccounts(), store->dnsCredentials(), store->zones(),
+                       store->credentials(), store->moduleConfigs(), store->notificationChannels(),
+                       store->notificationRules(), store->distributions(), secretBox, ids, clock},
+                      work, access, audit),
         distributions(
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
             work, access, audit),
+        ldapSettingsDocument(store->settings(), clock),
+        ldapSettings({ldapSettingsDocument, secretBox}, work, access, audit),
         quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock},
                access, c.acme_rate_limits),
         api({auth,
@@ -185,10 +154,13 @@ struct Application::Parts {
              certificates,
              jobs,
              license,
-             {acmeAccounts, dnsCredentials, zones, credentials, channels, rules, modules},
+             {configuration.acmeAccounts, configuration.dnsCredentials, configuration.zones,
+              configuration.credentials, configuration.channels, configuration.rules,
+              configuration.modules},
              distributions,
              checks,
              quotas,
+             ldapSettings,
              access,
              secretBox,
              *store,
@@ -239,14 +211,10 @@ struct Application::Parts {
   std::unique_ptr<SchedulerLoop> schedulerLoop;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
   domain::LicenseService license;
-  domain::ResourceService<domain::AcmeAccount> acmeAccounts;
-  domain::ResourceService<domain::DnsCredential> dnsCredentials;
-  domain::ResourceService<domain::Zone> zones;
-  domain::ResourceService<domain::Credential> credentials;
-  domain::ResourceService<domain::NotificationChannel> channels;
-  domain::ResourceService<domain::NotificationRule> rules;
-  domain::ResourceService<domain::ModuleConfig> modules;
+  domain::ConfigurationServices configuration;
   domain::DistributionService distributions;
+  adapters::codec::LdapSettingsDocument ldapSettingsDocument;
+  domain::LdapSettingsService ldapSettings;
   domain::CaQuotaService quotas;
   adapters::http::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;

@@ -36,6 +36,10 @@ struct Error {
   friend bool operator==(const Error&, const Error&) = default;
 };
 
+// The reason of an invalid_argument whose input is malformed (an unknown enum value, a wrong
+// syntax) rather than well-formed but against a rule; the REST API answers it 400, not 422.
+inline constexpr const char* kMalformed = "MALFORMED";
+
 inline Error makeError(ErrorCode code, std::string message, std::string reason = {}) {
   return Error{code, std::move(message), std::move(reason), {}};
 }

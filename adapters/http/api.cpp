@@ -56,8 +56,8 @@ HttpResponse errorResponse(const domain::Error& e) {
   switch (e.code) {
     case ErrorCode::not_found:
       return errorResponse(404, e.message);
-    case ErrorCode::invalid_argument:
-      return errorResponse(422, e.message);
+    case ErrorCode::invalid_argument:  // malformed input is 400, a broken rule 422
+      return errorResponse(e.reason == domain::kMalformed ? 400 : 422, e.message);
     case ErrorCode::failed_precondition:
       return errorResponse(409, e.message);
     case ErrorCode::permission_denied:

@@ -13,6 +13,7 @@
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "domain/services/job_service.hpp"
+#include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/provider_checks.hpp"
@@ -52,6 +53,7 @@ struct ApiServices {
   domain::DistributionService& distributions;
   domain::ProviderChecks& checks;
   domain::CaQuotaService& quotas;
+  domain::LdapSettingsService& ldapSettings;
   const domain::AccessControl& access;
   ports::SecretBox& secrets;
   ports::Store& store;

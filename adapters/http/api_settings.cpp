@@ -1,9 +1,23 @@
-// Org-scoped settings: CA providers, LDAP settings (owner; the bind password sealed at rest and
-// never returned).
+// Org-scoped settings: CA providers, LDAP settings (LdapSettingsService: owner; the bind
+// password sealed at rest and never returned).
 #include "adapters/http/api.hpp"
 #include "adapters/http/json_io.hpp"
 
 namespace certsteward::adapters::http {
+namespace {
+
+json::object ldapSettingsJson(const domain::LdapSettingsView& v) {
+  const auto& s = v.settings;
+  return {{"host", s.host},
+          {"port", s.port},
+          {"bind_dn", s.bind_dn},
+          {"base_dn", s.base_dn},
+          {"user_filter", s.user_filter},
+          {"use_tls", s.use_tls},
+          {"bind_password_configured", v.bind_password_configured}};
+}
+
+}  // namespace
 
 void Api::addSettingsRoutes() {
   router_.add("GET", "/api/v1/ca-providers", [this](const Call& c) {
@@ -36,85 +50,38 @@ void Api::addSettingsRoutes() {
                                        {"available", anyDns}});
     }
     const auto total = static_cast<std::int64_t>(providers.size());
-    return jsonResponse(200, json::object{{"ca_providers", providers},
-                                          {"total", total},
-                                          {"page", 1},
-                                          {"page_size", 20}});
+    return jsonResponse(
+        200, json::object{
+                 {"ca_providers", providers}, {"total", total}, {"page", 1}, {"page_size", 20}});
   });
 
   router_.add("GET", "/api/v1/settings/ldap", [this](const Call& c) {
-    if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
-      return errorResponse(s.error());
-    auto stored = s_.store.settings().get("ldap");
-    if (!stored) return errorResponse(stored.error());
-    json::object view{{"host", ""},
-                      {"port", 389},
-                      {"bind_dn", ""},
-                      {"base_dn", ""},
-                      {"user_filter", "(uid={username})"},
-                      {"use_tls", true},
-                      {"bind_password_configured", false}};
-    if (*stored) {
-      boost::system::error_code ec;
-      auto v = json::parse((*stored)->value, ec);
-      if (!ec && v.is_object()) {
-        for (const auto& [k, val] : v.as_object()) {
-          if (k == "bind_password_sealed") {
-            view["bind_password_configured"] = val.is_string() && !val.as_string().empty();
-          } else {
-            view[k] = val;
-          }
-        }
-      }
-    }
-    return jsonResponse(200, view);
+    auto view = s_.ldapSettings.get(c.who());
+    if (!view) return errorResponse(view.error());
+    return jsonResponse(200, ldapSettingsJson(*view));
   });
 
   router_.add("PUT", "/api/v1/settings/ldap", [this](const Call& c) {
     if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
       return errorResponse(s.error());
     const auto body = parseBody(c.request);
-    json::object stored{
-        {"host", requiredString(body, "host", 253)},
-        {"bind_dn", optionalString(body, "bind_dn", 1000).value_or("")},
-        {"base_dn", requiredString(body, "base_dn", 1000)},
-        {"user_filter", optionalString(body, "user_filter", 1000).value_or("(uid={username})")},
-        {"use_tls", optionalBool(body, "use_tls").value_or(true)}};
+    domain::LdapSettings draft;
+    draft.host = requiredString(body, "host", 253);
+    draft.bind_dn = optionalString(body, "bind_dn", 1000).value_or("");
+    draft.base_dn = requiredString(body, "base_dn", 1000);
+    draft.user_filter = optionalString(body, "user_filter", 1000).value_or(draft.user_filter);
+    draft.use_tls = optionalBool(body, "use_tls").value_or(true);
     const auto* port = body.if_contains("port");
     if (port != nullptr && !port->is_null()) {
       if (!port->is_int64() || port->as_int64() < 1 || port->as_int64() > 65535) {
         throw BadRequest("port must be an integer from 1 to 65535");
       }
-      stored["port"] = port->as_int64();
-    } else {
-      stored["port"] = 389;
+      draft.port = static_cast<int>(port->as_int64());
     }
-    // Keep the previous sealed password unless a new one is given.
-    if (auto previous = s_.store.settings().get("ldap"); previous && *previous) {
-      boost::system::error_code ec;
-      auto v = json::parse((*previous)->value, ec);
-      if (!ec && v.is_object() && v.as_object().contains("bind_password_sealed")) {
-        stored["bind_password_sealed"] = v.as_object().at("bind_password_sealed");
-      }
-    }
-    if (auto password = optionalString(body, "bind_password", 1000)) {
-      auto sealed = s_.secrets.seal(*password);
-      if (!sealed) return errorResponse(sealed.error());
-      stored["bind_password_sealed"] = *sealed;
-    }
-    const domain::Setting setting{"ldap", json::serialize(stored), s_.clock.now()};
-    if (auto s = s_.store.transactions().run([&]() -> domain::Status {
-          if (auto put = s_.store.settings().put(setting); !put) return put;
-          return s_.audit.record(c.principal, c.context, "settings.ldap.update", "settings",
-                                 "ldap");
-        });
-        !s) {
-      return errorResponse(s.error());
-    }
-    const bool configured = stored.contains("bind_password_sealed");
-    stored.erase("bind_password_sealed");
-    stored["bind_password_configured"] = configured;
-    return jsonResponse(200, stored);
+    auto saved = s_.ldapSettings.put(c.who(), c.context, std::move(draft),
+                                     optionalString(body, "bind_password", 1000));
+    if (!saved) return errorResponse(saved.error());
+    return jsonResponse(200, ldapSettingsJson(*saved));
   });
 
   router_.add("POST", "/api/v1/settings/ldap/test", [this](const Call& c) {

@@ -6,6 +6,46 @@
 
 namespace certsteward::domain {
 
+namespace {
+
+Error unknownValue(const char* field, const std::string& value, const char* allowed) {
+  return makeError(
+      ErrorCode::invalid_argument,
+      std::string("unknown ") + field + ": '" + value.substr(0, 40) + "' (" + allowed + ")",
+      kMalformed);
+}
+
+}  // namespace
+
+Status checkAcmeAccount(const AcmeAccount& account) {
+  if (!account.directory_url.starts_with("https://")) {
+    return makeError(ErrorCode::invalid_argument, "directory_url must be an https:// URL",
+                     kMalformed);
+  }
+  return {};
+}
+
+Status checkDnsCredential(const DnsCredential& credential) {
+  if (credential.provider != "rfc2136" && credential.provider != "exec") {
+    return unknownValue("provider", credential.provider, "rfc2136, exec");
+  }
+  return {};
+}
+
+Status checkCredential(const Credential& credential) {
+  if (credential.kind != "ssh_key" && credential.kind != "password" && credential.kind != "token") {
+    return unknownValue("kind", credential.kind, "ssh_key, password, token");
+  }
+  return {};
+}
+
+Status checkNotificationChannel(const NotificationChannel& channel) {
+  if (channel.kind != "webhook" && channel.kind != "email") {
+    return unknownValue("kind", channel.kind, "webhook, email");
+  }
+  return {};
+}
+
 Status checkZone(const Zone& z, const ports::DnsCredentialRepository& credentials) {
   if (!isValidDnsName(z.domain) || z.domain.starts_with("*.")) {
     return makeError(ErrorCode::invalid_argument,

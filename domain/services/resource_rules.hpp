@@ -1,11 +1,14 @@
-// The rules between configuration resources: a zone names an active DNS credential of its
-// project; a notification rule names channels of its project; a DNS credential in use by a zone
-// cannot be deleted.
+// The rules of configuration resources: their own fields, and between them — a zone names an
+// active DNS credential of its project; a notification rule names channels of its project; a
+// DNS credential in use by a zone cannot be deleted.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "domain/acme_account.hpp"
+#include "domain/credential.hpp"
+#include "domain/dns_credential.hpp"
 #include "domain/module_config.hpp"
 #include "domain/notification.hpp"
 #include "domain/result.hpp"
@@ -18,6 +21,14 @@
 #include "ports/zone_repository.hpp"
 
 namespace certsteward::domain {
+
+// The fields of one resource on their own (invalid_argument, reason kMalformed for an unknown
+// value): an ACME directory is an https:// URL; a DNS provider is rfc2136 or exec; a credential
+// is an ssh_key, password or token; a notification channel is a webhook or email.
+Status checkAcmeAccount(const AcmeAccount& account);
+Status checkDnsCredential(const DnsCredential& credential);
+Status checkCredential(const Credential& credential);
+Status checkNotificationChannel(const NotificationChannel& channel);
 
 // invalid_argument (422) naming the field.
 Status checkZone(const Zone& zone, const ports::DnsCredentialRepository& credentials);

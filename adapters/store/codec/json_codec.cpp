@@ -166,46 +166,48 @@ void field(const json::object& o, const char* key, T& out) {
 #define CS_TARGET_RESULT(X) X(target_name) X(status) X(error) X(error_code) X(duration_ms)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
 #define CS_ENDED_SESSION(X) X(family_id) X(until)
-#define CS_CERTIFICATE(X)                                                                       \
-  X(id)                                                                                         \
-  X(project_id)                                                                                 \
-  X(common_name)                                                                                \
-  X(sans)                                                                                       \
-  X(key_type)                                                                                   \
-  X(status)                                                                                     \
-  X(auto_renew)                                                                                 \
-  X(issuer_type)                                                                                \
-  X(acme_account_id)                                                                            \
-  X(issued_at)                                                                                  \
-  X(expires_at)                                                                                 \
-  X(next_renewal_at) X(renewal_threshold_days) X(renewal_attempts) X(last_error)                \
-      X(distribution_pending) X(distribution_pending_since) X(serial_number) X(certificate_pem) \
-          X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at) X(version)
-#define CS_JOB(X)                                                                                \
-  X(id)                                                                                          \
-  X(project_id)                                                                                  \
-  X(type)                                                                                        \
-  X(status)                                                                                      \
-  X(attempts)                                                                                    \
-  X(max_attempts)                                                                                \
-  X(error_msg)                                                                                   \
-  X(certificate_id)                                                                              \
-  X(parent_id)                                                                                   \
-  X(idempotency_key)                                                                             \
-  X(payload)                                                                                     \
-  X(created_at) X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) \
-      X(finished_at)
+#define CS_CERTIFICATE(X)                                                             \
+  X(id)                                                                               \
+  X(project_id)                                                                       \
+  X(common_name)                                                                      \
+  X(sans)                                                                             \
+  X(key_type)                                                                         \
+  X(status)                                                                           \
+  X(auto_renew)                                                                       \
+  X(issuer_type)                                                                      \
+  X(acme_account_id)                                                                  \
+  X(issued_at)                                                                        \
+  X(expires_at)                                                                       \
+  X(next_renewal_at)                                                                  \
+  X(renewal_threshold_days) X(renewal_attempts) X(last_error) X(distribution_pending) \
+      X(distribution_pending_since) X(serial_number) X(certificate_pem) X(chain_pem)  \
+          X(private_key_sealed) X(created_at) X(updated_at) X(version)
+#define CS_JOB(X)    \
+  X(id)              \
+  X(project_id)      \
+  X(type)            \
+  X(status)          \
+  X(attempts)        \
+  X(max_attempts)    \
+  X(error_msg)       \
+  X(certificate_id)  \
+  X(parent_id)       \
+  X(idempotency_key) \
+  X(payload)         \
+  X(created_at)      \
+  X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X)                                                                             \
-  X(id)                                                                                        \
-  X(username)                                                                                  \
-  X(password_hash)                                                                             \
-  X(org_role)                                                                                  \
-  X(auth_source)                                                                               \
-  X(disabled)                                                                                  \
-  X(totp_enabled)                                                                              \
-  X(totp_secret_sealed)                                                                        \
-  X(created_at) X(updated_at) X(tokens_valid_after) X(ended_sessions) X(time_zone) X(language) \
+#define CS_USER(X)                                                               \
+  X(id)                                                                          \
+  X(username)                                                                    \
+  X(password_hash)                                                               \
+  X(org_role)                                                                    \
+  X(auth_source)                                                                 \
+  X(disabled)                                                                    \
+  X(totp_enabled)                                                                \
+  X(totp_secret_sealed)                                                          \
+  X(created_at)                                                                  \
+  X(updated_at) X(tokens_valid_after) X(ended_sessions) X(time_zone) X(language) \
       X(notification_preferences) X(totp_last_step)
 #define CS_ACME_ACCOUNT(X) \
   X(id)                    \
@@ -255,6 +257,8 @@ void field(const json::object& o, const char* key, T& out) {
   X(license_key)      \
   X(fingerprint)      \
   X(activation_id) X(activated_at) X(last_checked_at) X(api_key_configured) X(license_mode)
+#define CS_LDAP_SETTINGS(X) \
+  X(host) X(port) X(bind_dn) X(base_dn) X(user_filter) X(use_tls) X(bind_password_sealed)
 #define CS_IDEMPOTENCY(X) \
   X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
 
@@ -314,6 +318,7 @@ CS_ENTITY(NotificationRule, CS_RULE)
 CS_ENTITY(AuditEntry, CS_AUDIT)
 CS_ENTITY(License, CS_LICENSE)
 CS_ENTITY(IdempotencyRecord, CS_IDEMPOTENCY)
+CS_ENTITY(LdapSettings, CS_LDAP_SETTINGS)
 
 }  // namespace
 
@@ -358,6 +363,7 @@ CS_INSTANTIATE(ModuleConfig)
 CS_INSTANTIATE(Distribution)
 CS_INSTANTIATE(NotificationChannel)
 CS_INSTANTIATE(NotificationRule)
+CS_INSTANTIATE(LdapSettings)
 CS_INSTANTIATE(AuditEntry)
 CS_INSTANTIATE(License)
 CS_INSTANTIATE(IdempotencyRecord)

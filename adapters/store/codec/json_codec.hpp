@@ -14,6 +14,7 @@
 #include "domain/distribution.hpp"
 #include "domain/dns_credential.hpp"
 #include "domain/job.hpp"
+#include "domain/ldap_settings.hpp"
 #include "domain/license.hpp"
 #include "domain/module_config.hpp"
 #include "domain/notification.hpp"
@@ -26,7 +27,7 @@ namespace certsteward::adapters::codec {
 
 // Defined for: Certificate, Job, Project, User, AcmeAccount, DnsCredential, Zone, Credential,
 // ModuleConfig, Distribution, NotificationChannel, NotificationRule, AuditEntry, License,
-// IdempotencyRecord.
+// IdempotencyRecord, LdapSettings.
 template <class T>
 std::string encode(const T& entity);
 
