@@ -63,8 +63,8 @@ TEST_CASE("audit service: an action whose audit entry cannot be written does not
   auto project = fx.projects.create(who, fx.ctx(), "audited", "");
   REQUIRE(project.ok());
   fx.auditLog.failing = true;
-  const auto refused = fx.certificates.create(who, fx.ctx(), project->id,
-                                              request("a.example.test"));
+  const auto refused =
+      fx.certificates.create(who, fx.ctx(), project->id, request("a.example.test"));
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().code == ErrorCode::unavailable);
   CHECK(*fx.store.certificates().countAll() == 0);  // no certificate ...
@@ -74,8 +74,8 @@ TEST_CASE("audit service: an action whose audit entry cannot be written does not
   CHECK(fx.projects.remove(who, fx.ctx(), project->id).error().code == ErrorCode::unavailable);
   CHECK(fx.store.projects().get(project->id).ok());  // still there
   fx.auditLog.failing = false;
-  const auto created = fx.certificates.create(who, fx.ctx(), project->id,
-                                              request("a.example.test"));
+  const auto created =
+      fx.certificates.create(who, fx.ctx(), project->id, request("a.example.test"));
   REQUIRE(created.ok());
   CHECK(created->job.certificate_id == std::optional<Id>(created->certificate.id));
 }

@@ -23,12 +23,6 @@ struct QuotaFixture : testing::ServiceFixture {
                         *parseQuotaLimits(std::string(kPrivateCa) + " certificates=10/1d")};
   int next = 0;
 
-  void project(const Id& id) {
-    Project p;
-    p.id = id;
-    p.name = "project " + id;
-    REQUIRE(store.projects().create(p).ok());
-  }
   void account(const Id& projectId, const std::string& directory) {
     AcmeAccount a;
     a.id = ids.next();
@@ -59,19 +53,6 @@ struct QuotaFixture : testing::ServiceFixture {
     a.retry_until = retryUntil;
     a.detail = std::move(detail);
     REQUIRE(store.caActivity().record(a).ok());
-  }
-  Principal member(const Id& projectId, ProjectRole role) {
-    User u;
-    u.id = ids.next();
-    u.username = "member" + std::to_string(next++);
-    u.org_role = OrgRole::viewer;
-    REQUIRE(store.users().create(u).ok());
-    Membership m;
-    m.project_id = projectId;
-    m.user_id = u.id;
-    m.role = role;
-    REQUIRE(store.memberships().put(m).ok());
-    return Principal{u, "s"};
   }
 };
 

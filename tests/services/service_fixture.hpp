@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/openssl_mac.hpp"
@@ -85,6 +87,32 @@ struct ServiceFixture {
     return domain::Principal{u, "session-1"};
   }
   domain::RequestContext ctx() { return {"127.0.0.1", "req-1"}; }
+
+  // A project stored as it is after POST /projects.
+  void project(const domain::Id& id) {
+    domain::Project p;
+    p.id = id;
+    p.name = "project " + id;
+    REQUIRE(store.projects().create(p).ok());
+  }
+  // A new user with org role viewer and `role` in `projectId`.
+  domain::Principal member(const domain::Id& projectId, domain::ProjectRole role) {
+    domain::User u;
+    u.id = ids.next();
+    u.username = "member-" + u.id;
+    u.org_role = domain::OrgRole::viewer;
+    REQUIRE(store.users().create(u).ok());
+    REQUIRE(store.memberships().put(domain::Membership{projectId, u.id, role, clock.now()}).ok());
+    return domain::Principal{u, "s-" + u.id};
+  }
+  // The audit entries with `action`, newest first.
+  std::vector<domain::AuditEntry> audited(const std::string& action) {
+    ports::AuditFilter filter;
+    filter.action = action;
+    auto page = store.auditLog().list(filter, domain::PageRequest{1, 100});
+    REQUIRE(page.ok());
+    return page->items;
+  }
 };
 
 }  // namespace certsteward::testing

@@ -1,0 +1,206 @@
+// ConfigurationServices in process: each resource's field rules (malformed input refused with
+// nothing stored), the references between resources, deletes blocked while something refers to
+// a resource, roles, sealed secrets and audit entries — the rules an embedding team gets.
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include "domain/services/configuration_services.hpp"
+#include "services/service_fixture.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+
+namespace {
+
+struct ConfigFixture : testing::ServiceFixture {
+  ConfigurationServices config{
+      {store.acmeAccounts(), store.dnsCredentials(), store.zones(), store.credentials(),
+       store.moduleConfigs(), store.notificationChannels(), store.notificationRules(),
+       store.distributions(), secrets, ids, clock},
+      work,
+      access,
+      audit};
+  ConfigFixture() { project("p1"); }
+
+  DnsCredential dnsCredential(bool active = true) {
+    DnsCredential d;
+    d.name = "bind9";
+    d.provider = "rfc2136";
+    d.active = active;
+    auto created = config.dnsCredentials.create(owner(), ctx(), "p1", d, "tsig-secret");
+    REQUIRE(created.ok());
+    return *created;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("configuration: malformed fields are refused before anything is stored") {
+  ConfigFixture fx;
+  const auto who = fx.owner();
+  const struct {
+    const char* name;
+    std::function<Status()> create;
+    std::function<std::int64_t()> stored;
+    const char* message;
+  } rows[] = {
+      {"an ACME directory over plain http",
+       [&] {
+         AcmeAccount a;
+         a.name = "le";
+         a.directory_url = "http://acme.example/dir";
+         return Status(fx.config.acmeAccounts.create(who, fx.ctx(), "p1", a, std::nullopt).error());
+       },
+       [&] {
+         return fx.store.acmeAccounts().list("p1", {1, 10})->total;
+       },
+       "https://"},
+      {"an unknown DNS provider",
+       [&] {
+         DnsCredential d;
+         d.name = "x";
+         d.provider = "route53-but-not-built";
+         return Status(fx.config.dnsCredentials.create(who, fx.ctx(), "p1", d, "s").error());
+       },
+       [&] {
+         return fx.store.dnsCredentials().list("p1", {1, 10})->total;
+       },
+       "unknown provider"},
+      {"an unknown credential kind",
+       [&] {
+         Credential c;
+         c.name = "k";
+         c.kind = "magic";
+         return Status(fx.config.credentials.create(who, fx.ctx(), "p1", c, "s").error());
+       },
+       [&] {
+         return fx.store.credentials().list("p1", {1, 10})->total;
+       },
+       "unknown kind"},
+      {"an unknown channel kind",
+       [&] {
+         NotificationChannel ch;
+         ch.name = "c";
+         ch.kind = "pager";
+         return Status(fx.config.channels.create(who, fx.ctx(), "p1", ch, std::nullopt).error());
+       },
+       [&] {
+         return fx.store.notificationChannels().list("p1", {1, 10})->total;
+       },
+       "unknown kind"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    const auto refused = row.create();
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::invalid_argument);
+    CHECK(refused.error().reason == kMalformed);
+    CHECK(refused.error().message.find(row.message) != std::string::npos);
+    CHECK(row.stored() == 0);
+  }
+  CHECK(fx.audited("acme_account.create").empty());
+}
+
+TEST_CASE("configuration: an update cannot bring in what a create refuses") {
+  ConfigFixture fx;
+  AcmeAccount a;
+  a.name = "le";
+  a.directory_url = "https://acme.example/dir";
+  auto created = fx.config.acmeAccounts.create(fx.owner(), fx.ctx(), "p1", a, std::nullopt);
+  REQUIRE(created.ok());
+  auto changed = fx.config.acmeAccounts.update(
+      fx.owner(), fx.ctx(), "p1", created->id,
+      [](AcmeAccount& x) { x.directory_url = "http://acme.example/dir"; }, std::nullopt);
+  REQUIRE_FALSE(changed.ok());
+  CHECK(changed.error().reason == kMalformed);
+  CHECK(fx.store.acmeAccounts().get("p1", created->id)->directory_url ==
+        "https://acme.example/dir");
+}
+
+TEST_CASE("configuration: a zone needs an active DNS credential of its project") {
+  ConfigFixture fx;
+  const auto inactive = fx.dnsCredential(false);
+  Zone z;
+  z.domain = "example.com";
+  z.dns_credential_id = inactive.id;
+  auto refused = fx.config.zones.create(fx.owner(), fx.ctx(), "p1", z, std::nullopt);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::invalid_argument);
+  CHECK(refused.error().reason.empty());  // well-formed, against a rule: 422
+  z.dns_credential_id = fx.dnsCredential().id;
+  z.domain = "Not A Domain";
+  CHECK_FALSE(fx.config.zones.create(fx.owner(), fx.ctx(), "p1", z, std::nullopt).ok());
+  z.domain = "example.com";
+  CHECK(fx.config.zones.create(fx.owner(), fx.ctx(), "p1", z, std::nullopt).ok());
+}
+
+TEST_CASE("configuration: a DNS credential in use by a zone cannot be deleted") {
+  ConfigFixture fx;
+  const auto credential = fx.dnsCredential();
+  Zone z;
+  z.domain = "example.com";
+  z.dns_credential_id = credential.id;
+  auto zone = fx.config.zones.create(fx.owner(), fx.ctx(), "p1", z, std::nullopt);
+  REQUIRE(zone.ok());
+  auto blocked = fx.config.dnsCredentials.remove(fx.owner(), fx.ctx(), "p1", credential.id);
+  REQUIRE_FALSE(blocked.ok());
+  CHECK(blocked.error().code == ErrorCode::conflict);
+  CHECK(blocked.error().reason == "DEPENDENCY_CONFLICT");
+  REQUIRE(blocked.error().references.size() == 1);
+  CHECK(blocked.error().references[0] == "zone " + zone->id);
+  CHECK(fx.store.dnsCredentials().get("p1", credential.id).ok());
+  REQUIRE(fx.config.zones.remove(fx.owner(), fx.ctx(), "p1", zone->id).ok());
+  CHECK(fx.config.dnsCredentials.remove(fx.owner(), fx.ctx(), "p1", credential.id).ok());
+  CHECK(fx.audited("dns_credential.delete").size() == 1);
+}
+
+TEST_CASE(
+    "configuration: a credential used by a module cannot be deleted, nor a module with "
+    "distributions") {
+  ConfigFixture fx;
+  Credential c;
+  c.name = "deploy";
+  c.kind = "ssh_key";
+  auto credential = fx.config.credentials.create(fx.owner(), fx.ctx(), "p1", c, "PRIVATE-KEY");
+  REQUIRE(credential.ok());
+  CHECK(credential->secret_sealed.find("PRIVATE-KEY") == std::string::npos);
+  ModuleConfig m;
+  m.name = "web";
+  m.module = "ssh";
+  m.targets = {DistributionTarget{"web-1", {{"host", "127.0.0.1"}}, credential->id}};
+  auto module = fx.config.modules.create(fx.owner(), fx.ctx(), "p1", m, std::nullopt);
+  REQUIRE_MESSAGE(module.ok(), module.error().message);
+  auto blocked = fx.config.credentials.remove(fx.owner(), fx.ctx(), "p1", credential->id);
+  REQUIRE_FALSE(blocked.ok());
+  CHECK(blocked.error().references == std::vector<std::string>{"module " + module->id});
+
+  Distribution d;
+  d.id = fx.ids.next();
+  d.project_id = "p1";
+  d.certificate_id = "0123456789abcdef01234567";
+  d.module_config_id = module->id;
+  REQUIRE(fx.store.distributions().create(d).ok());
+  auto moduleBlocked = fx.config.modules.remove(fx.owner(), fx.ctx(), "p1", module->id);
+  REQUIRE_FALSE(moduleBlocked.ok());
+  CHECK(moduleBlocked.error().references == std::vector<std::string>{"distribution " + d.id});
+}
+
+TEST_CASE("configuration: reading takes a project viewer, changing a project admin") {
+  ConfigFixture fx;
+  fx.dnsCredential();
+  const auto viewer = fx.member("p1", ProjectRole::viewer);
+  const auto admin = fx.member("p1", ProjectRole::admin);
+  CHECK(fx.config.dnsCredentials.list(viewer, "p1", {1, 10})->total == 1);
+  DnsCredential d;
+  d.name = "second";
+  d.provider = "exec";
+  auto refused = fx.config.dnsCredentials.create(viewer, fx.ctx(), "p1", d, std::nullopt);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::permission_denied);
+  CHECK(fx.config.dnsCredentials.create(admin, fx.ctx(), "p1", d, std::nullopt).ok());
+  fx.project("p2");
+  const auto outsider = fx.member("p2", ProjectRole::admin);
+  CHECK(fx.config.dnsCredentials.list(outsider, "p1", {1, 10}).error().code ==
+        ErrorCode::not_found);
+}

@@ -1,0 +1,106 @@
+// LdapSettingsService in process, over the memory store's settings through the typed settings
+// document: owner only, fields checked, the service password sealed and kept when a change
+// omits it, and no change without its audit entry.
+#include <doctest/doctest.h>
+
+#include "adapters/store/codec/settings_documents.hpp"
+#include "domain/services/ldap_settings_service.hpp"
+#include "services/service_fixture.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+
+namespace {
+
+struct LdapFixture : testing::ServiceFixture {
+  adapters::codec::LdapSettingsDocument repo{store.settings(), clock};
+  LdapSettingsService ldap{{repo, secrets}, work, access, audit};
+  std::optional<LdapSettings> stored() { return *repo.get(); }
+
+  LdapSettings settings() {
+    LdapSettings s;
+    s.host = "ldap.example.test";
+    s.base_dn = "dc=example,dc=test";
+    s.bind_dn = "cn=svc,dc=example,dc=test";
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("ldap settings: defaults until saved, the password sealed and never shown") {
+  LdapFixture fx;
+  auto initial = fx.ldap.get(fx.owner());
+  REQUIRE(initial.ok());
+  CHECK(initial->settings.port == 389);
+  CHECK(initial->settings.user_filter == "(uid={username})");
+  CHECK_FALSE(initial->bind_password_configured);
+
+  auto saved = fx.ldap.put(fx.owner(), fx.ctx(), fx.settings(), std::string("BIND-SECRET"));
+  REQUIRE(saved.ok());
+  CHECK(saved->bind_password_configured);
+  CHECK(saved->settings.bind_password_sealed.empty());
+  REQUIRE(fx.stored().has_value());
+  CHECK(fx.stored()->bind_password_sealed.starts_with("v1:"));
+  CHECK(fx.stored()->bind_password_sealed.find("BIND-SECRET") == std::string::npos);
+  CHECK(*fx.secrets.open(fx.stored()->bind_password_sealed) == "BIND-SECRET");
+  CHECK(fx.audited("settings.ldap.update").size() == 1);
+
+  // A change without a password keeps the sealed one.
+  auto changed = fx.settings();
+  changed.port = 636;
+  auto kept = fx.ldap.put(fx.owner(), fx.ctx(), changed, std::nullopt);
+  REQUIRE(kept.ok());
+  CHECK(kept->bind_password_configured);
+  CHECK(fx.stored()->port == 636);
+  CHECK(*fx.secrets.open(fx.stored()->bind_password_sealed) == "BIND-SECRET");
+}
+
+TEST_CASE("ldap settings: only the org owner reads or changes them") {
+  LdapFixture fx;
+  User admin;
+  admin.id = "admin-1";
+  admin.username = "admin";
+  admin.org_role = OrgRole::admin;
+  const Principal who{admin, "s"};
+  CHECK(fx.ldap.get(who).error().code == ErrorCode::permission_denied);
+  CHECK(fx.ldap.put(who, fx.ctx(), fx.settings(), std::nullopt).error().code ==
+        ErrorCode::permission_denied);
+  CHECK_FALSE(fx.stored().has_value());
+}
+
+TEST_CASE("ldap settings: malformed fields are refused, naming the field, and nothing is saved") {
+  LdapFixture fx;
+  const struct {
+    const char* field;
+    void (*change)(LdapSettings&);
+  } rows[] = {
+      {"host", [](LdapSettings& s) { s.host.clear(); }},
+      {"host", [](LdapSettings& s) { s.host = std::string(254, 'h'); }},
+      {"base_dn", [](LdapSettings& s) { s.base_dn.clear(); }},
+      {"port", [](LdapSettings& s) { s.port = 0; }},
+      {"port", [](LdapSettings& s) { s.port = 70000; }},
+      {"bind_dn", [](LdapSettings& s) { s.bind_dn = std::string(1001, 'b'); }},
+      {"user_filter", [](LdapSettings& s) { s.user_filter = std::string(1001, 'f'); }},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.field);
+    auto s = fx.settings();
+    row.change(s);
+    auto refused = fx.ldap.put(fx.owner(), fx.ctx(), s, std::nullopt);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::invalid_argument);
+    CHECK(refused.error().message.find(row.field) != std::string::npos);
+  }
+  CHECK_FALSE(fx.stored().has_value());
+  CHECK(fx.audited("settings.ldap.update").empty());
+}
+
+TEST_CASE("ldap settings: a change whose audit entry cannot be written is not saved") {
+  LdapFixture fx;
+  fx.auditLog.failing = true;
+  auto refused = fx.ldap.put(fx.owner(), fx.ctx(), fx.settings(), std::string("pw"));
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::unavailable);
+  CHECK_FALSE(fx.stored().has_value());
+}
