@@ -24,10 +24,10 @@
 #include "adapters/crypto/openssl_random.hpp"
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/dns/dns_provider_factory.hpp"
-#include "adapters/http/api.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "adapters/notify/recording_notifier.hpp"
+#include "adapters/rest/api.hpp"
 #include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
@@ -216,7 +216,7 @@ struct Application::Parts {
   adapters::codec::LdapSettingsDocument ldapSettingsDocument;
   domain::LdapSettingsService ldapSettings;
   domain::CaQuotaService quotas;
-  adapters::http::Api api;
+  adapters::rest::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;
 };
 
@@ -302,8 +302,8 @@ domain::Status Application::startHttp() {
       std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_idle_timeout);
   options.request_timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_request_timeout);
-  parts_->server = std::make_unique<adapters::http::HttpServer>(options, *parts_->store,
-                                                                parts_->ids, &parts_->api);
+  parts_->server =
+      std::make_unique<adapters::http::HttpServer>(options, parts_->api.application(), parts_->ids);
   return parts_->server->start();
 }
 

@@ -7,7 +7,6 @@
 // X-Request-ID, errors are JSON, and no exception or internal detail reaches the client.
 #include "adapters/http/http_server.hpp"
 
-#include "adapters/http/api.hpp"
 #include "adapters/http/client_ip.hpp"
 #include "adapters/http/http_codec.hpp"
 #include "adapters/http/request_pool.hpp"
@@ -92,15 +91,14 @@ struct Connection {
 };
 
 struct Shared {
-  Shared(HttpServerOptions o, ports::Store& s, ports::IdGenerator& i, Api* a)
-      : options(std::move(o)), store(s), ids(i), api(a) {
+  Shared(HttpServerOptions o, HttpApplication a, ports::IdGenerator& i)
+      : options(std::move(o)), app(std::move(a)), ids(i) {
     limits.max_body_bytes = options.max_request_bytes;
     trusted = options.trusted_proxies.empty() ? defaultTrustedProxies() : options.trusted_proxies;
   }
   HttpServerOptions options;
-  ports::Store& store;
+  HttpApplication app;
   ports::IdGenerator& ids;
-  Api* api;
   ParserLimits limits;
   std::vector<std::string> trusted;
   std::atomic<int> inflight{0};
@@ -330,8 +328,8 @@ class ConnectionHandler : public Tcp::Handler,
   // to a CA or a DNS server (account validation, key rollover, credential tests). They run on
   // the request pool so that reads on the same reactor thread are not held up.
   bool mayBlock(const HttpRequest& request) const {
-    return shared_->pool != nullptr && !shared_->draining.load() && request.method != "GET" &&
-           request.method != "HEAD" && request.path.starts_with("/api/");
+    return shared_->pool != nullptr && !shared_->draining.load() && shared_->app.blocking &&
+           shared_->app.blocking(request);
   }
 
   // Hands the request to the pool; the connection serves nothing else until its answer is
@@ -410,15 +408,15 @@ class ConnectionHandler : public Tcp::Handler,
       return;
     }
     try {
-      if (shared_->api != nullptr && request.path.starts_with("/api/")) {
-        const auto forwarded = request.headers.find("x-forwarded-for");
-        request.client_ip =
-            clientIp(host, forwarded == request.headers.end() ? std::string() : forwarded->second,
-                     shared_->trusted);
-        appendResponse(out, shared_->api->handle(request), framing);
+      if (request.path == "/healthz" || request.path == "/readyz" || !shared_->app.handle) {
+        appendResponse(out, route(request), framing);
         return;
       }
-      appendResponse(out, route(request), framing);
+      const auto forwarded = request.headers.find("x-forwarded-for");
+      request.client_ip =
+          clientIp(host, forwarded == request.headers.end() ? std::string() : forwarded->second,
+                   shared_->trusted);
+      appendResponse(out, shared_->app.handle(request), framing);
     } catch (const std::exception& e) {
       spdlog::error("request {} failed: {}", request.request_id, e.what());
       appendResponse(out, jsonError(500, "internal error"), framing);
@@ -428,29 +426,17 @@ class ConnectionHandler : public Tcp::Handler,
     }
   }
 
-  // The unversioned operational endpoints.
+  // The transport's own endpoints: liveness and readiness.
   HttpResponse route(const HttpRequest& request) {
-    const bool get = request.method == "GET" || request.method == "HEAD";
-    const bool known = request.path == "/healthz" || request.path == "/readyz" ||
-                       (request.path == "/metrics" && shared_->api != nullptr);
+    const bool known = request.path == "/healthz" || request.path == "/readyz";
     if (!known) return jsonError(404, "not found");
-    if (!get) {
+    if (request.method != "GET" && request.method != "HEAD") {
       auto r = jsonError(405, "method not allowed");
       r.headers.emplace_back("Allow", "GET, HEAD");
       return r;
     }
     if (request.path == "/healthz") return jsonOk(R"({"status":"ok"})");
-    if (request.path == "/metrics") {
-      HttpResponse r;
-      r.content_type = "text/plain; version=0.0.4";
-      r.body = shared_->api->metricsText();
-      return r;
-    }
-    const auto ping = shared_->store.ping();
-    if (!ping) {
-      spdlog::warn("readyz: store ping failed: {}", ping.error().message);
-      return jsonError(503, "store unavailable");
-    }
+    if (shared_->app.ready && !shared_->app.ready()) return jsonError(503, "store unavailable");
     return jsonOk(R"({"status":"ready"})");
   }
 
@@ -602,8 +588,8 @@ class RoundTransport : public Tcp::Transport {
 }  // namespace
 
 struct HttpServer::Impl {
-  Impl(HttpServerOptions o, ports::Store& s, ports::IdGenerator& i, Api* a)
-      : shared(std::make_shared<Shared>(std::move(o), s, i, a)) {}
+  Impl(HttpServerOptions o, HttpApplication a, ports::IdGenerator& i)
+      : shared(std::make_shared<Shared>(std::move(o), std::move(a), i)) {}
 
   // Closes connections that sat idle past idle_timeout, whose request stalled past
   // request_timeout, or that a closing response left open for 5 s.
@@ -643,9 +629,9 @@ struct HttpServer::Impl {
   bool sweeperStop = false;
 };
 
-HttpServer::HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids,
-                       Api* api)
-    : impl_(std::make_unique<Impl>(std::move(options), store, ids, api)) {}
+HttpServer::HttpServer(HttpServerOptions options, HttpApplication application,
+                       ports::IdGenerator& ids)
+    : impl_(std::make_unique<Impl>(std::move(options), std::move(application), ids)) {}
 
 HttpServer::~HttpServer() {
   stop();

@@ -1,18 +1,19 @@
-// HttpServer: HTTP/1.1 over Pistache's TCP listener. Serves the unversioned operational
-// endpoints (/healthz, /readyz, /metrics) and the REST API under /api/. Pistache types stay in
-// the .cpp.
+// HttpServer: HTTP/1.1 over Pistache's TCP listener — the transport. It answers /healthz and
+// /readyz itself and hands every other request to an HttpApplication (the REST API in the
+// server), knowing nothing of what it serves. Pistache types stay in the .cpp.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "adapters/http/http_types.hpp"
 #include "domain/result.hpp"
 #include "ports/id_generator.hpp"
-#include "ports/store.hpp"
 
 namespace certsteward::adapters::http {
 
@@ -29,13 +30,23 @@ struct HttpServerOptions {
   std::chrono::milliseconds request_timeout{30000};  // a request that has not fully arrived
 };
 
-class Api;
+// What the server serves besides /healthz and /readyz.
+struct HttpApplication {
+  // Answers every other request (its own 404s and 405s included), with client_ip and
+  // request_id set. Called on a reactor thread, or on the request pool for `blocking` ones.
+  // Empty: everything else is 404.
+  std::function<HttpResponse(const HttpRequest&)> handle;
+  // Whether answering may block (password hashing, a call to a CA or a DNS server): such
+  // requests run on the request pool. Empty: none.
+  std::function<bool(const HttpRequest&)> blocking;
+  // GET /readyz: whether this instance can serve (its store answers); 503 when not. Empty:
+  // always ready.
+  std::function<bool()> ready;
+};
 
 class HttpServer {
  public:
-  // `api` (may be null: then only the operational endpoints answer) serves /api/.
-  HttpServer(HttpServerOptions options, ports::Store& store, ports::IdGenerator& ids,
-             Api* api = nullptr);
+  HttpServer(HttpServerOptions options, HttpApplication application, ports::IdGenerator& ids);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

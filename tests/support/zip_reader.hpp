@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "adapters/http/zip_archive.hpp"
+#include "adapters/rest/zip_archive.hpp"
 
 namespace certsteward::testing {
 
@@ -40,7 +40,7 @@ inline std::map<std::string, std::string> readZip(const std::string& zip) {
     CHECK(le(zip, offset + 14, 4) == crc);
     CHECK(zip.substr(offset + 30, nameLength) == name);
     const std::string data = zip.substr(offset + 30 + nameLength, size);
-    CHECK(adapters::http::crc32(data) == crc);
+    CHECK(adapters::rest::crc32(data) == crc);
     files[name] = data;
     at += 46 + nameLength;
   }

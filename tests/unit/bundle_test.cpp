@@ -6,33 +6,33 @@
 #include <openssl/pkcs12.h>
 
 #include "adapters/crypto/certificate_bundle.hpp"
-#include "adapters/http/zip_archive.hpp"
+#include "adapters/rest/zip_archive.hpp"
 #include "support/test_certificates.hpp"
 #include "support/zip_reader.hpp"
 
 using namespace certsteward;
-using adapters::http::ZipEntry;
+using adapters::rest::ZipEntry;
 
 using testing::le;
 using testing::readZip;
 
 TEST_CASE("zip: CRC-32 matches the standard check values") {
-  CHECK(adapters::http::crc32("") == 0U);
-  CHECK(adapters::http::crc32("123456789") == 0xCBF43926U);
-  CHECK(adapters::http::crc32("The quick brown fox jumps over the lazy dog") == 0x414FA339U);
+  CHECK(adapters::rest::crc32("") == 0U);
+  CHECK(adapters::rest::crc32("123456789") == 0xCBF43926U);
+  CHECK(adapters::rest::crc32("The quick brown fox jumps over the lazy dog") == 0x414FA339U);
 }
 
 TEST_CASE("zip: entries come back whole, in order, with their dates") {
   const std::vector<ZipEntry> entries{
       {"cert.pem", "leaf\n"}, {"empty.txt", ""}, {"bin", std::string("\0\xff\x01", 3)}};
-  const std::string zip = adapters::http::makeZip(entries, 1'763'769'600);  // 2025-11-22 00:00
+  const std::string zip = adapters::rest::makeZip(entries, 1'763'769'600);  // 2025-11-22 00:00
   const auto files = readZip(zip);
   REQUIRE(files.size() == 3);
   for (const auto& e : entries)
     CHECK(files.at(e.name) == e.data);
   // MS-DOS date of the first local header: (2025-1980)<<9 | 11<<5 | 22.
   CHECK(le(zip, 12, 2) == ((45U << 9) | (11U << 5) | 22U));
-  CHECK(readZip(adapters::http::makeZip({}, 0)).empty());
+  CHECK(readZip(adapters::rest::makeZip({}, 0)).empty());
 }
 
 TEST_CASE("bundle: the exported key is encrypted and opens only with the password") {

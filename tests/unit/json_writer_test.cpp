@@ -4,9 +4,9 @@
 
 #include <boost/json.hpp>
 
-#include "adapters/http/json_writer.hpp"
+#include "adapters/rest/json_writer.hpp"
 
-using certsteward::adapters::http::JsonWriter;
+using certsteward::adapters::rest::JsonWriter;
 namespace json = boost::json;
 
 TEST_CASE("json writer: nested values with commas where they belong") {

@@ -2,13 +2,13 @@
 // adapters (issue #5 and later): they are routed, authenticated, role-checked and validated
 // now, and answer 503 with a clear error while no adapter is configured. Also the zone's CA
 // rate-limit report.
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 
 #include <algorithm>
 #include <chrono>
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 json::object distributionJson(const domain::Distribution& d) {
@@ -183,4 +183,4 @@ void Api::addDistributionRoutes() {
   });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,9 +1,9 @@
 // Org-scoped settings: CA providers, LDAP settings (LdapSettingsService: owner; the bind
 // password sealed at rest and never returned).
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 json::object ldapSettingsJson(const domain::LdapSettingsView& v) {
@@ -92,4 +92,4 @@ void Api::addSettingsRoutes() {
   });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 struct ZipEntry {
   std::string name;  // ASCII, no directories
@@ -20,4 +20,4 @@ std::string makeZip(const std::vector<ZipEntry>& entries, std::int64_t unixSecon
 // CRC-32 (IEEE 802.3), as ZIP stores it.
 std::uint32_t crc32(const std::string& data);
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,8 +1,8 @@
 // /api/v1/projects and their members.
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 void Api::addProjectRoutes() {
   router_.add("GET", "/api/v1/projects", [this](const Call& c) {
@@ -71,4 +71,4 @@ void Api::addProjectRoutes() {
   });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,11 +1,11 @@
 // ZIP layout (APPNOTE.TXT 6.3): local header + data per entry, then the central directory and
 // its end record. Little-endian throughout.
-#include "adapters/http/zip_archive.hpp"
+#include "adapters/rest/zip_archive.hpp"
 
 #include <array>
 #include <ctime>
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 constexpr std::array<std::uint32_t, 256> makeCrcTable() {
@@ -111,4 +111,4 @@ std::string makeZip(const std::vector<ZipEntry>& entries, std::int64_t unixSecon
   return out;
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

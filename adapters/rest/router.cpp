@@ -1,9 +1,9 @@
 // Path matching.
-#include "adapters/http/router.hpp"
+#include "adapters/rest/router.hpp"
 
 #include <algorithm>
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 std::vector<std::string> splitPath(const std::string& path) {
   std::vector<std::string> out;
@@ -48,4 +48,4 @@ RouteMatch Router::match(const std::string& method, const std::string& path) con
   return result;
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,5 +1,5 @@
 // The request pipeline of /api/v1 and the error table.
-#include "adapters/http/api.hpp"
+#include "adapters/rest/api.hpp"
 
 #include "domain/encoding.hpp"
 
@@ -11,9 +11,9 @@
 
 #include "domain/license.hpp"
 
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/json_io.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 using domain::ErrorCode;
@@ -107,6 +107,34 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addResourceRoutes();
   addDistributionRoutes();
   addSettingsRoutes();
+}
+
+http::HttpApplication Api::application() {
+  return {[this](const HttpRequest& r) { return serve(r); },
+          [](const HttpRequest& r) {
+            return r.method != "GET" && r.method != "HEAD" && r.path.starts_with("/api/");
+          },
+          [this] { return ready(); }};
+}
+
+HttpResponse Api::serve(const HttpRequest& request) {
+  if (request.path.starts_with("/api/")) return handle(request);
+  if (request.path != "/metrics") return errorResponse(404, "not found");
+  if (request.method != "GET" && request.method != "HEAD") {
+    auto r = errorResponse(405, "method not allowed");
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  HttpResponse r;
+  r.content_type = "text/plain; version=0.0.4";
+  r.body = metricsText();
+  return r;
+}
+
+bool Api::ready() {
+  const auto ping = s_.store.ping();
+  if (!ping) spdlog::warn("readyz: store ping failed: {}", ping.error().message);
+  return ping.ok();
 }
 
 HttpResponse Api::handle(const HttpRequest& request) {
@@ -267,4 +295,4 @@ HttpResponse Api::withIdempotency(const HttpRequest& request, const Call& call,
   return response;
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

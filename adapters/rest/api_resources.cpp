@@ -2,10 +2,10 @@
 // /projects/<project_id>/<path>[/<id>] with GET (list, one), POST, PATCH, DELETE. Secrets are
 // accepted in requests, sealed by the service, and never shown: responses say only whether one
 // is configured.
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 template <class T>
@@ -298,4 +298,4 @@ void Api::addResourceRoutes() {
        }});
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -3,11 +3,11 @@
 #include <array>
 #include <sstream>
 
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
-#include "adapters/http/zip_archive.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
+#include "adapters/rest/zip_archive.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 ports::CertificateFilter filterFrom(const HttpRequest& request, domain::Timestamp now) {
@@ -290,4 +290,4 @@ void Api::addCertificateRoutes() {
       });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

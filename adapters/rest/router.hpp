@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "adapters/http/http_types.hpp"
+#include "adapters/rest/http_messages.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 using PathParams = std::map<std::string, std::string>;
 
@@ -60,4 +60,4 @@ class Router {
 
 std::vector<std::string> splitPath(const std::string& path);
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

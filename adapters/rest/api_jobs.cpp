@@ -1,8 +1,8 @@
 // /api/v1/projects/<project_id>/jobs.
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 void Api::addJobRoutes() {
   router_.add("GET", "/api/v1/projects/:project_id/jobs", [this](const Call& c) {
@@ -83,4 +83,4 @@ void Api::addJobRoutes() {
   });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

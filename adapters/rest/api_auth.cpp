@@ -1,10 +1,10 @@
 // /api/v1/auth: login, refresh, logout, me. Login and refresh answer the token body and set
 // the three cookies of the spec; tokens never appear in logs.
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 #include "domain/events.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 std::vector<SetCookie> sessionCookies(const domain::TokenPair& tokens, const std::string& csrf,
@@ -127,8 +127,7 @@ void Api::addAuthRoutes() {
 
   router_.add("POST", "/api/v1/auth/totp/disable", [this](const Call& c) {
     const auto body = parseBody(c.request);
-    if (auto s = s_.auth.totpDisable(c.who(), c.context, requiredString(body, "code", 16));
-        !s) {
+    if (auto s = s_.auth.totpDisable(c.who(), c.context, requiredString(body, "code", 16)); !s) {
       return errorResponse(s.error());
     }
     return jsonResponse(200, json::object{{"totp_enabled", false}});
@@ -237,4 +236,4 @@ void Api::addAuthRoutes() {
   });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

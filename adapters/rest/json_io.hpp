@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "adapters/http/http_types.hpp"
-#include "adapters/http/json_writer.hpp"
+#include "adapters/rest/http_messages.hpp"
+#include "adapters/rest/json_writer.hpp"
 #include "domain/acme_account.hpp"
 #include "domain/audit.hpp"
 #include "domain/certificate.hpp"
@@ -19,7 +19,7 @@
 #include "domain/time.hpp"
 #include "domain/user.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 namespace json = boost::json;
 
@@ -102,4 +102,4 @@ json::object toJson(const domain::Event& event);
 // An ACME account as GET .../acme-accounts/<id> shows it (keys never, EAB only as configured).
 json::object acmeAccountJson(const domain::AcmeAccount& account);
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,5 +1,5 @@
 // Request parsing and entity rendering.
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/json_io.hpp"
 
 #include "domain/encoding.hpp"
 
@@ -7,7 +7,7 @@
 
 #include <charconv>
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 json::object parseBody(const HttpRequest& request) {
   if (request.body.empty()) return {};
@@ -125,9 +125,9 @@ json::object toJson(const domain::AuditEntry& e) {
           {"mac", e.mac}};
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 void writeJson(JsonWriter& w, const domain::Certificate& c, domain::Timestamp now) {
   w.beginObject();
@@ -257,4 +257,4 @@ std::optional<CursorRequest> cursorFrom(const HttpRequest& request, std::string_
   return out;
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,8 +1,8 @@
 // /api/v1/users (org-scoped).
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 void Api::addUserRoutes() {
   router_.add("GET", "/api/v1/users", [this](const Call& c) {
@@ -48,4 +48,4 @@ void Api::addUserRoutes() {
   });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,8 +1,8 @@
-#include "adapters/http/json_writer.hpp"
+#include "adapters/rest/json_writer.hpp"
 
 #include <charconv>
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 void appendJsonString(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -135,4 +135,4 @@ JsonWriter& JsonWriter::raw(std::string_view json) {
   return *this;
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

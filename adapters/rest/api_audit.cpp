@@ -1,9 +1,9 @@
 // /api/v1/audit-logs and /api/v1/license/status.
-#include "adapters/http/api.hpp"
-#include "adapters/http/json_io.hpp"
+#include "adapters/rest/api.hpp"
+#include "adapters/rest/json_io.hpp"
 #include "domain/license.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 namespace {
 
 json::object licenseJson(const domain::LicenseStatusView& v) {
@@ -117,4 +117,4 @@ void Api::addAuditRoutes() {
   });
 }
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

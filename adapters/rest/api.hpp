@@ -6,8 +6,9 @@
 #include <memory>
 
 #include "adapters/common/bounded_cache.hpp"
-#include "adapters/http/http_types.hpp"
-#include "adapters/http/router.hpp"
+#include "adapters/http/http_server.hpp"
+#include "adapters/rest/http_messages.hpp"
+#include "adapters/rest/router.hpp"
 #include "domain/services/auth_service.hpp"
 #include "domain/services/ca_quota_service.hpp"
 #include "domain/services/certificate_service.hpp"
@@ -28,7 +29,7 @@
 #include "ports/secret_box.hpp"
 #include "ports/store.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 // The configuration resources of a project.
 struct ResourceServices {
@@ -74,7 +75,12 @@ class Api {
  public:
   Api(ApiServices services, ApiOptions options);
 
-  // Never throws; every outcome is a response.
+  // What the transport serves (adapters/http/http_server.hpp): the API under /api/, GET
+  // /metrics, a JSON 404 for anything else; mutations under /api/ may block (request pool);
+  // ready while the store answers.
+  http::HttpApplication application();
+
+  // One request under /api/. Never throws; every outcome is a response.
   HttpResponse handle(const HttpRequest& request);
 
   const Router& router() const { return router_; }
@@ -84,6 +90,10 @@ class Api {
   std::string metricsText();
 
  private:
+  // Every request the transport hands over (see application()).
+  HttpResponse serve(const HttpRequest& request);
+  // The store answers (GET /readyz); a failure is logged.
+  bool ready();
   // `routeLabel` receives the matched route's pattern (for metrics).
   HttpResponse dispatch(const HttpRequest& request, std::string& routeLabel);
   HttpResponse withIdempotency(const HttpRequest& request, const Call& call, const Route& route);
@@ -116,4 +126,4 @@ class Api {
 HttpResponse errorResponse(const domain::Error& error);
 HttpResponse errorResponse(int status, const std::string& message);
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

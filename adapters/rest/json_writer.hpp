@@ -12,7 +12,7 @@
 
 #include "domain/time.hpp"
 
-namespace certsteward::adapters::http {
+namespace certsteward::adapters::rest {
 
 class JsonWriter {
  public:
@@ -43,4 +43,4 @@ class JsonWriter {
 // `text` as a JSON string literal, quotes included, appended to `out`.
 void appendJsonString(std::string& out, std::string_view text);
 
-}  // namespace certsteward::adapters::http
+}  // namespace certsteward::adapters::rest

@@ -1,0 +1,13 @@
+// The transport's request and response (adapters/http/http_types.hpp), the only part of the
+// transport the REST API sees.
+#pragma once
+
+#include "adapters/http/http_types.hpp"
+
+namespace certsteward::adapters::rest {
+
+using http::HttpRequest;
+using http::HttpResponse;
+using http::SetCookie;
+
+}  // namespace certsteward::adapters::rest
