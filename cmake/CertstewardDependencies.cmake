@@ -1,12 +1,7 @@
-# Third-party libraries, found once. Only adapters and app/ link them; domain/ and ports/ never do.
-find_package(PkgConfig REQUIRED)
+# The libraries the test suites and benchmarks use directly (each adapter finds its own in its
+# CMakeLists; the core needs none).
 find_package(Threads REQUIRED)
 find_package(OpenSSL 3 REQUIRED)
-find_package(spdlog REQUIRED)
 find_package(Boost 1.81 REQUIRED COMPONENTS json)
-pkg_check_modules(PISTACHE REQUIRED IMPORTED_TARGET libpistache)
-find_package(SQLite3 REQUIRED)
+find_package(CURL REQUIRED)
 find_package(mongoc-1.0 1.23 CONFIG REQUIRED)
-pkg_check_modules(JWT REQUIRED IMPORTED_TARGET libjwt)
-pkg_check_modules(LIBXCRYPT REQUIRED IMPORTED_TARGET libxcrypt)
-pkg_check_modules(PSL REQUIRED IMPORTED_TARGET libpsl)

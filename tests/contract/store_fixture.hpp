@@ -5,8 +5,8 @@
 
 #include "domain/pagination.hpp"
 #include "ports/store.hpp"
-#include "support/fake_clock.hpp"
-#include "support/sequential_ids.hpp"
+#include "testing/fake_clock.hpp"
+#include "testing/sequential_ids.hpp"
 
 namespace certsteward::testing {
 

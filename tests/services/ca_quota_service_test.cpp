@@ -5,7 +5,7 @@
 
 #include "domain/services/ca_quota_service.hpp"
 #include "services/service_fixture.hpp"
-#include "support/fake_public_suffixes.hpp"
+#include "testing/fake_public_suffixes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -15,8 +15,8 @@
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/unit_of_work.hpp"
-#include "support/fake_clock.hpp"
-#include "support/sequential_ids.hpp"
+#include "testing/fake_clock.hpp"
+#include "testing/sequential_ids.hpp"
 
 namespace certsteward::testing {
 

@@ -5,7 +5,7 @@
 #include "adapters/cache/caching_user_repository.hpp"
 #include "adapters/common/bounded_cache.hpp"
 #include "adapters/store/memory/memory_store.hpp"
-#include "support/fake_clock.hpp"
+#include "testing/fake_clock.hpp"
 
 using namespace certsteward;
 using namespace std::chrono_literals;

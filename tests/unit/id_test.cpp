@@ -5,7 +5,7 @@
 
 #include "adapters/crypto/object_id_generator.hpp"
 #include "domain/id.hpp"
-#include "support/fake_clock.hpp"
+#include "testing/fake_clock.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

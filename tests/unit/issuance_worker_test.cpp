@@ -18,7 +18,7 @@
 #include "adapters/store/memory/memory_store.hpp"
 #include "app/worker_pool.hpp"
 #include "domain/services/issuance_worker.hpp"
-#include "support/sequential_ids.hpp"
+#include "testing/sequential_ids.hpp"
 #include "support/test_certificates.hpp"
 
 using namespace certsteward;

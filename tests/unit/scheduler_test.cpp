@@ -4,8 +4,8 @@
 
 #include "adapters/store/memory/memory_store.hpp"
 #include "domain/services/scheduler.hpp"
-#include "support/fake_clock.hpp"
-#include "support/sequential_ids.hpp"
+#include "testing/fake_clock.hpp"
+#include "testing/sequential_ids.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -1,0 +1,133 @@
+// Fakes for the ports that are not the store, for tests of the services over the memory store —
+// this project's and an embedding team's. None of them is secure or durable: they make the
+// services runnable in one process, deterministically. Thread-safe unless noted.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "domain/events.hpp"
+#include "ports/background.hpp"
+#include "ports/dns_provider.hpp"
+#include "ports/dns_provider_factory.hpp"
+#include "ports/mac.hpp"
+#include "ports/notifier.hpp"
+#include "ports/secret_box.hpp"
+
+namespace certsteward::testing {
+
+// A keyed, deterministic 32-byte tag (FNV-1a lanes over key and message): the same message
+// gives the same tag, another key or message another one. Not a MAC an attacker cannot forge.
+class FakeMac : public ports::Mac {
+ public:
+  explicit FakeMac(std::string key) : key_(std::move(key)) {}
+  std::string sign(std::string_view message) const override {
+    std::string out;
+    for (std::uint64_t lane = 0; lane < 4; ++lane) {
+      std::uint64_t h = 1469598103934665603ULL ^ (lane * 0x9e3779b97f4a7c15ULL);
+      for (const char c : key_ + '\0' + std::string(message)) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ULL;
+      }
+      for (int i = 0; i < 8; ++i)
+        out.push_back(static_cast<char>(h >> (8 * i)));
+    }
+    return out;
+  }
+
+ private:
+  std::string key_;
+};
+
+// "fake:" + the plaintext reversed: shows that sealing happened, hides nothing.
+class FakeSecretBox : public ports::SecretBox {
+ public:
+  domain::Result<std::string> seal(std::string_view plaintext) const override {
+    return "fake:" + std::string(plaintext.rbegin(), plaintext.rend());
+  }
+  domain::Result<std::string> open(std::string_view sealed) const override {
+    if (!sealed.starts_with("fake:")) {
+      return domain::makeError(domain::ErrorCode::invalid_argument, "not sealed by FakeSecretBox");
+    }
+    sealed.remove_prefix(5);
+    return std::string(sealed.rbegin(), sealed.rend());
+  }
+};
+
+// Runs the work on the calling thread; the tick never fires (no heartbeat is needed when
+// nothing else competes for the job). pause() returns at once.
+class InlineBackground : public ports::Background {
+ public:
+  void whileRunning(domain::Duration, const std::function<void()>&,
+                    const std::function<void()>& work) override {
+    work();
+  }
+  void pause(domain::Duration) override {}
+};
+
+// Keeps every event it is given.
+class RecordingNotifierFake : public ports::Notifier {
+ public:
+  domain::Status notify(const domain::Event& event) override {
+    std::lock_guard lock(mu_);
+    events_.push_back(event);
+    return {};
+  }
+  std::vector<domain::Event> events() const {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<domain::Event> events_;
+};
+
+// A DNS server in memory shared by every provider the factory makes: records are visible as
+// soon as they are present.
+class InMemoryDns : public ports::DnsProviderFactory {
+ public:
+  domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential&,
+                                             const std::string&) override {
+    return ports::DnsProviderPtr(std::make_unique<Provider>(*this));
+  }
+  bool has(const std::string& name, const std::string& value) const {
+    std::lock_guard lock(mu_);
+    return records_.count({name, value}) == 1;
+  }
+
+ private:
+  class Provider : public ports::DnsProvider {
+   public:
+    explicit Provider(InMemoryDns& dns) : dns_(dns) {}
+    domain::Status present(const ports::TxtRecord& r) override {
+      std::lock_guard lock(dns_.mu_);
+      dns_.records_.insert({r.name, r.value});
+      return {};
+    }
+    domain::Status cleanup(const ports::TxtRecord& r) override {
+      std::lock_guard lock(dns_.mu_);
+      dns_.records_.erase({r.name, r.value});
+      return {};
+    }
+    domain::Status waitVisible(const ports::TxtRecord& r, domain::Duration) override {
+      if (dns_.has(r.name, r.value)) return {};
+      return domain::makeError(domain::ErrorCode::unavailable, r.name + " is not visible");
+    }
+
+   private:
+    InMemoryDns& dns_;
+  };
+
+  mutable std::mutex mu_;
+  std::set<std::pair<std::string, std::string>> records_;
+};
+
+}  // namespace certsteward::testing
