@@ -1,0 +1,87 @@
+// JobService in process: retry and cancel through the job table with their roles, the retry
+// limit of 20 a minute, another project's job invisible, and every transition audited.
+#include <doctest/doctest.h>
+
+#include "domain/services/job_service.hpp"
+#include "services/service_fixture.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+
+namespace {
+
+struct JobFixture : testing::ServiceFixture {
+  JobService jobs{{store.jobs(), store.jobLogs(), store.events(), store.rateLimits(), clock},
+                  work,
+                  access,
+                  audit};
+  JobFixture() {
+    project("p1");
+    project("p2");
+  }
+  Job queued(const Id& projectId, JobStatus status) {
+    Job j = newJob(ids.next(), projectId, JobType::renew_certificate, clock.now());
+    j.status = status;
+    if (status == JobStatus::dead) j.attempts = 3;
+    REQUIRE(store.jobs().enqueue(j).ok());
+    return j;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("jobs: retry and cancel follow the job table and are audited") {
+  JobFixture fx;
+  const auto dead = fx.queued("p1", JobStatus::dead);
+  auto retried = fx.jobs.retry(fx.owner(), fx.ctx(), "p1", dead.id);
+  REQUIRE(retried.ok());
+  CHECK(retried->status == JobStatus::pending);
+  CHECK(retried->attempts == 0);
+  CHECK(fx.audited("job.retry").size() == 1);
+
+  auto cancelled = fx.jobs.cancel(fx.owner(), fx.ctx(), "p1", dead.id);
+  REQUIRE(cancelled.ok());
+  CHECK(cancelled->status == JobStatus::cancelled);
+  // Nothing moves a cancelled job but a retry; a second cancel is refused and not audited.
+  auto again = fx.jobs.cancel(fx.owner(), fx.ctx(), "p1", dead.id);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().code == ErrorCode::failed_precondition);
+  CHECK(fx.audited("job.cancel").size() == 1);
+}
+
+TEST_CASE("jobs: an operator cancels, only a project admin retries, other projects see 404") {
+  JobFixture fx;
+  const auto operatorUser = fx.member("p1", ProjectRole::operator_);
+  const auto pending = fx.queued("p1", JobStatus::pending);
+  const auto dead = fx.queued("p1", JobStatus::dead);
+  CHECK(fx.jobs.cancel(operatorUser, fx.ctx(), "p1", pending.id).ok());
+  CHECK(fx.jobs.retry(operatorUser, fx.ctx(), "p1", dead.id).error().code ==
+        ErrorCode::permission_denied);
+  CHECK(fx.store.jobs().get("p1", dead.id)->status == JobStatus::dead);
+  const auto outsider = fx.member("p2", ProjectRole::admin);
+  CHECK(fx.jobs.retry(outsider, fx.ctx(), "p1", dead.id).error().code == ErrorCode::not_found);
+  // A job id of p1 asked for under p2 is not found either.
+  CHECK(fx.jobs.retry(outsider, fx.ctx(), "p2", dead.id).error().code == ErrorCode::not_found);
+}
+
+TEST_CASE("jobs: at most 20 retries a minute per user") {
+  JobFixture fx;
+  const auto who = fx.owner();
+  int accepted = 0;
+  std::optional<Error> refused;
+  for (int i = 0; i < 22; ++i) {
+    const auto dead = fx.queued("p1", JobStatus::dead);
+    auto r = fx.jobs.retry(who, fx.ctx(), "p1", dead.id);
+    if (r) {
+      ++accepted;
+    } else {
+      refused = r.error();
+    }
+  }
+  CHECK(accepted == 20);
+  REQUIRE(refused.has_value());
+  CHECK(refused->code == ErrorCode::resource_exhausted);
+  CHECK(refused->reason == "RATE_LIMITED");
+  fx.clock.advance(std::chrono::minutes{1});
+  CHECK(fx.jobs.retry(who, fx.ctx(), "p1", fx.queued("p1", JobStatus::dead).id).ok());
+}
