@@ -36,6 +36,7 @@ const std::set<std::string>& standardHeaders() {
                                              "cmath",
                                              "compare",
                                              "concepts",
+                                             "condition_variable",
                                              "cstddef",
                                              "cstdint",
                                              "cstdio",
@@ -79,6 +80,7 @@ const std::set<std::string>& standardHeaders() {
                                              "string",
                                              "string_view",
                                              "system_error",
+                                             "thread",
                                              "tuple",
                                              "type_traits",
                                              "typeinfo",
@@ -120,6 +122,7 @@ std::string layerOf(const std::string& path) {
     return end == std::string::npos ? "" : path.substr(0, end);
   }
   if (path.starts_with("app/")) return "app";
+  if (path.starts_with("testing/")) return "testing";
   return "";
 }
 
@@ -152,6 +155,10 @@ bool allowed(const std::string& layer, bool quoted, const std::string& path) {
     if (servedBy(layer, path)) return true;
     // The store adapters share the JSON codec of the domain's records.
     return layer.starts_with("adapters/store/") && path.starts_with("adapters/store/codec/");
+  }
+  if (layer == "testing") {  // shipped with the core: no adapter but the memory store
+    return standard || model || ports || services || (!quoted && path == "doctest/doctest.h") ||
+           (quoted && (path.starts_with("testing/") || path.starts_with("adapters/store/memory/")));
   }
   if (layer == "app") return true;  // the composition root wires everything
   return true;
@@ -223,6 +230,12 @@ TEST_CASE("architecture: the checker flags every include against the arrows, lay
       {"adapters/dns/exec_dns_provider.cpp", "#include \"adapters/store/codec/json_codec.hpp\"",
        false},
       {"adapters/dns/exec_dns_provider.cpp", "#include \"app/config.hpp\"", false},
+      // the test doubles: the core, the memory store, doctest — no server adapter
+      {"testing/contract/records_contract.hpp", "#include <doctest/doctest.h>", true},
+      {"testing/fakes.hpp", "#include \"ports/mac.hpp\"", true},
+      {"testing/contract/audit_log_contract.hpp", "#include \"adapters/crypto/openssl_mac.hpp\"",
+       false},
+      {"testing/fakes.hpp", "#include <openssl/evp.h>", false},
       // app wires everything
       {"app/application.cpp", "#include \"adapters/rest/api.hpp\"", true},
       {"app/application.cpp", "#include \"adapters/store/sqlite/sqlite_store.hpp\"", true},
@@ -240,7 +253,7 @@ TEST_CASE("architecture: the checker flags every include against the arrows, lay
 TEST_CASE("architecture: every file of every layer includes only what its layer may") {
   const fs::path root = CERTSTEWARD_SOURCE_DIR;
   std::map<std::string, int> files;
-  for (const char* top : {"domain", "ports", "adapters", "app"}) {
+  for (const char* top : {"domain", "ports", "adapters", "app", "testing"}) {
     for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       const auto ext = entry.path().extension();
       if (ext != ".hpp" && ext != ".cpp" && ext != ".h") continue;
@@ -262,6 +275,7 @@ TEST_CASE("architecture: every file of every layer includes only what its layer 
   CHECK(files["adapters/rest"] > 10);
   CHECK(files["adapters/store/sqlite"] > 5);
   CHECK(files["app"] > 5);
+  CHECK(files["testing"] > 5);
 }
 
 TEST_CASE("architecture: no test case name contains a semicolon (CTest would split it)") {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "contract/store_factories.hpp"
-#include "contract/store_fixture.hpp"
+#include "testing/contract/store_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -1,13 +1,22 @@
 // Contract of AuditLog on every adapter: serialized appends, chain pages that verify, and
 // tampering found by verification.
+//
+// A suite header: include it from one test file of its own, after defining
+// CERTSTEWARD_STORE_FACTORIES as the list of store factories to run it against
+// (testing/contract/store_fixture.hpp says what a factory provides).
+#pragma once
+
+#ifndef CERTSTEWARD_STORE_FACTORIES
+#error "define CERTSTEWARD_STORE_FACTORIES (the store factories) before including a contract suite"
+#endif
+
 #include <doctest/doctest.h>
 
 #include <thread>
 
-#include "adapters/crypto/openssl_mac.hpp"
-#include "contract/store_factories.hpp"
-#include "contract/store_fixture.hpp"
 #include "domain/services/audit_sealer.hpp"
+#include "testing/contract/store_fixture.hpp"
+#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -53,7 +62,7 @@ AuditVerification verifyAll(ports::AuditLog& log, const AuditSealer& sealer, std
 TEST_CASE_TEMPLATE("audit log: appends chain, pages verify, lists filter", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("audit key");
+  testing::FakeMac mac("audit key");
   AuditSealer sealer(mac);
   auto& log = fx.store->auditLog();
   std::vector<AuditEntry> stored;
@@ -104,7 +113,7 @@ TEST_CASE_TEMPLATE("audit log: appends chain, pages verify, lists filter", F,
 TEST_CASE_TEMPLATE("audit log: timestamps along the chain strictly increase", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("k");
+  testing::FakeMac mac("k");
   AuditSealer sealer(mac);
   auto& log = fx.store->auditLog();
   Timestamp previous{};
@@ -120,7 +129,7 @@ TEST_CASE_TEMPLATE("audit log: timestamps along the chain strictly increase", F,
 TEST_CASE_TEMPLATE("audit log: concurrent appends never fork the chain", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("k");
+  testing::FakeMac mac("k");
   AuditSealer sealer(mac);
   auto& log = fx.store->auditLog();
   std::vector<std::thread> threads;
@@ -141,7 +150,7 @@ TEST_CASE_TEMPLATE("audit log: concurrent appends never fork the chain", F,
 TEST_CASE_TEMPLATE("audit log: a tampered entry is reported as a break", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("k");
+  testing::FakeMac mac("k");
   AuditSealer sealer(mac);
   auto& log = fx.store->auditLog();
   std::vector<AuditEntry> stored;
@@ -163,7 +172,7 @@ TEST_CASE_TEMPLATE("audit log: a tampered entry is reported as a break", F,
 TEST_CASE_TEMPLATE("audit log: a rewritten actor or detail is an entry-MAC break", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("k");
+  testing::FakeMac mac("k");
   AuditSealer sealer(mac);
   auto& log = fx.store->auditLog();
   std::vector<AuditEntry> stored;
@@ -186,7 +195,7 @@ TEST_CASE_TEMPLATE("audit log: a rewritten actor or detail is an entry-MAC break
 TEST_CASE_TEMPLATE("audit log: the head and the entry at a sequence", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("k");
+  testing::FakeMac mac("k");
   AuditSealer sealer(mac);
   auto& log = fx.store->auditLog();
   REQUIRE(log.head().ok());

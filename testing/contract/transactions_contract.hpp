@@ -1,15 +1,24 @@
 // Contract of Transactions on every store: all or nothing, reads that see the transaction's own
 // writes, nested calls that join, and guards that make check-then-insert atomic.
+//
+// A suite header: include it from one test file of its own, after defining
+// CERTSTEWARD_STORE_FACTORIES as the list of store factories to run it against
+// (testing/contract/store_fixture.hpp says what a factory provides).
+#pragma once
+
+#ifndef CERTSTEWARD_STORE_FACTORIES
+#error "define CERTSTEWARD_STORE_FACTORIES (the store factories) before including a contract suite"
+#endif
+
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <thread>
 #include <vector>
 
-#include "adapters/crypto/openssl_mac.hpp"
-#include "contract/store_factories.hpp"
-#include "contract/store_fixture.hpp"
 #include "domain/services/audit_sealer.hpp"
+#include "testing/contract/store_fixture.hpp"
+#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -63,7 +72,7 @@ Status writeEverything(testing::StoreFixture<F>& fx, const AuditChainSealer& sea
 TEST_CASE_TEMPLATE("transactions: a failing body leaves nothing of what it wrote", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("audit key");
+  testing::FakeMac mac("audit key");
   AuditSealer sealer(mac);
   const Id project = fx.ids.next();
   const Id cert = fx.ids.next();
@@ -89,7 +98,7 @@ TEST_CASE_TEMPLATE("transactions: a failing body leaves nothing of what it wrote
 TEST_CASE_TEMPLATE("transactions: a successful body commits everything, nested calls join", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;
-  adapters::crypto::OpenSslMac mac("audit key");
+  testing::FakeMac mac("audit key");
   AuditSealer sealer(mac);
   const Id project = fx.ids.next();
   const Id cert = fx.ids.next();

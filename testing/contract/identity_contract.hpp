@@ -1,8 +1,17 @@
 // Contract of ProjectRepository, UserRepository and MembershipRepository on every adapter.
+//
+// A suite header: include it from one test file of its own, after defining
+// CERTSTEWARD_STORE_FACTORIES as the list of store factories to run it against
+// (testing/contract/store_fixture.hpp says what a factory provides).
+#pragma once
+
+#ifndef CERTSTEWARD_STORE_FACTORIES
+#error "define CERTSTEWARD_STORE_FACTORIES (the store factories) before including a contract suite"
+#endif
+
 #include <doctest/doctest.h>
 
-#include "contract/store_factories.hpp"
-#include "contract/store_fixture.hpp"
+#include "testing/contract/store_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -1,0 +1,4 @@
+// The certificate_repository contract suite (testing/contract) against this project's store
+// adapters.
+#include "contract/store_factories.hpp"
+#include "testing/contract/certificate_repository_contract.hpp"

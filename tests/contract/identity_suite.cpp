@@ -1,0 +1,3 @@
+// The identity contract suite (testing/contract) against this project's store adapters.
+#include "contract/store_factories.hpp"
+#include "testing/contract/identity_contract.hpp"

@@ -1,0 +1,3 @@
+// The job_queue contract suite (testing/contract) against this project's store adapters.
+#include "contract/store_factories.hpp"
+#include "testing/contract/job_queue_contract.hpp"

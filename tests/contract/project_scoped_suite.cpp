@@ -1,0 +1,3 @@
+// The project_scoped contract suite (testing/contract) against this project's store adapters.
+#include "contract/store_factories.hpp"
+#include "testing/contract/project_scoped_contract.hpp"

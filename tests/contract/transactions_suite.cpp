@@ -1,0 +1,3 @@
+// The transactions contract suite (testing/contract) against this project's store adapters.
+#include "contract/store_factories.hpp"
+#include "testing/contract/transactions_contract.hpp"
