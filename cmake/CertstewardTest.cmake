@@ -13,7 +13,7 @@ function(certsteward_add_test name)
   target_link_libraries(${name} PRIVATE certsteward_doctest_main ${ARG_LIBS})
   target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/tests")
   target_compile_options(${name} PRIVATE
-    -include "${PROJECT_SOURCE_DIR}/tests/support/doctest_string_view.hpp")
+    -include "${PROJECT_SOURCE_DIR}/testing/doctest_string_view.hpp")
   certsteward_warnings(${name})
   doctest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}")
 endfunction()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # examples/embed built and run both ways an embedding team consumes the core: add_subdirectory of
 # the source tree, and find_package from a `cmake --install` prefix. Every configure disables
-# the server's third-party packages, so it fails if the core needed one of them.
+# the server's third-party packages, so it fails if the core needed one of them. The installed
+# core's contract suites then run against the example's own store factory.
 # Usage: embed_example.sh <source dir>
 set -euo pipefail
 src=$1
@@ -10,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 no_server=(-DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON
   -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_spdlog=ON
   -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON -DCMAKE_DISABLE_FIND_PACKAGE_CURL=ON
-  -DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON -DCMAKE_DISABLE_FIND_PACKAGE_doctest=ON)
+  -DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON)
 launcher=()
 command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -40,3 +41,11 @@ cmake -S "$src/examples/embed" -B "$work/pkg" -G Ninja -DCMAKE_PREFIX_PATH="$wor
   "${no_server[@]}" "${launcher[@]}" > "$work/pkg.log" 2>&1 || { cat "$work/pkg.log"; fail "configure (find_package)"; }
 cmake --build "$work/pkg" > "$work/pkg-build.log" 2>&1 || { cat "$work/pkg-build.log"; fail "build (find_package)"; }
 check "$work/pkg/embed" find_package
+
+# The shipped contract suites against the example's own store factory, from the installed core.
+[ -x "$work/pkg/embed_contract" ] || fail "the contract suites were not built (doctest missing?)"
+"$work/pkg/embed_contract" > "$work/contract.log" 2>&1 || { cat "$work/contract.log"; fail "contract suites"; }
+grep -q "Status: SUCCESS" "$work/contract.log" || fail "contract suites: no success line"
+cases=$(sed -n 's/.*test cases: *\([0-9]*\) |.*/\1/p' "$work/contract.log" | tail -1)
+[ "${cases:-0}" -ge 5 ] || fail "contract suites ran only ${cases:-0} test cases"
+echo "ok (contract suites from the installed core): $cases test cases"

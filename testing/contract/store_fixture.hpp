@@ -12,6 +12,7 @@
 
 #include "domain/pagination.hpp"
 #include "ports/store.hpp"
+#include "testing/doctest_string_view.hpp"
 #include "testing/fake_clock.hpp"
 #include "testing/sequential_ids.hpp"
 

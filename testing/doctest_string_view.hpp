@@ -1,5 +1,5 @@
 // Lets doctest print std::string_view operands (doctest 2.4.9 cannot). Force-included into
-// every test target by certsteward_add_test().
+// this project's test targets by certsteward_add_test(); the contract suites include it.
 #pragma once
 
 #include <doctest/doctest.h>
