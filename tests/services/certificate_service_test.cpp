@@ -1,0 +1,168 @@
+// CertificateService in process: a create writes the certificate, its issue job and its audit
+// entry together or nothing; bad names, another project's ACME account and the free plan's cap
+// refuse it; renewal waits for an issued certificate; the private key leaves only to a project
+// admin, audited; a certificate with distributions cannot be deleted.
+#include <doctest/doctest.h>
+
+#include "services/service_fixture.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+
+namespace {
+
+struct CertFixture : testing::ServiceFixture {
+  CertFixture() {
+    project("p1");
+    project("p2");
+  }
+  CertificateRequest request(std::string name) {
+    CertificateRequest r;
+    r.common_name = std::move(name);
+    return r;
+  }
+  std::int64_t stored() { return *store.certificates().countAll(); }
+  // The certificate as a worker leaves it after issuance, with a sealed key.
+  void markIssued(const Id& id) {
+    auto cert = *store.certificates().get("p1", id);
+    cert.certificate_pem = "-----BEGIN CERTIFICATE-----\nleaf\n-----END CERTIFICATE-----\n";
+    cert.private_key_sealed = *secrets.seal("-----BEGIN PRIVATE KEY-----\nk\n");
+    cert.serial_number = "01";
+    REQUIRE(applyCertificateEvent(
+                cert, CertificateEvent::issued,
+                CertificateContext{
+                    clock.now(), "", clock.now() + std::chrono::days{90}, std::nullopt, false, {}})
+                .ok());
+    REQUIRE(store.certificates().update(cert).ok());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("certificates: a create is the certificate, its issue job and its audit entry") {
+  CertFixture fx;
+  auto created = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("www.example.com"));
+  REQUIRE(created.ok());
+  CHECK(created->certificate.status == CertificateStatus::issuing);
+  CHECK(created->certificate.sans == std::vector<std::string>{"www.example.com"});
+  CHECK(created->job.type == JobType::issue_certificate);
+  CHECK(created->job.certificate_id == created->certificate.id);
+  CHECK(fx.store.jobs().get("p1", created->job.id).ok());
+  const auto audited = fx.audited("certificate.create");
+  REQUIRE(audited.size() == 1);
+  CHECK(audited[0].resource_id == created->certificate.id);
+
+  // Without its audit entry nothing is written.
+  fx.auditLog.failing = true;
+  auto refused = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("b.example.com"));
+  CHECK_FALSE(refused.ok());
+  CHECK(fx.stored() == 1);
+}
+
+TEST_CASE("certificates: bad requests are refused and leave nothing behind") {
+  CertFixture fx;
+  AcmeAccount foreign;
+  foreign.id = fx.ids.next();
+  foreign.project_id = "p2";
+  foreign.name = "theirs";
+  foreign.directory_url = "https://ca.example/dir";
+  REQUIRE(fx.store.acmeAccounts().create(foreign).ok());
+  const struct {
+    const char* name;
+    CertificateRequest request;
+  } rows[] = {
+      {"an empty name", fx.request("")},
+      {"a name that is not DNS", fx.request("not a name")},
+      {"an upper-case control character", fx.request("www.example.com\x1b")},
+      {"another project's ACME account",
+       [&] {
+         auto r = fx.request("www.example.com");
+         r.acme_account_id = foreign.id;
+         return r;
+       }()},
+      {"a negative renewal threshold",
+       [&] {
+         auto r = fx.request("www.example.com");
+         r.renewal_threshold_days = -1;
+         return r;
+       }()},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    auto refused = fx.certificates.create(fx.owner(), fx.ctx(), "p1", row.request);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::invalid_argument);
+  }
+  CHECK(fx.stored() == 0);
+  CHECK(fx.store.jobs().list("p1", {}, {1, 10})->total == 0);
+}
+
+TEST_CASE("certificates: the free plan issues one certificate, renewals are not capped") {
+  CertFixture fx;
+  auto first = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("a.example.com"));
+  REQUIRE(first.ok());
+  auto second = fx.certificates.create(fx.owner(), fx.ctx(), "p2", fx.request("b.example.com"));
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.error().code == ErrorCode::resource_exhausted);
+  CHECK(second.error().reason == "LICENSE_LIMIT");
+  fx.markIssued(first->certificate.id);
+  auto renewed = fx.certificates.renew(fx.owner(), fx.ctx(), "p1", first->certificate.id);
+  REQUIRE(renewed.ok());
+  CHECK(renewed->job.type == JobType::renew_certificate);
+}
+
+TEST_CASE("certificates: renewal and downloads wait for an issued certificate") {
+  CertFixture fx;
+  auto created = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("a.example.com"));
+  REQUIRE(created.ok());
+  const Id id = created->certificate.id;
+  CHECK(fx.certificates.renew(fx.owner(), fx.ctx(), "p1", id).error().code ==
+        ErrorCode::failed_precondition);
+  CHECK(fx.certificates.material(fx.owner(), fx.ctx(), "p1", id, false).error().code ==
+        ErrorCode::failed_precondition);
+  fx.markIssued(id);
+  auto renewed = fx.certificates.renew(fx.owner(), fx.ctx(), "p1", id);
+  REQUIRE(renewed.ok());
+  // A second renewal while the first is queued is refused.
+  CHECK(fx.certificates.renew(fx.owner(), fx.ctx(), "p1", id).error().code ==
+        ErrorCode::failed_precondition);
+}
+
+TEST_CASE("certificates: the private key leaves only to a project admin, and is audited") {
+  CertFixture fx;
+  auto created = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("a.example.com"));
+  REQUIRE(created.ok());
+  const Id id = created->certificate.id;
+  fx.markIssued(id);
+  const auto operatorUser = fx.member("p1", ProjectRole::operator_);
+  auto publicPart = fx.certificates.material(operatorUser, fx.ctx(), "p1", id, false);
+  REQUIRE(publicPart.ok());
+  CHECK_FALSE(publicPart->private_key_pem.has_value());
+  CHECK(fx.certificates.material(operatorUser, fx.ctx(), "p1", id, true).error().code ==
+        ErrorCode::permission_denied);
+  CHECK(fx.audited("certificate.private_key_export").empty());
+  const auto admin = fx.member("p1", ProjectRole::admin);
+  auto withKey = fx.certificates.material(admin, fx.ctx(), "p1", id, true);
+  REQUIRE(withKey.ok());
+  CHECK(withKey->private_key_pem == std::string("-----BEGIN PRIVATE KEY-----\nk\n"));
+  CHECK(fx.audited("certificate.private_key_export").size() == 1);
+  // An export whose audit entry cannot be written does not happen.
+  fx.auditLog.failing = true;
+  CHECK_FALSE(fx.certificates.material(admin, fx.ctx(), "p1", id, true).ok());
+}
+
+TEST_CASE("certificates: one with distributions cannot be deleted") {
+  CertFixture fx;
+  auto created = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("a.example.com"));
+  REQUIRE(created.ok());
+  Distribution d;
+  d.id = fx.ids.next();
+  d.project_id = "p1";
+  d.certificate_id = created->certificate.id;
+  d.module_config_id = "0123456789abcdef01234567";
+  REQUIRE(fx.store.distributions().create(d).ok());
+  auto blocked = fx.certificates.remove(fx.owner(), fx.ctx(), "p1", created->certificate.id);
+  REQUIRE_FALSE(blocked.ok());
+  CHECK(blocked.error().reason == "DEPENDENCY_CONFLICT");
+  CHECK(fx.stored() == 1);
+}
