@@ -30,6 +30,7 @@ struct CaActivity {
   CaActivityKind kind = CaActivityKind::order_created;
   Timestamp at{};
   Id project_id;                         // the project whose job asked
+  Id account_id;                         // the ACME account the order went through
   std::optional<Timestamp> retry_until;  // rate_limited: the CA's Retry-After, when it sent one
   std::string detail;                    // rate_limited, validation_failed: the CA's words
 };

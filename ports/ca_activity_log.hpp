@@ -1,7 +1,8 @@
 // CaActivityLog: what this service asked of each ACME CA and what the CA answered, per registered
 // domain — orders created, certificates issued, failed validations, rate-limit refusals — shared
 // by all instances, so the quotas the CA counts can be reported (GET zones/<id>/rate-limits) and
-// one worker's rateLimited answer holds back every worker until the CA's Retry-After.
+// a rateLimited answer holds back every worker's orders through that ACME account for that
+// domain until the CA's Retry-After.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,15 @@ class CaActivityLog {
   virtual domain::Result<std::optional<domain::CaActivity>> latest(
       const std::string& directoryUrl, const std::string& registeredDomain,
       domain::CaActivityKind kind) const = 0;
+
+  /**
+   * @return among the rate_limited records for (`directoryUrl`, `registeredDomain`) made through
+   * `accountId`, the one whose retry_until lies furthest after `now`; none when no refusal
+   * still holds. Thread-safe.
+   */
+  virtual domain::Result<std::optional<domain::CaActivity>> activeHold(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      const domain::Id& accountId, domain::Timestamp now) const = 0;
 };
 
 }  // namespace certsteward::ports

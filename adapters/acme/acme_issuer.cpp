@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
 #include <iomanip>
 #include <locale>
@@ -187,7 +188,8 @@ std::optional<std::chrono::milliseconds> rateLimitRetryAfter(const Reply& r) {
   const std::string value = r.header("retry-after");
   if (value.empty()) return std::nullopt;
   constexpr std::chrono::milliseconds kMax = std::chrono::days{30};
-  if (std::all_of(value.begin(), value.end(), ::isdigit)) {
+  if (std::all_of(value.begin(), value.end(),
+                  [](unsigned char c) { return std::isdigit(c) != 0; })) {
     if (value.size() > 9) return kMax;
     return std::min<std::chrono::milliseconds>(std::chrono::seconds{std::stoll(value)}, kMax);
   }
@@ -518,17 +520,23 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     if (!r) return r.error();
     if (r->status != 200) return refused(*r, "the challenge answer", request.report);
   }
+  // Every authorization is looked at, so each name the CA found invalid is reported.
+  std::optional<domain::Error> invalid;
   for (const auto& p : pending) {
     auto authz = pollUntil(session, settings_, p.authz_url, {"pending", "processing"}, deadline,
                            "the authorization");
     if (!authz) return authz.error();
     if (str(*authz, "status") != "valid") {
       if (request.report != nullptr) request.report->failed_validations.push_back(p.name);
-      return makeError(ErrorCode::failed_precondition,
-                       "the CA could not validate the DNS-01 challenge: " + challengeError(*authz),
-                       "unauthorized");
+      if (!invalid) {
+        invalid =
+            makeError(ErrorCode::failed_precondition,
+                      "the CA could not validate the DNS-01 challenge: " + challengeError(*authz),
+                      "unauthorized");
+      }
     }
   }
+  if (invalid) return *invalid;
 
   // Finalize with a CSR for a key made here, then download the chain.
   auto certKey = KeyPair::generate(request.key_type);

@@ -203,25 +203,23 @@ std::vector<std::string> IssuanceWorker::registeredDomains(
 }
 
 std::optional<CaActivity> IssuanceWorker::activeRateLimit(const Job& job,
-                                                          const std::string& directoryUrl,
+                                                          const AcmeAccount& account,
                                                           const std::vector<std::string>& domains) {
   std::optional<CaActivity> holding;
   for (const auto& domain : domains) {
-    auto latest = p_.caActivity->latest(directoryUrl, domain, CaActivityKind::rate_limited);
-    if (!latest) {  // the order goes ahead: the CA itself will say if the limit still holds
+    auto hold =
+        p_.caActivity->activeHold(account.directory_url, domain, account.id, p_.clock.now());
+    if (!hold) {  // the order goes ahead: the CA itself will say if the limit still holds
       log(job, LogLevel::warn,
-          "the CA's rate limits for " + domain + " could not be read: " + latest.error().message);
+          "the CA's rate limits for " + domain + " could not be read: " + hold.error().message);
       continue;
     }
-    if (*latest && (*latest)->retry_until && *(*latest)->retry_until > p_.clock.now() &&
-        (!holding || *(*latest)->retry_until > *holding->retry_until)) {
-      holding = **latest;
-    }
+    if (*hold && (!holding || *(*hold)->retry_until > *holding->retry_until)) holding = **hold;
   }
   return holding;
 }
 
-void IssuanceWorker::recordCaActivity(const Job& job, const std::string& directoryUrl,
+void IssuanceWorker::recordCaActivity(const Job& job, const AcmeAccount& account,
                                       const std::vector<std::string>& domains,
                                       const ports::IssueReport& report, bool issued,
                                       AttemptNotes& notes) {
@@ -231,7 +229,8 @@ void IssuanceWorker::recordCaActivity(const Job& job, const std::string& directo
   const auto add = [&](const std::string& domain, CaActivityKind kind, std::string detail) {
     CaActivity a;
     a.id = p_.ids.next();
-    a.directory_url = directoryUrl;
+    a.directory_url = account.directory_url;
+    a.account_id = account.id;
     a.registered_domain = domain;
     a.kind = kind;
     a.at = now;
@@ -261,7 +260,7 @@ void IssuanceWorker::recordCaActivity(const Job& job, const std::string& directo
     log(job, LogLevel::warn,
         notes.not_before
             ? "the CA asks not to retry before " + formatTimestamp(*notes.not_before) +
-                  ": no job for these domains is sent to it before then"
+                  ": no order for these domains goes to it through this account before then"
             : "the CA refused with a rate limit and named no time: the usual backoff applies");
   }
 }
@@ -288,13 +287,6 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNo
   auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
   if (!cert) return cert.error();
   const bool renewal = job.type == JobType::renew_certificate;
-  if (renewal && cert->status == CertificateStatus::renewal_pending) {
-    if (auto s = certificateEvent(job, CertificateEvent::renewal_started,
-                                  CertificateContext{p_.clock.now(), "", {}, {}, false, {}});
-        !s) {
-      return s;
-    }
-  }
 
   // The ACME account: the certificate's, else the project's first.
   Id accountId;
@@ -311,6 +303,35 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNo
   }
   auto account = p_.accounts.get(job.project_id, accountId);
   if (!account) return account.error();
+  std::vector<std::string> names = cert->sans;
+  if (std::find(names.begin(), names.end(), cert->common_name) == names.end()) {
+    names.insert(names.begin(), cert->common_name);
+  }
+  // A rate limit the CA announced for these domains through this account: nothing is sent
+  // (not even a registration) and the certificate keeps its state until the job runs.
+  const bool countQuotas = p_.caActivity != nullptr && p_.suffixes != nullptr;
+  const auto domains = countQuotas ? registeredDomains(names) : std::vector<std::string>();
+  if (countQuotas) {
+    if (auto holding = activeRateLimit(job, *account, domains)) {
+      notes.deferred = true;
+      notes.not_before = holding->retry_until;
+      return makeError(
+          ErrorCode::resource_exhausted,
+          "the CA's rate limit for " + holding->registered_domain + " holds until " +
+              formatTimestamp(*holding->retry_until) + " (" +
+              (holding->project_id == job.project_id ? holding->detail
+                                                     : std::string("refused for another project")) +
+              ")",
+          "rateLimited");
+    }
+  }
+  if (renewal && cert->status == CertificateStatus::renewal_pending) {
+    if (auto s = certificateEvent(job, CertificateEvent::renewal_started,
+                                  CertificateContext{p_.clock.now(), "", {}, {}, false, {}});
+        !s) {
+      return s;
+    }
+  }
   if (!account->is_registered || account->account_url.empty()) {
     log(job, LogLevel::info,
         "registering ACME account '" + account->name + "' at " + account->directory_url);
@@ -325,32 +346,16 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNo
     if (auto s = p_.accounts.update(*account); !s) return s;
   }
 
-  std::vector<std::string> names = cert->sans;
-  if (std::find(names.begin(), names.end(), cert->common_name) == names.end()) {
-    names.insert(names.begin(), cert->common_name);
-  }
   log(job, LogLevel::info,
       std::string(renewal ? "renewing" : "ordering") + " a certificate for " +
           std::to_string(names.size()) + " name(s) from " + account->directory_url);
-  const bool countQuotas = p_.caActivity != nullptr && p_.suffixes != nullptr;
-  const auto domains = countQuotas ? registeredDomains(names) : std::vector<std::string>();
-  if (countQuotas) {
-    if (auto holding = activeRateLimit(job, account->directory_url, domains)) {
-      notes.deferred = true;
-      notes.not_before = holding->retry_until;
-      return makeError(ErrorCode::resource_exhausted,
-                       "the CA's rate limit for " + holding->registered_domain + " holds until " +
-                           formatTimestamp(*holding->retry_until) + " (" + holding->detail + ")",
-                       "rateLimited");
-    }
-  }
   ZoneRoutedDns dns(p_, job.project_id, stop);
   ports::IssueReport report;
   auto issued =
       p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop, &report}, dns);
   queueCleanups(job, dns.failedCleanups());
   if (countQuotas) {
-    recordCaActivity(job, account->directory_url, domains, report, issued.ok(), notes);
+    recordCaActivity(job, *account, domains, report, issued.ok(), notes);
   }
   if (!issued) return issued.error();
   auto sealedKey = p_.secrets.seal(issued->private_key_pem);

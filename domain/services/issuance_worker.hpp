@@ -61,7 +61,7 @@ class IssuanceWorker {
     ports::DistributionModules* modules = nullptr;
     // CA quotas (both, or none): every order, issued certificate, failed validation and
     // rate-limit refusal is recorded per registered domain, and a refusal's Retry-After holds
-    // back every job for that domain at that CA until it has passed.
+    // back every job ordering for that domain through the same ACME account until it passed.
     ports::CaActivityLog* caActivity = nullptr;
     const ports::PublicSuffixes* suffixes = nullptr;
   };
@@ -100,11 +100,12 @@ class IssuanceWorker {
   Status attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes);
   // The registered domains of `names`, each once, in order.
   std::vector<std::string> registeredDomains(const std::vector<std::string>& names) const;
-  // A rate limit the CA announced for one of `domains` at `directoryUrl` that still holds.
-  std::optional<CaActivity> activeRateLimit(const Job& job, const std::string& directoryUrl,
+  // The furthest-reaching rate limit the CA announced for one of `domains` through `account`
+  // that still holds.
+  std::optional<CaActivity> activeRateLimit(const Job& job, const AcmeAccount& account,
                                             const std::vector<std::string>& domains);
-  // Records what the CA was asked and answered during one order.
-  void recordCaActivity(const Job& job, const std::string& directoryUrl,
+  // Records what the CA was asked and answered during one order through `account`.
+  void recordCaActivity(const Job& job, const AcmeAccount& account,
                         const std::vector<std::string>& domains, const ports::IssueReport& report,
                         bool issued, AttemptNotes& notes);
   // cleanup_dns: removes the TXT record its payload names (`name`, `value`) through the zone

@@ -196,6 +196,45 @@ TEST_CASE_TEMPLATE("ca activity: counted per directory, registered domain and ki
   CHECK_FALSE(log.latest(le, "example.org", CaActivityKind::rate_limited)->has_value());
 }
 
+TEST_CASE_TEMPLATE("ca activity: the hold of an account is its refusal reaching furthest", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& log = fx.store->caActivity();
+  const std::string le = "https://acme-v02.api.letsencrypt.org/directory";
+  const auto t0 = fx.now();
+  int next = 0;
+  const auto refusal = [&](const std::string& account, Duration ago,
+                           std::optional<Timestamp> until) {
+    CaActivity a;
+    a.id = "65b0000000000000000000" + std::to_string(10 + next++);
+    a.directory_url = le;
+    a.registered_domain = "example.com";
+    a.kind = CaActivityKind::rate_limited;
+    a.at = t0 - ago;
+    a.project_id = "p1";
+    a.account_id = account;
+    a.retry_until = until;
+    REQUIRE(log.record(a).ok());
+    return a;
+  };
+  CHECK_FALSE(log.activeHold(le, "example.com", "acct-1", t0)->has_value());
+  const auto week = refusal("acct-1", 2h, t0 + 7 * 24h);
+  refusal("acct-1", 1h, t0 + 5min);         // newer, but shorter: the week still holds
+  refusal("acct-1", 30min, std::nullopt);   // newer, without Retry-After
+  refusal("acct-1", 3h, t0 - 1min);         // already over
+  refusal("acct-2", 10min, t0 + 30 * 24h);  // another account's
+  const auto hold = log.activeHold(le, "example.com", "acct-1", t0);
+  REQUIRE(hold.ok());
+  REQUIRE(hold->has_value());
+  CHECK((*hold)->id == week.id);
+  CHECK((*hold)->retry_until == t0 + 7 * 24h);
+  CHECK((*hold)->account_id == "acct-1");
+  CHECK_FALSE(log.activeHold(le, "example.com", "acct-1", t0 + 8 * 24h)->has_value());
+  CHECK_FALSE(log.activeHold(le, "example.com", "acct-3", t0)->has_value());
+  CHECK_FALSE(log.activeHold(le, "example.org", "acct-1", t0)->has_value());
+  CHECK(log.activeHold(le, "example.com", "acct-2", t0)->value().retry_until == t0 + 30 * 24h);
+}
+
 TEST_CASE_TEMPLATE("ca activity: records past the retention are dropped", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;

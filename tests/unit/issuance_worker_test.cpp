@@ -18,8 +18,8 @@
 #include "adapters/store/memory/memory_store.hpp"
 #include "app/worker_pool.hpp"
 #include "domain/services/issuance_worker.hpp"
-#include "testing/sequential_ids.hpp"
 #include "support/test_certificates.hpp"
+#include "testing/sequential_ids.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -308,6 +308,67 @@ TEST_CASE(
   REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-b"));
   CHECK(fx.store.jobs().get("p1", free.id)->status == JobStatus::completed);
   CHECK(fx.ca.orders == 2);
+
+  // Nor is another project ordering the same registered domain through its own account: one
+  // tenant's refusals never hold back another's orders.
+  AcmeAccount theirs;
+  theirs.id = fx.ids.next();
+  theirs.project_id = "p2";
+  theirs.name = "theirs";
+  theirs.directory_url = "https://ca.test/dir";
+  REQUIRE(fx.store.acmeAccounts().create(theirs).ok());
+  Certificate other;
+  other.id = fx.ids.next();
+  other.project_id = "p2";
+  other.common_name = "shop.example.test";
+  other.sans = {"shop.example.test"};
+  REQUIRE(fx.store.certificates().create(other).ok());
+  Job otherJob = newJob(fx.ids.next(), "p2", JobType::issue_certificate, fx.clock.now(), fx.policy);
+  otherJob.certificate_id = other.id;
+  REQUIRE(fx.store.jobs().enqueue(otherJob).ok());
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-c"));
+  CHECK(fx.store.jobs().get("p2", otherJob.id)->status == JobStatus::completed);
+  CHECK(fx.ca.orders == 3);
+}
+
+TEST_CASE(
+    "issuance worker: a renewal held back by a CA rate limit leaves the certificate as it is") {
+  Fixture fx;
+  auto cert = fx.storedCert();
+  REQUIRE(applyCertificateEvent(
+              cert, CertificateEvent::issued,
+              CertificateContext{fx.clock.now(), "", fromUnixSeconds(4102444800), {}, false, {}})
+              .ok());
+  REQUIRE(applyCertificateEvent(cert, CertificateEvent::manual_renew,
+                                CertificateContext{fx.clock.now(), "", {}, {}, false, {}})
+              .ok());
+  REQUIRE(fx.store.certificates().update(cert).ok());
+  REQUIRE(fx.store.jobs()
+              .apply(fx.job.id, JobEvent::cancel, JobContext{fx.clock.now(), "", "", fx.policy})
+              .ok());
+  const auto account = *fx.store.acmeAccounts().list("p1", PageRequest{1, 1});
+  CaActivity refusal;
+  refusal.id = fx.ids.next();
+  refusal.directory_url = "https://ca.test/dir";
+  refusal.registered_domain = "example.test";
+  refusal.kind = CaActivityKind::rate_limited;
+  refusal.at = fx.clock.now();
+  refusal.project_id = "p1";
+  refusal.account_id = account.items.front().id;
+  refusal.retry_until = fx.clock.now() + 1h;
+  refusal.detail = "too many certificates";
+  REQUIRE(fx.store.caActivity().record(refusal).ok());
+  Job renewal = newJob("renew-1", "p1", JobType::renew_certificate, fx.clock.now(), fx.policy);
+  renewal.certificate_id = cert.id;
+  REQUIRE(fx.store.jobs().enqueue(renewal).ok());
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  const auto held = *fx.store.jobs().get("p1", "renew-1");
+  CHECK(held.status == JobStatus::pending);
+  CHECK(held.attempts == 0);
+  CHECK(fx.ca.orders == 0);
+  const auto after = fx.storedCert();
+  CHECK(after.status == CertificateStatus::renewal_pending);  // not renewal_in_progress
+  CHECK(after.renewal_attempts == cert.renewal_attempts);
 }
 
 TEST_CASE(

@@ -188,6 +188,18 @@ TEST_CASE("job: every transition of the table, with its guard and effect") {
          CHECK_FALSE(j.lock_expires_at);
        },
        std::nullopt},
+      {"a cancel asked while the job was held back ends it cancelled",
+       [] {
+         auto j = jobIn(JobStatus::active, 1);
+         j.cancel_requested = true;
+         return j;
+       },
+       JobEvent::defer, notBefore(kNow + 1h), true, JobStatus::cancelled,
+       [](const Job& j) {
+         CHECK(j.finished_at == kNow);
+         CHECK(j.locked_by.empty());
+       },
+       std::nullopt},
       {"a deferral by a worker that lost the lock is refused",
        [] { return jobIn(JobStatus::active, 1); }, JobEvent::defer,
        [] {

@@ -47,6 +47,22 @@ class MemoryCaActivityLog : public ports::CaActivityLog {
     return std::optional<domain::CaActivity>(*newest);
   }
 
+  domain::Result<std::optional<domain::CaActivity>> activeHold(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      const domain::Id& accountId, domain::Timestamp now) const override {
+    std::lock_guard lock(mu_);
+    const domain::CaActivity* furthest = nullptr;
+    for (const auto& r : records_) {
+      if (matches(r, directoryUrl, registeredDomain, domain::CaActivityKind::rate_limited) &&
+          r.account_id == accountId && r.retry_until && *r.retry_until > now &&
+          (furthest == nullptr || *r.retry_until > *furthest->retry_until)) {
+        furthest = &r;
+      }
+    }
+    if (furthest == nullptr) return std::optional<domain::CaActivity>();
+    return std::optional<domain::CaActivity>(*furthest);
+  }
+
  private:
   static bool matches(const domain::CaActivity& r, const std::string& directoryUrl,
                       const std::string& registeredDomain, domain::CaActivityKind kind) {

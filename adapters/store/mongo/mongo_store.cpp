@@ -56,8 +56,8 @@ constexpr IndexSpec kIndexes[] = {
     {"refresh_tokens", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
     {"idempotency", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
     {"rate_limits", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
-    {"ca_activity", "domain", R"({"directory_url":1,"registered_domain":1,"kind":1,"at":-1})",
-     "{}"},
+    {"ca_activity", "domain",
+     R"({"directory_url":1,"registered_domain":1,"kind":1,"at":-1,"_id":-1})", "{}"},
     {"ca_activity", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
 };
 

@@ -69,6 +69,9 @@ class SqliteCaActivityLog : public ports::CaActivityLog {
   domain::Result<std::optional<domain::CaActivity>> latest(
       const std::string& directoryUrl, const std::string& registeredDomain,
       domain::CaActivityKind kind) const override;
+  domain::Result<std::optional<domain::CaActivity>> activeHold(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      const domain::Id& accountId, domain::Timestamp now) const override;
 
  private:
   Database& db_;

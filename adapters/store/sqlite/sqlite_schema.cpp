@@ -235,6 +235,7 @@ CREATE TABLE ca_activity (
   kind TEXT NOT NULL,
   at INTEGER NOT NULL,
   project_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
   retry_until INTEGER,
   detail TEXT NOT NULL
 );
