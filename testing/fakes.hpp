@@ -19,7 +19,11 @@
 #include "ports/dns_provider_factory.hpp"
 #include "ports/mac.hpp"
 #include "ports/notifier.hpp"
+#include "ports/otp_hasher.hpp"
+#include "ports/password_hasher.hpp"
+#include "ports/random.hpp"
 #include "ports/secret_box.hpp"
+#include "ports/token_codec.hpp"
 
 namespace certsteward::testing {
 
@@ -128,6 +132,73 @@ class InMemoryDns : public ports::DnsProviderFactory {
 
   mutable std::mutex mu_;
   std::set<std::pair<std::string, std::string>> records_;
+};
+
+// "fake-hash:" + the password: instant, and verify accepts exactly the hashed password.
+class FakePasswordHasher : public ports::PasswordHasher {
+ public:
+  domain::Result<std::string> hash(std::string_view password) const override {
+    return "fake-hash:" + std::string(password);
+  }
+  bool verify(std::string_view password, std::string_view hash) const override {
+    return hash == "fake-hash:" + std::string(password);
+  }
+};
+
+// Distinct, predictable bytes: a counter spread over the requested length.
+class FakeRandom : public ports::Random {
+ public:
+  std::string bytes(std::size_t n) override {
+    std::lock_guard lock(mu_);
+    std::string out(n, '\0');
+    for (std::size_t i = 0; i < n; ++i)
+      out[i] = static_cast<char>((counter_ * 131 + i * 7 + 1) & 0xff);
+    ++counter_;
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::uint64_t counter_ = 1;
+};
+
+// A 20-byte keyed tag in place of HMAC-SHA1: codes computed with it agree with each other,
+// not with an authenticator app.
+class FakeOtpHasher : public ports::OtpHasher {
+ public:
+  std::string hmacSha1(std::string_view key, std::string_view message) const override {
+    return FakeMac(std::string(key)).sign(message).substr(0, 20);
+  }
+};
+
+// Tokens are opaque handles ("fake-token-<n>") to the claims kept here; decode refuses unknown
+// handles (TOKEN_INVALID) and expired claims (TOKEN_EXPIRED) as a signed-token codec does.
+class FakeTokenCodec : public ports::TokenCodec {
+ public:
+  domain::Result<std::string> encode(const ports::TokenClaims& claims) const override {
+    std::lock_guard lock(mu_);
+    const std::string token = "fake-token-" + std::to_string(claims_.size() + 1);
+    claims_.emplace(token, claims);
+    return token;
+  }
+  domain::Result<ports::TokenClaims> decode(std::string_view token,
+                                            domain::Timestamp now) const override {
+    std::lock_guard lock(mu_);
+    const auto it = claims_.find(std::string(token));
+    if (it == claims_.end()) {
+      return domain::makeError(domain::ErrorCode::unauthenticated, "unknown token",
+                               "TOKEN_INVALID");
+    }
+    if (it->second.expires_at <= now) {
+      return domain::makeError(domain::ErrorCode::unauthenticated, "token expired",
+                               "TOKEN_EXPIRED");
+    }
+    return it->second;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::map<std::string, ports::TokenClaims> claims_;
 };
 
 }  // namespace certsteward::testing

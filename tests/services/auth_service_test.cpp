@@ -1,0 +1,131 @@
+// AuthService in process over the memory store and the shared fakes (certsteward::testing):
+// login without user enumeration and with its limits, single-use refresh tokens whose reuse
+// ends the family, logout ending the session, tokens cut by a later change of the user, and the
+// TOTP second step used once.
+#include <doctest/doctest.h>
+
+#include "domain/services/auth_service.hpp"
+#include "domain/services/totp_codes.hpp"
+#include "services/service_fixture.hpp"
+#include "testing/fakes.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+
+namespace {
+
+struct AuthFixture : testing::ServiceFixture {
+  testing::FakePasswordHasher hasher;
+  testing::FakeTokenCodec tokens;
+  testing::FakeRandom random;
+  testing::FakeOtpHasher otp;
+  testing::FakeMac csrf{"csrf key"};
+  AuthService auth{{store.users(), store.refreshTokens(), store.rateLimits(), hasher, tokens, ids,
+                    random, clock, secrets, otp, csrf},
+                   AuthPolicy{},
+                   work,
+                   audit};
+  User alice;
+
+  AuthFixture() {
+    alice.id = ids.next();
+    alice.username = "alice";
+    alice.password_hash = *hasher.hash("correct horse");
+    alice.org_role = OrgRole::operator_;
+    REQUIRE(store.users().create(alice).ok());
+  }
+  LoginResult login(const std::string& password = "correct horse") {
+    auto r = auth.login("alice", password, "10.0.0.1");
+    REQUIRE_MESSAGE(r.ok(), r.error().message);
+    return *r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("auth: a wrong password and an unknown user get the same answer") {
+  AuthFixture fx;
+  const auto wrong = fx.auth.login("alice", "wrong horse", "10.0.0.1");
+  const auto unknown = fx.auth.login("mallory", "correct horse", "10.0.0.2");
+  REQUIRE_FALSE(wrong.ok());
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(wrong.error() == unknown.error());
+  CHECK(wrong.error().code == ErrorCode::unauthenticated);
+  const auto ok = fx.login();
+  CHECK_FALSE(ok.tokens.access_token.empty());
+  CHECK(ok.user.id == fx.alice.id);
+  CHECK(fx.auth.authenticate(ok.tokens.access_token)->user.id == fx.alice.id);
+}
+
+TEST_CASE("auth: five wrong passwords a minute per username, then rate limited") {
+  AuthFixture fx;
+  for (int i = 0; i < 5; ++i) {
+    CHECK(fx.auth.login("alice", "wrong", "10.0.0." + std::to_string(i)).error().code ==
+          ErrorCode::unauthenticated);
+  }
+  const auto limited = fx.auth.login("alice", "correct horse", "10.0.0.9");
+  REQUIRE_FALSE(limited.ok());
+  CHECK(limited.error().code == ErrorCode::resource_exhausted);
+  fx.clock.advance(std::chrono::minutes{1});
+  CHECK(fx.auth.login("alice", "correct horse", "10.0.0.9").ok());
+}
+
+TEST_CASE("auth: a refresh token is single use, and its reuse ends the family") {
+  AuthFixture fx;
+  const auto first = fx.login().tokens;
+  auto second = fx.auth.refresh(first.refresh_token, "10.0.0.1");
+  REQUIRE(second.ok());
+  CHECK(second->refresh_family == first.refresh_family);
+  auto reused = fx.auth.refresh(first.refresh_token, "10.0.0.1");
+  REQUIRE_FALSE(reused.ok());
+  CHECK(reused.error().reason == "TOKEN_REUSE");
+  // The whole family is gone: the token issued by the legitimate refresh is refused too.
+  auto after = fx.auth.refresh(second->refresh_token, "10.0.0.1");
+  REQUIRE_FALSE(after.ok());
+  CHECK(after.error().code == ErrorCode::unauthenticated);
+}
+
+TEST_CASE("auth: logout ends the session, a later change of the user ends older tokens") {
+  AuthFixture fx;
+  const auto session = fx.login().tokens;
+  const auto other = fx.login().tokens;
+  auto who = fx.auth.authenticate(session.access_token);
+  REQUIRE(who.ok());
+  REQUIRE(fx.auth.logout(*who, fx.ctx(), session.refresh_token).ok());
+  CHECK(fx.auth.authenticate(session.access_token).error().reason == "TOKEN_INVALID");
+  CHECK_FALSE(fx.auth.refresh(session.refresh_token, "10.0.0.1").ok());
+  CHECK(fx.auth.authenticate(other.access_token).ok());  // the other session goes on
+
+  fx.clock.advance(std::chrono::seconds{1});
+  auto changed = *fx.store.users().get(fx.alice.id);
+  changed.tokens_valid_after = fx.clock.now();
+  REQUIRE(fx.store.users().update(changed).ok());
+  CHECK(fx.auth.authenticate(other.access_token).error().code == ErrorCode::unauthenticated);
+}
+
+TEST_CASE("auth: with TOTP, a login needs the second step, once per session and per code") {
+  AuthFixture fx;
+  const auto who = *fx.auth.authenticate(fx.login().tokens.access_token);
+  auto enrolment = fx.auth.totpSetup(who, fx.ctx());
+  REQUIRE(enrolment.ok());
+  const auto secret = *base32Decode(enrolment->secret);
+  const auto code = [&] {
+    return hotp(fx.otp, secret,
+                static_cast<std::uint64_t>(unixSeconds(fx.clock.now()) / kTotpStepSeconds));
+  };
+  CHECK(fx.auth.totpEnable(who, fx.ctx(), "000000").error().code == ErrorCode::invalid_argument);
+  REQUIRE(fx.auth.totpEnable(who, fx.ctx(), code()).ok());
+
+  fx.clock.advance(std::chrono::seconds{kTotpStepSeconds});
+  const auto first = fx.login();
+  CHECK(first.tokens.access_token.empty());
+  REQUIRE_FALSE(first.otp_session_id.empty());
+  CHECK_FALSE(fx.auth.verifyOtp(first.otp_session_id, "123456", "10.0.0.1").ok());
+  auto verified = fx.auth.verifyOtp(first.otp_session_id, code(), "10.0.0.1");
+  REQUIRE(verified.ok());
+  CHECK_FALSE(verified->tokens.access_token.empty());
+  // The session is spent, and the code of this step is used.
+  CHECK_FALSE(fx.auth.verifyOtp(first.otp_session_id, code(), "10.0.0.1").ok());
+  const auto second = fx.login();
+  CHECK_FALSE(fx.auth.verifyOtp(second.otp_session_id, code(), "10.0.0.1").ok());
+}
