@@ -3,11 +3,14 @@
 // services runnable in one process, deterministically. Thread-safe unless noted.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -17,6 +20,7 @@
 #include "ports/background.hpp"
 #include "ports/dns_provider.hpp"
 #include "ports/dns_provider_factory.hpp"
+#include "ports/issuer.hpp"
 #include "ports/mac.hpp"
 #include "ports/notifier.hpp"
 #include "ports/otp_hasher.hpp"
@@ -106,6 +110,16 @@ class InMemoryDns : public ports::DnsProviderFactory {
     std::lock_guard lock(mu_);
     return records_.count({name, value}) == 1;
   }
+  // How many records are published now.
+  std::size_t size() const {
+    std::lock_guard lock(mu_);
+    return records_.size();
+  }
+  // How many records were ever published.
+  std::size_t published() const {
+    std::lock_guard lock(mu_);
+    return published_;
+  }
 
  private:
   class Provider : public ports::DnsProvider {
@@ -114,6 +128,7 @@ class InMemoryDns : public ports::DnsProviderFactory {
     domain::Status present(const ports::TxtRecord& r) override {
       std::lock_guard lock(dns_.mu_);
       dns_.records_.insert({r.name, r.value});
+      ++dns_.published_;
       return {};
     }
     domain::Status cleanup(const ports::TxtRecord& r) override {
@@ -132,6 +147,7 @@ class InMemoryDns : public ports::DnsProviderFactory {
 
   mutable std::mutex mu_;
   std::set<std::pair<std::string, std::string>> records_;
+  std::size_t published_ = 0;
 };
 
 // "fake-hash:" + the password: instant, and verify accepts exactly the hashed password.
@@ -199,6 +215,63 @@ class FakeTokenCodec : public ports::TokenCodec {
  private:
   mutable std::mutex mu_;
   mutable std::map<std::string, ports::TokenClaims> claims_;
+};
+
+// A CA in process. registerAccount answers a fixed account URL; issue() proves control of each
+// name through the DNS provider it is given (present, waitVisible, cleanup, as ACME does) and
+// returns placeholder PEM text valid for `validity`; rolloverKey answers a new "sealed" key.
+// `refusal`, when set, is returned by every call instead (a CA that says no).
+class FakeIssuer : public ports::Issuer {
+ public:
+  explicit FakeIssuer(const ports::Clock& clock) : clock_(clock) {}
+  std::optional<domain::Error> refusal;
+  domain::Duration validity = std::chrono::days{90};
+
+  domain::Result<ports::AccountState> registerAccount(const domain::AcmeAccount&) override {
+    if (refusal) return *refusal;
+    return ports::AccountState{"valid", "https://fake-ca.test/account/1", ""};
+  }
+  domain::Result<ports::IssuedCertificate> issue(const ports::IssueRequest& request,
+                                                 ports::DnsProvider& dns) override {
+    const int order = ++orders_;
+    if (request.report != nullptr) request.report->orders_created = 1;
+    if (refusal) return *refusal;
+    for (const auto& name : request.names) {
+      const ports::TxtRecord record{"", "_acme-challenge." + name + ".",
+                                    "token-" + std::to_string(order), 60};
+      if (auto s = dns.present(record); !s) return s.error();
+      auto visible = dns.waitVisible(record, std::chrono::seconds{5});
+      (void)dns.cleanup(record);
+      if (!visible) return visible.error();
+    }
+    ports::IssuedCertificate c;
+    c.certificate_pem = "-----BEGIN CERTIFICATE-----\nfake " + request.names.front() +
+                        "\n-----END CERTIFICATE-----\n";
+    c.private_key_pem = "-----BEGIN PRIVATE KEY-----\nfake\n-----END PRIVATE KEY-----\n";
+    c.serial_number = std::to_string(order);
+    c.not_before = clock_.now();
+    c.expires_at = clock_.now() + validity;
+    return c;
+  }
+  domain::Status revoke(const domain::AcmeAccount&, const std::string&) override {
+    if (refusal) return *refusal;
+    return {};
+  }
+  domain::Result<ports::AccountState> rolloverKey(const domain::AcmeAccount& account) override {
+    if (refusal) return *refusal;
+    if (account.account_url.empty()) {
+      return domain::makeError(domain::ErrorCode::failed_precondition,
+                               "the account is not registered");
+    }
+    return ports::AccountState{"valid", account.account_url,
+                               "fake-rolled-key-" + std::to_string(++rollovers_)};
+  }
+  int orders() const { return orders_.load(); }
+
+ private:
+  const ports::Clock& clock_;
+  std::atomic<int> orders_{0};
+  std::atomic<int> rollovers_{0};
 };
 
 }  // namespace certsteward::testing
