@@ -21,12 +21,15 @@
 #include "ports/dns_provider.hpp"
 #include "ports/dns_provider_factory.hpp"
 #include "ports/issuer.hpp"
+#include "ports/key_bundles.hpp"
+#include "ports/license_verifier.hpp"
 #include "ports/mac.hpp"
 #include "ports/notifier.hpp"
 #include "ports/otp_hasher.hpp"
 #include "ports/password_hasher.hpp"
 #include "ports/random.hpp"
 #include "ports/secret_box.hpp"
+#include "ports/time_zones.hpp"
 #include "ports/token_codec.hpp"
 
 namespace certsteward::testing {
@@ -272,6 +275,48 @@ class FakeIssuer : public ports::Issuer {
   const ports::Clock& clock_;
   std::atomic<int> orders_{0};
   std::atomic<int> rollovers_{0};
+};
+
+// Licence keys that verify are the ones the test names, each with the licence it stands for;
+// any other key is refused as a bad signature would be.
+class KnownLicenseKeys : public ports::LicenseVerifier {
+ public:
+  std::map<std::string, domain::License> keys;
+  domain::Result<domain::License> verify(std::string_view key) const override {
+    const auto it = keys.find(std::string(key));
+    if (it == keys.end()) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "invalid licence key: bad signature");
+    }
+    return it->second;
+  }
+};
+
+// The time zones the test names exist; no others.
+class FakeTimeZones : public ports::TimeZones {
+ public:
+  explicit FakeTimeZones(std::set<std::string, std::less<>> names = {"UTC", "Europe/Zurich"})
+      : names_(std::move(names)) {}
+  bool exists(std::string_view name) const override { return names_.count(name) == 1; }
+
+ private:
+  std::set<std::string, std::less<>> names_;
+};
+
+// "Encrypted" bundles that only label what they hold (and never include the password).
+class FakeKeyBundles : public ports::KeyBundles {
+ public:
+  domain::Result<std::string> encryptedPrivateKeyPem(std::string_view keyPem,
+                                                     std::string_view) const override {
+    return "-----BEGIN ENCRYPTED PRIVATE KEY-----\nfake(" + std::to_string(keyPem.size()) +
+           ")\n-----END ENCRYPTED PRIVATE KEY-----\n";
+  }
+  domain::Result<std::string> pkcs12(std::string_view keyPem, std::string_view certificatePem,
+                                     std::string_view chainPem, std::string_view,
+                                     const std::string& friendlyName) const override {
+    return "fake-pkcs12:" + friendlyName + ":" +
+           std::to_string(keyPem.size() + certificatePem.size() + chainPem.size());
+  }
 };
 
 }  // namespace certsteward::testing

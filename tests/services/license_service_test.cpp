@@ -1,4 +1,4 @@
-// LicenseService in process, with a licence verifier of the test's own: only the owner
+// LicenseService in process, with the shared verifier of known keys: only the owner
 // activates; a key that does not verify, or expired more than 5 minutes ago, changes nothing;
 // a valid key lifts the free plan's cap of one certificate, and the grace period follows expiry.
 #include <doctest/doctest.h>
@@ -7,6 +7,7 @@
 
 #include "domain/services/license_service.hpp"
 #include "services/service_fixture.hpp"
+#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -14,21 +15,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Keys are names of licences the test set up; anything else does not verify.
-class KnownKeys : public ports::LicenseVerifier {
- public:
-  std::map<std::string, License> keys;
-  Result<License> verify(std::string_view key) const override {
-    const auto it = keys.find(std::string(key));
-    if (it == keys.end()) {
-      return makeError(ErrorCode::invalid_argument, "invalid licence key: bad signature");
-    }
-    return it->second;
-  }
-};
-
 struct LicenseFixture : testing::ServiceFixture {
-  KnownKeys verifier;
+  testing::KnownLicenseKeys verifier;
   LicenseService license{store.license(), verifier, clock, work, access, audit};
   LicenseFixture() {
     License enterprise;

@@ -38,7 +38,7 @@ struct ChecksFixture : testing::ServiceFixture {
 
 }  // namespace
 
-TEST_CASE("checks: validating an account registers it; a refusal changes nothing") {
+TEST_CASE("checks: validating an account registers it, a refusal changes nothing") {
   ChecksFixture fx;
   const auto operatorUser = fx.member("p1", ProjectRole::operator_);
   CHECK(fx.checks.validateAccount(operatorUser, fx.ctx(), "p1", fx.account.id).error().code ==

@@ -6,6 +6,7 @@
 
 #include "domain/services/user_service.hpp"
 #include "services/service_fixture.hpp"
+#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -30,17 +31,12 @@ class InterleavingHasher : public ports::PasswordHasher {
   }
 };
 
-class AnyZone : public ports::TimeZones {
- public:
-  bool exists(std::string_view name) const override { return name == "Europe/Zurich"; }
-};
-
 }  // namespace
 
 TEST_CASE("users: an admin's password reset and the user's profile change never undo each other") {
   testing::ServiceFixture fx;
   InterleavingHasher hasher;
-  AnyZone zones;
+  testing::FakeTimeZones zones;
   UserService users({zones, fx.store.users(), fx.store.refreshTokens(), hasher, fx.ids, fx.clock},
                     fx.work, fx.access, fx.audit);
   const auto owner = fx.owner();

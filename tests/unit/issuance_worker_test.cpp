@@ -269,8 +269,8 @@ TEST_CASE("issuance worker: failures keep the reason, retry with backoff, then t
 }
 
 TEST_CASE(
-    "issuance worker: the CA's Retry-After holds the job, and every job for that registered "
-    "domain, until it passes") {
+    "issuance worker: the CA's Retry-After holds the job, and every job ordering that registered "
+    "domain through the same account, until it passes") {
   Fixture fx;
   fx.ca.failure =
       makeError(ErrorCode::resource_exhausted,
