@@ -225,7 +225,7 @@ void IssuanceWorker::recordCaActivity(const Job& job, const AcmeAccount& account
                                       AttemptNotes& notes) {
   const auto now = p_.clock.now();
   if (report.rate_limited && report.retry_after) notes.not_before = now + *report.retry_after;
-  std::vector<std::pair<std::string, CaActivity>> records;  // (registered domain, record)
+  std::vector<CaActivity> records;
   const auto add = [&](const std::string& domain, CaActivityKind kind, std::string detail) {
     CaActivity a;
     a.id = p_.ids.next();
@@ -237,7 +237,7 @@ void IssuanceWorker::recordCaActivity(const Job& job, const AcmeAccount& account
     a.project_id = job.project_id;
     a.detail = std::move(detail);
     if (kind == CaActivityKind::rate_limited) a.retry_until = notes.not_before;
-    records.emplace_back(domain, std::move(a));
+    records.push_back(std::move(a));
   };
   for (const auto& domain : domains) {
     for (int i = 0; i < report.orders_created; ++i)
@@ -249,10 +249,10 @@ void IssuanceWorker::recordCaActivity(const Job& job, const AcmeAccount& account
   for (const auto& name : report.failed_validations) {
     add(p_.suffixes->registeredDomain(name), CaActivityKind::validation_failed, name);
   }
-  for (const auto& [domain, record] : records) {
+  for (const auto& record : records) {
     if (auto stored = p_.caActivity->record(record); !stored) {
       log(job, LogLevel::warn,
-          "the CA's " + std::string(nameOf(record.kind)) + " for " + domain +
+          "the CA's " + std::string(nameOf(record.kind)) + " for " + record.registered_domain +
               " could not be recorded: " + stored.error().message);
     }
   }
