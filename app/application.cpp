@@ -23,6 +23,7 @@
 #include "adapters/crypto/openssl_otp_hasher.hpp"
 #include "adapters/crypto/openssl_random.hpp"
 #include "adapters/crypto/system_clock.hpp"
+#include "adapters/distribution/built_in_modules.hpp"
 #include "adapters/dns/dns_provider_factory.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
@@ -67,19 +68,6 @@ std::string readFile(const std::string& path) {
   return text.str();
 }
 
-// The distribution modules of this build, by name. None are built in yet: a distribution whose
-// module is unknown is recorded failed with MODULE_UNAVAILABLE and raises distribution.failed.
-class DistributionModuleRegistry : public ports::DistributionModules {
- public:
-  ports::DistributionModule* find(std::string_view module) override {
-    const auto it = modules_.find(module);
-    return it == modules_.end() ? nullptr : it->second.get();
-  }
-
- private:
-  std::map<std::string, ports::DistributionModulePtr, std::less<>> modules_;
-};
-
 }  // namespace
 
 static domain::JobPolicy jobPolicy(const Config& c) {
@@ -123,10 +111,16 @@ struct Application::Parts {
                adapters::acme::AcmeSettings{c.acme_ca_bundle, c.acme_request_timeout,
                                             c.acme_order_timeout, c.dns_propagation_timeout,
                                             c.acme_poll_interval}),
+        distributionRunner(
+            {store->certificates(), store->distributions(), store->moduleConfigs(),
+             store->credentials(), distributionModules, secretBox, notifier, clock, background,
+             &metrics},
+            domain::DistributionOptions{static_cast<std::size_t>(c.distribution_concurrency),
+                                        c.distribution_timeout}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
                   background, notifier, ids, &metrics, &store->distributions(),
-                  &store->moduleConfigs(), &distributionModules, &store->caActivity(), &suffixes},
+                  &distributionRunner, &store->caActivity(), &suffixes},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -139,10 +133,11 @@ struct Application::Parts {
         configuration({store->acmeAccounts(), store->dnsCredentials(), store->zones(),
                        store->credentials(), store->moduleConfigs(), store->notificationChannels(),
                        store->notificationRules(), store->distributions(), secretBox, ids, clock},
-                      work, access, audit),
+                      work, access, audit,
+                      domain::DistributionPolicy{c.distribution_exec_commands, c.distribution_file_directories}),
         distributions(
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
-            work, access, audit),
+            store->jobs(), distributionRunner, jobPolicy(c), work, access, audit),
         ldapSettingsDocument(store->settings(), clock),
         ldapSettings({ldapSettingsDocument, secretBox}, work, access, audit),
         quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock},
@@ -199,10 +194,12 @@ struct Application::Parts {
   domain::JobService jobs;
   adapters::runtime::ThreadBackground background;
   adapters::notify::RecordingNotifier notifier{store->events(), ids, &metrics};
-  DistributionModuleRegistry distributionModules;
+  adapters::distribution::BuiltInModules distributionModules{adapters::distribution::FileModuleSettings{
+      config.distribution_exec_commands, config.distribution_file_directories}};
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::acme::AcmeIssuer issuer;
+  domain::DistributionRunner distributionRunner;
   domain::IssuanceWorker issuance;
   std::unique_ptr<WorkerPool> standardWorkers;
   std::unique_ptr<WorkerPool> distributionWorkers;

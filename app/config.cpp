@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace certsteward::app {
@@ -104,7 +105,10 @@ struct Setter {
     return {};
   }
   // A comma-separated list of absolute paths to executables.
-  domain::Status executables(std::vector<std::string>& out) {
+  domain::Status executables(std::vector<std::string>& out) { return paths(out, true); }
+  domain::Status directories(std::vector<std::string>& out) { return paths(out, false); }
+  // Comma-separated absolute paths of executables (or directories) that exist.
+  domain::Status paths(std::vector<std::string>& out, bool executable) {
     out.clear();
     for (std::size_t at = 0; at < value.size();) {
       const auto comma = value.find(',', at);
@@ -113,9 +117,14 @@ struct Setter {
       path.erase(path.find_last_not_of(' ') + 1);
       if (!path.empty()) {
         if (path.front() != '/') return badValue(key, "'" + path + "' is not an absolute path");
-        if (::access(path.c_str(), X_OK) != 0) {
+        while (path.size() > 1 && path.back() == '/')
+          path.pop_back();
+        struct stat st{};
+        const bool directory = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+        if (executable && (directory || ::access(path.c_str(), X_OK) != 0)) {
           return badValue(key, "'" + path + "' is not an executable file");
         }
+        if (!executable && !directory) return badValue(key, "'" + path + "' is not a directory");
         out.push_back(path);
       }
       if (comma == std::string::npos) break;
@@ -247,6 +256,14 @@ const KeyRule kKeys[] = {
     {"dns.poll_interval",
      [](Setter& s) { return s.duration(s.c.dns_poll_interval, milliseconds{50}, minutes{1}); }},
     {"dns.exec_commands", [](Setter& s) { return s.executables(s.c.dns_exec_commands); }},
+    {"distribution.exec_commands",
+     [](Setter& s) { return s.executables(s.c.distribution_exec_commands); }},
+    {"distribution.file_directories",
+     [](Setter& s) { return s.directories(s.c.distribution_file_directories); }},
+    {"distribution.timeout",
+     [](Setter& s) { return s.duration(s.c.distribution_timeout, seconds{1}, minutes{10}); }},
+    {"distribution.concurrency",
+     [](Setter& s) { return s.integer(s.c.distribution_concurrency, 1, 64); }},
     {"dns.exec_timeout",
      [](Setter& s) { return s.duration(s.c.dns_exec_timeout, seconds{1}, minutes{10}); }},
     {"scheduler.enabled", [](Setter& s) { return s.boolean(s.c.scheduler_enabled); }},

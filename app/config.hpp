@@ -63,6 +63,13 @@ struct Config {
   // Executables DNS credentials of provider "exec" may name (absolute paths); none by default.
   std::vector<std::string> dns_exec_commands;
   domain::Duration dns_exec_timeout = std::chrono::seconds{60};
+  // distribution.*
+  // Executables a `file` target's reload_command may name (absolute paths); none by default.
+  std::vector<std::string> distribution_exec_commands;
+  // Directories below which `file` targets may write; none by default (no file target).
+  std::vector<std::string> distribution_file_directories;
+  domain::Duration distribution_timeout = std::chrono::seconds{30};  // per target step
+  std::int64_t distribution_concurrency = 8;  // targets at once, per distribution
   // scheduler.*
   bool scheduler_enabled = true;  // false: this instance never leads
   domain::Duration scheduler_interval = std::chrono::hours{1};

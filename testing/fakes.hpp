@@ -73,12 +73,17 @@ class FakeSecretBox : public ports::SecretBox {
 };
 
 // Runs the work on the calling thread; the tick never fires (no heartbeat is needed when
-// nothing else competes for the job). pause() returns at once.
+// nothing else competes for the job); forEach runs one piece after the other. pause() returns
+// at once.
 class InlineBackground : public ports::Background {
  public:
   void whileRunning(domain::Duration, const std::function<void()>&,
                     const std::function<void()>& work) override {
     work();
+  }
+  void forEach(std::size_t count, std::size_t, const std::function<void(std::size_t)>& work) override {
+    for (std::size_t i = 0; i < count; ++i)
+      work(i);
   }
   void pause(domain::Duration) override {}
 };

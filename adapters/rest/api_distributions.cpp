@@ -1,7 +1,6 @@
-// Distributions of a certificate, and the actions that need the issuance, DNS or distribution
-// adapters (issue #5 and later): they are routed, authenticated, role-checked and validated
-// now, and answer 503 with a clear error while no adapter is configured. Also the zone's CA
-// rate-limit report.
+// Distributions of a certificate and their actions (dry-run, execute, rollback), the module
+// health check, the provider checks (ACME account validation and key rollover, the DNS
+// credential test), and the zone's CA rate-limit report.
 #include "adapters/rest/api.hpp"
 #include "adapters/rest/json_io.hpp"
 
@@ -11,15 +10,30 @@
 namespace certsteward::adapters::rest {
 namespace {
 
-json::object distributionJson(const domain::Distribution& d) {
+json::array targetResultsJson(const std::vector<domain::TargetResult>& targets,
+                              bool withChanges) {
   json::array results;
-  for (const auto& r : d.last_target_results) {
-    results.push_back(json::object{{"target_name", r.target_name},
-                                   {"status", r.status},
-                                   {"error", r.error},
-                                   {"error_code", r.error_code},
-                                   {"duration_ms", r.duration_ms}});
+  for (const auto& r : targets) {
+    json::object o{{"target_name", r.target_name},
+                   {"status", r.status},
+                   {"error", r.error},
+                   {"error_code", r.error_code},
+                   {"duration_ms", r.duration_ms},
+                   {"rolled_back", r.rolled_back},
+                   {"rollback_error", r.rollback_error}};
+    if (withChanges) {
+      json::array changes;
+      for (const auto& change : r.changes)
+        changes.push_back(json::object{{"what", change.what}, {"action", change.action}});
+      o["changes"] = std::move(changes);
+    }
+    results.push_back(std::move(o));
   }
+  return results;
+}
+
+json::object distributionJson(const domain::Distribution& d) {
+  const json::array results = targetResultsJson(d.last_target_results, false);
   return {{"id", d.id},
           {"project_id", d.project_id},
           {"certificate_id", d.certificate_id},
@@ -29,12 +43,10 @@ json::object distributionJson(const domain::Distribution& d) {
           {"last_error_at", timestamp(d.last_error_at)},
           {"last_run_at", timestamp(d.last_run_at)},
           {"last_target_results", results},
+          {"deployed_serial", d.deployed_serial},
+          {"previous_serial", d.previous_serial},
           {"created_at", timestamp(d.created_at)},
           {"updated_at", timestamp(d.updated_at)}};
-}
-
-HttpResponse unavailable(const std::string& what) {
-  return errorResponse(503, what + " is not available: no adapter for it is configured yet");
 }
 
 json::object usageJson(const domain::QuotaUsage& u) {
@@ -106,17 +118,27 @@ void Api::addDistributionRoutes() {
     r.status = 204;
     return r;
   });
-  for (const char* action : {"dry-run", "execute", "rollback"}) {
-    router_.add("POST", cert + "/:dist_id/" + action, [this, action](const Call& c) {
-      auto d = s_.distributions.get(c.who(), c.param("project_id"), c.param("cert_id"),
-                                    c.param("dist_id"));
-      if (!d) return errorResponse(d.error());
-      if (auto s =
-              s_.access.check(c.who(), domain::Action::write_certificates, c.param("project_id"));
-          !s) {
-        return errorResponse(s.error());
-      }
-      return unavailable(std::string("distribution ") + action);
+  router_.add("POST", cert + "/:dist_id/dry-run", [this](const Call& c) {
+    auto results = s_.distributions.dryRun(c.who(), c.context, c.param("project_id"),
+                                           c.param("cert_id"), c.param("dist_id"));
+    if (!results) return errorResponse(results.error());
+    const bool ok = std::all_of(results->begin(), results->end(),
+                                [](const domain::TargetResult& r) { return r.status == "ok"; });
+    return jsonResponse(200, json::object{{"distribution_id", c.param("dist_id")},
+                                          {"ok", ok && !results->empty()},
+                                          {"target_results", targetResultsJson(*results, true)}});
+  });
+  using Action = domain::Result<domain::Job> (domain::DistributionService::*)(
+      const domain::Principal&, const domain::RequestContext&, const domain::Id&,
+      const domain::Id&, const domain::Id&);
+  for (const auto& [path, method] :
+       {std::pair<const char*, Action>{"/execute", &domain::DistributionService::execute},
+        std::pair<const char*, Action>{"/rollback", &domain::DistributionService::rollback}}) {
+    router_.add("POST", cert + "/:dist_id" + path, [this, method](const Call& c) {
+      auto job = (s_.distributions.*method)(c.who(), c.context, c.param("project_id"),
+                                            c.param("cert_id"), c.param("dist_id"));
+      if (!job) return errorResponse(job.error());
+      return jsonResponse(202, json::object{{"job", toJson(*job)}});
     });
   }
   router_.add("GET", "/api/v1/projects/:project_id/distributions", [this](const Call& c) {
@@ -125,17 +147,6 @@ void Api::addDistributionRoutes() {
     return pageResponse("distributions", *page, distributionJson);
   });
 
-  // Actions on configuration resources that need adapters of later issues.
-  const auto action = [this](const char* path, auto get, domain::Action needs, std::string what) {
-    router_.add("POST", std::string("/api/v1/projects/:project_id/") + path,
-                [this, get, needs, what](const Call& c) {
-                  if (auto entity = get(c); !entity) return errorResponse(entity.error());
-                  if (auto s = s_.access.check(c.who(), needs, c.param("project_id")); !s) {
-                    return errorResponse(s.error());
-                  }
-                  return unavailable(what);
-                });
-  };
   // Account actions at the CA; each answers with the resource's own view (secrets masked),
   // read back after the update.
   using AccountAction = domain::Result<domain::AcmeAccount> (domain::ProviderChecks::*)(
@@ -170,12 +181,18 @@ void Api::addDistributionRoutes() {
                                               {"record", check->record},
                                               {"steps", steps}});
       });
-  action(
-      "modules/:id/health",
+  router_.add(
+      "POST", "/api/v1/projects/:project_id/modules/:id/health",
       [this](const Call& c) {
-        return s_.resources.modules.get(c.who(), c.param("project_id"), c.param("id"));
-      },
-      domain::Action::write_certificates, "the module health check");
+        auto results = s_.distributions.health(c.who(), c.context, c.param("project_id"),
+                                               c.param("id"));
+        if (!results) return errorResponse(results.error());
+        const bool ok = std::all_of(results->begin(), results->end(),
+                                    [](const domain::TargetResult& r) { return r.status == "ok"; });
+        return jsonResponse(200, json::object{{"module_config_id", c.param("id")},
+                                              {"healthy", ok && !results->empty()},
+                                              {"target_results", targetResultsJson(*results, false)}});
+      });
   router_.add("GET", "/api/v1/projects/:project_id/zones/:id/rate-limits", [this](const Call& c) {
     auto report = s_.quotas.forZone(c.who(), c.param("project_id"), c.param("id"));
     if (!report) return errorResponse(report.error());

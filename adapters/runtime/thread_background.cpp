@@ -1,8 +1,11 @@
 #include "adapters/runtime/thread_background.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace certsteward::adapters::runtime {
 
@@ -36,6 +39,28 @@ void ThreadBackground::whileRunning(domain::Duration every, const std::function<
   }
   wake.notify_all();
   ticker.join();
+}
+
+void ThreadBackground::forEach(std::size_t count, std::size_t concurrency,
+                               const std::function<void(std::size_t)>& work) {
+  const std::size_t threads = std::min(count, std::max<std::size_t>(concurrency, 1));
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < count; ++i)
+      work(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  const auto drain = [&] {
+    for (std::size_t i = next++; i < count; i = next++)
+      work(i);
+  };
+  for (std::size_t t = 1; t < threads; ++t)
+    pool.emplace_back(drain);
+  drain();
+  for (auto& t : pool)
+    t.join();
 }
 
 void ThreadBackground::pause(domain::Duration d) {

@@ -1,4 +1,5 @@
-// ThreadBackground: ports::Background with one std::thread per call for the ticks.
+// ThreadBackground: ports::Background with one std::thread per call for the ticks, and up to
+// `concurrency` threads for forEach.
 #pragma once
 
 #include "ports/background.hpp"
@@ -9,6 +10,8 @@ class ThreadBackground : public ports::Background {
  public:
   void whileRunning(domain::Duration every, const std::function<void()>& tick,
                     const std::function<void()>& work) override;
+  void forEach(std::size_t count, std::size_t concurrency,
+               const std::function<void(std::size_t)>& work) override;
   void pause(domain::Duration d) override;
 };
 

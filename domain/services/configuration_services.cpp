@@ -6,8 +6,10 @@
 namespace certsteward::domain {
 
 ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
-                                             const AccessControl& access, AuditService& audit)
+                                             const AccessControl& access, AuditService& audit,
+                                             DistributionPolicy distribution)
     : p_(ports),
+      distribution_(std::move(distribution)),
       acmeAccounts(p_.acmeAccounts, p_.secrets, p_.ids, p_.clock, work, access, audit,
                    {"acme_account", &AcmeAccount::eab_hmac_sealed, checkAcmeAccount, {}}),
       dnsCredentials(p_.dnsCredentials, p_.secrets, p_.ids, p_.clock, work, access, audit,
@@ -31,7 +33,7 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
              {}}),
       modules(p_.moduleConfigs, p_.secrets, p_.ids, p_.clock, work, access, audit,
               {"module_config", nullptr,
-               [this](const ModuleConfig& m) { return checkModuleConfig(m, p_.credentials); },
+               [this](const ModuleConfig& m) { return checkModuleConfig(m, p_.credentials, distribution_); },
                [this](const ModuleConfig& m) { return distributionsUsing(m, p_.distributions); }}) {
 }
 

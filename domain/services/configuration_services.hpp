@@ -8,6 +8,7 @@
 #include "domain/acme_account.hpp"
 #include "domain/credential.hpp"
 #include "domain/dns_credential.hpp"
+#include "domain/distribution_settings.hpp"
 #include "domain/module_config.hpp"
 #include "domain/notification.hpp"
 #include "domain/services/resource_service.hpp"
@@ -40,12 +41,13 @@ class ConfigurationServices {
   };
 
   ConfigurationServices(Ports ports, UnitOfWork& work, const AccessControl& access,
-                        AuditService& audit);
+                        AuditService& audit, DistributionPolicy distribution = {});
   ConfigurationServices(const ConfigurationServices&) = delete;
   ConfigurationServices& operator=(const ConfigurationServices&) = delete;
 
  private:
   Ports p_;  // before the services: their rules read it
+  DistributionPolicy distribution_;
 
  public:
   ResourceService<AcmeAccount> acmeAccounts;

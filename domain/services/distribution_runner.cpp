@@ -1,27 +1,298 @@
-// Delivering a certificate through its distributions.
+// Delivering certificates through their distributions, and putting the previous version back.
 #include "domain/services/distribution_runner.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <exception>
+#include <set>
+
+#include "domain/distribution_settings.hpp"
 
 namespace certsteward::domain {
+
+struct DistributionRunner::Prepared {
+  ModuleConfig config;
+  ports::DistributionModule* module = nullptr;
+  std::vector<ports::TargetAccess> targets;
+  std::vector<TargetResult> presets;  // per target: a failure found before the module ran
+  std::string failure_code;           // the whole distribution cannot run
+  std::string failure;
+};
+
 namespace {
 
+constexpr const char* kDistributionId = kDistributionIdPayload;
+constexpr const char* kTargets = kRollbackTargetsPayload;
+
 std::string outcomeOf(const std::vector<TargetResult>& results) {
-  const auto ok = std::count_if(results.begin(), results.end(),
-                                [](const TargetResult& r) { return r.status == "succeeded"; });
+  const auto ok = std::count_if(results.begin(), results.end(), [](const TargetResult& r) {
+    return r.status == "succeeded" && !r.rolled_back;
+  });
   if (!results.empty() && ok == static_cast<std::int64_t>(results.size())) return "succeeded";
   return ok == 0 ? "failed" : "partial";
 }
 
 std::string firstError(const std::vector<TargetResult>& results) {
   for (const auto& r : results) {
-    if (r.status != "succeeded")
+    if (r.status == "failed")
       return r.target_name.empty() ? r.error : r.target_name + ": " + r.error;
+  }
+  for (const auto& r : results) {
+    if (r.rolled_back) return r.target_name + ": rolled back after other targets failed";
   }
   return "no target";
 }
 
+CertificateVersion versionOf(const Certificate& cert, std::string key) {
+  return CertificateVersion{cert.id,          cert.common_name,     cert.sans,
+                            cert.serial_number, cert.expires_at,    cert.certificate_pem,
+                            cert.chain_pem,     std::move(key)};
+}
+
+std::string joinLines(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items)
+    out += (out.empty() ? "" : "\n") + i;
+  return out;
+}
+
+std::set<std::string> splitLines(const std::string& text) {
+  std::set<std::string> out;
+  std::size_t from = 0;
+  while (from <= text.size() && !text.empty()) {
+    const auto nl = text.find('\n', from);
+    out.insert(text.substr(from, nl == std::string::npos ? nl : nl - from));
+    if (nl == std::string::npos) break;
+    from = nl + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+Result<DistributionRunner::Prepared> DistributionRunner::prepare(const Distribution& d,
+                                                                 const Log& log) {
+  Prepared p;
+  auto config = p_.moduleConfigs.get(d.project_id, d.module_config_id);
+  if (!config) {
+    if (config.error().code != ErrorCode::not_found) return config.error();
+    p.failure_code = "MODULE_CONFIG_MISSING";
+    p.failure = "the module configuration no longer exists";
+    return p;
+  }
+  p.config = std::move(*config);
+  p.module = p_.modules.find(p.config.module);
+  if (p.module == nullptr) {
+    p.failure_code = target_error::module_unavailable;
+    p.failure = "this build has no distribution module '" + p.config.module + "'";
+    return p;
+  }
+  for (const auto& t : p.config.targets) {
+    ports::TargetAccess access;
+    access.name = t.name;
+    access.settings = effectiveSettings(p.config, t);
+    access.timeout = options_.target_timeout;
+    access.step = [log, name = t.name](const std::string& m) {
+      log(LogLevel::info, "target " + name + ": " + m);
+    };
+    TargetResult preset;
+    const auto refuse = [&](std::string why) {
+      preset = {t.name, "failed", std::move(why), target_error::credential_missing, 0};
+    };
+    if (!t.credential_id.empty()) {
+      auto credential = p_.credentials.get(d.project_id, t.credential_id);
+      if (!credential && credential.error().code != ErrorCode::not_found) {
+        return credential.error();
+      }
+      if (!credential) {
+        refuse("the target's credential no longer exists");
+      } else if (credential->secret_sealed.empty()) {
+        refuse("the target's credential has no secret");
+      } else if (auto opened = p_.secrets.open(credential->secret_sealed); !opened) {
+        refuse("the target's credential cannot be decrypted");
+      } else {
+        access.credential = std::move(*credential);
+        access.secret = std::move(*opened);
+      }
+    } else if (moduleNeedsCredential(p.config.module)) {
+      refuse("the target names no credential: module " + p.config.module + " needs one");
+    }
+    p.targets.push_back(std::move(access));
+    p.presets.push_back(std::move(preset));
+  }
+  return p;
+}
+
+namespace {
+
+// Runs `op` on every target of `p` that has no preset failure (and is in `only`, when given),
+// side by side; a module that throws is a failed target, never a crashed worker.
+template <class Prepared, class Op>
+std::vector<TargetResult> runTargets(ports::Background& background, std::size_t concurrency,
+                                     const ports::Clock& clock, Prepared& p,
+                                     const std::set<std::string>* only, const char* okStatus,
+                                     Op op) {
+  std::vector<TargetResult> results(p.targets.size());
+  background.forEach(p.targets.size(), concurrency, [&](std::size_t i) {
+    auto& r = results[i];
+    if (!p.presets[i].status.empty()) {
+      r = p.presets[i];
+      return;
+    }
+    r.target_name = p.targets[i].name;
+    if (only != nullptr && only->count(r.target_name) == 0) {
+      r.status = "skipped";
+      r.error = "the last run did not change this target";
+      return;
+    }
+    const auto started = clock.now();
+    ports::TargetOutcome outcome;
+    try {
+      outcome = op(p.targets[i]);
+    } catch (const std::exception&) {
+      outcome = ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
+    }
+    r.duration_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - started).count();
+    r.status = outcome.ok ? okStatus : "failed";
+    r.error = std::move(outcome.error);
+    r.error_code = std::move(outcome.error_code);
+    r.changes = std::move(outcome.changes);
+  });
+  return results;
+}
+
+}  // namespace
+
+void DistributionRunner::measure(const std::string& module, const char* action,
+                                 const TargetResult& r) {
+  if (p_.metrics == nullptr || r.status == "skipped") return;
+  p_.metrics->increment("certsteward_distribution_targets_total",
+                        {{"module", module}, {"action", action}, {"outcome", r.status}});
+  p_.metrics->observe("certsteward_distribution_target_duration_seconds",
+                      {{"module", module}, {"action", action}},
+                      static_cast<double>(r.duration_ms) / 1000.0);
+}
+
+std::optional<CertificateVersion> DistributionRunner::openVersion(
+    const std::string& sealed) const {
+  if (sealed.empty()) return std::nullopt;
+  auto opened = p_.secrets.open(sealed);
+  if (!opened) return std::nullopt;
+  return decodeVersion(*opened);
+}
+
+Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
+                                      const CertificateVersion& next, Distribution d,
+                                      const Log& log, bool& succeeded) {
+  const Timestamp started = p_.clock.now();
+  auto prepared = prepare(d, log);
+  if (!prepared) return prepared.error();
+  auto& p = *prepared;
+  std::vector<TargetResult> results;
+  if (!p.failure.empty()) {
+    results.push_back({"", "failed", p.failure, p.failure_code, 0});
+  } else if (p.targets.empty()) {
+    results.push_back({"", "failed", "the module configuration has no targets", "NO_TARGETS", 0});
+  } else {
+    log(LogLevel::info, "delivering serial " + next.serial_number + " through '" + p.config.name +
+                            "' (" + p.config.module + ") to " + std::to_string(p.targets.size()) +
+                            " target(s)");
+    results = runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
+                         [&](const ports::TargetAccess& t) { return p.module->deliver(t, next); });
+    const bool anyFailed = std::any_of(results.begin(), results.end(),
+                                       [](const TargetResult& r) { return r.status == "failed"; });
+    // The version the targets held before this run: what an automatic rollback goes back to.
+    const std::string& before =
+        d.deployed_serial == next.serial_number ? d.previous_sealed : d.deployed_sealed;
+    if (anyFailed && p.config.auto_rollback_on_failure) {
+      std::set<std::string> reached;
+      for (const auto& r : results) {
+        if (r.status == "succeeded") reached.insert(r.target_name);
+      }
+      if (!reached.empty()) {
+        log(LogLevel::warn, "some targets failed: rolling back the " +
+                                std::to_string(reached.size()) + " that succeeded");
+      }
+      const auto previous = openVersion(before);
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        if (reached.count(results[i].target_name) == 0) continue;
+        ports::TargetOutcome undone;
+        if (!p.module->supportsRollback()) {
+          undone = ports::TargetOutcome::failure("", "module " + p.config.module +
+                                                         " cannot roll back");
+        } else if (p.module->rollbackNeedsPreviousVersion() && !previous) {
+          undone = ports::TargetOutcome::failure(
+              target_error::nothing_to_restore,
+              "no earlier version was delivered through this distribution");
+        } else {
+          try {
+            undone = p.module->restore(p.targets[i], previous ? &*previous : nullptr);
+          } catch (const std::exception&) {
+            undone = ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
+          }
+        }
+        results[i].rolled_back = undone.ok;
+        results[i].rollback_error = undone.ok ? "" : undone.error;
+        log(undone.ok ? LogLevel::info : LogLevel::error,
+            "target " + results[i].target_name +
+                (undone.ok ? ": rolled back" : ": rollback failed: " + undone.error));
+      }
+    }
+    for (const auto& r : results) {
+      measure(p.config.module, "execute", r);
+      if (r.status == "succeeded") {
+        log(LogLevel::info, "target " + r.target_name + ": delivered in " +
+                                std::to_string(r.duration_ms) + " ms");
+      } else if (r.status == "failed") {
+        log(LogLevel::error,
+            "target " + r.target_name + ": failed (" + r.error_code + "): " + r.error);
+      }
+    }
+  }
+  const std::string outcome = outcomeOf(results);
+  const bool delivered = std::any_of(results.begin(), results.end(), [](const TargetResult& r) {
+    return r.status == "succeeded" && !r.rolled_back;
+  });
+  if (delivered && d.deployed_serial != next.serial_number) {
+    auto sealed = p_.secrets.seal(encodeVersion(next));
+    if (!sealed) return sealed.error();
+    d.previous_serial = d.deployed_serial;
+    d.previous_sealed = d.deployed_sealed;
+    d.deployed_serial = next.serial_number;
+    d.deployed_sealed = std::move(*sealed);
+  }
+  d.last_status = outcome;
+  d.last_run_at = started;
+  d.last_target_results = results;
+  for (auto& r : d.last_target_results)
+    r.changes.clear();
+  d.updated_at = p_.clock.now();
+  if (outcome == "succeeded") {
+    d.last_error.clear();
+  } else {
+    d.last_error = firstError(results);
+    d.last_error_at = d.updated_at;
+  }
+  if (auto s = p_.distributions.update(d); !s) return s;
+  const std::string name = p.failure_code == "MODULE_CONFIG_MISSING" ? d.module_config_id
+                                                                      : p.config.name;
+  log(outcome == "succeeded" ? LogLevel::info : LogLevel::error,
+      "distribution through '" + name + "': " + outcome +
+          (outcome == "succeeded" ? "" : " (" + d.last_error + ")"));
+  succeeded = outcome == "succeeded";
+  if (!succeeded) {
+    (void)p_.notifier.notify(Event{{},
+                                   EventKind::distribution_failed,
+                                   job.project_id,
+                                   d.id,
+                                   cert.common_name + " through '" + name + "' " + outcome + ": " +
+                                       d.last_error,
+                                   p_.clock.now()});
+    return makeError(ErrorCode::unavailable, name + ": " + d.last_error);
+  }
+  return {};
+}
 
 Status DistributionRunner::execute(const Job& job, const Log& log) {
   if (!job.certificate_id) {
@@ -32,9 +303,20 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
   if (cert->certificate_pem.empty()) {
     return makeError(ErrorCode::failed_precondition, "the certificate has not been issued yet");
   }
-  auto distributions = p_.distributions.listForCertificate(job.project_id, cert->id);
-  if (!distributions) return distributions.error();
-  if (distributions->empty()) log(LogLevel::info, "the certificate has no distributions");
+  std::vector<Distribution> distributions;
+  if (const auto named = job.payload.find(kDistributionId); named != job.payload.end()) {
+    auto one = p_.distributions.get(job.project_id, named->second);
+    if (!one) return one.error();
+    if (one->certificate_id != cert->id) {
+      return makeError(ErrorCode::invalid_argument, "the distribution is not the certificate's");
+    }
+    distributions.push_back(std::move(*one));
+  } else {
+    auto all = p_.distributions.listForCertificate(job.project_id, cert->id);
+    if (!all) return all.error();
+    distributions = std::move(*all);
+    if (distributions.empty()) log(LogLevel::info, "the certificate has no distributions");
+  }
 
   std::string key;
   if (!cert->private_key_sealed.empty()) {
@@ -42,67 +324,36 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
     if (!opened) return makeError(ErrorCode::internal, "the private key cannot be decrypted");
     key = std::move(*opened);
   }
-  const ports::Deliverable item{*cert, key};
+  const CertificateVersion next = versionOf(*cert, std::move(key));
   int failed = 0;
   std::string firstFailure;
-  for (auto distribution : *distributions) {
-    const Timestamp started = p_.clock.now();
-    std::vector<TargetResult> results;
-    auto config = p_.moduleConfigs.get(job.project_id, distribution.module_config_id);
-    ports::DistributionModule* module = config ? p_.modules.find(config->module) : nullptr;
-    if (!config) {
-      results.push_back({"", "failed", config.error().message, "MODULE_CONFIG_MISSING", 0});
-    } else if (module == nullptr) {
-      results.push_back({"", "failed",
-                         "this build has no distribution module '" + config->module + "'",
-                         "MODULE_UNAVAILABLE", 0});
-    } else {
-      auto delivered = module->execute(*config, item);
-      if (delivered) {
-        results = std::move(*delivered);
-      } else {
-        results.push_back({"", "failed", delivered.error().message, "MODULE_ERROR", 0});
-      }
-    }
-    const std::string outcome = outcomeOf(results);
-    distribution.last_status = outcome;
-    distribution.last_run_at = started;
-    distribution.last_target_results = results;
-    distribution.updated_at = p_.clock.now();
-    if (outcome == "succeeded") {
-      distribution.last_error.clear();
-    } else {
-      distribution.last_error = firstError(results);
-      distribution.last_error_at = distribution.updated_at;
-    }
-    if (auto s = p_.distributions.update(distribution); !s) return s;
-    const std::string name = config ? config->name : distribution.module_config_id;
-    log(outcome == "succeeded" ? LogLevel::info : LogLevel::error,
-        "distribution through '" + name + "': " + outcome +
-            (outcome == "succeeded" ? "" : " (" + distribution.last_error + ")"));
-    if (outcome != "succeeded") {
+  for (auto& distribution : distributions) {
+    bool ok = false;
+    const Status s = executeOne(job, *cert, next, distribution, log, ok);
+    if (!ok) {
       ++failed;
-      if (firstFailure.empty()) firstFailure = name + ": " + distribution.last_error;
-      (void)p_.notifier.notify(Event{
-          {},
-          EventKind::distribution_failed,
-          job.project_id,
-          distribution.id,
-          cert->common_name + " through '" + name + "' " + outcome + ": " + distribution.last_error,
-          p_.clock.now()});
+      if (firstFailure.empty()) firstFailure = s ? std::string("failed") : s.error().message;
+      if (!s && s.error().code != ErrorCode::unavailable) return s;  // the store itself
     }
   }
   if (failed > 0) {
     return makeError(ErrorCode::unavailable,
-                     std::to_string(failed) + " of " + std::to_string(distributions->size()) +
+                     std::to_string(failed) + " of " + std::to_string(distributions.size()) +
                          " distribution(s) did not succeed; first: " + firstFailure);
   }
-  // Delivered everywhere: the certificate is no longer pending (compare-and-set, retried).
-  for (int attempt = 0; attempt < 5; ++attempt) {
-    auto current = p_.certificates.get(job.project_id, cert->id);
+  return clearPendingIfDelivered(job.project_id, cert->id);
+}
+
+Status DistributionRunner::clearPendingIfDelivered(const Id& projectId, const Id& certificateId) {
+  for (int attempt = 0; attempt < 5; ++attempt) {  // compare-and-set, retried
+    auto current = p_.certificates.get(projectId, certificateId);
     if (!current) return current.error();
     if (!current->distribution_pending) return {};
-    if (current->certificate_pem != cert->certificate_pem) return {};  // renewed meanwhile
+    auto all = p_.distributions.listForCertificate(projectId, certificateId);
+    if (!all) return all.error();
+    for (const auto& d : *all) {
+      if (d.last_status != "succeeded" || d.deployed_serial != current->serial_number) return {};
+    }
     setDistributionPending(*current, false, p_.clock.now());
     current->updated_at = p_.clock.now();
     auto stored = p_.certificates.update(*current);
@@ -110,6 +361,165 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
     if (stored.error().code != ErrorCode::conflict) return stored.error();
   }
   return makeError(ErrorCode::unavailable, "the certificate kept changing; try again");
+}
+
+Result<std::vector<std::string>> DistributionRunner::rollbackTargets(const Distribution& d) {
+  auto config = p_.moduleConfigs.get(d.project_id, d.module_config_id);
+  if (!config) return config.error();
+  auto* module = p_.modules.find(config->module);
+  if (module == nullptr) {
+    return makeError(ErrorCode::failed_precondition,
+                     "this build has no distribution module '" + config->module + "'");
+  }
+  if (!module->supportsRollback()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "module " + config->module + " cannot roll back");
+  }
+  if (d.last_status == "rolled_back") {
+    return makeError(ErrorCode::failed_precondition,
+                     "already rolled back" +
+                         (d.deployed_serial.empty() ? "" : " to serial " + d.deployed_serial) +
+                         ": execute the distribution to deliver again");
+  }
+  std::vector<std::string> targets;
+  for (const auto& r : d.last_target_results) {
+    if (r.status == "succeeded" && !r.rolled_back && !r.target_name.empty()) {
+      targets.push_back(r.target_name);
+    }
+  }
+  if (targets.empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "nothing to restore: the last run delivered to no target");
+  }
+  if (module->rollbackNeedsPreviousVersion() && d.previous_sealed.empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "nothing to restore: no version before serial " + d.deployed_serial +
+                         " was delivered through this distribution");
+  }
+  return targets;
+}
+
+std::string joinTargetNames(const std::vector<std::string>& names) {
+  return joinLines(names);
+}
+
+Status DistributionRunner::rollback(const Job& job, const Log& log) {
+  const auto named = job.payload.find(kDistributionId);
+  if (named == job.payload.end()) {
+    return makeError(ErrorCode::invalid_argument, "the job names no distribution");
+  }
+  auto d = p_.distributions.get(job.project_id, named->second);
+  if (!d) return d.error();
+  auto prepared = prepare(*d, log);
+  if (!prepared) return prepared.error();
+  auto& p = *prepared;
+  if (!p.failure.empty()) return makeError(ErrorCode::failed_precondition, p.failure);
+  if (!p.module->supportsRollback()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "module " + p.config.module + " cannot roll back");
+  }
+  std::optional<CertificateVersion> previous;
+  if (p.module->rollbackNeedsPreviousVersion()) {
+    previous = openVersion(d->previous_sealed);
+    if (!previous) {
+      return makeError(ErrorCode::failed_precondition,
+                       "nothing to restore: the version before serial " + d->deployed_serial +
+                           " is not known");
+    }
+  }
+  const auto listed = job.payload.find(kTargets);
+  const std::set<std::string> only =
+      listed == job.payload.end() ? std::set<std::string>{} : splitLines(listed->second);
+  log(LogLevel::info, "rolling back '" + p.config.name + "' from serial " + d->deployed_serial +
+                          (d->previous_serial.empty() ? "" : " to " + d->previous_serial));
+  auto results = runTargets(
+      p_.background, options_.concurrency, p_.clock, p,
+      listed == job.payload.end() ? nullptr : &only, "succeeded",
+      [&](const ports::TargetAccess& t) {
+        return p.module->restore(t, previous ? &*previous : nullptr);
+      });
+  int failed = 0;
+  for (const auto& r : results) {
+    measure(p.config.module, "rollback", r);
+    if (r.status == "failed") {
+      ++failed;
+      log(LogLevel::error,
+          "target " + r.target_name + ": rollback failed (" + r.error_code + "): " + r.error);
+    } else if (r.status == "succeeded") {
+      log(LogLevel::info, "target " + r.target_name + ": restored");
+    }
+  }
+  const Timestamp now = p_.clock.now();
+  d->last_run_at = now;
+  d->last_target_results = results;
+  for (auto& r : d->last_target_results)
+    r.changes.clear();
+  d->updated_at = now;
+  if (failed == 0) {
+    d->last_status = "rolled_back";
+    d->last_error.clear();
+    d->deployed_serial = d->previous_serial;
+    d->deployed_sealed = d->previous_sealed;
+    d->previous_serial.clear();
+    d->previous_sealed.clear();
+  } else {
+    d->last_error = "rollback: " + firstError(results);
+    d->last_error_at = now;
+    d->last_status = failed == static_cast<int>(results.size()) ? "failed" : "partial";
+  }
+  if (auto s = p_.distributions.update(*d); !s) return s;
+  if (failed > 0) {
+    (void)p_.notifier.notify(Event{{},
+                                   EventKind::distribution_failed,
+                                   job.project_id,
+                                   d->id,
+                                   "rollback through '" + p.config.name + "': " + d->last_error,
+                                   now});
+    return makeError(ErrorCode::unavailable, std::to_string(failed) + " target(s) not restored; " +
+                                                 d->last_error);
+  }
+  return {};
+}
+
+Result<std::vector<TargetResult>> DistributionRunner::dryRun(const Distribution& d) {
+  auto cert = p_.certificates.get(d.project_id, d.certificate_id);
+  if (!cert) return cert.error();
+  if (cert->certificate_pem.empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the certificate has not been issued yet: there is nothing to deliver");
+  }
+  std::string key;
+  if (!cert->private_key_sealed.empty()) {
+    auto opened = p_.secrets.open(cert->private_key_sealed);
+    if (!opened) return makeError(ErrorCode::internal, "the private key cannot be decrypted");
+    key = std::move(*opened);
+  }
+  const CertificateVersion next = versionOf(*cert, std::move(key));
+  auto prepared = prepare(d, [](LogLevel, const std::string&) {});
+  if (!prepared) return prepared.error();
+  auto& p = *prepared;
+  if (!p.failure.empty()) {
+    return std::vector<TargetResult>{{"", "failed", p.failure, p.failure_code, 0}};
+  }
+  return runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "ok",
+                    [&](const ports::TargetAccess& t) { return p.module->plan(t, next); });
+}
+
+Result<std::vector<TargetResult>> DistributionRunner::health(const ModuleConfig& config) {
+  Distribution probe;
+  probe.project_id = config.project_id;
+  probe.module_config_id = config.id;
+  auto prepared = prepare(probe, [](LogLevel, const std::string&) {});
+  if (!prepared) return prepared.error();
+  auto& p = *prepared;
+  if (!p.failure.empty()) {
+    return std::vector<TargetResult>{{"", "failed", p.failure, p.failure_code, 0}};
+  }
+  auto results = runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "ok",
+                            [&](const ports::TargetAccess& t) { return p.module->check(t); });
+  for (const auto& r : results)
+    measure(p.config.module, "health", r);
+  return results;
 }
 
 }  // namespace certsteward::domain

@@ -1,24 +1,51 @@
-// DistributionRunner: the distribution_execute job. It delivers the certificate (with its
-// private key, opened here and handed only to the module) through every distribution of the
-// certificate, records each distribution's outcome per target (`succeeded`, `failed`,
-// `partial`), raises distribution.failed for each that did not fully succeed, and clears the
-// certificate's distribution_pending once all succeeded. Anything short of that fails the
-// attempt, so the job retries with backoff and goes dead (job.failed) when attempts run out.
+// DistributionRunner: puts certificates on their targets through the distribution modules.
+//
+// - execute (the distribution_execute job): delivers the certificate (its private key opened
+//   here, handed only to the module) through one distribution (payload `distribution_id`) or
+//   every distribution of the certificate; targets run side by side up to `concurrency`. Each
+//   distribution records per-target results and `succeeded`, `partial` or `failed`; with
+//   auto_rollback_on_failure the targets that succeeded in a run where others failed are put
+//   back, so a fleet never ends half old, half new. distribution.failed is raised for each that
+//   did not fully succeed; the certificate's distribution_pending is cleared once every
+//   distribution holds its current version. Anything short of that fails the attempt (retried
+//   with backoff, dead after the last).
+// - rollback (the distribution_rollback job): puts back the version the last execute replaced,
+//   on the targets that execute reached (payload `targets`).
+// - dryRun and health: what execute would change, and whether each target is reachable; they
+//   change nothing.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <vector>
 
+#include "domain/distribution.hpp"
 #include "domain/job.hpp"
+#include "ports/background.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
+#include "ports/credential_repository.hpp"
 #include "ports/distribution_modules.hpp"
 #include "ports/distribution_repository.hpp"
+#include "ports/metrics.hpp"
 #include "ports/module_config_repository.hpp"
 #include "ports/notifier.hpp"
 #include "ports/secret_box.hpp"
 
 namespace certsteward::domain {
+
+// The payload of distribution jobs: the one distribution to run (else every distribution of the
+// certificate), and for a rollback the targets to restore, one name per line.
+inline constexpr const char* kDistributionIdPayload = "distribution_id";
+inline constexpr const char* kRollbackTargetsPayload = "targets";
+std::string joinTargetNames(const std::vector<std::string>& names);
+
+struct DistributionOptions {
+  std::size_t concurrency = 8;                        // targets at once, per distribution
+  Duration target_timeout = std::chrono::seconds{30};  // per network step of a target
+};
 
 class DistributionRunner {
  public:
@@ -26,19 +53,40 @@ class DistributionRunner {
     ports::CertificateRepository& certificates;
     ports::DistributionRepository& distributions;
     ports::ModuleConfigRepository& moduleConfigs;
+    ports::CredentialRepository& credentials;
     ports::DistributionModules& modules;
     const ports::SecretBox& secrets;
     ports::Notifier& notifier;
     const ports::Clock& clock;
+    ports::Background& background;      // runs targets side by side
+    ports::Metrics* metrics = nullptr;  // targets by module and outcome, and their durations
   };
   using Log = std::function<void(LogLevel, const std::string&)>;
 
-  explicit DistributionRunner(Ports ports) : p_(ports) {}
+  DistributionRunner(Ports ports, DistributionOptions options) : p_(ports), options_(options) {}
 
   Status execute(const Job& job, const Log& log);
+  Status rollback(const Job& job, const Log& log);
+  Result<std::vector<TargetResult>> dryRun(const Distribution& distribution);
+  Result<std::vector<TargetResult>> health(const ModuleConfig& config);
+
+  // failed_precondition (409) saying why the distribution cannot be rolled back now: the module
+  // cannot, no run delivered anything, it was already rolled back, or the version to go back to
+  // is unknown. Otherwise the targets a rollback must restore (those the last run reached).
+  Result<std::vector<std::string>> rollbackTargets(const Distribution& distribution);
 
  private:
+  struct Prepared;  // a distribution's configuration, module and opened targets
+  Result<Prepared> prepare(const Distribution& d, const Log& log);
+  Status executeOne(const Job& job, const Certificate& cert, const CertificateVersion& next,
+                    Distribution distribution, const Log& log, bool& succeeded);
+  void measure(const std::string& module, const char* action, const TargetResult& r);
+  // The version sealed in `sealed`, or nullopt.
+  std::optional<CertificateVersion> openVersion(const std::string& sealed) const;
+  Status clearPendingIfDelivered(const Id& projectId, const Id& certificateId);
+
   Ports p_;
+  DistributionOptions options_;
 };
 
 }  // namespace certsteward::domain

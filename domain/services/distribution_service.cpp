@@ -67,4 +67,102 @@ Status DistributionService::remove(const Principal& who, const RequestContext& c
   });
 }
 
+Status DistributionService::actionsAvailable() const {
+  if (runner_ == nullptr || jobs_ == nullptr) {
+    return makeError(ErrorCode::unavailable,
+                     "distribution actions are not available: no distribution modules are "
+                     "configured");
+  }
+  return {};
+}
+
+Result<std::vector<TargetResult>> DistributionService::dryRun(const Principal& who,
+                                                              const RequestContext& ctx,
+                                                              const Id& projectId,
+                                                              const Id& certificateId,
+                                                              const Id& id) {
+  auto d = get(who, projectId, certificateId, id);
+  if (!d) return d.error();
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  if (auto s = actionsAvailable(); !s) return s.error();
+  auto results = runner_->dryRun(*d);
+  if (!results) return results.error();
+  if (auto s = audit_.record(&who, ctx, "distribution.dry_run", "distribution", id, projectId);
+      !s) {
+    return s.error();
+  }
+  return results;
+}
+
+Result<Job> DistributionService::enqueue(const Principal& who, const RequestContext& ctx,
+                                         const Distribution& d, Job job, const char* action) {
+  std::optional<Job> queued;
+  const Status done = work_.inProject(d.project_id, [&]() -> Status {
+    auto q = jobs_->enqueue(job);
+    if (!q) return q.error();
+    queued = std::move(q->job);
+    return audit_.record(&who, ctx, action, "distribution", d.id, d.project_id, queued->id);
+  });
+  if (!done) return done.error();
+  return std::move(*queued);
+}
+
+Result<Job> DistributionService::execute(const Principal& who, const RequestContext& ctx,
+                                         const Id& projectId, const Id& certificateId,
+                                         const Id& id) {
+  auto d = get(who, projectId, certificateId, id);
+  if (!d) return d.error();
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  if (auto s = actionsAvailable(); !s) return s.error();
+  auto cert = p_.certificates.get(projectId, certificateId);
+  if (!cert) return cert.error();
+  if (cert->certificate_pem.empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the certificate has not been issued yet: there is nothing to deliver");
+  }
+  Job job = newJob(p_.ids.next(), projectId, JobType::distribution_execute, p_.clock.now(),
+                   policy_);
+  job.certificate_id = certificateId;
+  job.payload[kDistributionIdPayload] = id;
+  job.idempotency_key = "distribution-execute:" + id + ":" + cert->serial_number;
+  return enqueue(who, ctx, *d, std::move(job), "distribution.execute");
+}
+
+Result<Job> DistributionService::rollback(const Principal& who, const RequestContext& ctx,
+                                          const Id& projectId, const Id& certificateId,
+                                          const Id& id) {
+  auto d = get(who, projectId, certificateId, id);
+  if (!d) return d.error();
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  if (auto s = actionsAvailable(); !s) return s.error();
+  auto targets = runner_->rollbackTargets(*d);
+  if (!targets) return targets.error();
+  Job job = newJob(p_.ids.next(), projectId, JobType::distribution_rollback, p_.clock.now(),
+                   policy_);
+  job.certificate_id = certificateId;
+  job.payload[kDistributionIdPayload] = id;
+  job.payload[kRollbackTargetsPayload] = joinTargetNames(*targets);
+  job.idempotency_key = "distribution-rollback:" + id + ":" + d->deployed_serial;
+  return enqueue(who, ctx, *d, std::move(job), "distribution.rollback");
+}
+
+Result<std::vector<TargetResult>> DistributionService::health(const Principal& who,
+                                                              const RequestContext& ctx,
+                                                              const Id& projectId,
+                                                              const Id& moduleConfigId) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  auto config = p_.modules.get(projectId, moduleConfigId);
+  if (!config) return config.error();
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  if (auto s = actionsAvailable(); !s) return s.error();
+  auto results = runner_->health(*config);
+  if (!results) return results.error();
+  if (auto s = audit_.record(&who, ctx, "module_config.health", "module_config", moduleConfigId,
+                             projectId);
+      !s) {
+    return s.error();
+  }
+  return results;
+}
+
 }  // namespace certsteward::domain

@@ -267,13 +267,14 @@ void IssuanceWorker::recordCaActivity(const Job& job, const AcmeAccount& account
 
 Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes) {
   if (job.type == JobType::cleanup_dns) return cleanupDns(job, stop);
-  if (job.type == JobType::distribution_execute) {
-    if (!distribution_) {
+  if (job.type == JobType::distribution_execute || job.type == JobType::distribution_rollback) {
+    if (p_.distribution == nullptr) {
       return makeError(ErrorCode::failed_precondition,
                        "this worker has no distribution modules configured");
     }
-    return distribution_->execute(
-        job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
+    const auto jobLog = [&](LogLevel level, const std::string& m) { log(job, level, m); };
+    return job.type == JobType::distribution_execute ? p_.distribution->execute(job, jobLog)
+                                                     : p_.distribution->rollback(job, jobLog);
   }
   if (job.type == JobType::certificate_expiration_check) {
     return expiry_.run(job, [&](LogLevel level, const std::string& m) { log(job, level, m); });

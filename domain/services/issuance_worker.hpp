@@ -1,7 +1,7 @@
 // IssuanceWorker: runs the certificate jobs a worker claims — issue_certificate and
 // renew_certificate through the Issuer and the project's DNS zones, cleanup_dns for challenge
 // records whose removal failed, certificate_expiration_check through ExpirationCheck,
-// distribution_execute through DistributionRunner — and moves
+// distribution_execute and distribution_rollback through DistributionRunner — and moves
 // the job and the certificate through their tables (docs/architecture.md). Every step a person
 // should be able to follow goes to the job log. Thread-safe: workers on any number of threads share
 // one.
@@ -54,11 +54,10 @@ class IssuanceWorker {
     ports::Notifier& notifier;          // job.failed, cert.renewal_failed, cert.expiring_soon
     ports::IdGenerator& ids;            // batch children of a fan-out
     ports::Metrics* metrics = nullptr;  // attempts, durations, issuance latency (optional)
-    // distribution_execute, and distribution_pending after issuance (all three, or none: then
-    // certificates are never pending and distribution jobs fail saying so).
+    // distribution_execute and distribution_rollback, and distribution_pending after issuance
+    // (both, or none: then certificates are never pending and distribution jobs fail saying so).
     ports::DistributionRepository* distributions = nullptr;
-    ports::ModuleConfigRepository* moduleConfigs = nullptr;
-    ports::DistributionModules* modules = nullptr;
+    DistributionRunner* distribution = nullptr;
     // CA quotas (both, or none): every order, issued certificate, failed validation and
     // rate-limit refusal is recorded per registered domain, and a refusal's Retry-After holds
     // back every job ordering for that domain through the same ACME account until it passed.
@@ -71,14 +70,7 @@ class IssuanceWorker {
         policy_(policy),
         dnsTimeout_(dnsTimeout),
         expiry_({ports.certificates, ports.jobs, ports.notifier, ports.ids, ports.clock},
-                certificatePolicy, policy) {
-    if (ports.distributions != nullptr && ports.moduleConfigs != nullptr &&
-        ports.modules != nullptr) {
-      distribution_.emplace(DistributionRunner::Ports{ports.certificates, *ports.distributions,
-                                                      *ports.moduleConfigs, *ports.modules,
-                                                      ports.secrets, ports.notifier, ports.clock});
-    }
-  }
+                certificatePolicy, policy) {}
 
   // Claims one due job of `lane` and runs it to success or a failed attempt. Returns whether a
   // job was run; an error only when the store itself failed.
@@ -128,7 +120,6 @@ class IssuanceWorker {
   JobPolicy policy_;
   Duration dnsTimeout_;
   ExpirationCheck expiry_;
-  std::optional<DistributionRunner> distribution_;
   std::atomic<bool> releasing_{false};
   std::mutex runningMutex_;
   std::map<std::string, StopSignal*> running_;  // by worker id, while its attempt runs

@@ -1,6 +1,9 @@
 // Cross-resource rules.
 #include "domain/services/resource_rules.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include "domain/certificate.hpp"
 #include "domain/distribution.hpp"
 
@@ -91,15 +94,37 @@ Result<std::vector<T>> everything(const Repo& repo, const Id& projectId) {
 }  // namespace
 
 Status checkModuleConfig(const ModuleConfig& config,
-                         const ports::CredentialRepository& credentials) {
-  if (config.module != "ssh" && config.module != "webhook" && config.module != "file") {
-    return makeError(ErrorCode::invalid_argument, "module must be one of: ssh, webhook, file");
+                         const ports::CredentialRepository& credentials,
+                         const DistributionPolicy& policy) {
+  const auto& names = distributionModuleNames();
+  if (std::find(names.begin(), names.end(), config.module) == names.end()) {
+    return unknownValue("module", config.module, "ssh, file, haproxy, webhook");
   }
   if (config.targets.size() > 500) {
     return makeError(ErrorCode::invalid_argument, "a module configuration has at most 500 targets");
   }
+  for (const auto& [key, value] : config.settings) {  // shared by every target
+    (void)value;
+    if (!isModuleSetting(config.module, key)) {
+      return makeError(ErrorCode::invalid_argument,
+                       "setting " + key.substr(0, 64) + " is not a setting of module " + config.module);
+    }
+  }
+  std::set<std::string> names_seen;
+  const auto kinds = credentialKindsFor(config.module);
   for (const auto& t : config.targets) {
     if (t.name.empty()) return makeError(ErrorCode::invalid_argument, "every target needs a name");
+    if (t.name.size() > 128) {
+      return makeError(ErrorCode::invalid_argument, "a target name has at most 128 characters");
+    }
+    if (!names_seen.insert(t.name).second) {
+      return makeError(ErrorCode::invalid_argument,
+                       "target names must be unique: " + t.name.substr(0, 64));
+    }
+    if (auto s = checkTargetSettings(config.module, t.name, effectiveSettings(config, t), policy);
+        !s) {
+      return s;
+    }
     if (t.credential_id.empty()) continue;
     auto credential = credentials.get(config.project_id, t.credential_id);
     if (!credential && credential.error().code != ErrorCode::not_found) return credential.error();
@@ -107,6 +132,14 @@ Status checkModuleConfig(const ModuleConfig& config,
       return makeError(ErrorCode::invalid_argument,
                        "target " + t.name.substr(0, 64) +
                            ": credential_id must name a credential of this project");
+    }
+    if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), credential->kind) == kinds.end()) {
+      std::string allowed;
+      for (const auto k : kinds)
+        allowed += (allowed.empty() ? "" : ", ") + std::string(k);
+      return makeError(ErrorCode::invalid_argument,
+                       "target " + t.name.substr(0, 64) + ": module " + config.module +
+                           " needs a credential of kind " + allowed);
     }
   }
   return {};

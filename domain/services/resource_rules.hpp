@@ -8,6 +8,7 @@
 
 #include "domain/acme_account.hpp"
 #include "domain/credential.hpp"
+#include "domain/distribution_settings.hpp"
 #include "domain/dns_credential.hpp"
 #include "domain/module_config.hpp"
 #include "domain/notification.hpp"
@@ -34,9 +35,12 @@ Status checkNotificationChannel(const NotificationChannel& channel);
 Status checkZone(const Zone& zone, const ports::DnsCredentialRepository& credentials);
 Status checkNotificationRule(const NotificationRule& rule,
                              const ports::NotificationChannelRepository& channels);
-// Every target's credential_id (when set) names a credential of the project; the module is known.
+// The module is known; every target's effective settings are valid for it (see
+// distribution_settings.hpp); every target's credential_id (when set) names a credential of the
+// project of a kind the module accepts.
 Status checkModuleConfig(const ModuleConfig& config,
-                         const ports::CredentialRepository& credentials);
+                         const ports::CredentialRepository& credentials,
+                         const DistributionPolicy& policy);
 // "module <id>" for every module configuration whose targets use the credential.
 Result<std::vector<std::string>> modulesUsing(const Credential& credential,
                                               const ports::ModuleConfigRepository& modules);

@@ -335,7 +335,7 @@ TEST_CASE("api: configuration resources with secrets sealed at rest and cross-re
   CHECK(bytes.size() + walBytes.size() > 0);
 }
 
-TEST_CASE("api: modules, distributions, settings, and actions that await their adapters") {
+TEST_CASE("api: modules, distributions, settings, and the actions before issuance") {
   ServerProcess fresh(
       std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
                                          {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}});
@@ -349,7 +349,7 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
   const std::string credId = str(parse(credential).at("credential").as_object(), "id");
   CHECK(http.request("POST", base + "/modules", R"({"name":"m","module":"carrier-pigeon"})",
                      {bearer(owner)})
-            .status == 422);
+            .status == 400);  // an unknown enum value
   CHECK(
       http.request(
               "POST", base + "/modules",
@@ -364,9 +364,14 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
       json::serialize(json::object{
           {"name", "web"},
           {"module", "ssh"},
-          {"targets", json::array{json::object{{"name", "web1"},
-                                               {"settings", json::object{{"host", "127.0.0.1"}}},
-                                               {"credential_id", credId}}}},
+          {"settings", json::object{{"cert_path", "/etc/ssl/web.pem"},
+                                    {"key_path", "/etc/ssl/web.key"}}},
+          {"targets",
+           json::array{json::object{
+               {"name", "web1"},
+               {"settings", json::object{{"host", "127.0.0.1"},
+                                         {"host_key_sha256", "SHA256:" + std::string(43, 'b')}}},
+               {"credential_id", credId}}}},
           {"auto_rollback_on_failure", true}}),
       {bearer(owner)});
   REQUIRE_MESSAGE(module.status == 201, module.body);
@@ -395,8 +400,10 @@ TEST_CASE("api: modules, distributions, settings, and actions that await their a
   CHECK(parse(http.request("GET", base + "/distributions", "", {bearer(owner)}))
             .at("total")
             .as_int64() == 1);
+  // Nothing issued yet: nothing to deliver, nothing to restore.
   for (const char* action : {"/dry-run", "/execute", "/rollback"}) {
-    CHECK(http.request("POST", dists + "/" + distId + action, "", {bearer(owner)}).status == 503);
+    const auto refused = http.request("POST", dists + "/" + distId + action, "", {bearer(owner)});
+    CHECK_MESSAGE(refused.status == 409, action);
   }
   CHECK(http.request("POST", dists + "/0123456789abcdef01234567/execute", "", {bearer(owner)})
             .status == 404);

@@ -168,7 +168,12 @@ TEST_CASE(
   ModuleConfig m;
   m.name = "web";
   m.module = "ssh";
-  m.targets = {DistributionTarget{"web-1", {{"host", "127.0.0.1"}}, credential->id}};
+  m.targets = {DistributionTarget{"web-1",
+                                  {{"host", "127.0.0.1"},
+                                   {"host_key_sha256", "SHA256:" + std::string(43, 'A')},
+                                   {"cert_path", "/etc/ssl/web.pem"},
+                                   {"key_path", "/etc/ssl/web.key"}},
+                                  credential->id}};
   auto module = fx.config.modules.create(fx.owner(), fx.ctx(), "p1", m, std::nullopt);
   REQUIRE_MESSAGE(module.ok(), module.error().message);
   auto blocked = fx.config.credentials.remove(fx.owner(), fx.ctx(), "p1", credential->id);

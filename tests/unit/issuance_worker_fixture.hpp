@@ -149,7 +149,7 @@ struct Fixture {
   IssuanceWorker worker{
       {store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(), store.zones(),
        store.dnsCredentials(), dns, ca, box, clock, background, notifier, ids, nullptr, nullptr,
-       nullptr, nullptr, &store.caActivity(), &suffixes},
+       nullptr, &store.caActivity(), &suffixes},
       policy,
       1s};
   Certificate cert;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/worker_pool.hpp"
+#include "testing/fake_distribution.hpp"
 #include "unit/issuance_worker_fixture.hpp"
 
 using namespace certsteward;
@@ -308,55 +309,13 @@ TEST_CASE(
   CHECK(fx.dns.zone.cleanupCalls == 3);
 }
 
-namespace {
-
-// A distribution module whose targets fail while `failing` > 0 (one failure per execute()).
-class FakeModule : public ports::DistributionModule {
- public:
-  std::atomic<int> failing{0};
-  std::atomic<int> runs{0};
-  std::string lastKey;
-  Result<std::vector<TargetResult>> dryRun(const ModuleConfig&,
-                                           const ports::Deliverable&) override {
-    return std::vector<TargetResult>{};
-  }
-  Result<std::vector<TargetResult>> execute(const ModuleConfig& config,
-                                            const ports::Deliverable& item) override {
-    ++runs;
-    lastKey = item.private_key_pem;
-    std::vector<TargetResult> results;
-    for (std::size_t i = 0; i < config.targets.size(); ++i) {
-      const bool fail = i == 1 && failing > 0;
-      results.push_back({config.targets[i].name, fail ? "failed" : "succeeded",
-                         fail ? "connection refused" : "", fail ? "UNREACHABLE" : "", 5});
-    }
-    if (failing > 0) --failing;
-    return results;
-  }
-  Result<std::vector<TargetResult>> rollback(const ModuleConfig&) override {
-    return std::vector<TargetResult>{};
-  }
-  Result<std::vector<TargetResult>> health(const ModuleConfig&) override {
-    return std::vector<TargetResult>{};
-  }
-  bool supportsRollback() const override { return false; }
-};
-
-class FakeModules : public ports::DistributionModules {
- public:
-  FakeModule module;
-  ports::DistributionModule* find(std::string_view name) override {
-    return name == "fake" ? &module : nullptr;
-  }
-};
-
-}  // namespace
-
 TEST_CASE(
     "distribution: issued with distributions -> pending, delivered on the distribution "
     "lane, partial failures retried and reported") {
   Fixture fx;
-  FakeModules modules;
+  testing::FakeDistributionModule module;
+  testing::FakeDistributionModules modules;
+  modules.add("fake", module);
   ModuleConfig config;
   config.id = fx.ids.next();
   config.project_id = "p1";
@@ -374,10 +333,14 @@ TEST_CASE(
   unknown.id = fx.ids.next();
   unknown.name = "mainframe";
   unknown.module = "mainframe";
+  DistributionRunner runner{{fx.store.certificates(), fx.store.distributions(),
+                             fx.store.moduleConfigs(), fx.store.credentials(), modules, fx.box,
+                             fx.notifier, fx.clock, fx.background},
+                            DistributionOptions{}};
   IssuanceWorker worker{{fx.store.jobs(), fx.store.jobLogs(), fx.store.certificates(),
                          fx.store.acmeAccounts(), fx.store.zones(), fx.store.dnsCredentials(),
                          fx.dns, fx.ca, fx.box, fx.clock, fx.background, fx.notifier, fx.ids,
-                         nullptr, &fx.store.distributions(), &fx.store.moduleConfigs(), &modules},
+                         nullptr, &fx.store.distributions(), &runner},
                         fx.policy,
                         1s};
 
@@ -394,18 +357,18 @@ TEST_CASE(
   CHECK(deliver.parent_id == std::optional<Id>(fx.job.id));
   CHECK_FALSE(*worker.runOnce(Lane::standard, "worker-a"));  // not on the standard lane
 
-  modules.module.failing = 1;  // web-2 refuses once
+  module.failTarget("web-2", "CONNECT_FAILED", 1);  // web-2 refuses once
   REQUIRE(*worker.runOnce(Lane::distribution, "worker-d"));
   CHECK(fx.store.jobs().get("p1", deliver.id)->status == JobStatus::failed);
   auto stored = fx.store.distributions().get("p1", d.id);
   REQUIRE(stored.ok());
   CHECK(stored->last_status == "partial");
-  CHECK(stored->last_error == "web-2: connection refused");
+  CHECK(stored->last_error == "web-2: deliver failed on web-2 (CONNECT_FAILED)");
   REQUIRE(stored->last_target_results.size() == 2);
-  CHECK(stored->last_target_results[1].error_code == "UNREACHABLE");
+  CHECK(stored->last_target_results[1].error_code == "CONNECT_FAILED");
   CHECK(fx.storedCert().distribution_pending);
   // The module got the private key, opened (never the sealed form).
-  CHECK(modules.module.lastKey.find("PRIVATE KEY") != std::string::npos);
+  CHECK(module.lastKey().find("PRIVATE KEY") != std::string::npos);
   auto events = fx.store.events().list("p1", PageRequest{1, 10});
   REQUIRE(events->items.size() == 1);
   CHECK(events->items[0].kind == EventKind::distribution_failed);
@@ -417,7 +380,8 @@ TEST_CASE(
   CHECK(fx.store.distributions().get("p1", d.id)->last_status == "succeeded");
   CHECK(fx.store.distributions().get("p1", d.id)->last_error.empty());
   CHECK_FALSE(fx.storedCert().distribution_pending);
-  CHECK(modules.module.runs == 2);
+  CHECK(module.calls("deliver") == 4);  // two targets, twice
+  CHECK(module.served("web-2") == cert.serial_number);
 
   // A module this build lacks: recorded failed with the reason, and the job keeps failing.
   REQUIRE(fx.store.moduleConfigs().create(unknown).ok());

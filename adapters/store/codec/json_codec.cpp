@@ -163,7 +163,8 @@ void field(const json::object& o, const char* key, T& out) {
 #define CS_WRITE(f) o[#f] = w(x.f);
 #define CS_READ(f) field(o, #f, x.f);
 
-#define CS_TARGET_RESULT(X) X(target_name) X(status) X(error) X(error_code) X(duration_ms)
+#define CS_TARGET_RESULT(X) \
+  X(target_name) X(status) X(error) X(error_code) X(duration_ms) X(rolled_back) X(rollback_error)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
 #define CS_ENDED_SESSION(X) X(family_id) X(until)
 #define CS_CERTIFICATE(X)                                                             \
@@ -236,7 +237,8 @@ void field(const json::object& o, const char* key, T& out) {
   X(certificate_id)        \
   X(module_config_id)      \
   X(last_status)           \
-  X(last_error) X(last_error_at) X(last_run_at) X(last_target_results) X(created_at) X(updated_at)
+  X(last_error) X(last_error_at) X(last_run_at) X(last_target_results) X(deployed_serial) \
+      X(deployed_sealed) X(previous_serial) X(previous_sealed) X(created_at) X(updated_at)
 #define CS_CHANNEL(X) \
   X(id)               \
   X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)

@@ -1,0 +1,17 @@
+#include "adapters/distribution/built_in_modules.hpp"
+
+#include "adapters/distribution/ssh_module.hpp"
+
+namespace certsteward::adapters::distribution {
+
+BuiltInModules::BuiltInModules(FileModuleSettings file) {
+  modules_.emplace("ssh", std::make_unique<SshModule>());
+  modules_.emplace("file", std::make_unique<FileModule>(std::move(file)));
+}
+
+ports::DistributionModule* BuiltInModules::find(std::string_view module) {
+  const auto it = modules_.find(module);
+  return it == modules_.end() ? nullptr : it->second.get();
+}
+
+}  // namespace certsteward::adapters::distribution

@@ -1,0 +1,22 @@
+// The distribution modules of this build, by module name: ssh, file, haproxy, webhook.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "adapters/distribution/file_module.hpp"
+#include "ports/distribution_modules.hpp"
+
+namespace certsteward::adapters::distribution {
+
+class BuiltInModules : public ports::DistributionModules {
+ public:
+  explicit BuiltInModules(FileModuleSettings file);
+  ports::DistributionModule* find(std::string_view module) override;
+
+ private:
+  std::map<std::string, ports::DistributionModulePtr, std::less<>> modules_;
+};
+
+}  // namespace certsteward::adapters::distribution

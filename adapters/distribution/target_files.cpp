@@ -1,0 +1,203 @@
+// Putting certificate files on a target, and back.
+#include "adapters/distribution/target_files.hpp"
+
+namespace certsteward::adapters::distribution {
+
+using domain::target_error::nothing_to_restore;
+using domain::target_error::reload_failed;
+using domain::target_error::verify_failed;
+using domain::target_error::write_failed;
+using ports::TargetOutcome;
+
+namespace {
+
+std::string setting(const domain::Settings& s, const char* key) {
+  const auto it = s.find(key);
+  return it == s.end() ? std::string() : it->second;
+}
+
+std::string directoryOf(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+struct Installed {
+  PlannedFile file;
+  bool existed = false;
+};
+
+// Puts back what `installed` replaced: the set-aside file where there was one, else removes the
+// new file. Best effort: every file is tried; returns the first failure.
+domain::Status undo(TargetFileSystem& fs, const std::vector<Installed>& installed) {
+  domain::Status first;
+  for (auto it = installed.rbegin(); it != installed.rend(); ++it) {
+    const std::string& path = it->file.path;
+    domain::Status s;
+    if (!it->existed) {
+      s = fs.remove(path);
+    } else {
+      auto state = fs.stat(path + kPreviousSuffix);
+      auto bytes = fs.read(path + kPreviousSuffix);
+      if (!state) {
+        s = state.error();
+      } else if (!bytes) {
+        s = bytes.error();
+      } else if (s = fs.write(path + kNewSuffix, *bytes, state->mode); s) {
+        s = fs.install(path + kNewSuffix, path);
+      }
+    }
+    if (!s && first) first = s;
+  }
+  return first;
+}
+
+}  // namespace
+
+TargetOutcome outcomeOf(const domain::Error& error, const char* code) {
+  const std::string& r = error.reason;
+  const bool targetCode = r == "TIMEOUT" || r == "CONNECT_FAILED" || r == "AUTH_FAILED" ||
+                          r == "HOST_KEY_MISMATCH" || r == "WRITE_FAILED" ||
+                          r == "RELOAD_FAILED" || r == "VERIFY_FAILED";
+  return TargetOutcome::failure(targetCode ? r : code, error.message);
+}
+
+std::vector<PlannedFile> filesFor(const domain::Settings& settings,
+                                  const domain::CertificateVersion& version) {
+  const auto files = domain::targetFiles(settings);
+  const auto mode = static_cast<unsigned>(files.cert_mode);
+  std::vector<PlannedFile> out;
+  if (!files.cert_path.empty()) out.push_back({files.cert_path, version.certificate_pem, mode});
+  if (!files.chain_path.empty()) out.push_back({files.chain_path, version.chain_pem, mode});
+  if (!files.fullchain_path.empty()) {
+    out.push_back({files.fullchain_path, version.fullchainPem(), mode});
+  }
+  if (!files.key_path.empty()) out.push_back({files.key_path, version.private_key_pem, 0600});
+  return out;
+}
+
+TargetOutcome planFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
+                        const domain::CertificateVersion& next) {
+  auto out = TargetOutcome::success();
+  for (const auto& f : filesFor(target.settings, next)) {
+    const std::string dir = directoryOf(f.path);
+    auto writable = fs.writableDirectory(dir);
+    if (!writable) return outcomeOf(writable.error(), write_failed);
+    if (!*writable) {
+      return TargetOutcome::failure(write_failed, "cannot create files in " + dir);
+    }
+    auto state = fs.stat(f.path);
+    if (!state) return outcomeOf(state.error(), write_failed);
+    if (state->directory) return TargetOutcome::failure(write_failed, f.path + " is a directory");
+    std::string action = "create";
+    if (state->exists) {
+      auto bytes = fs.read(f.path);
+      if (!bytes) return outcomeOf(bytes.error(), write_failed);
+      action = *bytes == f.content && (state->mode & 0777) == f.mode ? "unchanged" : "replace";
+    }
+    out.changes.push_back({f.path, action});
+  }
+  if (const auto reload = setting(target.settings, "reload_command"); !reload.empty()) {
+    if (auto found = fs.commandExists(reload); !found) return outcomeOf(found.error(), reload_failed);
+    out.changes.push_back({"reload: " + reload, "run"});
+  }
+  if (target.step) target.step("dry-run: every path can be written");
+  return out;
+}
+
+TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
+                           const domain::CertificateVersion& next, const VerifyServed& verify) {
+  std::vector<Installed> changed;
+  for (auto& f : filesFor(target.settings, next)) {
+    auto state = fs.stat(f.path);
+    if (!state) return outcomeOf(state.error(), write_failed);
+    if (state->directory) return TargetOutcome::failure(write_failed, f.path + " is a directory");
+    if (state->exists && (state->mode & 0777) == f.mode) {
+      auto bytes = fs.read(f.path);
+      if (!bytes) return outcomeOf(bytes.error(), write_failed);
+      if (*bytes == f.content) continue;  // already there: keep its set-aside copy as it is
+    }
+    changed.push_back({std::move(f), state->exists});
+  }
+  if (changed.empty()) {
+    if (target.step) target.step("every file already holds serial " + next.serial_number);
+  } else {
+    // Every new file written beside its place before anything is replaced.
+    for (std::size_t i = 0; i < changed.size(); ++i) {
+      const auto& f = changed[i].file;
+      if (auto s = fs.write(f.path + kNewSuffix, f.content, f.mode); !s) {
+        for (std::size_t j = 0; j <= i; ++j)
+          (void)fs.remove(changed[j].file.path + kNewSuffix);
+        return outcomeOf(s.error(), write_failed);
+      }
+    }
+    std::vector<Installed> installed;
+    for (const auto& c : changed) {
+      const std::string& path = c.file.path;
+      domain::Status s =
+          c.existed ? fs.keepAside(path, path + kPreviousSuffix) : fs.remove(path + kPreviousSuffix);
+      if (s) s = fs.install(path + kNewSuffix, path);
+      if (!s) {
+        installed.push_back(c);  // may be half-done: undo checks what is there
+        (void)undo(fs, installed);
+        for (const auto& rest : changed)
+          (void)fs.remove(rest.file.path + kNewSuffix);
+        return outcomeOf(s.error(), write_failed);
+      }
+      installed.push_back(c);
+      if (target.step) target.step("wrote " + path);
+    }
+  }
+  const std::string reload = setting(target.settings, "reload_command");
+  if (!reload.empty() && !changed.empty()) {
+    if (auto s = fs.run(reload); !s) {
+      (void)undo(fs, changed);
+      (void)fs.run(reload);  // back to serving the previous files
+      return outcomeOf(s.error(), reload_failed);
+    }
+    if (target.step) target.step("reloaded");
+  }
+  if (verify) {
+    if (auto problem = verify(target.settings, next.certificate_pem)) {
+      if (!changed.empty()) {
+        (void)undo(fs, changed);
+        if (!reload.empty()) (void)fs.run(reload);
+      }
+      return TargetOutcome::failure(verify_failed, *problem);
+    }
+    if (target.step) target.step("serves serial " + next.serial_number);
+  }
+  return TargetOutcome::success();
+}
+
+TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& target) {
+  domain::CertificateVersion none;
+  int restored = 0;
+  for (const auto& f : filesFor(target.settings, none)) {
+    const std::string aside = f.path + kPreviousSuffix;
+    auto state = fs.stat(aside);
+    if (!state) return outcomeOf(state.error(), write_failed);
+    if (!state->exists) continue;
+    auto bytes = fs.read(aside);
+    if (!bytes) return outcomeOf(bytes.error(), write_failed);
+    if (auto s = fs.write(f.path + kNewSuffix, *bytes, state->mode); !s) {
+      (void)fs.remove(f.path + kNewSuffix);
+      return outcomeOf(s.error(), write_failed);
+    }
+    if (auto s = fs.install(f.path + kNewSuffix, f.path); !s) {
+      return outcomeOf(s.error(), write_failed);
+    }
+    ++restored;
+    if (target.step) target.step("restored " + f.path);
+  }
+  if (restored == 0) {
+    return TargetOutcome::failure(nothing_to_restore,
+                                  "no file was set aside here: nothing to restore");
+  }
+  if (const auto reload = setting(target.settings, "reload_command"); !reload.empty()) {
+    if (auto s = fs.run(reload); !s) return outcomeOf(s.error(), reload_failed);
+    if (target.step) target.step("reloaded");
+  }
+  return TargetOutcome::success();
+}
+
+}  // namespace certsteward::adapters::distribution

@@ -1,0 +1,81 @@
+// The file-writing half shared by the `ssh` and `file` modules: what goes where, and the
+// deliver / restore / plan steps over a TargetFileSystem (SFTP on a host, or this machine).
+//
+// Deliver, per target: compare each file with what is there (unchanged files are left alone);
+// write each changed one to "<path>.certsteward-new" with its final mode from the first byte
+// (0600 for the key, always); set the replaced file aside as "<path>.certsteward-previous"
+// (bytes and mode exactly); move the new one into place; run the reload command; check the
+// served certificate. A failure at any step puts every replaced file back (and reloads again),
+// so the target is left as it was. Restore puts the "-previous" files back (keeping them, so a
+// retried rollback does the same again) and reloads.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/distribution.hpp"
+#include "domain/distribution_settings.hpp"
+#include "domain/result.hpp"
+#include "ports/distribution_module.hpp"
+
+namespace certsteward::adapters::distribution {
+
+inline constexpr const char* kNewSuffix = ".certsteward-new";
+inline constexpr const char* kPreviousSuffix = ".certsteward-previous";
+
+// Errors carry a target error code as their `reason` (WRITE_FAILED, TIMEOUT, CONNECT_FAILED,
+// RELOAD_FAILED); the message is for a person and never holds a file's content.
+class TargetFileSystem {
+ public:
+  struct FileState {
+    bool exists = false;
+    bool directory = false;
+    unsigned mode = 0;  // permission bits
+  };
+  virtual ~TargetFileSystem() = default;
+  virtual domain::Result<FileState> stat(const std::string& path) = 0;
+  // At most 1 MiB.
+  virtual domain::Result<std::string> read(const std::string& path) = 0;
+  // Creates or truncates `path`, with `mode` from the start, and writes `bytes`.
+  virtual domain::Status write(const std::string& path, const std::string& bytes,
+                               unsigned mode) = 0;
+  // Drops `aside`, then makes it hold what `path` holds now (path may be gone until install()).
+  virtual domain::Status keepAside(const std::string& path, const std::string& aside) = 0;
+  // Makes `path` the file `from` (replacing it), atomically where the target can.
+  virtual domain::Status install(const std::string& from, const std::string& path) = 0;
+  // Removes `path`; absent is fine.
+  virtual domain::Status remove(const std::string& path) = 0;
+  // Whether files can be created in `dir` (changes nothing).
+  virtual domain::Result<bool> writableDirectory(const std::string& dir) = 0;
+  // Runs the reload command; ok when it succeeded.
+  virtual domain::Status run(const std::string& command) = 0;
+  // Ok when the command can be run (found and executable).
+  virtual domain::Status commandExists(const std::string& command) = 0;
+};
+
+// The files of a version, as the settings place them.
+struct PlannedFile {
+  std::string path;
+  std::string content;  // the key's: secret
+  unsigned mode = 0644;
+};
+std::vector<PlannedFile> filesFor(const domain::Settings& settings,
+                                  const domain::CertificateVersion& version);
+
+// The served-certificate check after a reload: nullopt when fine, else why not.
+using VerifyServed =
+    std::function<std::optional<std::string>(const domain::Settings&, const std::string& leafPem)>;
+
+ports::TargetOutcome planFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
+                               const domain::CertificateVersion& next);
+ports::TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
+                                  const domain::CertificateVersion& next,
+                                  const VerifyServed& verify);
+ports::TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& target);
+
+// A failed step as a target outcome: the error's reason when it is a target code, else `code`.
+ports::TargetOutcome outcomeOf(const domain::Error& error, const char* code);
+
+}  // namespace certsteward::adapters::distribution

@@ -1,0 +1,307 @@
+// DistributionRunner and the distribution actions in process, over the memory store and the
+// shared FakeDistributionModule: every target gets the version, results per target, partial
+// runs, automatic rollback, the rollback job restoring only what the last run changed (and
+// refusing with the reason when it cannot), dry-runs and health checks that change nothing,
+// credentials opened for the module and CREDENTIAL_MISSING without one.
+#include <doctest/doctest.h>
+
+#include "domain/services/distribution_runner.hpp"
+#include "domain/services/distribution_service.hpp"
+#include "services/service_fixture.hpp"
+#include "testing/fake_distribution.hpp"
+#include "testing/fakes.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+
+namespace {
+
+struct RunnerFixture : testing::ServiceFixture {
+  testing::FakeDistributionModule files{true, false};     // keeps what it replaced (ssh, file)
+  testing::FakeDistributionModule balancer{true, true};   // needs the version (haproxy)
+  testing::FakeDistributionModule oneWay{false, false};   // cannot roll back
+  testing::FakeDistributionModules modules;
+  testing::InlineBackground background;
+  testing::RecordingNotifierFake notifier;
+  DistributionRunner runner{{store.certificates(), store.distributions(), store.moduleConfigs(),
+                             store.credentials(), modules, secrets, notifier, clock, background},
+                            DistributionOptions{}};
+  DistributionService service{
+      {store.distributions(), store.certificates(), store.moduleConfigs(), ids, clock},
+      store.jobs(),
+      runner,
+      JobPolicy{},
+      work,
+      access,
+      audit};
+  Certificate cert;
+  Id credentialId;
+  std::vector<std::string> logged;
+
+  RunnerFixture() {
+    project("p1");
+    modules.add("files", files);
+    modules.add("balancer", balancer);
+    modules.add("one-way", oneWay);
+    cert.id = ids.next();
+    cert.project_id = "p1";
+    cert.common_name = "www.example.com";
+    cert.sans = {"www.example.com"};
+    cert.status = CertificateStatus::active;
+    REQUIRE(store.certificates().create(cert).ok());
+    issue("01");
+    Credential c;
+    c.id = credentialId = ids.next();
+    c.project_id = "p1";
+    c.name = "deploy";
+    c.kind = "password";
+    c.username = "deployer";
+    c.secret_sealed = *secrets.seal("s3cret-password");
+    REQUIRE(store.credentials().create(c).ok());
+  }
+  // The certificate as a renewal leaves it: a new serial, pending distribution.
+  void issue(const std::string& serial) {
+    auto current = *store.certificates().get("p1", cert.id);
+    current.serial_number = serial;
+    current.certificate_pem = "-----BEGIN CERTIFICATE-----\n" + serial + "\n";
+    current.private_key_sealed = *secrets.seal("-----BEGIN PRIVATE KEY-----\n" + serial + "\n");
+    setDistributionPending(current, true, clock.now());
+    REQUIRE(store.certificates().update(current).ok());
+    cert = *store.certificates().get("p1", cert.id);
+  }
+  Id distribution(const std::string& module, std::vector<std::string> targets,
+                  bool autoRollback = false, bool credential = true) {
+    ModuleConfig m;
+    m.id = ids.next();
+    m.project_id = "p1";
+    m.name = module + " config";
+    m.module = module;
+    m.auto_rollback_on_failure = autoRollback;
+    for (const auto& t : targets)
+      m.targets.push_back({t, {{"host", t}}, credential ? credentialId : ""});
+    REQUIRE(store.moduleConfigs().create(m).ok());
+    Distribution d;
+    d.id = ids.next();
+    d.project_id = "p1";
+    d.certificate_id = cert.id;
+    d.module_config_id = m.id;
+    REQUIRE(store.distributions().create(d).ok());
+    return d.id;
+  }
+  Job job(JobType type, const Id& distributionId = {}) {
+    Job j = newJob(ids.next(), "p1", type, clock.now());
+    j.certificate_id = cert.id;
+    if (!distributionId.empty()) j.payload[kDistributionIdPayload] = distributionId;
+    return j;
+  }
+  Status execute(const Id& d = {}) {
+    return runner.execute(job(JobType::distribution_execute, d),
+                          [this](LogLevel, const std::string& m) { logged.push_back(m); });
+  }
+  Status rollback(const Id& d) {
+    auto targets = runner.rollbackTargets(stored(d));
+    if (!targets) return targets.error();
+    Job j = job(JobType::distribution_rollback, d);
+    j.payload[kRollbackTargetsPayload] = joinTargetNames(*targets);
+    return runner.rollback(j, [this](LogLevel, const std::string& m) { logged.push_back(m); });
+  }
+  Distribution stored(const Id& d) { return *store.distributions().get("p1", d); }
+  const TargetResult& result(const Id& d, const std::string& target) {
+    static TargetResult copy;
+    for (const auto& r : stored(d).last_target_results) {
+      if (r.target_name == target) return copy = r;
+    }
+    FAIL("no result for " << target);
+    return copy;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("distribution runner: every target gets the version and the certificate is no longer pending") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2", "web-3"});
+  REQUIRE(fx.execute().ok());
+  for (const char* t : {"web-1", "web-2", "web-3"}) {
+    CHECK(fx.files.served(t) == "01");
+    CHECK(fx.result(d, t).status == "succeeded");
+  }
+  const auto after = fx.stored(d);
+  CHECK(after.last_status == "succeeded");
+  CHECK(after.deployed_serial == "01");
+  CHECK(after.previous_serial.empty());
+  CHECK(after.deployed_sealed.find("PRIVATE KEY") == std::string::npos);  // sealed
+  CHECK_FALSE(fx.store.certificates().get("p1", fx.cert.id)->distribution_pending);
+  // The module got the opened key and the credential's opened secret.
+  CHECK(fx.files.lastKey() == "-----BEGIN PRIVATE KEY-----\n01\n");
+  CHECK(fx.files.lastSecret() == "s3cret-password");
+  CHECK(std::find(fx.logged.begin(), fx.logged.end(), "target web-2: wrote serial 01") !=
+        fx.logged.end());
+  for (const auto& line : fx.logged)
+    CHECK(line.find("s3cret") == std::string::npos);
+}
+
+TEST_CASE("distribution runner: a failing target makes the run partial, raises the event, and keeps the certificate pending") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2"});
+  fx.files.failTarget("web-2", "CONNECT_FAILED");
+  const Status s = fx.execute();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().code == ErrorCode::unavailable);
+  CHECK(fx.stored(d).last_status == "partial");
+  CHECK(fx.result(d, "web-2").error_code == "CONNECT_FAILED");
+  CHECK_FALSE(fx.result(d, "web-1").rolled_back);
+  CHECK(fx.files.served("web-1") == "01");  // without auto-rollback it stays
+  CHECK(fx.store.certificates().get("p1", fx.cert.id)->distribution_pending);
+  REQUIRE(fx.notifier.events().size() == 1);
+  CHECK(fx.notifier.events()[0].kind == EventKind::distribution_failed);
+  // Healed: the retry delivers everywhere and clears pending.
+  fx.files.heal("web-2");
+  REQUIRE(fx.execute().ok());
+  CHECK(fx.stored(d).last_status == "succeeded");
+  CHECK_FALSE(fx.store.certificates().get("p1", fx.cert.id)->distribution_pending);
+}
+
+TEST_CASE("distribution runner: with auto_rollback_on_failure the targets that succeeded are put back") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2", "web-3"}, true);
+  REQUIRE(fx.execute().ok());  // serial 01 everywhere
+  fx.issue("02");
+  fx.files.failTarget("web-3", "RELOAD_FAILED");
+  REQUIRE_FALSE(fx.execute().ok());
+  CHECK(fx.files.served("web-1") == "01");
+  CHECK(fx.files.served("web-2") == "01");
+  CHECK(fx.files.served("web-3") == "01");
+  CHECK(fx.result(d, "web-1").rolled_back);
+  CHECK(fx.result(d, "web-1").rollback_error.empty());
+  CHECK(fx.result(d, "web-3").error_code == "RELOAD_FAILED");
+  const auto after = fx.stored(d);
+  CHECK(after.last_status == "failed");  // nothing holds the new version
+  CHECK(after.deployed_serial == "01");
+  CHECK(after.last_error.find("web-3") != std::string::npos);
+}
+
+TEST_CASE("distribution runner: automatic rollback through the kept version, and without one it says why") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("balancer", {"lb-1", "lb-2"}, true);
+  REQUIRE(fx.execute().ok());
+  fx.issue("02");
+  fx.balancer.failTarget("lb-2", "VERIFY_FAILED", 1);
+  REQUIRE_FALSE(fx.execute().ok());
+  // lb-1 took 02 and went back to 01 through the version the service kept.
+  CHECK(fx.balancer.served("lb-1") == "01");
+  CHECK(fx.result(d, "lb-1").rolled_back);
+  // A module that needs the previous version, on a first delivery, has none to go back to.
+  fx.issue("03");
+  const Id fresh = fx.distribution("balancer", {"lb-3", "lb-4"}, true);
+  fx.balancer.failTarget("lb-4", "CONNECT_FAILED", 1);
+  REQUIRE_FALSE(fx.execute(fresh).ok());
+  CHECK_FALSE(fx.result(fresh, "lb-3").rolled_back);
+  CHECK(fx.result(fresh, "lb-3").rollback_error.find("no earlier version") != std::string::npos);
+  CHECK(fx.stored(fresh).last_status == "partial");
+}
+
+TEST_CASE("distribution runner: rollback restores the targets the last run changed, once") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2"});
+  REQUIRE(fx.execute().ok());
+  fx.issue("02");
+  fx.files.failTarget("web-2", "CONNECT_FAILED", 1);
+  REQUIRE_FALSE(fx.execute().ok());  // web-1 holds 02, web-2 still 01
+  CHECK(fx.stored(d).last_status == "partial");
+  REQUIRE(fx.rollback(d).ok());
+  CHECK(fx.files.served("web-1") == "01");
+  CHECK(fx.files.served("web-2") == "01");
+  CHECK(fx.files.calls("restore") == 1);  // web-2 was not touched by the last run
+  CHECK(fx.result(d, "web-2").status == "skipped");
+  const auto after = fx.stored(d);
+  CHECK(after.last_status == "rolled_back");
+  // Already rolled back: refused with the reason.
+  auto again = fx.runner.rollbackTargets(after);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().code == ErrorCode::failed_precondition);
+  CHECK(again.error().message.find("already rolled back") != std::string::npos);
+}
+
+TEST_CASE("distribution runner: rollback is refused when the module cannot or nothing was delivered") {
+  RunnerFixture fx;
+  const Id oneWay = fx.distribution("one-way", {"t1"});
+  const Id never = fx.distribution("files", {"t2"});
+  const Id balancer = fx.distribution("balancer", {"t3"});
+  CHECK(fx.runner.rollbackTargets(fx.stored(never)).error().message.find("nothing to restore") !=
+        std::string::npos);
+  REQUIRE(fx.execute().ok());
+  CHECK(fx.runner.rollbackTargets(fx.stored(oneWay)).error().message ==
+        "module one-way cannot roll back");
+  // The balancer has served only one version: there is none before it.
+  CHECK(fx.runner.rollbackTargets(fx.stored(balancer)).error().message.find("no version before") !=
+        std::string::npos);
+  fx.issue("02");
+  REQUIRE(fx.execute().ok());
+  REQUIRE(fx.rollback(balancer).ok());
+  CHECK(fx.balancer.served("t3") == "01");
+  CHECK(fx.stored(balancer).deployed_serial == "01");
+}
+
+TEST_CASE("distribution runner: a target without its credential is CREDENTIAL_MISSING and the module is not called") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1"}, false, false);
+  fx.modules.add("ssh", fx.files);  // ssh needs a credential
+  auto config = *fx.store.moduleConfigs().get("p1", fx.stored(d).module_config_id);
+  config.module = "ssh";
+  REQUIRE(fx.store.moduleConfigs().update(config).ok());
+  REQUIRE_FALSE(fx.execute().ok());
+  CHECK(fx.result(d, "web-1").error_code == "CREDENTIAL_MISSING");
+  CHECK(fx.files.calls("deliver") == 0);
+  // A module this build lacks.
+  config.module = "carrier-pigeon";
+  REQUIRE(fx.store.moduleConfigs().update(config).ok());
+  REQUIRE_FALSE(fx.execute().ok());
+  CHECK(fx.stored(d).last_target_results.at(0).error_code == "MODULE_UNAVAILABLE");
+}
+
+TEST_CASE("distribution actions: dry-run and health change nothing, execute and rollback queue jobs, by operators") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2"});
+  const auto viewer = fx.member("p1", ProjectRole::viewer);
+  const auto op = fx.member("p1", ProjectRole::operator_);
+  CHECK(fx.service.dryRun(viewer, fx.ctx(), "p1", fx.cert.id, d).error().code ==
+        ErrorCode::permission_denied);
+  CHECK(fx.service.execute(viewer, fx.ctx(), "p1", fx.cert.id, d).error().code ==
+        ErrorCode::permission_denied);
+
+  auto plan = fx.service.dryRun(op, fx.ctx(), "p1", fx.cert.id, d);
+  REQUIRE(plan.ok());
+  REQUIRE(plan->size() == 2);
+  CHECK((*plan)[0].status == "ok");
+  REQUIRE((*plan)[0].changes.size() == 1);
+  CHECK((*plan)[0].changes[0].action == "create");
+  CHECK(fx.files.served("web-1").empty());  // nothing delivered
+  CHECK(fx.stored(d).last_status == "never_run");
+  CHECK(fx.audited("distribution.dry_run").size() == 1);
+
+  auto queued = fx.service.execute(op, fx.ctx(), "p1", fx.cert.id, d);
+  REQUIRE(queued.ok());
+  CHECK(queued->type == JobType::distribution_execute);
+  CHECK(queued->payload.at(kDistributionIdPayload) == d);
+  CHECK(queued->lane() == Lane::distribution);
+  // Asked twice before it ran: the same job.
+  CHECK(fx.service.execute(op, fx.ctx(), "p1", fx.cert.id, d)->id == queued->id);
+  CHECK(fx.audited("distribution.execute").size() == 2);
+
+  CHECK(fx.service.rollback(op, fx.ctx(), "p1", fx.cert.id, d).error().code ==
+        ErrorCode::failed_precondition);  // nothing delivered yet
+  REQUIRE(fx.runner.execute(*queued, [](LogLevel, const std::string&) {}).ok());
+  auto rolling = fx.service.rollback(op, fx.ctx(), "p1", fx.cert.id, d);
+  REQUIRE(rolling.ok());
+  CHECK(rolling->type == JobType::distribution_rollback);
+  CHECK(rolling->payload.at(kRollbackTargetsPayload) == "web-1\nweb-2");
+
+  fx.files.failTarget("web-2", "AUTH_FAILED");
+  auto health = fx.service.health(op, fx.ctx(), "p1", fx.stored(d).module_config_id);
+  REQUIRE(health.ok());
+  CHECK((*health)[0].status == "ok");
+  CHECK((*health)[1].status == "failed");
+  CHECK((*health)[1].error_code == "AUTH_FAILED");
+  CHECK(fx.files.calls("deliver") == 2);  // only the one execute
+}
