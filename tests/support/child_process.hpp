@@ -8,11 +8,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace certsteward::testing {
 
@@ -60,6 +63,32 @@ std::string waitUntilReady(pid_t& pid, const std::filesystem::path& log, const s
     std::this_thread::sleep_for(std::chrono::milliseconds{100});
   }
   return name + " was not ready within " + std::to_string(limit.count()) + " ms";
+}
+
+// Starts `argv` (argv[0] an absolute path) with stdout and stderr appended to `log`; its pid.
+inline pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesystem::path& log) {
+  std::fflush(nullptr);  // or the child writes the parent's pending output again
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(log.c_str(), "a", stdout);
+    FILE* err = std::freopen(log.c_str(), "a", stderr);
+    (void)out;
+    (void)err;
+    std::vector<char*> args;
+    for (const auto& a : argv)
+      args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// Runs a shell command line to its end (test set-up: ssh-keygen, openssl); its exit status.
+inline int runShell(const std::string& command) {
+  std::fflush(nullptr);
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // The destructor of a started server: stop it, remove its directory.

@@ -1,0 +1,211 @@
+// The ssh module against a real sshd and nginx started here on 127.0.0.1: nginx serves TLS from
+// the files the module writes and is reloaded by the module's reload command. Deliver changes
+// what nginx serves, restore puts the exact bytes and modes back, a dry-run changes no byte and
+// no modification time, and each refusal has its code: HOST_KEY_MISMATCH (nothing written),
+// AUTH_FAILED, CONNECT_FAILED within the timeout, RELOAD_FAILED (files put back).
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "adapters/distribution/ssh_module.hpp"
+#include "support/free_port.hpp"
+#include "support/nginx_server.hpp"
+#include "support/sshd_server.hpp"
+#include "support/test_certificates.hpp"
+#include "support/tls_probe.hpp"
+
+using namespace certsteward;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A file's bytes, mode and modification time (nanoseconds).
+struct FileMark {
+  std::string bytes;
+  unsigned mode = 0;
+  std::int64_t mtime = 0;
+  friend bool operator==(const FileMark&, const FileMark&) = default;
+};
+
+FileMark mark(const std::filesystem::path& p) {
+  struct stat st{};
+  if (::stat(p.c_str(), &st) != 0) return {};
+  return {testing::readLog(p), static_cast<unsigned>(st.st_mode & 07777),
+          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+std::map<std::string, FileMark> marks(const std::filesystem::path& dir) {
+  std::map<std::string, FileMark> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    out[e.path().filename().string()] = mark(e.path());
+  return out;
+}
+
+domain::CertificateVersion version(const testing::TestMaterial& m, const std::string& serial) {
+  return {"cert-1", "localhost", {"localhost"}, serial, std::nullopt,
+          m.certificate_pem, m.chain_pem, m.private_key_pem};
+}
+
+struct SshFixture {
+  testing::TestMaterial v1 = testing::makeTestMaterial("localhost");
+  testing::TestMaterial v2 = testing::makeTestMaterial("localhost");
+  testing::SshdServer sshd;
+  testing::NginxServer nginx{v1};
+  adapters::distribution::SshModule module;
+  std::vector<std::string> steps;
+
+  bool ready() {
+    if (!sshd.available()) MESSAGE("skipped: " << sshd.reason());
+    if (!nginx.available()) MESSAGE("skipped: " << nginx.reason());
+    return sshd.available() && nginx.available();
+  }
+  ports::TargetAccess target(std::string secret = {}, std::string kind = "ssh_key") {
+    ports::TargetAccess t;
+    t.name = "web-1";
+    const auto site = nginx.site().string();
+    t.settings = {{"host", "127.0.0.1"},
+                  {"port", std::to_string(sshd.port())},
+                  {"cert_path", site + "/cert.pem"},
+                  {"fullchain_path", site + "/fullchain.pem"},
+                  {"key_path", site + "/key.pem"},
+                  {"reload_command", nginx.reloadCommand()},
+                  {"host_key_sha256", sshd.hostKeyFingerprint()},
+                  {"verify_address", nginx.address()},
+                  {"verify_server_name", "localhost"}};
+    domain::Credential c;
+    c.kind = kind;
+    c.username = testing::SshdServer::user();
+    t.credential = c;
+    t.secret = secret.empty() ? sshd.clientKey() : secret;
+    t.timeout = 10s;
+    t.step = [this](const std::string& s) { steps.push_back(s); };
+    return t;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("ssh module: deliver changes what nginx serves, restore serves the previous bytes again") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  REQUIRE(testing::servedLeaf(fx.nginx.port()).pem == fx.v1.certificate_pem);
+  const auto before = marks(fx.nginx.site());
+
+  const auto delivered = fx.module.deliver(fx.target(), version(fx.v2, "2"));
+  REQUIRE_MESSAGE(delivered.ok, delivered.error_code << ": " << delivered.error);
+  CHECK(testing::servedLeaf(fx.nginx.port()).pem == fx.v2.certificate_pem);
+  const auto after = marks(fx.nginx.site());
+  CHECK(after.at("fullchain.pem").bytes == fx.v2.certificate_pem + fx.v2.chain_pem);
+  CHECK(after.at("key.pem").bytes == fx.v2.private_key_pem);
+  CHECK(after.at("key.pem").mode == 0600);
+  CHECK(after.at("cert.pem").mode == 0644);
+  CHECK(after.count("fullchain.pem.certsteward-new") == 0);  // no temporary left behind
+  // The replaced files are kept beside, exactly.
+  CHECK(after.at("key.pem.certsteward-previous").bytes == before.at("key.pem").bytes);
+  CHECK(after.at("key.pem.certsteward-previous").mode == before.at("key.pem").mode);
+  CHECK(std::find(fx.steps.begin(), fx.steps.end(), "reloaded") != fx.steps.end());
+  for (const auto& s : fx.steps)
+    CHECK(s.find("PRIVATE KEY") == std::string::npos);
+
+  const auto restored = fx.module.restore(fx.target(), nullptr);
+  REQUIRE_MESSAGE(restored.ok, restored.error_code << ": " << restored.error);
+  const auto back = marks(fx.nginx.site());
+  for (const char* f : {"cert.pem", "fullchain.pem", "key.pem"}) {
+    CHECK(back.at(f).bytes == before.at(f).bytes);
+    CHECK(back.at(f).mode == before.at(f).mode);
+  }
+  // nginx reloads asynchronously: the previous leaf is served again within a moment.
+  std::string served;
+  for (int i = 0; i < 50 && served != fx.v1.certificate_pem; ++i) {
+    served = testing::servedLeaf(fx.nginx.port()).pem;
+    if (served != fx.v1.certificate_pem) std::this_thread::sleep_for(100ms);
+  }
+  CHECK(served == fx.v1.certificate_pem);
+}
+
+TEST_CASE("ssh module: a dry-run changes no byte and no modification time, and says what it would do") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  const auto before = marks(fx.nginx.site());
+  const auto plan = fx.module.plan(fx.target(), version(fx.v2, "2"));
+  REQUIRE_MESSAGE(plan.ok, plan.error_code << ": " << plan.error);
+  CHECK(marks(fx.nginx.site()) == before);
+  REQUIRE(plan.changes.size() == 4);
+  CHECK(plan.changes[0].action == "replace");
+  CHECK(plan.changes[3].action == "run");
+  // Unchanged content is reported as such.
+  const auto same = fx.module.plan(fx.target(), version(fx.v1, "1"));
+  REQUIRE(same.ok);
+  CHECK(same.changes[0].action == "unchanged");
+  // A directory that cannot be written and a reload command that does not exist fail the plan.
+  auto t = fx.target();
+  t.settings["cert_path"] = "/nonexistent-dir/cert.pem";
+  CHECK(fx.module.plan(t, version(fx.v2, "2")).error_code == "WRITE_FAILED");
+  t = fx.target();
+  t.settings["reload_command"] = "/usr/sbin/no-such-reloader --now";
+  CHECK(fx.module.plan(t, version(fx.v2, "2")).error_code == "RELOAD_FAILED");
+  CHECK(marks(fx.nginx.site()) == before);
+}
+
+TEST_CASE("ssh module: a wrong host key is refused before anything is written") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  const auto before = marks(fx.nginx.site());
+  auto t = fx.target();
+  t.settings["host_key_sha256"] = "SHA256:" + std::string(43, 'A');
+  const auto refused = fx.module.deliver(t, version(fx.v2, "2"));
+  CHECK(refused.error_code == "HOST_KEY_MISMATCH");
+  CHECK(refused.error.find(fx.sshd.hostKeyFingerprint()) != std::string::npos);
+  CHECK(marks(fx.nginx.site()) == before);
+  CHECK(fx.module.check(t).error_code == "HOST_KEY_MISMATCH");
+}
+
+TEST_CASE("ssh module: a key or password the server refuses is AUTH_FAILED, a closed port CONNECT_FAILED") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  const auto before = marks(fx.nginx.site());
+  CHECK(fx.module.deliver(fx.target(fx.sshd.unauthorizedKey()), version(fx.v2, "2")).error_code ==
+        "AUTH_FAILED");
+  CHECK(fx.module.deliver(fx.target("not-the-password", "password"), version(fx.v2, "2"))
+            .error_code == "AUTH_FAILED");
+  CHECK(fx.module.check(fx.target("not a key at all")).error_code == "AUTH_FAILED");
+  auto closed = fx.target();
+  closed.settings["port"] = std::to_string(testing::freeLoopbackPort());
+  const auto started = std::chrono::steady_clock::now();
+  CHECK(fx.module.deliver(closed, version(fx.v2, "2")).error_code == "CONNECT_FAILED");
+  CHECK(std::chrono::steady_clock::now() - started < 10s);
+  CHECK(marks(fx.nginx.site()) == before);
+  CHECK(fx.module.check(fx.target()).ok);
+}
+
+TEST_CASE("ssh module: a reload command that fails puts the previous files back") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  const auto before = marks(fx.nginx.site());
+  auto t = fx.target();
+  t.settings["reload_command"] = "echo 'config test failed' >&2; exit 3";
+  const auto failed = fx.module.deliver(t, version(fx.v2, "2"));
+  CHECK(failed.error_code == "RELOAD_FAILED");
+  CHECK(failed.error.find("config test failed") != std::string::npos);
+  const auto after = marks(fx.nginx.site());
+  for (const char* f : {"cert.pem", "fullchain.pem", "key.pem"}) {
+    CHECK(after.at(f).bytes == before.at(f).bytes);
+    CHECK(after.at(f).mode == before.at(f).mode);
+  }
+  CHECK(testing::servedLeaf(fx.nginx.port()).pem == fx.v1.certificate_pem);
+}
+
+TEST_CASE("ssh module: a service that does not pick the new files up is VERIFY_FAILED and put back") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  auto t = fx.target();
+  t.settings["reload_command"] = "true";  // nothing reloads nginx
+  const auto started = std::chrono::steady_clock::now();
+  const auto failed = fx.module.deliver(t, version(fx.v2, "2"));
+  CHECK(failed.error_code == "VERIFY_FAILED");
+  CHECK(std::chrono::steady_clock::now() - started < 15s);
+  CHECK(testing::readLog(fx.nginx.site() / "cert.pem") == fx.v1.certificate_pem);
+}

@@ -1,0 +1,81 @@
+// NginxServer: a real nginx started by a test on 127.0.0.1 at a free port, serving TLS from
+// `<dir>/site/fullchain.pem` and `<dir>/site/key.pem` (written from `initial` before it starts),
+// in its own temporary directory; reloadCommand() reloads it. Stopped and removed by the
+// destructor. available() is false, with a reason, when nginx is not installed.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/child_process.hpp"
+#include "support/free_port.hpp"
+#include "support/test_certificates.hpp"
+
+namespace certsteward::testing {
+
+class NginxServer {
+ public:
+  explicit NginxServer(const TestMaterial& initial) {
+    if (!std::filesystem::exists("/usr/sbin/nginx")) {
+      reason_ = "nginx is not installed (scripts/setup installs nginx-light)";
+      return;
+    }
+    dir_ = freshServerDir("nginx");
+    std::filesystem::create_directories(dir_ / "site");
+    std::filesystem::create_directories(dir_ / "tmp");
+    // Others (nginx's workers, sshd's user) reach the directory; the key stays 0600.
+    std::filesystem::permissions(dir_, std::filesystem::perms(0755));
+    std::filesystem::permissions(dir_ / "site", std::filesystem::perms(0755));
+    port_ = freeLoopbackPort();
+    std::ofstream(dir_ / "site" / "fullchain.pem") << initial.certificate_pem << initial.chain_pem;
+    std::ofstream(dir_ / "site" / "cert.pem") << initial.certificate_pem;
+    std::ofstream(dir_ / "site" / "key.pem") << initial.private_key_pem;
+    ::chmod((dir_ / "site" / "key.pem").c_str(), 0600);
+    const auto d = dir_.string();
+    std::ofstream(dir_ / "nginx.conf")
+        << "pid " << d << "/nginx.pid;\nerror_log " << d << "/error.log;\nworker_processes 1;\n"
+        << "events { worker_connections 64; }\n"
+        << "http {\n  access_log off;\n  client_body_temp_path " << d << "/tmp/body;\n"
+        << "  proxy_temp_path " << d << "/tmp/proxy;\n  fastcgi_temp_path " << d << "/tmp/fcgi;\n"
+        << "  uwsgi_temp_path " << d << "/tmp/uwsgi;\n  scgi_temp_path " << d << "/tmp/scgi;\n"
+        << "  server {\n    listen 127.0.0.1:" << port_ << " ssl;\n    server_name _;\n"
+        << "    ssl_certificate " << d << "/site/fullchain.pem;\n"
+        << "    ssl_certificate_key " << d << "/site/key.pem;\n"
+        << "    location / { return 200 \"ok\\n\"; }\n  }\n}\n";
+    pid_ = spawnLogged({"/usr/sbin/nginx", "-c", d + "/nginx.conf", "-g", "daemon off;"},
+                       dir_ / "nginx.log");
+    for (int i = 0; i < 100 && reason_.empty(); ++i) {
+      if (std::filesystem::exists(dir_ / "nginx.pid")) return;
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        reason_ = "nginx exited at start: " + readLog(dir_ / "nginx.log") + readLog(dir_ / "error.log");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    if (reason_.empty()) reason_ = "nginx was not ready within 10 s";
+  }
+  ~NginxServer() { stopAndRemove(pid_, dir_); }
+  NginxServer(const NginxServer&) = delete;
+  NginxServer& operator=(const NginxServer&) = delete;
+
+  bool available() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+  int port() const { return port_; }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  std::filesystem::path site() const { return dir_ / "site"; }
+  std::filesystem::path dir() const { return dir_; }
+  std::string reloadCommand() const {
+    return "/usr/sbin/nginx -c " + (dir_ / "nginx.conf").string() + " -s reload";
+  }
+
+ private:
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string reason_;
+};
+
+}  // namespace certsteward::testing
