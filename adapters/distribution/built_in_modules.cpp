@@ -1,12 +1,16 @@
 #include "adapters/distribution/built_in_modules.hpp"
 
+#include "adapters/distribution/haproxy_module.hpp"
 #include "adapters/distribution/ssh_module.hpp"
+#include "adapters/distribution/webhook_module.hpp"
 
 namespace certsteward::adapters::distribution {
 
 BuiltInModules::BuiltInModules(FileModuleSettings file) {
   modules_.emplace("ssh", std::make_unique<SshModule>());
   modules_.emplace("file", std::make_unique<FileModule>(std::move(file)));
+  modules_.emplace("haproxy", std::make_unique<HaproxyModule>());
+  modules_.emplace("webhook", std::make_unique<WebhookModule>());
 }
 
 ports::DistributionModule* BuiltInModules::find(std::string_view module) {

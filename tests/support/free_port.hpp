@@ -32,4 +32,16 @@ inline int freeLoopbackPort() {
   throw std::runtime_error("no free loopback port");
 }
 
+// Whether something accepts TCP connections on 127.0.0.1:`port` now.
+inline bool loopbackAccepts(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
+
 }  // namespace certsteward::testing

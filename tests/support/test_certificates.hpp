@@ -73,11 +73,13 @@ inline X509* makeCert(const std::string& cn, EVP_PKEY* subjectKey, X509* issuer,
 }  // namespace detail
 
 // `san`: the subjectAltName value ("DNS:a,IP:127.0.0.1"); default "DNS:<commonName>".
-inline TestMaterial makeTestMaterial(const std::string& commonName, const std::string& san = {}) {
+// `serial`: the leaf's serial number.
+inline TestMaterial makeTestMaterial(const std::string& commonName, const std::string& san = {},
+                                     long serial = 2) {
   EVP_PKEY* caKey = detail::makeEcKey();
   EVP_PKEY* leafKey = detail::makeEcKey();
   X509* ca = detail::makeCert("CertSteward Test CA", caKey, nullptr, caKey, 1, true);
-  X509* leaf = detail::makeCert(commonName, leafKey, ca, caKey, 2, false, san);
+  X509* leaf = detail::makeCert(commonName, leafKey, ca, caKey, serial, false, san);
   TestMaterial m{detail::certPem(leaf), detail::certPem(ca), {}};
   BIO* bio = BIO_new(BIO_s_mem());
   PEM_write_bio_PrivateKey(bio, leafKey, nullptr, nullptr, 0, nullptr, nullptr);

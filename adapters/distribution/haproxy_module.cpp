@@ -1,0 +1,142 @@
+// HAProxy's runtime API.
+#include "adapters/distribution/haproxy_module.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <variant>
+
+#include "adapters/distribution/net.hpp"
+#include "adapters/distribution/target_files.hpp"
+
+namespace certsteward::adapters::distribution {
+
+using ports::TargetOutcome;
+
+namespace {
+
+std::string setting(const domain::Settings& s, const char* key) {
+  const auto it = s.find(key);
+  return it == s.end() ? std::string() : it->second;
+}
+
+std::chrono::milliseconds millis(domain::Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+// One command on its own connection (HAProxy answers and closes); the answer.
+domain::Result<std::string> ask(const ports::TargetAccess& target, const std::string& command) {
+  auto socket = connectTo(setting(target.settings, "runtime_address"), millis(target.timeout));
+  if (!socket) return socket.error();
+  if (auto sent = socket->sendAll(command); !sent) return sent.error();
+  return socket->readToEnd(64 * 1024);
+}
+
+// The first line of HAProxy's answer, printable, for an error message.
+std::string firstLine(const std::string& answer) {
+  std::string line = answer.substr(0, answer.find('\n'));
+  for (char& c : line) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  return line.empty() ? "(nothing)" : line.substr(0, 200);
+}
+
+// Leaf, chain and key as one payload; HAProxy ends a payload at an empty line, so none inside.
+std::string payloadOf(const domain::CertificateVersion& v) {
+  std::string out;
+  const std::string all = v.certificate_pem + "\n" + v.chain_pem + "\n" + v.private_key_pem;
+  std::size_t from = 0;
+  while (from < all.size()) {
+    auto nl = all.find('\n', from);
+    if (nl == std::string::npos) nl = all.size();
+    std::string line = all.substr(from, nl - from);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) out += line + "\n";
+    from = nl + 1;
+  }
+  return out;
+}
+
+std::string normalSerial(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ':'), s.end());
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  s.erase(0, std::min(s.find_first_not_of('0'), s.size() > 0 ? s.size() - 1 : 0));
+  return s;
+}
+
+// The serial HAProxy serves for the certificate, or the outcome saying why there is none.
+std::variant<std::string, TargetOutcome> servedSerial(const ports::TargetAccess& target) {
+  const std::string name = setting(target.settings, "cert_name");
+  auto shown = ask(target, "show ssl cert " + name + "\n");
+  if (!shown) return outcomeOf(shown.error(), domain::target_error::connect_failed);
+  const auto at = shown->find("Serial: ");
+  if (at == std::string::npos) {
+    return TargetOutcome::failure(domain::target_error::write_failed,
+                                  "HAProxy has no certificate " + name +
+                                      " loaded: " + firstLine(*shown));
+  }
+  const auto end = shown->find('\n', at);
+  return normalSerial(shown->substr(at + 8, end == std::string::npos ? end : end - at - 8));
+}
+
+TargetOutcome commit(const ports::TargetAccess& target, const domain::CertificateVersion& v,
+                     bool verify) {
+  const std::string name = setting(target.settings, "cert_name");
+  auto set = ask(target, "set ssl cert " + name + " <<\n" + payloadOf(v) + "\n");
+  if (!set) return outcomeOf(set.error(), domain::target_error::write_failed);
+  if (set->find("Transaction created") == std::string::npos &&
+      set->find("Transaction updated") == std::string::npos) {
+    return TargetOutcome::failure(domain::target_error::write_failed,
+                                  "HAProxy refused the certificate: " + firstLine(*set));
+  }
+  auto committed = ask(target, "commit ssl cert " + name + "\n");
+  if (!committed || committed->find("Success!") == std::string::npos) {
+    (void)ask(target, "abort ssl cert " + name + "\n");
+    if (!committed) return outcomeOf(committed.error(), domain::target_error::write_failed);
+    return TargetOutcome::failure(domain::target_error::write_failed,
+                                  "HAProxy did not commit the certificate: " + firstLine(*committed));
+  }
+  if (target.step) target.step("HAProxy committed serial " + v.serial_number + " as " + name);
+  if (verify) {
+    const auto patience = std::min(millis(target.timeout), verifyPatience());
+    if (auto problem = checkServedCertificate(target.settings, v.certificate_pem, patience)) {
+      return TargetOutcome::failure(domain::target_error::verify_failed, *problem);
+    }
+  }
+  return TargetOutcome::success();
+}
+
+}  // namespace
+
+TargetOutcome HaproxyModule::plan(const ports::TargetAccess& target,
+                                  const domain::CertificateVersion& next) {
+  auto served = servedSerial(target);
+  if (auto* refused = std::get_if<TargetOutcome>(&served)) return *refused;
+  auto out = TargetOutcome::success();
+  out.changes.push_back(
+      {"haproxy cert " + setting(target.settings, "cert_name"),
+       std::get<std::string>(served) == normalSerial(next.serial_number) ? "unchanged" : "replace"});
+  return out;
+}
+
+TargetOutcome HaproxyModule::deliver(const ports::TargetAccess& target,
+                                     const domain::CertificateVersion& next) {
+  return commit(target, next, true);
+}
+
+TargetOutcome HaproxyModule::restore(const ports::TargetAccess& target,
+                                     const domain::CertificateVersion* previous) {
+  if (previous == nullptr) {
+    return TargetOutcome::failure(domain::target_error::nothing_to_restore,
+                                  "no earlier version is known");
+  }
+  return commit(target, *previous, false);
+}
+
+TargetOutcome HaproxyModule::check(const ports::TargetAccess& target) {
+  auto served = servedSerial(target);
+  if (auto* refused = std::get_if<TargetOutcome>(&served)) return *refused;
+  return TargetOutcome::success();
+}
+
+}  // namespace certsteward::adapters::distribution

@@ -1,0 +1,181 @@
+// Signed HTTPS POSTs.
+#include "adapters/distribution/webhook_module.hpp"
+
+#include <curl/curl.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <mutex>
+
+#include "domain/encoding.hpp"
+#include "domain/time.hpp"
+
+namespace certsteward::adapters::distribution {
+
+namespace json = boost::json;
+using ports::TargetOutcome;
+
+namespace {
+
+std::string setting(const domain::Settings& s, const char* key) {
+  const auto it = s.find(key);
+  return it == s.end() ? std::string() : it->second;
+}
+
+std::size_t collect(char* data, std::size_t size, std::size_t n, void* out) {
+  auto* body = static_cast<std::string*>(out);
+  if (body->size() < 4096) body->append(data, std::min<std::size_t>(size * n, 4096 - body->size()));
+  return size * n;
+}
+
+std::string printable(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  return text.size() > 200 ? text.substr(0, 200) + "..." : text;
+}
+
+TargetOutcome curlFailure(CURLcode rc, const std::string& url) {
+  const std::string why = std::string("cannot POST to ") + url + ": " + curl_easy_strerror(rc);
+  if (rc == CURLE_OPERATION_TIMEDOUT) return TargetOutcome::failure("TIMEOUT", why);
+  return TargetOutcome::failure("CONNECT_FAILED", why);
+}
+
+// A configured handle for `url`; the caller cleans it up.
+CURL* handleFor(const ports::TargetAccess& target, const std::string& url) {
+  CURL* curl = curl_easy_init();
+  if (curl == nullptr) return nullptr;
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(target.timeout).count();
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https,http");
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(ms));
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<long long>(ms, 10000)));
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, "certsteward-webhook");
+  if (const auto ca = setting(target.settings, "ca_pem"); !ca.empty()) {
+    curl_blob blob{const_cast<char*>(ca.data()), ca.size(), CURL_BLOB_COPY};
+    curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
+  }
+  return curl;
+}
+
+std::string hmacSha256Hex(const std::string& key, const std::string& message) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(message.data()), message.size(), out, &len);
+  return domain::toHex(std::string_view(reinterpret_cast<char*>(out), len));
+}
+
+std::string deliveryId() {
+  unsigned char bytes[16];
+  RAND_bytes(bytes, sizeof bytes);
+  return domain::toHex(std::string_view(reinterpret_cast<char*>(bytes), sizeof bytes));
+}
+
+TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateVersion& v,
+                   const char* action) {
+  const std::string url = setting(target.settings, "url");
+  json::array names;
+  for (const auto& n : v.names)
+    names.emplace_back(n);
+  json::object doc{{"action", action},
+                   {"target", target.name},
+                   {"certificate",
+                    json::object{{"id", v.certificate_id},
+                                 {"common_name", v.common_name},
+                                 {"names", names},
+                                 {"serial_number", v.serial_number},
+                                 {"expires_at", v.expires_at ? json::value(domain::formatTimestamp(*v.expires_at))
+                                                             : json::value(nullptr)}}},
+                   {"certificate_pem", v.certificate_pem},
+                   {"chain_pem", v.chain_pem}};
+  if (setting(target.settings, "include_private_key") == "true" && url.starts_with("https://")) {
+    doc["private_key_pem"] = v.private_key_pem;
+  }
+  const std::string id = deliveryId();
+  doc["delivery_id"] = id;
+  const std::string body = json::serialize(doc);
+  const std::string timestamp =
+      std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count());
+  CURL* curl = handleFor(target, url);
+  if (curl == nullptr) return TargetOutcome::failure("CONNECT_FAILED", "libcurl is unavailable");
+  curl_slist* headers = nullptr;
+  headers = curl_slist_append(headers, "Content-Type: application/json");
+  headers = curl_slist_append(headers, ("X-CertSteward-Timestamp: " + timestamp).c_str());
+  headers = curl_slist_append(
+      headers,
+      ("X-CertSteward-Signature: sha256=" + hmacSha256Hex(target.secret, timestamp + "." + body))
+          .c_str());
+  headers = curl_slist_append(headers, ("X-CertSteward-Delivery: " + id).c_str());
+  std::string answer;
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer);
+  const CURLcode rc = curl_easy_perform(curl);
+  long status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  if (rc != CURLE_OK) return curlFailure(rc, url);
+  if (status < 200 || status > 299) {
+    return TargetOutcome::failure(
+        domain::target_error::rejected,
+        url + " answered " + std::to_string(status) + (answer.empty() ? "" : ": " + printable(answer)));
+  }
+  if (target.step) target.step(std::string(action) + " posted (delivery " + id + "), answered " + std::to_string(status));
+  return TargetOutcome::success();
+}
+
+// Connects (and for https completes the handshake) without sending a request.
+TargetOutcome reach(const ports::TargetAccess& target) {
+  const std::string url = setting(target.settings, "url");
+  CURL* curl = handleFor(target, url);
+  if (curl == nullptr) return TargetOutcome::failure("CONNECT_FAILED", "libcurl is unavailable");
+  curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
+  const CURLcode rc = curl_easy_perform(curl);
+  curl_easy_cleanup(curl);
+  if (rc != CURLE_OK) return curlFailure(rc, url);
+  return TargetOutcome::success();
+}
+
+}  // namespace
+
+WebhookModule::WebhookModule() {
+  static std::once_flag init;
+  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+TargetOutcome WebhookModule::plan(const ports::TargetAccess& target,
+                                  const domain::CertificateVersion&) {
+  auto out = reach(target);
+  if (!out.ok) return out;
+  out.changes.push_back({"POST " + setting(target.settings, "url"), "send"});
+  return out;
+}
+
+TargetOutcome WebhookModule::deliver(const ports::TargetAccess& target,
+                                     const domain::CertificateVersion& next) {
+  return post(target, next, "deploy");
+}
+
+TargetOutcome WebhookModule::restore(const ports::TargetAccess& target,
+                                     const domain::CertificateVersion* previous) {
+  if (previous == nullptr) {
+    return TargetOutcome::failure(domain::target_error::nothing_to_restore,
+                                  "no earlier version is known");
+  }
+  return post(target, *previous, "rollback");
+}
+
+TargetOutcome WebhookModule::check(const ports::TargetAccess& target) { return reach(target); }
+
+}  // namespace certsteward::adapters::distribution

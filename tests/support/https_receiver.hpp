@@ -1,0 +1,76 @@
+// HttpsReceiver: a webhook receiver started by a test (tests/support/https_receiver.py under
+// Debian's python3) on 127.0.0.1 at a free port, with a certificate for 127.0.0.1 from a
+// throw-away CA (caPem() for the module's ca_pem). requests() are the POSTs it received;
+// answerWith() sets the status of the next answers. Stopped and removed by the destructor.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/child_process.hpp"
+#include "support/free_port.hpp"
+#include "support/test_certificates.hpp"
+
+namespace certsteward::testing {
+
+class HttpsReceiver {
+ public:
+  struct Request {
+    std::string path;
+    boost::json::object headers;
+    std::string body;
+  };
+
+  HttpsReceiver() {
+    if (!std::filesystem::exists("/usr/bin/python3")) {
+      reason_ = "python3 is not installed";
+      return;
+    }
+    dir_ = freshServerDir("webhook");
+    port_ = freeLoopbackPort();
+    material_ = makeTestMaterial("127.0.0.1", "IP:127.0.0.1");
+    std::ofstream(dir_ / "cert.pem") << material_.certificate_pem;
+    std::ofstream(dir_ / "key.pem") << material_.private_key_pem;
+    pid_ = spawnLogged({"/usr/bin/python3", std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/https_receiver.py",
+                        std::to_string(port_), (dir_ / "cert.pem").string(),
+                        (dir_ / "key.pem").string(), (dir_ / "requests.jsonl").string(),
+                        (dir_ / "status").string()},
+                       dir_ / "receiver.log");
+    reason_ = waitUntilReady(pid_, dir_ / "receiver.log", "the webhook receiver",
+                             [](const std::string& text) { return text.find("listening") != std::string::npos; });
+  }
+  ~HttpsReceiver() { stopAndRemove(pid_, dir_); }
+  HttpsReceiver(const HttpsReceiver&) = delete;
+  HttpsReceiver& operator=(const HttpsReceiver&) = delete;
+
+  bool available() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+  std::string url(const std::string& path = "/hook") const {
+    return "https://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  std::string caPem() const { return material_.chain_pem; }
+  void answerWith(int status) { std::ofstream(dir_ / "status") << status; }
+  std::vector<Request> requests() const {
+    std::vector<Request> out;
+    std::ifstream in(dir_ / "requests.jsonl");
+    for (std::string line; std::getline(in, line);) {
+      const auto v = boost::json::parse(line).as_object();
+      out.push_back({std::string(v.at("path").as_string()), v.at("headers").as_object(),
+                     std::string(v.at("body").as_string())});
+    }
+    return out;
+  }
+
+ private:
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+  TestMaterial material_;
+  std::string reason_;
+};
+
+}  // namespace certsteward::testing
