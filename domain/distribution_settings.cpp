@@ -83,18 +83,10 @@ bool isFingerprint(std::string_view f) {
          });
 }
 
-// https://host[:port][/path], or http:// for a loopback host only. Returns why not, or "".
+// https://host[:port][/path]. Returns why not, or "".
 std::string urlProblem(std::string_view url) {
-  std::string_view rest;
-  bool https = false;
-  if (url.starts_with("https://")) {
-    https = true;
-    rest = url.substr(8);
-  } else if (url.starts_with("http://")) {
-    rest = url.substr(7);
-  } else {
-    return "must be an https:// URL";
-  }
+  if (!url.starts_with("https://")) return "must be an https:// URL";
+  std::string_view rest = url.substr(8);
   const auto slash = rest.find_first_of("/?#");
   std::string_view authority = rest.substr(0, slash);
   if (authority.find('@') != std::string_view::npos) return "must not carry user information";
@@ -112,7 +104,6 @@ std::string urlProblem(std::string_view url) {
     host = host.substr(0, colon);
   }
   if (!isHostName(host)) return "has an invalid host";
-  if (!https && !isLoopbackHost(host)) return "must be https (http only for a loopback host)";
   if (std::any_of(url.begin(), url.end(), [](char c) { return c == ' ' || c == '\\'; })) {
     return "must not contain spaces or backslashes";
   }
@@ -143,10 +134,6 @@ Settings effectiveSettings(const ModuleConfig& config, const DistributionTarget&
   for (const auto& [k, v] : target.settings)
     s[k] = v;
   return s;
-}
-
-bool isLoopbackHost(std::string_view host) {
-  return host == "localhost" || host == "::1" || host.starts_with("127.");
 }
 
 std::optional<std::pair<std::string, int>> splitHostPort(std::string_view text) {
@@ -300,9 +287,6 @@ Status checkTargetSettings(std::string_view module, const std::string& target,
   if (has("include_private_key")) {
     const auto& v = s.at("include_private_key");
     if (v != "true" && v != "false") return bad(target, "include_private_key", "must be true or false");
-    if (v == "true" && !s.at("url").starts_with("https://")) {
-      return bad(target, "include_private_key", "can be true only for an https URL");
-    }
   }
   if (has("ca_pem") && s.at("ca_pem").find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
     return bad(target, "ca_pem", "must hold PEM certificates");

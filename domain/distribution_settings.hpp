@@ -55,7 +55,4 @@ TargetFiles targetFiles(const Settings& settings);
 // "host:port" split; nullopt when either part is missing or the port is not 1..65535.
 std::optional<std::pair<std::string, int>> splitHostPort(std::string_view text);
 
-// Whether `host` is a loopback name or address (localhost, 127.0.0.0/8, ::1).
-bool isLoopbackHost(std::string_view host);
-
 }  // namespace certsteward::domain

@@ -281,21 +281,31 @@ class SshTarget : public TargetFileSystem {
     std::string output;
     char buf[4096];
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds{timeoutMs_};
-    while (ssh_channel_is_eof(channel.get()) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) {
+    // Both outputs until the end; each wait bounded by what is left of the timeout.
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
         ssh_channel_close(channel.get());
         return makeError(ErrorCode::unavailable,
                          "the reload command did not finish within " +
                              std::to_string(timeoutMs_ / 1000) + " s",
                          "TIMEOUT");
       }
-      for (int stream : {0, 1}) {
-        const int n = ssh_channel_read_timeout(channel.get(), buf, sizeof buf, stream, 100);
-        if (n == SSH_ERROR) {
-          return makeError(ErrorCode::unavailable, "the connection broke during the command",
-                           "RELOAD_FAILED");
-        }
-        if (n > 0 && output.size() < 16384) output.append(buf, static_cast<std::size_t>(n));
+      const int n = ssh_channel_read_timeout(channel.get(), buf, sizeof buf, 0,
+                                             static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+      if (n == SSH_ERROR) {
+        return makeError(ErrorCode::unavailable, "the connection broke during the command",
+                         "RELOAD_FAILED");
+      }
+      if (n > 0 && output.size() < 16384) output.append(buf, static_cast<std::size_t>(n));
+      // Standard error is drained as it comes: the end is seen only once both are empty.
+      for (int e = 0; (e = ssh_channel_read_nonblocking(channel.get(), buf, sizeof buf, 1)) > 0;) {
+        if (output.size() < 16384) output.append(buf, static_cast<std::size_t>(e));
+      }
+      if (n <= 0 && (ssh_channel_is_eof(channel.get()) != 0 ||
+                     ssh_channel_is_closed(channel.get()) != 0)) {
+        break;
       }
     }
     ssh_channel_send_eof(channel.get());

@@ -50,7 +50,7 @@ CURL* handleFor(const ports::TargetAccess& target, const std::string& url) {
   if (curl == nullptr) return nullptr;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(target.timeout).count();
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https,http");
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(ms));
@@ -94,7 +94,7 @@ TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateV
                                                              : json::value(nullptr)}}},
                    {"certificate_pem", v.certificate_pem},
                    {"chain_pem", v.chain_pem}};
-  if (setting(target.settings, "include_private_key") == "true" && url.starts_with("https://")) {
+  if (setting(target.settings, "include_private_key") == "true") {  // https only: see the rules
     doc["private_key_pem"] = v.private_key_pem;
   }
   const std::string id = deliveryId();

@@ -1,6 +1,6 @@
 // The `webhook` module: an HTTPS POST of a JSON document per target — the action (`deploy` or
 // `rollback`), a delivery id, the certificate's metadata, the leaf and chain PEM, and the private
-// key only when include_private_key is true (https only) — signed with HMAC-SHA256 over
+// key only when include_private_key is true — signed with HMAC-SHA256 over
 // "<timestamp>.<body>" with the credential's secret:
 //   X-CertSteward-Timestamp: <unix seconds>
 //   X-CertSteward-Signature: sha256=<hex>

@@ -129,6 +129,7 @@ TEST_CASE("distribution e2e: issue, deliver over SSH to nginx, renew delivers th
   CHECK(field(result, "target_name") == "web-1");
   CHECK(field(result, "status") == "succeeded");
   CHECK(result.at("duration_ms").as_int64() > 0);
+  CHECK(shown.at("distributions").as_array().at(0).as_object().if_contains("deployed_sealed") == nullptr);
   auto logs = http.request("GET", d.base + "/jobs/" + field(job, "id") + "/logs", "", {d.auth});
   CHECK(logs.body.find("target web-1: reloaded") != std::string::npos);
   CHECK(logs.body.find("PRIVATE KEY") == std::string::npos);
