@@ -119,8 +119,8 @@ struct Application::Parts {
                                         c.distribution_timeout}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
-                  background, notifier, ids, &metrics, &store->distributions(),
-                  &distributionRunner, &store->caActivity(), &suffixes},
+                  background, notifier, ids, &metrics, &store->distributions(), &distributionRunner,
+                  &store->caActivity(), &suffixes},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -134,7 +134,8 @@ struct Application::Parts {
                        store->credentials(), store->moduleConfigs(), store->notificationChannels(),
                        store->notificationRules(), store->distributions(), secretBox, ids, clock},
                       work, access, audit,
-                      domain::DistributionPolicy{c.distribution_exec_commands, c.distribution_file_directories}),
+                      domain::DistributionPolicy{c.distribution_exec_commands,
+                                                 c.distribution_file_directories}),
         distributions(
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
             store->jobs(), distributionRunner, jobPolicy(c), work, access, audit),
@@ -194,8 +195,9 @@ struct Application::Parts {
   domain::JobService jobs;
   adapters::runtime::ThreadBackground background;
   adapters::notify::RecordingNotifier notifier{store->events(), ids, &metrics};
-  adapters::distribution::BuiltInModules distributionModules{adapters::distribution::FileModuleSettings{
-      config.distribution_exec_commands, config.distribution_file_directories}};
+  adapters::distribution::BuiltInModules distributionModules{
+      adapters::distribution::FileModuleSettings{config.distribution_exec_commands,
+                                                 config.distribution_file_directories}};
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::acme::AcmeIssuer issuer;

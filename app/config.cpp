@@ -119,7 +119,7 @@ struct Setter {
         if (path.front() != '/') return badValue(key, "'" + path + "' is not an absolute path");
         while (path.size() > 1 && path.back() == '/')
           path.pop_back();
-        struct stat st{};
+        struct stat st {};
         const bool directory = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
         if (executable && (directory || ::access(path.c_str(), X_OK) != 0)) {
           return badValue(key, "'" + path + "' is not an executable file");

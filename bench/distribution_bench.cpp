@@ -52,10 +52,10 @@ int main(int argc, char** argv) {
   adapters::runtime::ThreadBackground background;
   testing::RecordingNotifierFake notifier;
   adapters::distribution::BuiltInModules modules({{}, {}});
-  domain::DistributionRunner runner({store.certificates(), store.distributions(),
-                                     store.moduleConfigs(), store.credentials(), modules, box,
-                                     notifier, clock, background},
-                                    domain::DistributionOptions{concurrency, std::chrono::seconds{30}});
+  domain::DistributionRunner runner(
+      {store.certificates(), store.distributions(), store.moduleConfigs(), store.credentials(),
+       modules, box, notifier, clock, background},
+      domain::DistributionOptions{concurrency, std::chrono::seconds{30}});
   domain::Credential credential;
   credential.id = "c1";
   credential.project_id = "p1";
@@ -114,9 +114,10 @@ int main(int argc, char** argv) {
   std::ofstream(files / "cert.pem") << material.certificate_pem;
   std::ofstream(files / "fullchain.pem") << material.certificate_pem << material.chain_pem;
   std::ofstream(files / "key.pem") << material.private_key_pem;
-  const std::string opts = " -q -o BatchMode=yes -o StrictHostKeyChecking=no "
-                           "-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -i " +
-                           sshd.clientKeyPath();
+  const std::string opts =
+      " -q -o BatchMode=yes -o StrictHostKeyChecking=no "
+      "-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -i " +
+      sshd.clientKeyPath();
   const std::string user = testing::SshdServer::user() + "@127.0.0.1";
   started = Clock::now();
   for (int i = 0; i < targets; ++i) {

@@ -71,7 +71,8 @@ std::optional<CertificateVersion> decodeVersion(const std::string& text) {
   }
   if (!expires.empty()) {
     std::int64_t seconds = 0;
-    const auto [end, ec] = std::from_chars(expires.data(), expires.data() + expires.size(), seconds);
+    const auto [end, ec] =
+        std::from_chars(expires.data(), expires.data() + expires.size(), seconds);
     if (ec != std::errc{} || end != expires.data() + expires.size()) return std::nullopt;
     v.expires_at = fromUnixSeconds(seconds);
   }

@@ -26,8 +26,11 @@ struct TargetResult {
   std::int64_t duration_ms = 0;
   // Set when an automatic rollback restored this target because others of the run failed.
   bool rolled_back = false;
-  std::string rollback_error = {};         // why that rollback failed; empty when it worked
+  std::string rollback_error = {};          // why that rollback failed; empty when it worked
   std::vector<PlannedChange> changes = {};  // a dry-run's plan (not stored)
+  // An execute that succeeded: whether the target changed (it did not when it already held the
+  // version). Only changed targets are rolled back.
+  bool changed = false;
 };
 
 // The error codes of a target (issue #13).
@@ -56,7 +59,11 @@ struct CertificateVersion {
   std::string chain_pem;        // intermediates
   std::string private_key_pem;  // secret: only in memory, sealed at rest
 
-  std::string fullchainPem() const { return certificate_pem + chain_pem; }
+  std::string fullchainPem() const {
+    if (certificate_pem.empty() || certificate_pem.back() == '\n')
+      return certificate_pem + chain_pem;
+    return certificate_pem + "\n" + chain_pem;
+  }
 };
 
 // A self-delimiting text form of a version (sealed whole before it is stored), and back;
@@ -70,6 +77,7 @@ struct Distribution {
   Id certificate_id;
   Id module_config_id;
   std::string last_status = "never_run";  // "succeeded", "failed", "partial", "rolled_back"
+  std::string last_action = "execute";    // what the last run was: "execute" or "rollback"
   std::string last_error;
   std::optional<Timestamp> last_error_at;
   std::optional<Timestamp> last_run_at;

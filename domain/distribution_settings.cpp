@@ -43,8 +43,8 @@ bool hasControl(std::string_view v, bool newlinesAllowed) {
 bool isHostName(std::string_view h) {
   if (h.empty() || h.size() > 253 || h.front() == '-' || h.front() == '.') return false;
   return std::all_of(h.begin(), h.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '-' || c == ':' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == ':' || c == '_';
   });
 }
 
@@ -63,7 +63,8 @@ bool isCleanAbsolutePath(std::string_view p) {
   std::size_t from = 1;
   while (from <= p.size()) {
     const auto slash = p.find('/', from);
-    const auto seg = p.substr(from, slash == std::string_view::npos ? p.size() - from : slash - from);
+    const auto seg =
+        p.substr(from, slash == std::string_view::npos ? p.size() - from : slash - from);
     if (seg.empty() || seg == "." || seg == "..") return false;
     if (slash == std::string_view::npos) break;
     from = slash + 1;
@@ -108,6 +109,10 @@ std::string urlProblem(std::string_view url) {
     return "must not contain spaces or backslashes";
   }
   return {};
+}
+
+bool isLoopback(std::string_view host) {
+  return host == "localhost" || host == "::1" || host.starts_with("127.");
 }
 
 }  // namespace
@@ -183,12 +188,13 @@ TargetFiles targetFiles(const Settings& s) {
   return f;
 }
 
-Status checkTargetSettings(std::string_view module, const std::string& target,
-                           const Settings& s, const DistributionPolicy& policy) {
+Status checkTargetSettings(std::string_view module, const std::string& target, const Settings& s,
+                           const DistributionPolicy& policy) {
   const auto entry = std::find_if(table().begin(), table().end(),
                                   [&](const ModuleSettings& m) { return m.module == module; });
   if (entry == table().end()) {
-    return makeError(ErrorCode::invalid_argument, "module must be one of: ssh, file, haproxy, webhook");
+    return makeError(ErrorCode::invalid_argument,
+                     "module must be one of: ssh, file, haproxy, webhook");
   }
   for (const auto& [key, value] : s) {
     if (std::find(entry->known.begin(), entry->known.end(), key) == entry->known.end()) {
@@ -249,14 +255,14 @@ Status checkTargetSettings(std::string_view module, const std::string& target,
       const auto [end, ec] = std::from_chars(m.data(), m.data() + m.size(), mode, 8);
       if (ec != std::errc{} || end != m.data() + m.size() || m.size() > 4 || mode > 0777 ||
           (mode & 0600) != 0600) {
-        return bad(target, "file_mode", "must be an octal mode such as 0644 that the owner can read and write");
+        return bad(target, "file_mode",
+                   "must be an octal mode such as 0644 that the owner can read and write");
       }
     }
     if (has("reload_command")) {
       const auto& c = s.at("reload_command");
-      if (module == "file" &&
-          std::find(policy.exec_commands.begin(), policy.exec_commands.end(), c) ==
-              policy.exec_commands.end()) {
+      if (module == "file" && std::find(policy.exec_commands.begin(), policy.exec_commands.end(),
+                                        c) == policy.exec_commands.end()) {
         return bad(target, "reload_command",
                    "must be one of the server's distribution.exec_commands" +
                        std::string(policy.exec_commands.empty() ? " (none are allowed)" : ""));
@@ -270,8 +276,15 @@ Status checkTargetSettings(std::string_view module, const std::string& target,
     if (auto r = require("cert_name"); !r) return r;
     const auto& a = s.at("runtime_address");
     const bool unixSocket = a.starts_with("unix:") && isCleanAbsolutePath(a.substr(5));
-    if (!unixSocket && !splitHostPort(a)) {
+    const auto hostPort = splitHostPort(a);
+    if (!unixSocket && !hostPort) {
       return bad(target, "runtime_address", "must be host:port or unix:/absolute/path");
+    }
+    // The runtime API has no TLS and the key goes through it: this machine only.
+    if (!unixSocket && !isLoopback(hostPort->first)) {
+      return bad(target, "runtime_address",
+                 "must be a loopback address or a unix socket: the runtime API carries the "
+                 "private key unencrypted");
     }
     const auto& n = s.at("cert_name");
     if (n.size() > 255 || std::any_of(n.begin(), n.end(), [](char c) {
@@ -286,7 +299,8 @@ Status checkTargetSettings(std::string_view module, const std::string& target,
   if (const auto why = urlProblem(s.at("url")); !why.empty()) return bad(target, "url", why);
   if (has("include_private_key")) {
     const auto& v = s.at("include_private_key");
-    if (v != "true" && v != "false") return bad(target, "include_private_key", "must be true or false");
+    if (v != "true" && v != "false")
+      return bad(target, "include_private_key", "must be true or false");
   }
   if (has("ca_pem") && s.at("ca_pem").find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
     return bad(target, "ca_pem", "must hold PEM certificates");

@@ -22,7 +22,7 @@ namespace certsteward::ports {
 // One target, as the module needs it.
 struct TargetAccess {
   std::string name;
-  domain::Settings settings;                  // effective: the configuration's + the target's
+  domain::Settings settings;                     // effective: the configuration's + the target's
   std::optional<domain::Credential> credential;  // when the target names one (secret sealed)
   std::string secret;        // the credential's secret, opened; never logged or returned
   domain::Duration timeout;  // for each network step (connect, a command, a request)
@@ -33,11 +33,19 @@ struct TargetAccess {
 // What happened on one target.
 struct TargetOutcome {
   bool ok = false;
-  std::string error;       // for a person; never a secret
-  std::string error_code;  // a target_error code
+  std::string error;                                // for a person; never a secret
+  std::string error_code;                           // a target_error code
   std::vector<domain::PlannedChange> changes = {};  // what a dry-run would change
+  // For deliver: whether the target changed (false when it already held the version; an
+  // automatic rollback then leaves it alone).
+  bool changed = true;
 
   static TargetOutcome success() { return {true, {}, {}}; }
+  static TargetOutcome unchanged() {
+    TargetOutcome o{true, {}, {}};
+    o.changed = false;
+    return o;
+  }
   static TargetOutcome failure(std::string code, std::string error) {
     return {false, std::move(error), std::move(code)};
   }
@@ -51,7 +59,8 @@ class DistributionModule {
    * Connects, authenticates, checks the host key, checks that every file could be written and
    * the reload command exists, and reports the planned changes. Changes nothing on the target.
    */
-  virtual TargetOutcome plan(const TargetAccess& target, const domain::CertificateVersion& next) = 0;
+  virtual TargetOutcome plan(const TargetAccess& target,
+                             const domain::CertificateVersion& next) = 0;
 
   /**
    * Puts `next` in place atomically and reloads; with verify_address set, checks that the

@@ -59,8 +59,9 @@ class FakeDistributionModule : public ports::DistributionModule {
     auto out = ports::TargetOutcome::success();
     const auto it = served_.find(t.name);
     out.changes.push_back(
-        {t.name, it == served_.end() ? "create"
-                                     : (it->second == next.serial_number ? "unchanged" : "replace")});
+        {t.name, it == served_.end()
+                     ? "create"
+                     : (it->second == next.serial_number ? "unchanged" : "replace")});
     return out;
   }
   ports::TargetOutcome deliver(const ports::TargetAccess& t,
@@ -71,10 +72,11 @@ class FakeDistributionModule : public ports::DistributionModule {
     lastSecret_ = t.secret;
     if (t.step) t.step("wrote serial " + next.serial_number);
     const auto it = served_.find(t.name);
-    if (it == served_.end() || it->second != next.serial_number) {
-      kept_[t.name] = it == served_.end() ? std::string() : it->second;
-      hadBefore_[t.name] = it != served_.end();
+    if (it != served_.end() && it->second == next.serial_number) {
+      return ports::TargetOutcome::unchanged();
     }
+    kept_[t.name] = it == served_.end() ? std::string() : it->second;
+    hadBefore_[t.name] = it != served_.end();
     served_[t.name] = next.serial_number;
     return ports::TargetOutcome::success();
   }
@@ -84,7 +86,8 @@ class FakeDistributionModule : public ports::DistributionModule {
     if (auto failed = failure(t, "restore")) return *failed;
     if (needsPrevious_) {
       if (previous == nullptr) {
-        return ports::TargetOutcome::failure(domain::target_error::nothing_to_restore, "no version");
+        return ports::TargetOutcome::failure(domain::target_error::nothing_to_restore,
+                                             "no version");
       }
       served_[t.name] = previous->serial_number;
       return ports::TargetOutcome::success();
@@ -110,9 +113,9 @@ class FakeDistributionModule : public ports::DistributionModule {
     const auto it = failing_.find(t.name);
     if (it == failing_.end() || it->second.second == 0) return std::nullopt;
     if (it->second.second > 0) --it->second.second;
-    return ports::TargetOutcome::failure(it->second.first, std::string(what) + " failed on " +
-                                                               t.name + " (" + it->second.first +
-                                                               ")");
+    return ports::TargetOutcome::failure(
+        it->second.first,
+        std::string(what) + " failed on " + t.name + " (" + it->second.first + ")");
   }
 
   bool rollback_;

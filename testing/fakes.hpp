@@ -81,7 +81,8 @@ class InlineBackground : public ports::Background {
                     const std::function<void()>& work) override {
     work();
   }
-  void forEach(std::size_t count, std::size_t, const std::function<void(std::size_t)>& work) override {
+  void forEach(std::size_t count, std::size_t,
+               const std::function<void(std::size_t)>& work) override {
     for (std::size_t i = 0; i < count; ++i)
       work(i);
   }

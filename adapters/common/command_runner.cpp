@@ -115,12 +115,12 @@ domain::Status runCommand(const Command& command) {
     ::kill(-pid, SIGKILL);  // the command and whatever it started
     ::waitpid(pid, &status, 0);
     const auto ms = command.timeout.count();
-    return makeError(ErrorCode::unavailable,
-                     what + " did not finish within " +
-                         (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s"
-                                         : std::to_string(ms) + " ms") +
-                         " and was stopped",
-                     "TIMEOUT");
+    return makeError(
+        ErrorCode::unavailable,
+        what + " did not finish within " +
+            (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms") +
+            " and was stopped",
+        "TIMEOUT");
   }
   // The output is closed; the command exits now (bounded: killed after the deadline).
   while (::waitpid(pid, &status, WNOHANG) == 0) {

@@ -34,7 +34,7 @@ class LocalFileSystem : public TargetFileSystem {
       : allowed_(allowed), timeout_(timeout) {}
 
   domain::Result<FileState> stat(const std::string& path) override {
-    struct stat st{};
+    struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) {
       if (errno == ENOENT) return FileState{};
       return failed("cannot inspect", path);
@@ -106,7 +106,7 @@ class LocalFileSystem : public TargetFileSystem {
   }
 
   domain::Result<bool> writableDirectory(const std::string& dir) override {
-    struct stat st{};
+    struct stat st {};
     if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
     return ::access(dir.c_str(), W_OK | X_OK) == 0;
   }
@@ -153,12 +153,13 @@ std::optional<std::string> outsideAllowed(const domain::Settings& settings,
     const std::string dir = slash == 0 ? "/" : f.path.substr(0, slash);
     char resolved[PATH_MAX];
     const bool found = ::realpath(dir.c_str(), resolved) != nullptr;
-    const bool inside = found && std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) {
-      char root[PATH_MAX];
-      if (::realpath(a.c_str(), root) == nullptr) return false;
-      const std::string r = root, d = resolved;
-      return d == r || d.starts_with(r == "/" ? r : r + "/");
-    });
+    const bool inside =
+        found && std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) {
+          char root[PATH_MAX];
+          if (::realpath(a.c_str(), root) == nullptr) return false;
+          const std::string r = root, d = resolved;
+          return d == r || d.starts_with(r == "/" ? r : r + "/");
+        });
     if (!inside) return f.path;
   }
   return std::nullopt;
@@ -178,14 +179,16 @@ ports::TargetOutcome refused(const std::string& path) {
 
 ports::TargetOutcome FileModule::plan(const ports::TargetAccess& target,
                                       const domain::CertificateVersion& next) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories)) return refused(*path);
+  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
+    return refused(*path);
   LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
   return planFiles(fs, target, next);
 }
 
 ports::TargetOutcome FileModule::deliver(const ports::TargetAccess& target,
                                          const domain::CertificateVersion& next) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories)) return refused(*path);
+  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
+    return refused(*path);
   LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
   return deliverFiles(fs, target, next, [&](const domain::Settings& s, const std::string& leaf) {
     return checkServedCertificate(s, leaf, std::min(millis(target.timeout), verifyPatience()));
@@ -194,13 +197,15 @@ ports::TargetOutcome FileModule::deliver(const ports::TargetAccess& target,
 
 ports::TargetOutcome FileModule::restore(const ports::TargetAccess& target,
                                          const domain::CertificateVersion*) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories)) return refused(*path);
+  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
+    return refused(*path);
   LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
   return restoreFiles(fs, target);
 }
 
 ports::TargetOutcome FileModule::check(const ports::TargetAccess& target) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories)) return refused(*path);
+  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
+    return refused(*path);
   LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
   for (const auto& f : filesFor(target.settings, {})) {
     const auto slash = f.path.rfind('/');

@@ -12,7 +12,7 @@
 namespace certsteward::adapters::distribution {
 
 struct FileModuleSettings {
-  std::vector<std::string> exec_commands;    // what reload_command may name
+  std::vector<std::string> exec_commands;     // what reload_command may name
   std::vector<std::string> file_directories;  // where files may be written (and below)
 };
 

@@ -28,16 +28,21 @@ domain::Result<std::string> ask(const ports::TargetAccess& target, const std::st
   auto socket = connectTo(setting(target.settings, "runtime_address"), millis(target.timeout));
   if (!socket) return socket.error();
   if (auto sent = socket->sendAll(command); !sent) return sent.error();
-  return socket->readToEnd(64 * 1024);
+  return socket->readToEnd(64 * 1024, millis(target.timeout));
 }
 
-// The first line of HAProxy's answer, printable, for an error message.
+// The first line of the answer for an error message — only when it reads like HAProxy's own
+// words about certificates or commands: whatever else listens there keeps its banner to itself.
 std::string firstLine(const std::string& answer) {
   std::string line = answer.substr(0, answer.find('\n'));
   for (char& c : line) {
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = ' ';
   }
-  return line.empty() ? "(nothing)" : line.substr(0, 200);
+  for (const char* known : {"ssl", "certificate", "Certificate", "Permission denied",
+                            "Unknown command", "Transaction", "Commit", "Can't", "unknown"}) {
+    if (line.find(known) != std::string::npos) return line.substr(0, 160);
+  }
+  return line.empty() ? "(nothing)" : "an answer that is not HAProxy's";
 }
 
 // Leaf, chain and key as one payload; HAProxy ends a payload at an empty line, so none inside.
@@ -71,9 +76,9 @@ std::variant<std::string, TargetOutcome> servedSerial(const ports::TargetAccess&
   if (!shown) return outcomeOf(shown.error(), domain::target_error::connect_failed);
   const auto at = shown->find("Serial: ");
   if (at == std::string::npos) {
-    return TargetOutcome::failure(domain::target_error::write_failed,
-                                  "HAProxy has no certificate " + name +
-                                      " loaded: " + firstLine(*shown));
+    return TargetOutcome::failure(
+        domain::target_error::write_failed,
+        "HAProxy has no certificate " + name + " loaded: " + firstLine(*shown));
   }
   const auto end = shown->find('\n', at);
   return normalSerial(shown->substr(at + 8, end == std::string::npos ? end : end - at - 8));
@@ -93,8 +98,9 @@ TargetOutcome commit(const ports::TargetAccess& target, const domain::Certificat
   if (!committed || committed->find("Success!") == std::string::npos) {
     (void)ask(target, "abort ssl cert " + name + "\n");
     if (!committed) return outcomeOf(committed.error(), domain::target_error::write_failed);
-    return TargetOutcome::failure(domain::target_error::write_failed,
-                                  "HAProxy did not commit the certificate: " + firstLine(*committed));
+    return TargetOutcome::failure(
+        domain::target_error::write_failed,
+        "HAProxy did not commit the certificate: " + firstLine(*committed));
   }
   if (target.step) target.step("HAProxy committed serial " + v.serial_number + " as " + name);
   if (verify) {
@@ -113,9 +119,10 @@ TargetOutcome HaproxyModule::plan(const ports::TargetAccess& target,
   auto served = servedSerial(target);
   if (auto* refused = std::get_if<TargetOutcome>(&served)) return *refused;
   auto out = TargetOutcome::success();
-  out.changes.push_back(
-      {"haproxy cert " + setting(target.settings, "cert_name"),
-       std::get<std::string>(served) == normalSerial(next.serial_number) ? "unchanged" : "replace"});
+  out.changes.push_back({"haproxy cert " + setting(target.settings, "cert_name"),
+                         std::get<std::string>(served) == normalSerial(next.serial_number)
+                             ? "unchanged"
+                             : "replace"});
   return out;
 }
 

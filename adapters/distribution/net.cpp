@@ -57,10 +57,15 @@ domain::Status Socket::sendAll(const std::string& bytes) {
   return {};
 }
 
-domain::Result<std::string> Socket::readToEnd(std::size_t limit) {
+domain::Result<std::string> Socket::readToEnd(std::size_t limit, std::chrono::milliseconds total) {
   std::string out;
   char buf[4096];
+  const auto deadline = Clock::now() + total;
   while (out.size() < limit) {
+    if (Clock::now() > deadline) {
+      return makeError(ErrorCode::unavailable, "the peer did not finish its answer in time",
+                       "TIMEOUT");
+    }
     const auto n = ::recv(fd_, buf, sizeof buf, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -156,8 +161,8 @@ domain::Result<Socket> connectTo(const std::string& address, std::chrono::millis
   for (auto* a = found; a != nullptr; a = a->ai_next) {
     Socket s(::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol));
     if (s.fd() < 0) continue;
-    last = connectWithin(s.fd(), a->ai_addr, a->ai_addrlen, timeout,
-                         "cannot connect to " + address);
+    last =
+        connectWithin(s.fd(), a->ai_addr, a->ai_addrlen, timeout, "cannot connect to " + address);
     if (last) return s;
   }
   return last.error();

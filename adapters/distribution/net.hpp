@@ -23,10 +23,10 @@ class Socket {
   ~Socket();
   int fd() const { return fd_; }
 
-  // Sends all of `bytes`; reads until the peer closes (at most `limit` bytes). Errors carry
-  // reason TIMEOUT or CONNECT_FAILED.
+  // Sends all of `bytes`; reads until the peer closes (at most `limit` bytes, within `total`).
+  // Errors carry reason TIMEOUT or CONNECT_FAILED.
   domain::Status sendAll(const std::string& bytes);
-  domain::Result<std::string> readToEnd(std::size_t limit = 1 << 20);
+  domain::Result<std::string> readToEnd(std::size_t limit, std::chrono::milliseconds total);
 
  private:
   int fd_ = -1;
@@ -37,7 +37,9 @@ class Socket {
 domain::Result<Socket> connectTo(const std::string& address, std::chrono::milliseconds timeout);
 
 // How long a served-certificate check waits for a reload to take effect, at most.
-inline std::chrono::milliseconds verifyPatience() { return std::chrono::seconds{10}; }
+inline std::chrono::milliseconds verifyPatience() {
+  return std::chrono::seconds{10};
+}
 
 // nullopt when the TLS server at `settings`' verify_address (SNI: verify_server_name) serves
 // `leafPem` as its certificate — tried again until `timeout`, as a reload takes effect a moment

@@ -68,7 +68,7 @@ class SshTarget : public TargetFileSystem {
     timeoutMs_ = std::chrono::duration_cast<std::chrono::milliseconds>(target.timeout).count();
     const unsigned port = static_cast<unsigned>(std::stoul(setting(target.settings, "port", "22")));
     const long seconds = std::max<long>(1, static_cast<long>(timeoutMs_ / 1000));
-    const int no = 0;
+    const bool no = false;
     const std::string user = target.credential ? target.credential->username : std::string();
     ssh_options_set(session_, SSH_OPTIONS_HOST, host.c_str());
     ssh_options_set(session_, SSH_OPTIONS_PORT, &port);
@@ -79,8 +79,8 @@ class SshTarget : public TargetFileSystem {
     if (!user.empty()) ssh_options_set(session_, SSH_OPTIONS_USER, user.c_str());
     if (ssh_connect(session_) != SSH_OK) {
       const std::string why = ssh_get_error(session_);
-      const bool timedOut = why.find("imeout") != std::string::npos ||
-                            why.find("timed out") != std::string::npos;
+      const bool timedOut =
+          why.find("imeout") != std::string::npos || why.find("timed out") != std::string::npos;
       return TargetOutcome::failure(timedOut ? "TIMEOUT" : "CONNECT_FAILED",
                                     "cannot connect to " + where + ": " + why);
     }
@@ -103,9 +103,9 @@ class SshTarget : public TargetFileSystem {
     while (!expected.empty() && expected.back() == '=')
       expected.pop_back();
     if (fingerprint != expected) {
-      return TargetOutcome::failure("HOST_KEY_MISMATCH",
-                                    where + " presented host key " + fingerprint +
-                                        ", not the expected " + expected + ": nothing was sent");
+      return TargetOutcome::failure("HOST_KEY_MISMATCH", where + " presented host key " +
+                                                             fingerprint + ", not the expected " +
+                                                             expected + ": nothing was sent");
     }
     if (target.step) target.step("connected to " + where + ", host key " + fingerprint);
     if (!target.credential) {
@@ -116,8 +116,7 @@ class SshTarget : public TargetFileSystem {
       ssh_key privateKey = nullptr;
       if (ssh_pki_import_privkey_base64(target.secret.c_str(), nullptr, nullptr, nullptr,
                                         &privateKey) != SSH_OK) {
-        return TargetOutcome::failure("AUTH_FAILED",
-                                      "the credential's private key cannot be read");
+        return TargetOutcome::failure("AUTH_FAILED", "the credential's private key cannot be read");
       }
       auth = ssh_userauth_publickey(session_, nullptr, privateKey);
       ssh_key_free(privateKey);
@@ -146,7 +145,9 @@ class SshTarget : public TargetFileSystem {
     FileState st{true, a->type == SSH_FILEXFER_TYPE_DIRECTORY, a->permissions & 07777};
     const bool link = a->type == SSH_FILEXFER_TYPE_SYMLINK;
     sftp_attributes_free(a);
-    if (link) return makeError(ErrorCode::unavailable, "refusing the symbolic link " + path, "WRITE_FAILED");
+    if (link)
+      return makeError(ErrorCode::unavailable, "refusing the symbolic link " + path,
+                       "WRITE_FAILED");
     return st;
   }
 
@@ -176,7 +177,8 @@ class SshTarget : public TargetFileSystem {
     if (f == nullptr) return failure("cannot create", path);
     std::size_t done = 0;
     while (done < bytes.size()) {
-      const auto n = sftp_write(f, bytes.data() + done, std::min<std::size_t>(bytes.size() - done, 32768));
+      const auto n =
+          sftp_write(f, bytes.data() + done, std::min<std::size_t>(bytes.size() - done, 32768));
       if (n <= 0) {
         sftp_close(f);
         sftp_unlink(sftp_, path.c_str());
@@ -184,22 +186,34 @@ class SshTarget : public TargetFileSystem {
       }
       done += static_cast<std::size_t>(n);
     }
-    if (sftp_close(f) != SSH_NO_ERROR || sftp_chmod(sftp_, path.c_str(), static_cast<mode_t>(mode)) != 0) {
+    if (sftp_close(f) != SSH_NO_ERROR ||
+        sftp_chmod(sftp_, path.c_str(), static_cast<mode_t>(mode)) != 0) {
       sftp_unlink(sftp_, path.c_str());
       return failure("cannot finish", path);
     }
     return {};
   }
 
+  // A copy (bytes and mode): the live file never goes missing.
   domain::Status keepAside(const std::string& path, const std::string& aside) override {
-    sftp_unlink(sftp_, aside.c_str());
-    if (sftp_rename(sftp_, path.c_str(), aside.c_str()) != 0) return failure("cannot keep", path);
-    return {};
+    auto state = stat(path);
+    if (!state) return state.error();
+    auto bytes = read(path);
+    if (!bytes) return bytes.error();
+    return write(aside, *bytes, state->mode);
   }
 
+  // rename(2) through the host's `mv -f` (atomic: the path always names a whole file); where the
+  // host runs no commands, SFTP v3's rename, which only renames onto a free name: then the path
+  // is briefly absent.
   domain::Status install(const std::string& from, const std::string& path) override {
+    if (execWorks_) {
+      auto moved = exec("mv -f -- " + shellQuote(from) + " " + shellQuote(path));
+      if (moved && moved->first == 0) return {};
+      if (!moved && moved.error().reason == "TIMEOUT") return moved.error();
+      execWorks_ = false;
+    }
     if (sftp_rename(sftp_, from.c_str(), path.c_str()) == 0) return {};
-    // SFTP v3 renames only onto a free name: replace in two steps.
     sftp_unlink(sftp_, path.c_str());
     if (sftp_rename(sftp_, from.c_str(), path.c_str()) != 0) {
       return failure("cannot move into place", path);
@@ -287,13 +301,14 @@ class SshTarget : public TargetFileSystem {
           deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) {
         ssh_channel_close(channel.get());
-        return makeError(ErrorCode::unavailable,
-                         "the reload command did not finish within " +
-                             std::to_string(timeoutMs_ / 1000) + " s",
-                         "TIMEOUT");
+        return makeError(
+            ErrorCode::unavailable,
+            "the reload command did not finish within " + std::to_string(timeoutMs_ / 1000) + " s",
+            "TIMEOUT");
       }
-      const int n = ssh_channel_read_timeout(channel.get(), buf, sizeof buf, 0,
-                                             static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+      const int n =
+          ssh_channel_read_timeout(channel.get(), buf, sizeof buf, 0,
+                                   static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
       if (n == SSH_ERROR) {
         return makeError(ErrorCode::unavailable, "the connection broke during the command",
                          "RELOAD_FAILED");
@@ -303,8 +318,8 @@ class SshTarget : public TargetFileSystem {
       for (int e = 0; (e = ssh_channel_read_nonblocking(channel.get(), buf, sizeof buf, 1)) > 0;) {
         if (output.size() < 16384) output.append(buf, static_cast<std::size_t>(e));
       }
-      if (n <= 0 && (ssh_channel_is_eof(channel.get()) != 0 ||
-                     ssh_channel_is_closed(channel.get()) != 0)) {
+      if (n <= 0 &&
+          (ssh_channel_is_eof(channel.get()) != 0 || ssh_channel_is_closed(channel.get()) != 0)) {
         break;
       }
     }
@@ -321,6 +336,7 @@ class SshTarget : public TargetFileSystem {
   sftp_session sftp_ = nullptr;
   std::int64_t timeoutMs_ = 30000;
   std::optional<std::pair<uint32_t, uint32_t>> home_;
+  bool execWorks_ = true;
 };
 
 }  // namespace

@@ -56,8 +56,8 @@ domain::Status undo(TargetFileSystem& fs, const std::vector<Installed>& installe
 TargetOutcome outcomeOf(const domain::Error& error, const char* code) {
   const std::string& r = error.reason;
   const bool targetCode = r == "TIMEOUT" || r == "CONNECT_FAILED" || r == "AUTH_FAILED" ||
-                          r == "HOST_KEY_MISMATCH" || r == "WRITE_FAILED" ||
-                          r == "RELOAD_FAILED" || r == "VERIFY_FAILED";
+                          r == "HOST_KEY_MISMATCH" || r == "WRITE_FAILED" || r == "RELOAD_FAILED" ||
+                          r == "VERIFY_FAILED";
   return TargetOutcome::failure(targetCode ? r : code, error.message);
 }
 
@@ -97,7 +97,8 @@ TargetOutcome planFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
     out.changes.push_back({f.path, action});
   }
   if (const auto reload = setting(target.settings, "reload_command"); !reload.empty()) {
-    if (auto found = fs.commandExists(reload); !found) return outcomeOf(found.error(), reload_failed);
+    if (auto found = fs.commandExists(reload); !found)
+      return outcomeOf(found.error(), reload_failed);
     out.changes.push_back({"reload: " + reload, "run"});
   }
   if (target.step) target.step("dry-run: every path can be written");
@@ -107,6 +108,7 @@ TargetOutcome planFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
 TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
                            const domain::CertificateVersion& next, const VerifyServed& verify) {
   std::vector<Installed> changed;
+  std::vector<PlannedFile> same;  // already in place
   for (auto& f : filesFor(target.settings, next)) {
     auto state = fs.stat(f.path);
     if (!state) return outcomeOf(state.error(), write_failed);
@@ -114,7 +116,10 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
     if (state->exists && (state->mode & 0777) == f.mode) {
       auto bytes = fs.read(f.path);
       if (!bytes) return outcomeOf(bytes.error(), write_failed);
-      if (*bytes == f.content) continue;  // already there: keep its set-aside copy as it is
+      if (*bytes == f.content) {
+        same.push_back(std::move(f));
+        continue;
+      }
     }
     changed.push_back({std::move(f), state->exists});
   }
@@ -130,11 +135,20 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
         return outcomeOf(s.error(), write_failed);
       }
     }
+    // The set-aside copies stay one version: a file this run leaves as it is is set aside too
+    // (a rollback must not pair an older chain with the leaf this run replaced).
+    for (const auto& f : same) {
+      if (auto s = fs.write(f.path + kPreviousSuffix, f.content, f.mode); !s) {
+        for (const auto& c : changed)
+          (void)fs.remove(c.file.path + kNewSuffix);
+        return outcomeOf(s.error(), write_failed);
+      }
+    }
     std::vector<Installed> installed;
     for (const auto& c : changed) {
       const std::string& path = c.file.path;
-      domain::Status s =
-          c.existed ? fs.keepAside(path, path + kPreviousSuffix) : fs.remove(path + kPreviousSuffix);
+      domain::Status s = c.existed ? fs.keepAside(path, path + kPreviousSuffix)
+                                   : fs.remove(path + kPreviousSuffix);
       if (s) s = fs.install(path + kNewSuffix, path);
       if (!s) {
         installed.push_back(c);  // may be half-done: undo checks what is there
@@ -166,7 +180,7 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
     }
     if (target.step) target.step("serves serial " + next.serial_number);
   }
-  return TargetOutcome::success();
+  return changed.empty() ? TargetOutcome::unchanged() : TargetOutcome::success();
 }
 
 TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& target) {

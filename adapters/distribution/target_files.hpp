@@ -41,7 +41,7 @@ class TargetFileSystem {
   // Creates or truncates `path`, with `mode` from the start, and writes `bytes`.
   virtual domain::Status write(const std::string& path, const std::string& bytes,
                                unsigned mode) = 0;
-  // Drops `aside`, then makes it hold what `path` holds now (path may be gone until install()).
+  // Replaces `aside` with what `path` holds now, bytes and mode; `path` stays as it is.
   virtual domain::Status keepAside(const std::string& path, const std::string& aside) = 0;
   // Makes `path` the file `from` (replacing it), atomically where the target can.
   virtual domain::Status install(const std::string& from, const std::string& path) = 0;

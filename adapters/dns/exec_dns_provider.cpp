@@ -3,8 +3,8 @@
 
 #include <thread>
 
-#include "adapters/dns/rfc2136_dns_provider.hpp"
 #include "adapters/common/command_runner.hpp"
+#include "adapters/dns/rfc2136_dns_provider.hpp"
 
 namespace certsteward::adapters::dns {
 
@@ -45,7 +45,8 @@ domain::Status ExecDnsProvider::run(const char* action, const ports::TxtRecord& 
   command.args = {action, record.name, record.value};
   command.env = {"CERTSTEWARD_DNS_ZONE=" + record.zone,
                  "CERTSTEWARD_DNS_TTL=" + std::to_string(record.ttl_seconds)};
-  if (!settings_.secret.empty()) command.env.push_back("CERTSTEWARD_DNS_SECRET=" + settings_.secret);
+  if (!settings_.secret.empty())
+    command.env.push_back("CERTSTEWARD_DNS_SECRET=" + settings_.secret);
   command.timeout = settings_.timeout;
   command.secret = settings_.secret;
   command.what = "the DNS hook " + settings_.command + " " + action;

@@ -10,8 +10,7 @@
 namespace certsteward::adapters::rest {
 namespace {
 
-json::array targetResultsJson(const std::vector<domain::TargetResult>& targets,
-                              bool withChanges) {
+json::array targetResultsJson(const std::vector<domain::TargetResult>& targets, bool withChanges) {
   json::array results;
   for (const auto& r : targets) {
     json::object o{{"target_name", r.target_name},
@@ -19,6 +18,7 @@ json::array targetResultsJson(const std::vector<domain::TargetResult>& targets,
                    {"error", r.error},
                    {"error_code", r.error_code},
                    {"duration_ms", r.duration_ms},
+                   {"changed", r.changed},
                    {"rolled_back", r.rolled_back},
                    {"rollback_error", r.rollback_error}};
     if (withChanges) {
@@ -39,6 +39,7 @@ json::object distributionJson(const domain::Distribution& d) {
           {"certificate_id", d.certificate_id},
           {"module_config_id", d.module_config_id},
           {"last_status", d.last_status},
+          {"last_action", d.last_action},
           {"last_error", d.last_error},
           {"last_error_at", timestamp(d.last_error_at)},
           {"last_run_at", timestamp(d.last_run_at)},
@@ -129,8 +130,8 @@ void Api::addDistributionRoutes() {
                                           {"target_results", targetResultsJson(*results, true)}});
   });
   using Action = domain::Result<domain::Job> (domain::DistributionService::*)(
-      const domain::Principal&, const domain::RequestContext&, const domain::Id&,
-      const domain::Id&, const domain::Id&);
+      const domain::Principal&, const domain::RequestContext&, const domain::Id&, const domain::Id&,
+      const domain::Id&);
   for (const auto& [path, method] :
        {std::pair<const char*, Action>{"/execute", &domain::DistributionService::execute},
         std::pair<const char*, Action>{"/rollback", &domain::DistributionService::rollback}}) {
@@ -181,18 +182,16 @@ void Api::addDistributionRoutes() {
                                               {"record", check->record},
                                               {"steps", steps}});
       });
-  router_.add(
-      "POST", "/api/v1/projects/:project_id/modules/:id/health",
-      [this](const Call& c) {
-        auto results = s_.distributions.health(c.who(), c.context, c.param("project_id"),
-                                               c.param("id"));
-        if (!results) return errorResponse(results.error());
-        const bool ok = std::all_of(results->begin(), results->end(),
-                                    [](const domain::TargetResult& r) { return r.status == "ok"; });
-        return jsonResponse(200, json::object{{"module_config_id", c.param("id")},
-                                              {"healthy", ok && !results->empty()},
-                                              {"target_results", targetResultsJson(*results, false)}});
-      });
+  router_.add("POST", "/api/v1/projects/:project_id/modules/:id/health", [this](const Call& c) {
+    auto results =
+        s_.distributions.health(c.who(), c.context, c.param("project_id"), c.param("id"));
+    if (!results) return errorResponse(results.error());
+    const bool ok = std::all_of(results->begin(), results->end(),
+                                [](const domain::TargetResult& r) { return r.status == "ok"; });
+    return jsonResponse(200, json::object{{"module_config_id", c.param("id")},
+                                          {"healthy", ok && !results->empty()},
+                                          {"target_results", targetResultsJson(*results, false)}});
+  });
   router_.add("GET", "/api/v1/projects/:project_id/zones/:id/rate-limits", [this](const Call& c) {
     auto report = s_.quotas.forZone(c.who(), c.param("project_id"), c.param("id"));
     if (!report) return errorResponse(report.error());

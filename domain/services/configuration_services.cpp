@@ -33,7 +33,9 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
              {}}),
       modules(p_.moduleConfigs, p_.secrets, p_.ids, p_.clock, work, access, audit,
               {"module_config", nullptr,
-               [this](const ModuleConfig& m) { return checkModuleConfig(m, p_.credentials, distribution_); },
+               [this](const ModuleConfig& m) {
+                 return checkModuleConfig(m, p_.credentials, distribution_);
+               },
                [this](const ModuleConfig& m) { return distributionsUsing(m, p_.distributions); }}) {
 }
 

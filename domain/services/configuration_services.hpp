@@ -7,8 +7,8 @@
 
 #include "domain/acme_account.hpp"
 #include "domain/credential.hpp"
-#include "domain/dns_credential.hpp"
 #include "domain/distribution_settings.hpp"
+#include "domain/dns_credential.hpp"
 #include "domain/module_config.hpp"
 #include "domain/notification.hpp"
 #include "domain/services/resource_service.hpp"

@@ -44,9 +44,9 @@ std::string firstError(const std::vector<TargetResult>& results) {
 }
 
 CertificateVersion versionOf(const Certificate& cert, std::string key) {
-  return CertificateVersion{cert.id,          cert.common_name,     cert.sans,
-                            cert.serial_number, cert.expires_at,    cert.certificate_pem,
-                            cert.chain_pem,     std::move(key)};
+  return CertificateVersion{
+      cert.id,         cert.common_name,     cert.sans,      cert.serial_number,
+      cert.expires_at, cert.certificate_pem, cert.chain_pem, std::move(key)};
 }
 
 std::string joinLines(const std::vector<std::string>& items) {
@@ -158,6 +158,7 @@ std::vector<TargetResult> runTargets(ports::Background& background, std::size_t 
     r.error = std::move(outcome.error);
     r.error_code = std::move(outcome.error_code);
     r.changes = std::move(outcome.changes);
+    r.changed = outcome.ok && outcome.changed;
   });
   return results;
 }
@@ -174,17 +175,56 @@ void DistributionRunner::measure(const std::string& module, const char* action,
                       static_cast<double>(r.duration_ms) / 1000.0);
 }
 
-std::optional<CertificateVersion> DistributionRunner::openVersion(
-    const std::string& sealed) const {
+std::optional<CertificateVersion> DistributionRunner::openVersion(const std::string& sealed) const {
   if (sealed.empty()) return std::nullopt;
   auto opened = p_.secrets.open(sealed);
   if (!opened) return std::nullopt;
   return decodeVersion(*opened);
 }
 
+bool DistributionRunner::claim(const Id& distributionId) {
+  std::lock_guard lock(busyMutex_);
+  return busy_.insert(distributionId).second;
+}
+
+void DistributionRunner::release(const Id& distributionId) {
+  std::lock_guard lock(busyMutex_);
+  busy_.erase(distributionId);
+}
+
+namespace {
+
+// Holds a distribution claimed for the scope.
+class Claimed {
+ public:
+  Claimed(bool held, std::function<void()> release) : held_(held), release_(std::move(release)) {}
+  ~Claimed() {
+    if (held_) release_();
+  }
+  Claimed(const Claimed&) = delete;
+  Claimed& operator=(const Claimed&) = delete;
+  bool held() const { return held_; }
+
+ private:
+  bool held_;
+  std::function<void()> release_;
+};
+
+Error busy(const Id& id) {
+  return makeError(ErrorCode::unavailable,
+                   "another run of distribution " + id + " is in progress: tried again later");
+}
+
+}  // namespace
+
 Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
                                       const CertificateVersion& next, Distribution d,
                                       const Log& log, bool& succeeded) {
+  const Claimed claimed(claim(d.id), [this, id = d.id] { release(id); });
+  if (!claimed.held()) return busy(d.id);
+  if (auto fresh = p_.distributions.get(d.project_id, d.id); fresh) {
+    d = std::move(*fresh);  // what the run before this one recorded
+  }
   const Timestamp started = p_.clock.now();
   auto prepared = prepare(d, log);
   if (!prepared) return prepared.error();
@@ -200,15 +240,28 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
                             " target(s)");
     results = runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
                          [&](const ports::TargetAccess& t) { return p.module->deliver(t, next); });
+    // A module that takes the previous version back from us (haproxy) cannot leave a target
+    // as it was when the served certificate was wrong after the change: put it back here.
+    const std::string& held =
+        d.deployed_serial == next.serial_number ? d.previous_sealed : d.deployed_sealed;
+    if (p.module->rollbackNeedsPreviousVersion() && p.module->supportsRollback()) {
+      std::optional<CertificateVersion> earlier;
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        if (results[i].error_code != target_error::verify_failed) continue;
+        if (!earlier) earlier = openVersion(held);
+        if (!earlier) break;
+        const auto undone = p.module->restore(p.targets[i], &*earlier);
+        results[i].rolled_back = undone.ok;
+        results[i].rollback_error = undone.ok ? "" : undone.error;
+      }
+    }
     const bool anyFailed = std::any_of(results.begin(), results.end(),
                                        [](const TargetResult& r) { return r.status == "failed"; });
-    // The version the targets held before this run: what an automatic rollback goes back to.
-    const std::string& before =
-        d.deployed_serial == next.serial_number ? d.previous_sealed : d.deployed_sealed;
+    const std::string& before = held;  // what an automatic rollback goes back to
     if (anyFailed && p.config.auto_rollback_on_failure) {
       std::set<std::string> reached;
-      for (const auto& r : results) {
-        if (r.status == "succeeded") reached.insert(r.target_name);
+      for (const auto& r : results) {  // the targets this run changed
+        if (r.status == "succeeded" && r.changed) reached.insert(r.target_name);
       }
       if (!reached.empty()) {
         log(LogLevel::warn, "some targets failed: rolling back the " +
@@ -219,8 +272,8 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
         if (reached.count(results[i].target_name) == 0) continue;
         ports::TargetOutcome undone;
         if (!p.module->supportsRollback()) {
-          undone = ports::TargetOutcome::failure("", "module " + p.config.module +
-                                                         " cannot roll back");
+          undone =
+              ports::TargetOutcome::failure("", "module " + p.config.module + " cannot roll back");
         } else if (p.module->rollbackNeedsPreviousVersion() && !previous) {
           undone = ports::TargetOutcome::failure(
               target_error::nothing_to_restore,
@@ -229,7 +282,8 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
           try {
             undone = p.module->restore(p.targets[i], previous ? &*previous : nullptr);
           } catch (const std::exception&) {
-            undone = ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
+            undone =
+                ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
           }
         }
         results[i].rolled_back = undone.ok;
@@ -242,8 +296,8 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
     for (const auto& r : results) {
       measure(p.config.module, "execute", r);
       if (r.status == "succeeded") {
-        log(LogLevel::info, "target " + r.target_name + ": delivered in " +
-                                std::to_string(r.duration_ms) + " ms");
+        log(LogLevel::info,
+            "target " + r.target_name + ": delivered in " + std::to_string(r.duration_ms) + " ms");
       } else if (r.status == "failed") {
         log(LogLevel::error,
             "target " + r.target_name + ": failed (" + r.error_code + "): " + r.error);
@@ -263,6 +317,7 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
     d.deployed_sealed = std::move(*sealed);
   }
   d.last_status = outcome;
+  d.last_action = "execute";
   d.last_run_at = started;
   d.last_target_results = results;
   for (auto& r : d.last_target_results)
@@ -275,20 +330,20 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
     d.last_error_at = d.updated_at;
   }
   if (auto s = p_.distributions.update(d); !s) return s;
-  const std::string name = p.failure_code == "MODULE_CONFIG_MISSING" ? d.module_config_id
-                                                                      : p.config.name;
+  const std::string name =
+      p.failure_code == "MODULE_CONFIG_MISSING" ? d.module_config_id : p.config.name;
   log(outcome == "succeeded" ? LogLevel::info : LogLevel::error,
       "distribution through '" + name + "': " + outcome +
           (outcome == "succeeded" ? "" : " (" + d.last_error + ")"));
   succeeded = outcome == "succeeded";
   if (!succeeded) {
-    (void)p_.notifier.notify(Event{{},
-                                   EventKind::distribution_failed,
-                                   job.project_id,
-                                   d.id,
-                                   cert.common_name + " through '" + name + "' " + outcome + ": " +
-                                       d.last_error,
-                                   p_.clock.now()});
+    (void)p_.notifier.notify(
+        Event{{},
+              EventKind::distribution_failed,
+              job.project_id,
+              d.id,
+              cert.common_name + " through '" + name + "' " + outcome + ": " + d.last_error,
+              p_.clock.now()});
     return makeError(ErrorCode::unavailable, name + ": " + d.last_error);
   }
   return {};
@@ -383,13 +438,19 @@ Result<std::vector<std::string>> DistributionRunner::rollbackTargets(const Distr
   }
   std::vector<std::string> targets;
   for (const auto& r : d.last_target_results) {
-    if (r.status == "succeeded" && !r.rolled_back && !r.target_name.empty()) {
-      targets.push_back(r.target_name);
-    }
+    if (r.target_name.empty()) continue;
+    // After an execute: the targets it changed and left changed. After a rollback that did not
+    // finish: the targets it could not restore.
+    const bool eligible = d.last_action == "rollback"
+                              ? r.status == "failed"
+                              : r.status == "succeeded" && !r.rolled_back && r.changed;
+    if (eligible) targets.push_back(r.target_name);
   }
   if (targets.empty()) {
     return makeError(ErrorCode::failed_precondition,
-                     "nothing to restore: the last run delivered to no target");
+                     d.last_action == "rollback"
+                         ? "nothing to restore: the last rollback left no target to retry"
+                         : "nothing to restore: the last run changed no target");
   }
   if (module->rollbackNeedsPreviousVersion() && d.previous_sealed.empty()) {
     return makeError(ErrorCode::failed_precondition,
@@ -408,6 +469,8 @@ Status DistributionRunner::rollback(const Job& job, const Log& log) {
   if (named == job.payload.end()) {
     return makeError(ErrorCode::invalid_argument, "the job names no distribution");
   }
+  const Claimed claimed(claim(named->second), [this, id = named->second] { release(id); });
+  if (!claimed.held()) return busy(named->second);
   auto d = p_.distributions.get(job.project_id, named->second);
   if (!d) return d.error();
   auto prepared = prepare(*d, log);
@@ -422,9 +485,9 @@ Status DistributionRunner::rollback(const Job& job, const Log& log) {
   if (p.module->rollbackNeedsPreviousVersion()) {
     previous = openVersion(d->previous_sealed);
     if (!previous) {
-      return makeError(ErrorCode::failed_precondition,
-                       "nothing to restore: the version before serial " + d->deployed_serial +
-                           " is not known");
+      return makeError(
+          ErrorCode::failed_precondition,
+          "nothing to restore: the version before serial " + d->deployed_serial + " is not known");
     }
   }
   const auto listed = job.payload.find(kTargets);
@@ -432,51 +495,63 @@ Status DistributionRunner::rollback(const Job& job, const Log& log) {
       listed == job.payload.end() ? std::set<std::string>{} : splitLines(listed->second);
   log(LogLevel::info, "rolling back '" + p.config.name + "' from serial " + d->deployed_serial +
                           (d->previous_serial.empty() ? "" : " to " + d->previous_serial));
-  auto results = runTargets(
-      p_.background, options_.concurrency, p_.clock, p,
-      listed == job.payload.end() ? nullptr : &only, "succeeded",
-      [&](const ports::TargetAccess& t) {
-        return p.module->restore(t, previous ? &*previous : nullptr);
-      });
+  auto results = runTargets(p_.background, options_.concurrency, p_.clock, p,
+                            listed == job.payload.end() ? nullptr : &only, "succeeded",
+                            [&](const ports::TargetAccess& t) {
+                              return p.module->restore(t, previous ? &*previous : nullptr);
+                            });
   int failed = 0;
-  for (const auto& r : results) {
+  int restored = 0;
+  for (auto& r : results) {
+    if (r.status == "failed" && r.error_code == target_error::nothing_to_restore) {
+      r.status = "skipped";  // nothing was set aside there: it cannot be put back, nor retried
+    }
     measure(p.config.module, "rollback", r);
     if (r.status == "failed") {
       ++failed;
       log(LogLevel::error,
           "target " + r.target_name + ": rollback failed (" + r.error_code + "): " + r.error);
     } else if (r.status == "succeeded") {
+      ++restored;
       log(LogLevel::info, "target " + r.target_name + ": restored");
+    } else if (!r.error.empty()) {
+      log(LogLevel::warn, "target " + r.target_name + ": " + r.error);
     }
   }
   const Timestamp now = p_.clock.now();
+  d->last_action = "rollback";
   d->last_run_at = now;
   d->last_target_results = results;
   for (auto& r : d->last_target_results)
     r.changes.clear();
   d->updated_at = now;
-  if (failed == 0) {
+  if (failed == 0 && restored > 0) {
     d->last_status = "rolled_back";
     d->last_error.clear();
     d->deployed_serial = d->previous_serial;
     d->deployed_sealed = d->previous_sealed;
     d->previous_serial.clear();
     d->previous_sealed.clear();
+  } else if (failed == 0) {
+    d->last_status = "failed";
+    d->last_error = "rollback: nothing was set aside on any target: nothing to restore";
+    d->last_error_at = now;
   } else {
     d->last_error = "rollback: " + firstError(results);
     d->last_error_at = now;
-    d->last_status = failed == static_cast<int>(results.size()) ? "failed" : "partial";
+    d->last_status = restored == 0 ? "failed" : "partial";
   }
   if (auto s = p_.distributions.update(*d); !s) return s;
-  if (failed > 0) {
+  if (failed > 0 || restored == 0) {
     (void)p_.notifier.notify(Event{{},
                                    EventKind::distribution_failed,
                                    job.project_id,
                                    d->id,
                                    "rollback through '" + p.config.name + "': " + d->last_error,
                                    now});
-    return makeError(ErrorCode::unavailable, std::to_string(failed) + " target(s) not restored; " +
-                                                 d->last_error);
+    if (failed == 0) return {};  // nothing to restore anywhere: said so; retrying cannot help
+    return makeError(ErrorCode::unavailable,
+                     std::to_string(failed) + " target(s) not restored; " + d->last_error);
   }
   return {};
 }

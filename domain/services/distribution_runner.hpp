@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,7 @@ inline constexpr const char* kRollbackTargetsPayload = "targets";
 std::string joinTargetNames(const std::vector<std::string>& names);
 
 struct DistributionOptions {
-  std::size_t concurrency = 8;                        // targets at once, per distribution
+  std::size_t concurrency = 8;                         // targets at once, per distribution
   Duration target_timeout = std::chrono::seconds{30};  // per network step of a target
 };
 
@@ -85,8 +86,15 @@ class DistributionRunner {
   std::optional<CertificateVersion> openVersion(const std::string& sealed) const;
   Status clearPendingIfDelivered(const Id& projectId, const Id& certificateId);
 
+  // One run per distribution at a time in this process (two workers of the distribution lane
+  // could otherwise pick up an execute and a rollback of the same targets): false when busy.
+  bool claim(const Id& distributionId);
+  void release(const Id& distributionId);
+
   Ports p_;
   DistributionOptions options_;
+  std::mutex busyMutex_;
+  std::set<Id> busy_;
 };
 
 }  // namespace certsteward::domain

@@ -120,8 +120,8 @@ Result<Job> DistributionService::execute(const Principal& who, const RequestCont
     return makeError(ErrorCode::failed_precondition,
                      "the certificate has not been issued yet: there is nothing to deliver");
   }
-  Job job = newJob(p_.ids.next(), projectId, JobType::distribution_execute, p_.clock.now(),
-                   policy_);
+  Job job =
+      newJob(p_.ids.next(), projectId, JobType::distribution_execute, p_.clock.now(), policy_);
   job.certificate_id = certificateId;
   job.payload[kDistributionIdPayload] = id;
   job.idempotency_key = "distribution-execute:" + id + ":" + cert->serial_number;
@@ -137,8 +137,8 @@ Result<Job> DistributionService::rollback(const Principal& who, const RequestCon
   if (auto s = actionsAvailable(); !s) return s.error();
   auto targets = runner_->rollbackTargets(*d);
   if (!targets) return targets.error();
-  Job job = newJob(p_.ids.next(), projectId, JobType::distribution_rollback, p_.clock.now(),
-                   policy_);
+  Job job =
+      newJob(p_.ids.next(), projectId, JobType::distribution_rollback, p_.clock.now(), policy_);
   job.certificate_id = certificateId;
   job.payload[kDistributionIdPayload] = id;
   job.payload[kRollbackTargetsPayload] = joinTargetNames(*targets);

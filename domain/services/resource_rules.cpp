@@ -93,8 +93,7 @@ Result<std::vector<T>> everything(const Repo& repo, const Id& projectId) {
 
 }  // namespace
 
-Status checkModuleConfig(const ModuleConfig& config,
-                         const ports::CredentialRepository& credentials,
+Status checkModuleConfig(const ModuleConfig& config, const ports::CredentialRepository& credentials,
                          const DistributionPolicy& policy) {
   const auto& names = distributionModuleNames();
   if (std::find(names.begin(), names.end(), config.module) == names.end()) {
@@ -106,8 +105,9 @@ Status checkModuleConfig(const ModuleConfig& config,
   for (const auto& [key, value] : config.settings) {  // shared by every target
     (void)value;
     if (!isModuleSetting(config.module, key)) {
-      return makeError(ErrorCode::invalid_argument,
-                       "setting " + key.substr(0, 64) + " is not a setting of module " + config.module);
+      return makeError(
+          ErrorCode::invalid_argument,
+          "setting " + key.substr(0, 64) + " is not a setting of module " + config.module);
     }
   }
   std::set<std::string> names_seen;
@@ -116,6 +116,11 @@ Status checkModuleConfig(const ModuleConfig& config,
     if (t.name.empty()) return makeError(ErrorCode::invalid_argument, "every target needs a name");
     if (t.name.size() > 128) {
       return makeError(ErrorCode::invalid_argument, "a target name has at most 128 characters");
+    }
+    if (std::any_of(t.name.begin(), t.name.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+      return makeError(ErrorCode::invalid_argument,
+                       "a target name must not contain control characters");
     }
     if (!names_seen.insert(t.name).second) {
       return makeError(ErrorCode::invalid_argument,
@@ -137,9 +142,9 @@ Status checkModuleConfig(const ModuleConfig& config,
       std::string allowed;
       for (const auto k : kinds)
         allowed += (allowed.empty() ? "" : ", ") + std::string(k);
-      return makeError(ErrorCode::invalid_argument,
-                       "target " + t.name.substr(0, 64) + ": module " + config.module +
-                           " needs a credential of kind " + allowed);
+      return makeError(ErrorCode::invalid_argument, "target " + t.name.substr(0, 64) + ": module " +
+                                                        config.module +
+                                                        " needs a credential of kind " + allowed);
     }
   }
   return {};

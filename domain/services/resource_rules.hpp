@@ -38,8 +38,7 @@ Status checkNotificationRule(const NotificationRule& rule,
 // The module is known; every target's effective settings are valid for it (see
 // distribution_settings.hpp); every target's credential_id (when set) names a credential of the
 // project of a kind the module accepts.
-Status checkModuleConfig(const ModuleConfig& config,
-                         const ports::CredentialRepository& credentials,
+Status checkModuleConfig(const ModuleConfig& config, const ports::CredentialRepository& credentials,
                          const DistributionPolicy& policy);
 // "module <id>" for every module configuration whose targets use the credential.
 Result<std::vector<std::string>> modulesUsing(const Credential& credential,

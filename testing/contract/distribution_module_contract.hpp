@@ -56,8 +56,10 @@ TEST_CASE_TEMPLATE("distribution module: deliver, deliver again, restore the ear
   CHECK(h.module().check(h.target()).ok);
 }
 
-TEST_CASE_TEMPLATE("distribution module: unreachable targets fail with their code, untouched ones have nothing to restore", H,
-                   CERTSTEWARD_DISTRIBUTION_HARNESSES) {
+TEST_CASE_TEMPLATE(
+    "distribution module: unreachable targets fail with their code, untouched ones have nothing to "
+    "restore",
+    H, CERTSTEWARD_DISTRIBUTION_HARNESSES) {
   H h;
   if (!h.available()) {
     MESSAGE("skipped: " << h.reason());

@@ -364,8 +364,8 @@ TEST_CASE("api: modules, distributions, settings, and the actions before issuanc
       json::serialize(json::object{
           {"name", "web"},
           {"module", "ssh"},
-          {"settings", json::object{{"cert_path", "/etc/ssl/web.pem"},
-                                    {"key_path", "/etc/ssl/web.key"}}},
+          {"settings",
+           json::object{{"cert_path", "/etc/ssl/web.pem"}, {"key_path", "/etc/ssl/web.key"}}},
           {"targets",
            json::array{json::object{
                {"name", "web1"},

@@ -42,24 +42,23 @@ std::string servedSerial(const NginxServer& nginx, const std::string& want = {})
 json::object sshTarget(const std::string& name, const SshdServer& sshd, const NginxServer& nginx,
                        const std::string& credential, const std::string& hostKey) {
   const auto site = nginx.site().string();
-  return json::object{
-      {"name", name},
-      {"credential_id", credential},
-      {"settings", json::object{{"host", "127.0.0.1"},
-                                {"port", std::to_string(sshd.port())},
-                                {"cert_path", site + "/cert.pem"},
-                                {"fullchain_path", site + "/fullchain.pem"},
-                                {"key_path", site + "/key.pem"},
-                                {"reload_command", nginx.reloadCommand()},
-                                {"host_key_sha256", hostKey},
-                                {"verify_address", nginx.address()},
-                                {"verify_server_name", "site.example.test"}}}};
+  return json::object{{"name", name},
+                      {"credential_id", credential},
+                      {"settings", json::object{{"host", "127.0.0.1"},
+                                                {"port", std::to_string(sshd.port())},
+                                                {"cert_path", site + "/cert.pem"},
+                                                {"fullchain_path", site + "/fullchain.pem"},
+                                                {"key_path", site + "/key.pem"},
+                                                {"reload_command", nginx.reloadCommand()},
+                                                {"host_key_sha256", hostKey},
+                                                {"verify_address", nginx.address()},
+                                                {"verify_server_name", "site.example.test"}}}};
 }
 
 std::string modTimes(const NginxServer& nginx) {
   std::string out;
   for (const char* f : {"cert.pem", "fullchain.pem", "key.pem"}) {
-    struct stat st{};
+    struct stat st {};
     ::stat((nginx.site() / f).c_str(), &st);
     out += std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ":" +
            readLog(nginx.site() / f) + "|";
@@ -69,37 +68,36 @@ std::string modTimes(const NginxServer& nginx) {
 
 }  // namespace
 
-TEST_CASE("distribution e2e: issue, deliver over SSH to nginx, renew delivers the next serial, rollback serves the previous") {
+TEST_CASE(
+    "distribution e2e: issue, deliver over SSH to nginx, renew delivers the next serial, rollback "
+    "serves the previous") {
   SshdServer sshd;
-  if (!sshd.available()) {
-    MESSAGE("skipped: " << sshd.reason());
-    return;
-  }
+  REQUIRE_MESSAGE(sshd.available(), sshd.reason());
   const auto initial = makeTestMaterial("site.example.test");
   NginxServer nginx(initial);
   REQUIRE_MESSAGE(nginx.available(), nginx.reason());
   Deployment d(0, "distribution.timeout = 10s\n");
   auto& http = *d.http;
 
-  const std::string credential = d.created(
-      d.base + "/credentials",
-      json::object{{"name", "deploy key"},
-                   {"kind", "ssh_key"},
-                   {"username", SshdServer::user()},
-                   {"secret", sshd.clientKey()}},
-      "credential");
-  const std::string module = d.created(
-      d.base + "/modules",
-      json::object{{"name", "web"},
-                   {"module", "ssh"},
-                   {"targets", json::array{sshTarget("web-1", sshd, nginx, credential,
-                                                     sshd.hostKeyFingerprint())}}},
-      "module");
+  const std::string credential = d.created(d.base + "/credentials",
+                                           json::object{{"name", "deploy key"},
+                                                        {"kind", "ssh_key"},
+                                                        {"username", SshdServer::user()},
+                                                        {"secret", sshd.clientKey()}},
+                                           "credential");
+  const std::string module =
+      d.created(d.base + "/modules",
+                json::object{{"name", "web"},
+                             {"module", "ssh"},
+                             {"targets", json::array{sshTarget("web-1", sshd, nginx, credential,
+                                                               sshd.hostKeyFingerprint())}}},
+                "module");
   const auto ordered = d.order(R"({"common_name":"site.example.test"})");
   const auto first = d.waitFor(ordered.certPath, "active", "");
   const std::string serial1 = lower(field(first, "serial_number"));
   const std::string dists = ordered.certPath + "/distributions";
-  const std::string dist = d.created(dists, json::object{{"module_config_id", module}}, "distribution");
+  const std::string dist =
+      d.created(dists, json::object{{"module_config_id", module}}, "distribution");
   const std::string distPath = dists + "/" + dist;
 
   // Dry-run: a plan, and not a byte or a modification time changed.
@@ -129,7 +127,8 @@ TEST_CASE("distribution e2e: issue, deliver over SSH to nginx, renew delivers th
   CHECK(field(result, "target_name") == "web-1");
   CHECK(field(result, "status") == "succeeded");
   CHECK(result.at("duration_ms").as_int64() > 0);
-  CHECK(shown.at("distributions").as_array().at(0).as_object().if_contains("deployed_sealed") == nullptr);
+  CHECK(shown.at("distributions").as_array().at(0).as_object().if_contains("deployed_sealed") ==
+        nullptr);
   auto logs = http.request("GET", d.base + "/jobs/" + field(job, "id") + "/logs", "", {d.auth});
   CHECK(logs.body.find("target web-1: reloaded") != std::string::npos);
   CHECK(logs.body.find("PRIVATE KEY") == std::string::npos);
@@ -143,7 +142,9 @@ TEST_CASE("distribution e2e: issue, deliver over SSH to nginx, renew delivers th
   CHECK(servedSerial(nginx, serial2) == serial2);
   json::object cert;
   for (int i = 0; i < 100; ++i) {  // pending clears once delivered (bounded: 20 s)
-    cert = parseObject(http.request("GET", ordered.certPath, "", {d.auth})).at("certificate").as_object();
+    cert = parseObject(http.request("GET", ordered.certPath, "", {d.auth}))
+               .at("certificate")
+               .as_object();
     if (!cert.at("distribution_pending").as_bool()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds{200});
   }
@@ -163,38 +164,39 @@ TEST_CASE("distribution e2e: issue, deliver over SSH to nginx, renew delivers th
   auto health = http.request("POST", d.base + "/modules/" + module + "/health", "", {d.auth});
   REQUIRE_MESSAGE(health.status == 200, health.body);
   CHECK(parseObject(health).at("healthy").as_bool());
-  CHECK(http.request("GET", "/metrics", "").body.find(
-            "certsteward_distribution_targets_total{action=\"execute\",module=\"ssh\",outcome=\"succeeded\"}") !=
-        std::string::npos);
+  CHECK(http.request("GET", "/metrics", "")
+            .body.find("certsteward_distribution_targets_total{action=\"execute\",module=\"ssh\","
+                       "outcome=\"succeeded\"}") != std::string::npos);
 }
 
-TEST_CASE("distribution e2e: a failing target rolls the good one back, and hostile settings are refused") {
+TEST_CASE(
+    "distribution e2e: a failing target rolls the good one back, and hostile settings are "
+    "refused") {
   SshdServer sshd;
-  if (!sshd.available()) {
-    MESSAGE("skipped: " << sshd.reason());
-    return;
-  }
+  REQUIRE_MESSAGE(sshd.available(), sshd.reason());
   const auto initial = makeTestMaterial("site.example.test");
   NginxServer good(initial);
   NginxServer other(initial);
   REQUIRE_MESSAGE(good.available(), good.reason());
-  Deployment d(0, "distribution.timeout = 10s\n");
+  REQUIRE_MESSAGE(other.available(), other.reason());
+  const auto allowed = freshServerDir("file-targets");
+  Deployment d(
+      0, "distribution.timeout = 10s\ndistribution.file_directories = " + allowed.string() + "\n");
   auto& http = *d.http;
-  const std::string credential = d.created(
-      d.base + "/credentials",
-      json::object{{"name", "deploy key"},
-                   {"kind", "ssh_key"},
-                   {"username", SshdServer::user()},
-                   {"secret", sshd.clientKey()}},
-      "credential");
+  const std::string credential = d.created(d.base + "/credentials",
+                                           json::object{{"name", "deploy key"},
+                                                        {"kind", "ssh_key"},
+                                                        {"username", SshdServer::user()},
+                                                        {"secret", sshd.clientKey()}},
+                                           "credential");
 
   // Hostile or mistaken settings: 422 naming the setting, nothing stored.
   const auto refused = [&](json::object target) {
-    auto r = http.request("POST", d.base + "/modules",
-                          json::serialize(json::object{{"name", "bad"},
-                                                       {"module", "ssh"},
-                                                       {"targets", json::array{target}}}),
-                          {d.auth});
+    auto r =
+        http.request("POST", d.base + "/modules",
+                     json::serialize(json::object{
+                         {"name", "bad"}, {"module", "ssh"}, {"targets", json::array{target}}}),
+                     {d.auth});
     CHECK_MESSAGE(r.status == 422, r.body);
     return r.body;
   };
@@ -205,36 +207,56 @@ TEST_CASE("distribution e2e: a failing target rolls the good one back, and hosti
   CHECK(refused(hostile).find("key_path") != std::string::npos);
   hostile["settings"].as_object()["key_path"] = std::string("/etc/ssl/k\0ey", 12);
   CHECK(refused(hostile).find("control characters") != std::string::npos);
-  auto file = http.request(
-      "POST", d.base + "/modules",
-      R"({"name":"local","module":"file","targets":[{"name":"t","settings":{"fullchain_path":"/tmp/x/f.pem","key_path":"/tmp/x/k.pem","reload_command":"/bin/sh"}}]})",
-      {d.auth});
+  // A file target inside the allowed directory, with a command the operator did not allow.
+  const auto fileTarget = [&](const std::string& command) {
+    return json::serialize(json::object{
+        {"name", "local"},
+        {"module", "file"},
+        {"targets", json::array{json::object{
+                        {"name", "t"},
+                        {"settings", json::object{{"fullchain_path", (allowed / "f.pem").string()},
+                                                  {"key_path", (allowed / "k.pem").string()},
+                                                  {"reload_command", command}}}}}}});
+  };
+  auto file = http.request("POST", d.base + "/modules", fileTarget("/bin/sh"), {d.auth});
   CHECK(file.status == 422);
-  CHECK(parseObject(http.request("GET", d.base + "/modules", "", {d.auth})).at("total").as_int64() == 0);
+  CHECK(file.body.find("reload_command") != std::string::npos);
+  auto target = http.request(
+      "POST", d.base + "/modules",
+      R"({"name":"t","module":"ssh","targets":[{"name":"a\nb","settings":{}}]})", {d.auth});
+  CHECK(target.status == 422);
+  CHECK(
+      parseObject(http.request("GET", d.base + "/modules", "", {d.auth})).at("total").as_int64() ==
+      0);
 
   // Two targets, the second with a wrong host key, auto_rollback_on_failure on.
-  const std::string module = d.created(
-      d.base + "/modules",
-      json::object{{"name", "fleet"},
-                   {"module", "ssh"},
-                   {"auto_rollback_on_failure", true},
-                   {"targets", json::array{sshTarget("good", sshd, good, credential,
-                                                     sshd.hostKeyFingerprint()),
-                                           sshTarget("bad", sshd, other, credential,
-                                                     "SHA256:" + std::string(43, 'Q'))}}},
-      "module");
+  const std::string module =
+      d.created(d.base + "/modules",
+                json::object{{"name", "fleet"},
+                             {"module", "ssh"},
+                             {"auto_rollback_on_failure", true},
+                             {"targets", json::array{sshTarget("good", sshd, good, credential,
+                                                               sshd.hostKeyFingerprint()),
+                                                     sshTarget("bad", sshd, other, credential,
+                                                               "SHA256:" + std::string(43, 'Q'))}}},
+                "module");
   const auto ordered = d.order(R"({"common_name":"site.example.test"})");
   d.waitFor(ordered.certPath, "active", "");
   const std::string dists = ordered.certPath + "/distributions";
-  const std::string dist = d.created(dists, json::object{{"module_config_id", module}}, "distribution");
+  const std::string dist =
+      d.created(dists, json::object{{"module_config_id", module}}, "distribution");
   const std::string before = readLog(good.site() / "fullchain.pem");
   auto executed = http.request("POST", dists + "/" + dist + "/execute", "", {d.auth});
   REQUIRE(executed.status == 202);
-  const std::string jobPath = d.base + "/jobs/" + field(parseObject(executed).at("job").as_object(), "id");
+  const std::string jobPath =
+      d.base + "/jobs/" + field(parseObject(executed).at("job").as_object(), "id");
   json::object row;
   for (int i = 0; i < 150; ++i) {  // bounded: 30 s
     row = parseObject(http.request("GET", d.base + "/distributions", "", {d.auth}))
-              .at("distributions").as_array().at(0).as_object();
+              .at("distributions")
+              .as_array()
+              .at(0)
+              .as_object();
     if (field(row, "last_status") != "never_run") break;
     std::this_thread::sleep_for(std::chrono::milliseconds{200});
   }
@@ -250,4 +272,5 @@ TEST_CASE("distribution e2e: a failing target rolls the good one back, and hosti
   auto events = http.request("GET", d.base + "/events", "", {d.auth});
   CHECK(events.body.find("distribution.failed") != std::string::npos);
   (void)jobPath;
+  std::filesystem::remove_all(allowed);
 }

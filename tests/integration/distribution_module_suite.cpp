@@ -28,8 +28,8 @@ struct Versions {
   testing::TestMaterial a = testing::makeTestMaterial("localhost", {}, 31);
   testing::TestMaterial b = testing::makeTestMaterial("localhost", {}, 32);
   static domain::CertificateVersion of(const testing::TestMaterial& m, const char* serial) {
-    return {"c", "localhost", {"localhost"}, serial, std::nullopt,
-            m.certificate_pem, m.chain_pem, m.private_key_pem};
+    return {"c",          "localhost",       {"localhost"}, serial,
+            std::nullopt, m.certificate_pem, m.chain_pem,   m.private_key_pem};
   }
   domain::CertificateVersion first() { return of(a, "1f"); }
   domain::CertificateVersion second() { return of(b, "20"); }
@@ -70,7 +70,11 @@ struct FileHarness : Versions {
         adapters::distribution::FileModuleSettings{
             {}, {nginx.site().string(), (nginx.dir() / "pristine").string()}});
   }
-  bool available() { return nginx.available(); }
+  // scripts/setup installs the servers: here a missing one fails the suite.
+  bool available() {
+    REQUIRE_MESSAGE(nginx.available(), nginx.reason());
+    return true;
+  }
   std::string reason() { return nginx.reason(); }
   ports::DistributionModule& module() { return *file; }
   ports::TargetAccess in(const std::filesystem::path& dir) {
@@ -93,7 +97,11 @@ struct SshHarness : Versions {
   SshHarness() {
     if (nginx.available()) std::filesystem::create_directories(nginx.dir() / "pristine");
   }
-  bool available() { return sshd.available() && nginx.available(); }
+  bool available() {
+    REQUIRE_MESSAGE(sshd.available(), sshd.reason());
+    REQUIRE_MESSAGE(nginx.available(), nginx.reason());
+    return true;
+  }
   std::string reason() { return sshd.available() ? nginx.reason() : sshd.reason(); }
   ports::DistributionModule& module() { return ssh; }
   ports::TargetAccess in(const std::filesystem::path& dir, int port) {
@@ -121,7 +129,10 @@ struct SshHarness : Versions {
 struct HaproxyHarness : Versions {
   testing::HaproxyServer haproxy{a};
   adapters::distribution::HaproxyModule lb;
-  bool available() { return haproxy.available(); }
+  bool available() {
+    REQUIRE_MESSAGE(haproxy.available(), haproxy.reason());
+    return true;
+  }
   std::string reason() { return haproxy.reason(); }
   ports::DistributionModule& module() { return lb; }
   ports::TargetAccess at(const std::string& runtime) {
@@ -141,7 +152,10 @@ struct HaproxyHarness : Versions {
 struct WebhookHarness : Versions {
   testing::HttpsReceiver receiver;
   adapters::distribution::WebhookModule hook;
-  bool available() { return receiver.available(); }
+  bool available() {
+    REQUIRE_MESSAGE(receiver.available(), receiver.reason());
+    return true;
+  }
   std::string reason() { return receiver.reason(); }
   ports::DistributionModule& module() { return hook; }
   ports::TargetAccess at(const std::string& url) {

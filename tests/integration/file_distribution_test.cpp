@@ -45,24 +45,22 @@ struct FileFixture {
     return t;
   }
   domain::CertificateVersion version(const testing::TestMaterial& m) {
-    return {"c", "localhost", {"localhost"}, "2", std::nullopt,
-            m.certificate_pem, m.chain_pem, m.private_key_pem};
+    return {"c",          "localhost",       {"localhost"}, "2",
+            std::nullopt, m.certificate_pem, m.chain_pem,   m.private_key_pem};
   }
   std::string file(const char* name) { return testing::readLog(nginx.site() / name); }
 };
 
 }  // namespace
 
-TEST_CASE("file module: deliver through the allowed reload command, restore the exact previous files") {
+TEST_CASE(
+    "file module: deliver through the allowed reload command, restore the exact previous files") {
   FileFixture fx;
-  if (!fx.nginx.available()) {
-    MESSAGE("skipped: " << fx.nginx.reason());
-    return;
-  }
+  REQUIRE_MESSAGE(fx.nginx.available(), fx.nginx.reason());
   const auto delivered = fx.module->deliver(fx.target(), fx.version(fx.v2));
   REQUIRE_MESSAGE(delivered.ok, delivered.error_code << ": " << delivered.error);
   CHECK(testing::servedLeaf(fx.nginx.port()).pem == fx.v2.certificate_pem);
-  struct stat st{};
+  struct stat st {};
   REQUIRE(::stat((fx.nginx.site() / "key.pem").c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);
   // Delivering the same version again changes nothing on disk.
@@ -80,9 +78,11 @@ TEST_CASE("file module: deliver through the allowed reload command, restore the 
   CHECK(fx.file("key.pem") == fx.v1.private_key_pem);
 }
 
-TEST_CASE("file module: paths outside the allowed directories, symbolic links and commands not allowed are refused") {
+TEST_CASE(
+    "file module: paths outside the allowed directories, symbolic links and commands not allowed "
+    "are refused") {
   FileFixture fx;
-  if (!fx.nginx.available()) return;
+  REQUIRE_MESSAGE(fx.nginx.available(), fx.nginx.reason());
   const auto before = fx.file("fullchain.pem");
   auto outside = fx.target();
   outside.settings["key_path"] = (fx.nginx.dir() / "key.pem").string();  // one level up
@@ -105,7 +105,7 @@ TEST_CASE("file module: paths outside the allowed directories, symbolic links an
 
 TEST_CASE("file module: a dry-run writes nothing and a failed reload leaves the old files") {
   FileFixture fx;
-  if (!fx.nginx.available()) return;
+  REQUIRE_MESSAGE(fx.nginx.available(), fx.nginx.reason());
   const auto listing = [&] {
     std::vector<std::string> names;
     for (const auto& e : std::filesystem::directory_iterator(fx.nginx.site()))

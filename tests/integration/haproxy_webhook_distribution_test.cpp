@@ -27,8 +27,14 @@ namespace json = boost::json;
 namespace {
 
 domain::CertificateVersion version(const testing::TestMaterial& m, const std::string& serial) {
-  return {"cert-1", "localhost", {"localhost", "www.localhost"}, serial, domain::fromUnixSeconds(1900000000),
-          m.certificate_pem, m.chain_pem, m.private_key_pem};
+  return {"cert-1",
+          "localhost",
+          {"localhost", "www.localhost"},
+          serial,
+          domain::fromUnixSeconds(1900000000),
+          m.certificate_pem,
+          m.chain_pem,
+          m.private_key_pem};
 }
 
 // A TLS connection with one HTTP request answered now, and another sent later on it.
@@ -56,7 +62,8 @@ class OpenConnection {
   // The status line of a keep-alive GET on this connection.
   std::string get() {
     const std::string request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
-    if (SSL_write(ssl_, request.data(), static_cast<int>(request.size())) <= 0) return "write failed";
+    if (SSL_write(ssl_, request.data(), static_cast<int>(request.size())) <= 0)
+      return "write failed";
     char buf[512];
     const int n = SSL_read(ssl_, buf, sizeof buf);
     if (n <= 0) return "read failed";
@@ -82,14 +89,13 @@ ports::TargetAccess haproxyTarget(const testing::HaproxyServer& h) {
 
 }  // namespace
 
-TEST_CASE("haproxy module: a hot update changes the served certificate in the same process, without dropping a connection") {
+TEST_CASE(
+    "haproxy module: a hot update changes the served certificate in the same process, without "
+    "dropping a connection") {
   const auto v1 = testing::makeTestMaterial("localhost", {}, 11);
   const auto v2 = testing::makeTestMaterial("localhost", {}, 12);
   testing::HaproxyServer haproxy(v1);
-  if (!haproxy.available()) {
-    MESSAGE("skipped: " << haproxy.reason());
-    return;
-  }
+  REQUIRE_MESSAGE(haproxy.available(), haproxy.reason());
   adapters::distribution::HaproxyModule module;
   REQUIRE(testing::servedLeaf(haproxy.tlsPort()).pem == v1.certificate_pem);
   OpenConnection before(haproxy.tlsPort());
@@ -152,10 +158,7 @@ std::string header(const testing::HttpsReceiver::Request& r, const char* name) {
 
 TEST_CASE("webhook module: a signed document, the key only when asked, non-2xx a failed target") {
   testing::HttpsReceiver receiver;
-  if (!receiver.available()) {
-    MESSAGE("skipped: " << receiver.reason());
-    return;
-  }
+  REQUIRE_MESSAGE(receiver.available(), receiver.reason());
   const auto v1 = testing::makeTestMaterial("localhost", {}, 21);
   const auto v2 = testing::makeTestMaterial("localhost", {}, 22);
   adapters::distribution::WebhookModule module;
@@ -184,8 +187,9 @@ TEST_CASE("webhook module: a signed document, the key only when asked, non-2xx a
   auto withKey = webhookTarget(receiver);
   withKey.settings["include_private_key"] = "true";
   REQUIRE(module.deliver(withKey, version(v2, "16")).ok);
-  CHECK(json::parse(receiver.requests().back().body).as_object().at("private_key_pem").as_string() ==
-        v2.private_key_pem);
+  CHECK(
+      json::parse(receiver.requests().back().body).as_object().at("private_key_pem").as_string() ==
+      v2.private_key_pem);
 
   const auto v1Version = version(v1, "15");
   REQUIRE(module.restore(webhookTarget(receiver), &v1Version).ok);

@@ -4,7 +4,10 @@
 // no modification time, and each refusal has its code: HOST_KEY_MISMATCH (nothing written),
 // AUTH_FAILED, CONNECT_FAILED within the timeout, RELOAD_FAILED (files put back).
 #include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -31,7 +34,7 @@ struct FileMark {
 };
 
 FileMark mark(const std::filesystem::path& p) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(p.c_str(), &st) != 0) return {};
   return {testing::readLog(p), static_cast<unsigned>(st.st_mode & 07777),
           static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
@@ -45,8 +48,8 @@ std::map<std::string, FileMark> marks(const std::filesystem::path& dir) {
 }
 
 domain::CertificateVersion version(const testing::TestMaterial& m, const std::string& serial) {
-  return {"cert-1", "localhost", {"localhost"}, serial, std::nullopt,
-          m.certificate_pem, m.chain_pem, m.private_key_pem};
+  return {"cert-1",     "localhost",       {"localhost"}, serial,
+          std::nullopt, m.certificate_pem, m.chain_pem,   m.private_key_pem};
 }
 
 struct SshFixture {
@@ -57,10 +60,11 @@ struct SshFixture {
   adapters::distribution::SshModule module;
   std::vector<std::string> steps;
 
+  // scripts/setup installs both: a missing server fails the test, it never passes unseen.
   bool ready() {
-    if (!sshd.available()) MESSAGE("skipped: " << sshd.reason());
-    if (!nginx.available()) MESSAGE("skipped: " << nginx.reason());
-    return sshd.available() && nginx.available();
+    REQUIRE_MESSAGE(sshd.available(), sshd.reason());
+    REQUIRE_MESSAGE(nginx.available(), nginx.reason());
+    return true;
   }
   ports::TargetAccess target(std::string secret = {}, std::string kind = "ssh_key") {
     ports::TargetAccess t;
@@ -88,7 +92,8 @@ struct SshFixture {
 
 }  // namespace
 
-TEST_CASE("ssh module: deliver changes what nginx serves, restore serves the previous bytes again") {
+TEST_CASE(
+    "ssh module: deliver changes what nginx serves, restore serves the previous bytes again") {
   SshFixture fx;
   if (!fx.ready()) return;
   REQUIRE(testing::servedLeaf(fx.nginx.port()).pem == fx.v1.certificate_pem);
@@ -126,7 +131,8 @@ TEST_CASE("ssh module: deliver changes what nginx serves, restore serves the pre
   CHECK(served == fx.v1.certificate_pem);
 }
 
-TEST_CASE("ssh module: a dry-run changes no byte and no modification time, and says what it would do") {
+TEST_CASE(
+    "ssh module: a dry-run changes no byte and no modification time, and says what it would do") {
   SshFixture fx;
   if (!fx.ready()) return;
   const auto before = marks(fx.nginx.site());
@@ -163,7 +169,9 @@ TEST_CASE("ssh module: a wrong host key is refused before anything is written") 
   CHECK(fx.module.check(t).error_code == "HOST_KEY_MISMATCH");
 }
 
-TEST_CASE("ssh module: a key or password the server refuses is AUTH_FAILED, a closed port CONNECT_FAILED") {
+TEST_CASE(
+    "ssh module: a key or password the server refuses is AUTH_FAILED, a closed port "
+    "CONNECT_FAILED") {
   SshFixture fx;
   if (!fx.ready()) return;
   const auto before = marks(fx.nginx.site());
@@ -198,7 +206,8 @@ TEST_CASE("ssh module: a reload command that fails puts the previous files back"
   CHECK(testing::servedLeaf(fx.nginx.port()).pem == fx.v1.certificate_pem);
 }
 
-TEST_CASE("ssh module: a service that does not pick the new files up is VERIFY_FAILED and put back") {
+TEST_CASE(
+    "ssh module: a service that does not pick the new files up is VERIFY_FAILED and put back") {
   SshFixture fx;
   if (!fx.ready()) return;
   auto t = fx.target();
@@ -208,4 +217,27 @@ TEST_CASE("ssh module: a service that does not pick the new files up is VERIFY_F
   CHECK(failed.error_code == "VERIFY_FAILED");
   CHECK(std::chrono::steady_clock::now() - started < 15s);
   CHECK(testing::readLog(fx.nginx.site() / "cert.pem") == fx.v1.certificate_pem);
+}
+
+TEST_CASE("ssh module: a server that accepts but never speaks is TIMEOUT within the timeout") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  // A listening socket nobody accepts on: the connection completes, no banner ever comes.
+  const int silent = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  REQUIRE(::bind(silent, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(silent, 8) == 0);
+  REQUIRE(::getsockname(silent, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  auto t = fx.target();
+  t.settings["port"] = std::to_string(ntohs(addr.sin_port));
+  t.timeout = 2s;
+  const auto started = std::chrono::steady_clock::now();
+  const auto outcome = fx.module.deliver(t, version(fx.v2, "2"));
+  const auto took = std::chrono::steady_clock::now() - started;
+  ::close(silent);
+  CHECK_MESSAGE(outcome.error_code == "TIMEOUT", outcome.error);
+  CHECK(took < 8s);
 }

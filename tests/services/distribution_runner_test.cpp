@@ -5,6 +5,9 @@
 // credentials opened for the module and CREDENTIAL_MISSING without one.
 #include <doctest/doctest.h>
 
+#include <mutex>
+
+#include "adapters/runtime/thread_background.hpp"
 #include "domain/services/distribution_runner.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "services/service_fixture.hpp"
@@ -17,9 +20,9 @@ using namespace certsteward::domain;
 namespace {
 
 struct RunnerFixture : testing::ServiceFixture {
-  testing::FakeDistributionModule files{true, false};     // keeps what it replaced (ssh, file)
-  testing::FakeDistributionModule balancer{true, true};   // needs the version (haproxy)
-  testing::FakeDistributionModule oneWay{false, false};   // cannot roll back
+  testing::FakeDistributionModule files{true, false};    // keeps what it replaced (ssh, file)
+  testing::FakeDistributionModule balancer{true, true};  // needs the version (haproxy)
+  testing::FakeDistributionModule oneWay{false, false};  // cannot roll back
   testing::FakeDistributionModules modules;
   testing::InlineBackground background;
   testing::RecordingNotifierFake notifier;
@@ -118,7 +121,8 @@ struct RunnerFixture : testing::ServiceFixture {
 
 }  // namespace
 
-TEST_CASE("distribution runner: every target gets the version and the certificate is no longer pending") {
+TEST_CASE(
+    "distribution runner: every target gets the version and the certificate is no longer pending") {
   RunnerFixture fx;
   const Id d = fx.distribution("files", {"web-1", "web-2", "web-3"});
   REQUIRE(fx.execute().ok());
@@ -141,7 +145,9 @@ TEST_CASE("distribution runner: every target gets the version and the certificat
     CHECK(line.find("s3cret") == std::string::npos);
 }
 
-TEST_CASE("distribution runner: a failing target makes the run partial, raises the event, and keeps the certificate pending") {
+TEST_CASE(
+    "distribution runner: a failing target makes the run partial, raises the event, and keeps the "
+    "certificate pending") {
   RunnerFixture fx;
   const Id d = fx.distribution("files", {"web-1", "web-2"});
   fx.files.failTarget("web-2", "CONNECT_FAILED");
@@ -162,7 +168,8 @@ TEST_CASE("distribution runner: a failing target makes the run partial, raises t
   CHECK_FALSE(fx.store.certificates().get("p1", fx.cert.id)->distribution_pending);
 }
 
-TEST_CASE("distribution runner: with auto_rollback_on_failure the targets that succeeded are put back") {
+TEST_CASE(
+    "distribution runner: with auto_rollback_on_failure the targets that succeeded are put back") {
   RunnerFixture fx;
   const Id d = fx.distribution("files", {"web-1", "web-2", "web-3"}, true);
   REQUIRE(fx.execute().ok());  // serial 01 everywhere
@@ -181,7 +188,9 @@ TEST_CASE("distribution runner: with auto_rollback_on_failure the targets that s
   CHECK(after.last_error.find("web-3") != std::string::npos);
 }
 
-TEST_CASE("distribution runner: automatic rollback through the kept version, and without one it says why") {
+TEST_CASE(
+    "distribution runner: automatic rollback through the kept version, and without one it says "
+    "why") {
   RunnerFixture fx;
   const Id d = fx.distribution("balancer", {"lb-1", "lb-2"}, true);
   REQUIRE(fx.execute().ok());
@@ -223,7 +232,8 @@ TEST_CASE("distribution runner: rollback restores the targets the last run chang
   CHECK(again.error().message.find("already rolled back") != std::string::npos);
 }
 
-TEST_CASE("distribution runner: rollback is refused when the module cannot or nothing was delivered") {
+TEST_CASE(
+    "distribution runner: rollback is refused when the module cannot or nothing was delivered") {
   RunnerFixture fx;
   const Id oneWay = fx.distribution("one-way", {"t1"});
   const Id never = fx.distribution("files", {"t2"});
@@ -243,7 +253,9 @@ TEST_CASE("distribution runner: rollback is refused when the module cannot or no
   CHECK(fx.stored(balancer).deployed_serial == "01");
 }
 
-TEST_CASE("distribution runner: a target without its credential is CREDENTIAL_MISSING and the module is not called") {
+TEST_CASE(
+    "distribution runner: a target without its credential is CREDENTIAL_MISSING and the module is "
+    "not called") {
   RunnerFixture fx;
   const Id d = fx.distribution("files", {"web-1"}, false, false);
   fx.modules.add("ssh", fx.files);  // ssh needs a credential
@@ -260,7 +272,9 @@ TEST_CASE("distribution runner: a target without its credential is CREDENTIAL_MI
   CHECK(fx.stored(d).last_target_results.at(0).error_code == "MODULE_UNAVAILABLE");
 }
 
-TEST_CASE("distribution actions: dry-run and health change nothing, execute and rollback queue jobs, by operators") {
+TEST_CASE(
+    "distribution actions: dry-run and health change nothing, execute and rollback queue jobs, by "
+    "operators") {
   RunnerFixture fx;
   const Id d = fx.distribution("files", {"web-1", "web-2"});
   const auto viewer = fx.member("p1", ProjectRole::viewer);
@@ -304,4 +318,92 @@ TEST_CASE("distribution actions: dry-run and health change nothing, execute and 
   CHECK((*health)[1].status == "failed");
   CHECK((*health)[1].error_code == "AUTH_FAILED");
   CHECK(fx.files.calls("deliver") == 2);  // only the one execute
+}
+
+TEST_CASE(
+    "distribution runner: a re-run of the same version with a failure rolls back nothing that did "
+    "not change") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2"}, true);
+  REQUIRE(fx.execute().ok());  // 01 everywhere
+  fx.issue("02");
+  REQUIRE(fx.execute().ok());  // 02 everywhere, 01 set aside
+  fx.files.failTarget("web-2", "TIMEOUT", 1);
+  REQUIRE_FALSE(fx.execute().ok());         // the same version again (a retry, the sweep)
+  CHECK(fx.files.served("web-1") == "02");  // it already held 02: left alone
+  CHECK_FALSE(fx.result(d, "web-1").changed);
+  CHECK_FALSE(fx.result(d, "web-1").rolled_back);
+  CHECK(fx.stored(d).deployed_serial == "02");
+  // And a rollback now has nothing the last run changed.
+  CHECK(fx.runner.rollbackTargets(fx.stored(d)).error().message.find("changed no target") !=
+        std::string::npos);
+}
+
+TEST_CASE("distribution runner: a rollback that fails on a target is retried on that target only") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2", "web-3"});
+  REQUIRE(fx.execute().ok());
+  fx.issue("02");
+  REQUIRE(fx.execute().ok());
+  fx.files.failTarget("web-3", "CONNECT_FAILED", 1);
+  REQUIRE_FALSE(fx.rollback(d).ok());
+  auto after = fx.stored(d);
+  CHECK(after.last_action == "rollback");
+  CHECK(after.last_status == "partial");
+  CHECK(after.deployed_serial == "02");  // not every target is back yet
+  CHECK(fx.files.served("web-1") == "01");
+  CHECK(fx.files.served("web-3") == "02");
+  auto retry = fx.runner.rollbackTargets(after);
+  REQUIRE(retry.ok());
+  CHECK(*retry == std::vector<std::string>{"web-3"});
+  REQUIRE(fx.rollback(d).ok());
+  CHECK(fx.files.served("web-3") == "01");
+  CHECK(fx.stored(d).last_status == "rolled_back");
+  CHECK(fx.stored(d).deployed_serial == "01");
+}
+
+TEST_CASE("distribution runner: nothing set aside anywhere makes a rollback say so and stop") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1"});
+  REQUIRE(fx.execute().ok());    // the first delivery: nothing was there before
+  REQUIRE(fx.rollback(d).ok());  // completes: retrying could not help
+  const auto after = fx.stored(d);
+  CHECK(after.last_status == "failed");
+  CHECK(after.last_error.find("nothing to restore") != std::string::npos);
+  CHECK(fx.result(d, "web-1").status == "skipped");
+  CHECK(fx.files.served("web-1") == "01");
+  CHECK(fx.notifier.events().back().kind == EventKind::distribution_failed);
+}
+
+TEST_CASE("distribution runner: many targets side by side on threads, every result in its place") {
+  RunnerFixture fx;
+  adapters::runtime::ThreadBackground threads;
+  DistributionRunner parallel{
+      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
+       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, threads},
+      DistributionOptions{6, std::chrono::seconds{5}}};
+  std::vector<std::string> names;
+  for (int i = 0; i < 60; ++i)
+    names.push_back("host-" + std::to_string(i));
+  const Id d = fx.distribution("files", names);
+  for (int i = 0; i < 60; i += 7)
+    fx.files.failTarget(names[static_cast<std::size_t>(i)], "AUTH_FAILED");
+  std::mutex logMutex;
+  std::vector<std::string> lines;
+  const auto status = parallel.execute(fx.job(JobType::distribution_execute, d),
+                                       [&](LogLevel, const std::string& m) {
+                                         std::lock_guard lock(logMutex);
+                                         lines.push_back(m);
+                                       });
+  CHECK_FALSE(status.ok());
+  const auto results = fx.stored(d).last_target_results;
+  REQUIRE(results.size() == 60);
+  for (int i = 0; i < 60; ++i) {
+    const auto& r = results[static_cast<std::size_t>(i)];
+    CHECK(r.target_name == names[static_cast<std::size_t>(i)]);
+    CHECK(r.status == (i % 7 == 0 ? "failed" : "succeeded"));
+    if (i % 7 != 0) CHECK(fx.files.served(r.target_name) == "01");
+  }
+  CHECK(fx.stored(d).last_status == "partial");
+  CHECK(lines.size() > 60);
 }

@@ -27,8 +27,8 @@ class HaproxyServer {
     while (apiPort_ == tlsPort_)
       apiPort_ = freeLoopbackPort();
     const auto d = dir_.string();
-    std::ofstream(dir_ / "site.pem") << initial.certificate_pem << initial.chain_pem
-                                     << initial.private_key_pem;
+    std::ofstream(dir_ / "site.pem")
+        << initial.certificate_pem << initial.chain_pem << initial.private_key_pem;
     std::ofstream(dir_ / "haproxy.cfg")
         << "global\n  stats socket ipv4@127.0.0.1:" << apiPort_ << " level admin\n"
         << "  pidfile " << d << "/haproxy.pid\n"
@@ -36,7 +36,8 @@ class HaproxyServer {
         << "  timeout server 5s\n"
         << "frontend tls\n  bind 127.0.0.1:" << tlsPort_ << " ssl crt " << d << "/site.pem\n"
         << "  http-request return status 200 content-type text/plain string ok\n";
-    pid_ = spawnLogged({"/usr/sbin/haproxy", "-db", "-f", d + "/haproxy.cfg"}, dir_ / "haproxy.log");
+    pid_ =
+        spawnLogged({"/usr/sbin/haproxy", "-db", "-f", d + "/haproxy.cfg"}, dir_ / "haproxy.log");
     for (int i = 0; i < 100; ++i) {
       if (loopbackAccepts(apiPort_) && loopbackAccepts(tlsPort_)) return;
       if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {

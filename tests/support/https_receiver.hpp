@@ -35,13 +35,15 @@ class HttpsReceiver {
     material_ = makeTestMaterial("127.0.0.1", "IP:127.0.0.1");
     std::ofstream(dir_ / "cert.pem") << material_.certificate_pem;
     std::ofstream(dir_ / "key.pem") << material_.private_key_pem;
-    pid_ = spawnLogged({"/usr/bin/python3", std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/https_receiver.py",
-                        std::to_string(port_), (dir_ / "cert.pem").string(),
-                        (dir_ / "key.pem").string(), (dir_ / "requests.jsonl").string(),
-                        (dir_ / "status").string()},
-                       dir_ / "receiver.log");
-    reason_ = waitUntilReady(pid_, dir_ / "receiver.log", "the webhook receiver",
-                             [](const std::string& text) { return text.find("listening") != std::string::npos; });
+    pid_ = spawnLogged(
+        {"/usr/bin/python3",
+         std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/https_receiver.py",
+         std::to_string(port_), (dir_ / "cert.pem").string(), (dir_ / "key.pem").string(),
+         (dir_ / "requests.jsonl").string(), (dir_ / "status").string()},
+        dir_ / "receiver.log");
+    reason_ = waitUntilReady(
+        pid_, dir_ / "receiver.log", "the webhook receiver",
+        [](const std::string& text) { return text.find("listening") != std::string::npos; });
   }
   ~HttpsReceiver() { stopAndRemove(pid_, dir_); }
   HttpsReceiver(const HttpsReceiver&) = delete;

@@ -51,7 +51,8 @@ class NginxServer {
       if (std::filesystem::exists(dir_ / "nginx.pid")) return;
       if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
         pid_ = -1;
-        reason_ = "nginx exited at start: " + readLog(dir_ / "nginx.log") + readLog(dir_ / "error.log");
+        reason_ =
+            "nginx exited at start: " + readLog(dir_ / "nginx.log") + readLog(dir_ / "error.log");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds{100});
     }

@@ -20,7 +20,8 @@ namespace certsteward::testing {
 class SshdServer {
  public:
   SshdServer() {
-    if (!std::filesystem::exists("/usr/sbin/sshd") || !std::filesystem::exists("/usr/bin/ssh-keygen")) {
+    if (!std::filesystem::exists("/usr/sbin/sshd") ||
+        !std::filesystem::exists("/usr/bin/ssh-keygen")) {
       reason_ = "sshd is not installed (scripts/setup installs openssh-server)";
       return;
     }
@@ -37,7 +38,8 @@ class SshdServer {
       return;
     }
     std::filesystem::copy_file(dir_ / "client_key.pub", dir_ / "authorized_keys");
-    const std::string printed = readLog(dir_ / "fingerprint");  // "256 SHA256:... comment (ED25519)"
+    const std::string printed =
+        readLog(dir_ / "fingerprint");  // "256 SHA256:... comment (ED25519)"
     const auto at = printed.find("SHA256:");
     fingerprint_ = printed.substr(at, printed.find(' ', at) - at);
     std::ofstream(dir_ / "sshd_config")

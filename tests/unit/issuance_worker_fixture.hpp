@@ -146,12 +146,11 @@ struct Fixture {
   adapters::runtime::ThreadBackground background;
   adapters::notify::RecordingNotifier notifier{store.events(), ids, nullptr};
   adapters::runtime::PslPublicSuffixes suffixes;
-  IssuanceWorker worker{
-      {store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(), store.zones(),
-       store.dnsCredentials(), dns, ca, box, clock, background, notifier, ids, nullptr, nullptr,
-       nullptr, &store.caActivity(), &suffixes},
-      policy,
-      1s};
+  IssuanceWorker worker{{store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(),
+                         store.zones(), store.dnsCredentials(), dns, ca, box, clock, background,
+                         notifier, ids, nullptr, nullptr, nullptr, &store.caActivity(), &suffixes},
+                        policy,
+                        1s};
   Certificate cert;
   Job job;
 

@@ -333,16 +333,16 @@ TEST_CASE(
   unknown.id = fx.ids.next();
   unknown.name = "mainframe";
   unknown.module = "mainframe";
-  DistributionRunner runner{{fx.store.certificates(), fx.store.distributions(),
-                             fx.store.moduleConfigs(), fx.store.credentials(), modules, fx.box,
-                             fx.notifier, fx.clock, fx.background},
-                            DistributionOptions{}};
-  IssuanceWorker worker{{fx.store.jobs(), fx.store.jobLogs(), fx.store.certificates(),
-                         fx.store.acmeAccounts(), fx.store.zones(), fx.store.dnsCredentials(),
-                         fx.dns, fx.ca, fx.box, fx.clock, fx.background, fx.notifier, fx.ids,
-                         nullptr, &fx.store.distributions(), &runner},
-                        fx.policy,
-                        1s};
+  DistributionRunner runner{
+      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
+       fx.store.credentials(), modules, fx.box, fx.notifier, fx.clock, fx.background},
+      DistributionOptions{}};
+  IssuanceWorker worker{
+      {fx.store.jobs(), fx.store.jobLogs(), fx.store.certificates(), fx.store.acmeAccounts(),
+       fx.store.zones(), fx.store.dnsCredentials(), fx.dns, fx.ca, fx.box, fx.clock, fx.background,
+       fx.notifier, fx.ids, nullptr, &fx.store.distributions(), &runner},
+      fx.policy,
+      1s};
 
   REQUIRE(*worker.runOnce(Lane::standard, "worker-a"));
   auto cert = fx.storedCert();

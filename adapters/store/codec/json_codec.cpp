@@ -164,25 +164,27 @@ void field(const json::object& o, const char* key, T& out) {
 #define CS_READ(f) field(o, #f, x.f);
 
 #define CS_TARGET_RESULT(X) \
-  X(target_name) X(status) X(error) X(error_code) X(duration_ms) X(rolled_back) X(rollback_error)
+  X(target_name)            \
+  X(status) X(error) X(error_code) X(duration_ms) X(rolled_back) X(rollback_error) X(changed)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
 #define CS_ENDED_SESSION(X) X(family_id) X(until)
-#define CS_CERTIFICATE(X)                                                             \
-  X(id)                                                                               \
-  X(project_id)                                                                       \
-  X(common_name)                                                                      \
-  X(sans)                                                                             \
-  X(key_type)                                                                         \
-  X(status)                                                                           \
-  X(auto_renew)                                                                       \
-  X(issuer_type)                                                                      \
-  X(acme_account_id)                                                                  \
-  X(issued_at)                                                                        \
-  X(expires_at)                                                                       \
-  X(next_renewal_at)                                                                  \
-  X(renewal_threshold_days) X(renewal_attempts) X(last_error) X(distribution_pending) \
-      X(distribution_pending_since) X(serial_number) X(certificate_pem) X(chain_pem)  \
-          X(private_key_sealed) X(created_at) X(updated_at) X(version)
+#define CS_CERTIFICATE(X)                                                                  \
+  X(id)                                                                                    \
+  X(project_id)                                                                            \
+  X(common_name)                                                                           \
+  X(sans)                                                                                  \
+  X(key_type)                                                                              \
+  X(status)                                                                                \
+  X(auto_renew)                                                                            \
+  X(issuer_type)                                                                           \
+  X(acme_account_id)                                                                       \
+  X(issued_at)                                                                             \
+  X(expires_at)                                                                            \
+  X(next_renewal_at)                                                                       \
+  X(renewal_threshold_days)                                                                \
+  X(renewal_attempts) X(last_error) X(distribution_pending) X(distribution_pending_since)  \
+      X(serial_number) X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) \
+          X(updated_at) X(version)
 #define CS_JOB(X)    \
   X(id)              \
   X(project_id)      \
@@ -198,18 +200,19 @@ void field(const json::object& o, const char* key, T& out) {
   X(created_at)      \
   X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X)                                                               \
-  X(id)                                                                          \
-  X(username)                                                                    \
-  X(password_hash)                                                               \
-  X(org_role)                                                                    \
-  X(auth_source)                                                                 \
-  X(disabled)                                                                    \
-  X(totp_enabled)                                                                \
-  X(totp_secret_sealed)                                                          \
-  X(created_at)                                                                  \
-  X(updated_at) X(tokens_valid_after) X(ended_sessions) X(time_zone) X(language) \
-      X(notification_preferences) X(totp_last_step)
+#define CS_USER(X)                                                                             \
+  X(id)                                                                                        \
+  X(username)                                                                                  \
+  X(password_hash)                                                                             \
+  X(org_role)                                                                                  \
+  X(auth_source)                                                                               \
+  X(disabled)                                                                                  \
+  X(totp_enabled)                                                                              \
+  X(totp_secret_sealed)                                                                        \
+  X(created_at)                                                                                \
+  X(updated_at)                                                                                \
+  X(tokens_valid_after) X(ended_sessions) X(time_zone) X(language) X(notification_preferences) \
+      X(totp_last_step)
 #define CS_ACME_ACCOUNT(X) \
   X(id)                    \
   X(project_id)            \
@@ -231,14 +234,16 @@ void field(const json::object& o, const char* key, T& out) {
   X(id)                     \
   X(project_id)             \
   X(name) X(module) X(settings) X(targets) X(auto_rollback_on_failure) X(created_at) X(updated_at)
-#define CS_DISTRIBUTION(X) \
-  X(id)                    \
-  X(project_id)            \
-  X(certificate_id)        \
-  X(module_config_id)      \
-  X(last_status)           \
-  X(last_error) X(last_error_at) X(last_run_at) X(last_target_results) X(deployed_serial) \
-      X(deployed_sealed) X(previous_serial) X(previous_sealed) X(created_at) X(updated_at)
+#define CS_DISTRIBUTION(X)                                                                     \
+  X(id)                                                                                        \
+  X(project_id)                                                                                \
+  X(certificate_id)                                                                            \
+  X(module_config_id)                                                                          \
+  X(last_status)                                                                               \
+  X(last_action)                                                                               \
+  X(last_error)                                                                                \
+  X(last_error_at) X(last_run_at) X(last_target_results) X(deployed_serial) X(deployed_sealed) \
+      X(previous_serial) X(previous_sealed) X(created_at) X(updated_at)
 #define CS_CHANNEL(X) \
   X(id)               \
   X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)
