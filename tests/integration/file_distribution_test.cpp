@@ -59,7 +59,7 @@ TEST_CASE(
   REQUIRE_MESSAGE(fx.nginx.available(), fx.nginx.reason());
   const auto delivered = fx.module->deliver(fx.target(), fx.version(fx.v2));
   REQUIRE_MESSAGE(delivered.ok, delivered.error_code << ": " << delivered.error);
-  CHECK(testing::servedLeaf(fx.nginx.port()).pem == fx.v2.certificate_pem);
+  CHECK(testing::servedLeafSoon(fx.nginx.port(), fx.v2.certificate_pem) == fx.v2.certificate_pem);
   struct stat st {};
   REQUIRE(::stat((fx.nginx.site() / "key.pem").c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);

@@ -101,7 +101,7 @@ TEST_CASE(
 
   const auto delivered = fx.module.deliver(fx.target(), version(fx.v2, "2"));
   REQUIRE_MESSAGE(delivered.ok, delivered.error_code << ": " << delivered.error);
-  CHECK(testing::servedLeaf(fx.nginx.port()).pem == fx.v2.certificate_pem);
+  CHECK(testing::servedLeafSoon(fx.nginx.port(), fx.v2.certificate_pem) == fx.v2.certificate_pem);
   const auto after = marks(fx.nginx.site());
   CHECK(after.at("fullchain.pem").bytes == fx.v2.certificate_pem + fx.v2.chain_pem);
   CHECK(after.at("key.pem").bytes == fx.v2.private_key_pem);
@@ -203,7 +203,7 @@ TEST_CASE("ssh module: a reload command that fails puts the previous files back"
     CHECK(after.at(f).bytes == before.at(f).bytes);
     CHECK(after.at(f).mode == before.at(f).mode);
   }
-  CHECK(testing::servedLeaf(fx.nginx.port()).pem == fx.v1.certificate_pem);
+  CHECK(testing::servedLeafSoon(fx.nginx.port(), fx.v1.certificate_pem) == fx.v1.certificate_pem);
 }
 
 TEST_CASE(

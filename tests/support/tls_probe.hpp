@@ -62,4 +62,18 @@ inline ServedLeaf servedLeaf(int port, const std::string& serverName = "localhos
   return out;
 }
 
+// The leaf served once it is `expectedPem`, asked again for up to 10 s: a reloaded nginx lets
+// its old worker finish, so a connection can still meet the previous certificate for a moment.
+// Returns the last leaf seen (compare it with the expectation).
+inline std::string servedLeafSoon(int port, const std::string& expectedPem,
+                                  const std::string& serverName = "localhost") {
+  std::string pem;
+  for (int i = 0; i < 100; ++i) {
+    pem = servedLeaf(port, serverName).pem;
+    if (pem == expectedPem) break;
+    ::usleep(100 * 1000);
+  }
+  return pem;
+}
+
 }  // namespace certsteward::testing
