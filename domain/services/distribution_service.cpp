@@ -94,6 +94,24 @@ Result<std::vector<TargetResult>> DistributionService::dryRun(const Principal& w
   return results;
 }
 
+Status DistributionService::noUnfinished(const Id& projectId, const Id& certificateId, JobType type,
+                                         const Id& distributionId, const char* why) const {
+  ports::JobFilter filter;
+  filter.type = type;
+  filter.certificate_id = certificateId;
+  auto jobs = jobs_->list(projectId, filter, PageRequest{1, 100});
+  if (!jobs) return jobs.error();
+  for (const auto& j : jobs->items) {
+    if (isTerminal(j.status)) continue;
+    const auto named = j.payload.find(kDistributionIdPayload);
+    // An execute without a distribution named (after a renewal) covers all of them.
+    if (named == j.payload.end() || named->second == distributionId) {
+      return makeError(ErrorCode::failed_precondition, std::string(why) + " (job " + j.id + ")");
+    }
+  }
+  return {};
+}
+
 Result<Job> DistributionService::enqueue(const Principal& who, const RequestContext& ctx,
                                          const Distribution& d, Job job, const char* action) {
   std::optional<Job> queued;
@@ -120,6 +138,12 @@ Result<Job> DistributionService::execute(const Principal& who, const RequestCont
     return makeError(ErrorCode::failed_precondition,
                      "the certificate has not been issued yet: there is nothing to deliver");
   }
+  if (auto s = noUnfinished(projectId, certificateId, JobType::distribution_rollback, id,
+                            "a rollback of this distribution is queued or running: execute "
+                            "after it finished");
+      !s) {
+    return s.error();
+  }
   Job job =
       newJob(p_.ids.next(), projectId, JobType::distribution_execute, p_.clock.now(), policy_);
   job.certificate_id = certificateId;
@@ -135,6 +159,12 @@ Result<Job> DistributionService::rollback(const Principal& who, const RequestCon
   if (!d) return d.error();
   if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
   if (auto s = actionsAvailable(); !s) return s.error();
+  if (auto s = noUnfinished(projectId, certificateId, JobType::distribution_execute, id,
+                            "a delivery of this certificate is queued or running: roll back after "
+                            "it finished");
+      !s) {
+    return s.error();
+  }
   auto targets = runner_->rollbackTargets(*d);
   if (!targets) return targets.error();
   Job job =

@@ -76,6 +76,10 @@ class DistributionService {
 
  private:
   Status actionsAvailable() const;
+  // failed_precondition saying `why` when an unfinished job of `type` runs this distribution
+  // (or, for an execute, every distribution of the certificate).
+  Status noUnfinished(const Id& projectId, const Id& certificateId, JobType type,
+                      const Id& distributionId, const char* why) const;
   Result<Job> enqueue(const Principal& who, const RequestContext& ctx, const Distribution& d,
                       Job job, const char* action);
 

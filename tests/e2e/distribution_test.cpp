@@ -150,6 +150,21 @@ TEST_CASE(
   }
   CHECK_FALSE(cert.at("distribution_pending").as_bool());
 
+  // The delivery job of the renewal finishes (a rollback is refused while one is unfinished).
+  bool settled = false;
+  for (int i = 0; i < 100 && !settled; ++i) {  // bounded: 20 s
+    const auto jobs = parseObject(http.request(
+        "GET", d.base + "/jobs?type=distribution_execute&page_size=100", "", {d.auth}));
+    settled =
+        std::all_of(jobs.at("jobs").as_array().begin(), jobs.at("jobs").as_array().end(),
+                    [](const json::value& j) {
+                      const auto status = field(j.as_object(), "status");
+                      return status == "completed" || status == "dead" || status == "cancelled";
+                    });
+    if (!settled) std::this_thread::sleep_for(std::chrono::milliseconds{200});
+  }
+  REQUIRE(settled);
+
   // Rollback: the previous serial is served again; a second rollback has nothing to restore.
   auto rolled = http.request("POST", distPath + "/rollback", "", {d.auth});
   REQUIRE_MESSAGE(rolled.status == 202, rolled.body);

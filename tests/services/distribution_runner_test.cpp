@@ -306,10 +306,21 @@ TEST_CASE(
   CHECK(fx.service.rollback(op, fx.ctx(), "p1", fx.cert.id, d).error().code ==
         ErrorCode::failed_precondition);  // nothing delivered yet
   REQUIRE(fx.runner.execute(*queued, [](LogLevel, const std::string&) {}).ok());
+  // The delivery job is still queued (nothing ran it through the queue): no rollback beside it.
+  auto beside = fx.service.rollback(op, fx.ctx(), "p1", fx.cert.id, d);
+  REQUIRE_FALSE(beside.ok());
+  CHECK(beside.error().message.find("queued or running") != std::string::npos);
+  REQUIRE(fx.store.jobs()
+              .apply(queued->id, JobEvent::cancel, JobContext{fx.clock.now(), "", "", {}})
+              .ok());
   auto rolling = fx.service.rollback(op, fx.ctx(), "p1", fx.cert.id, d);
   REQUIRE(rolling.ok());
   CHECK(rolling->type == JobType::distribution_rollback);
   CHECK(rolling->payload.at(kRollbackTargetsPayload) == "web-1\nweb-2");
+  // And no execute while the rollback waits.
+  CHECK(fx.service.execute(op, fx.ctx(), "p1", fx.cert.id, d)
+            .error()
+            .message.find("rollback of this distribution is queued") != std::string::npos);
 
   fx.files.failTarget("web-2", "AUTH_FAILED");
   auto health = fx.service.health(op, fx.ctx(), "p1", fx.stored(d).module_config_id);
