@@ -114,9 +114,9 @@ struct Application::Parts {
         distributionRunner(
             {store->certificates(), store->distributions(), store->moduleConfigs(),
              store->credentials(), distributionModules, secretBox, notifier, clock, background,
-             &metrics},
+             &metrics, &store->jobs(), &ids},
             domain::DistributionOptions{static_cast<std::size_t>(c.distribution_concurrency),
-                                        c.distribution_timeout}),
+                                        c.distribution_timeout, 100, jobPolicy(c)}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
                   background, notifier, ids, &metrics, &store->distributions(), &distributionRunner,

@@ -217,9 +217,24 @@ Error busy(const Id& id) {
 
 }  // namespace
 
+Status DistributionRunner::queueBatch(const Job& job, const Distribution& d,
+                                      const Certificate& cert, std::size_t batch) {
+  Job child = newJob(p_.ids->next(), job.project_id, JobType::distribution_execute, p_.clock.now(),
+                     options_.policy);
+  child.certificate_id = cert.id;
+  child.parent_id = job.parent_id && job.payload.count(kBatchPayload) > 0 ? *job.parent_id : job.id;
+  child.payload[kDistributionIdPayload] = d.id;
+  child.payload[kBatchPayload] = std::to_string(batch);
+  child.idempotency_key =
+      "distribute-batch:" + d.id + ":" + cert.serial_number + ":" + std::to_string(batch);
+  auto queued = p_.jobs->enqueue(child);
+  if (!queued) return queued.error();
+  return {};
+}
+
 Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
                                       const CertificateVersion& next, Distribution d,
-                                      const Log& log, bool& succeeded) {
+                                      const Log& log, bool& succeeded, bool& deferred) {
   const Claimed claimed(claim(d.id), [this, id = d.id] { release(id); });
   if (!claimed.held()) return busy(d.id);
   if (auto fresh = p_.distributions.get(d.project_id, d.id); fresh) {
@@ -235,11 +250,70 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
   } else if (p.targets.empty()) {
     results.push_back({"", "failed", "the module configuration has no targets", "NO_TARGETS", 0});
   } else {
-    log(LogLevel::info, "delivering serial " + next.serial_number + " through '" + p.config.name +
-                            "' (" + p.config.module + ") to " + std::to_string(p.targets.size()) +
-                            " target(s)");
-    results = runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
+    const std::size_t n = p.targets.size();
+    const std::size_t size = options_.batch_size;
+    const bool batched = p_.jobs != nullptr && p_.ids != nullptr && size > 0 && n > size;
+    const std::size_t batches = batched ? (n + size - 1) / size : 1;
+    std::size_t batch = 0;
+    if (batched) {
+      const auto named = job.payload.find(kBatchPayload);
+      if (named == job.payload.end()) {  // the start: the first batch child runs it
+        if (auto s = queueBatch(job, d, cert, 0); !s) return s;
+        log(LogLevel::info, "'" + p.config.name + "': " + std::to_string(n) + " targets in " +
+                                std::to_string(batches) + " batches of " + std::to_string(size) +
+                                ", one batch child after the other");
+        deferred = true;
+        return {};
+      }
+      batch = static_cast<std::size_t>(std::stoul(named->second));
+      if (batch >= batches) return makeError(ErrorCode::invalid_argument, "no such batch");
+      if (batch > 0 && d.last_status != "in_progress") {
+        // The chain already ended (this is a retry of its last batch): deliver to every target
+        // again, from the first batch, as a retry of a one-job delivery would.
+        if (auto s = queueBatch(job, d, cert, 0); !s) return s;
+        log(LogLevel::info, "'" + p.config.name + "': the batches start again from the first");
+        deferred = true;
+        return {};
+      }
+    }
+    std::set<std::string> slice;
+    for (std::size_t i = batch * size; batched && i < std::min(n, (batch + 1) * size); ++i)
+      slice.insert(p.targets[i].name);
+    log(LogLevel::info,
+        "delivering serial " + next.serial_number + " through '" + p.config.name + "' (" +
+            p.config.module + ") to " +
+            (batched
+                 ? "batch " + std::to_string(batch + 1) + " of " + std::to_string(batches) + " (" +
+                       std::to_string(slice.size()) + " of " + std::to_string(n) + " targets)"
+                 : std::to_string(n) + " target(s)"));
+    results = runTargets(p_.background, options_.concurrency, p_.clock, p,
+                         batched ? &slice : nullptr, "succeeded",
                          [&](const ports::TargetAccess& t) { return p.module->deliver(t, next); });
+    if (batched) {  // this batch's results over what the earlier batches stored
+      std::vector<TargetResult> merged(n);
+      const bool continuing = batch > 0 && d.last_target_results.size() == n;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (slice.count(p.targets[i].name) > 0) {
+          merged[i] = std::move(results[i]);
+        } else if (continuing) {
+          merged[i] = d.last_target_results[i];
+        } else {
+          merged[i] = {p.targets[i].name, "pending", "", "", 0};
+        }
+      }
+      results = std::move(merged);
+    }
+    for (const auto& r : results) {
+      if (batched && slice.count(r.target_name) == 0) continue;
+      measure(p.config.module, "execute", r);
+      if (r.status == "succeeded") {
+        log(LogLevel::info,
+            "target " + r.target_name + ": delivered in " + std::to_string(r.duration_ms) + " ms");
+      } else if (r.status == "failed") {
+        log(LogLevel::error,
+            "target " + r.target_name + ": failed (" + r.error_code + "): " + r.error);
+      }
+    }
     // A module that takes the previous version back from us (haproxy) cannot leave a target
     // as it was when the served certificate was wrong after the change: put it back here.
     const std::string& held =
@@ -247,7 +321,10 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
     if (p.module->rollbackNeedsPreviousVersion() && p.module->supportsRollback()) {
       std::optional<CertificateVersion> earlier;
       for (std::size_t i = 0; i < results.size(); ++i) {
-        if (results[i].error_code != target_error::verify_failed) continue;
+        if (results[i].error_code != target_error::verify_failed || results[i].rolled_back ||
+            !results[i].rollback_error.empty()) {
+          continue;
+        }
         if (!earlier) earlier = openVersion(held);
         if (!earlier) break;
         const auto undone = p.module->restore(p.targets[i], &*earlier);
@@ -255,13 +332,26 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
         results[i].rollback_error = undone.ok ? "" : undone.error;
       }
     }
+    if (batched && batch + 1 < batches) {  // stored, and the next batch queued
+      d.last_status = "in_progress";
+      d.last_action = "execute";
+      d.last_run_at = started;
+      d.last_target_results = results;
+      for (auto& r : d.last_target_results)
+        r.changes.clear();
+      d.updated_at = p_.clock.now();
+      if (auto s = p_.distributions.update(d); !s) return s;
+      if (auto s = queueBatch(job, d, cert, batch + 1); !s) return s;
+      deferred = true;
+      return {};
+    }
     const bool anyFailed = std::any_of(results.begin(), results.end(),
                                        [](const TargetResult& r) { return r.status == "failed"; });
     const std::string& before = held;  // what an automatic rollback goes back to
     if (anyFailed && p.config.auto_rollback_on_failure) {
       std::set<std::string> reached;
       for (const auto& r : results) {  // the targets this run changed
-        if (r.status == "succeeded" && r.changed) reached.insert(r.target_name);
+        if (r.status == "succeeded" && r.changed && !r.rolled_back) reached.insert(r.target_name);
       }
       if (!reached.empty()) {
         log(LogLevel::warn, "some targets failed: rolling back the " +
@@ -291,16 +381,6 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
         log(undone.ok ? LogLevel::info : LogLevel::error,
             "target " + results[i].target_name +
                 (undone.ok ? ": rolled back" : ": rollback failed: " + undone.error));
-      }
-    }
-    for (const auto& r : results) {
-      measure(p.config.module, "execute", r);
-      if (r.status == "succeeded") {
-        log(LogLevel::info,
-            "target " + r.target_name + ": delivered in " + std::to_string(r.duration_ms) + " ms");
-      } else if (r.status == "failed") {
-        log(LogLevel::error,
-            "target " + r.target_name + ": failed (" + r.error_code + "): " + r.error);
       }
     }
   }
@@ -384,7 +464,9 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
   std::string firstFailure;
   for (auto& distribution : distributions) {
     bool ok = false;
-    const Status s = executeOne(job, *cert, next, distribution, log, ok);
+    bool deferred = false;
+    const Status s = executeOne(job, *cert, next, distribution, log, ok, deferred);
+    if (s && deferred) continue;  // a batch child carries on
     if (!ok) {
       ++failed;
       if (firstFailure.empty()) firstFailure = s ? std::string("failed") : s.error().message;

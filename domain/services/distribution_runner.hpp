@@ -9,6 +9,10 @@
 //   did not fully succeed; the certificate's distribution_pending is cleared once every
 //   distribution holds its current version. Anything short of that fails the attempt (retried
 //   with backoff, dead after the last).
+// A distribution with more targets than `batch_size` is delivered by a chain of batch children
+// (`parent_id` the first job, payload `batch`): each runs its slice and stores its results, the
+// next is queued when it is done, and the last one rolls back (auto_rollback_on_failure) and
+// records the outcome over all targets.
 // - rollback (the distribution_rollback job): puts back the version the last execute replaced,
 //   on the targets that execute reached (payload `targets`).
 // - dryRun and health: what execute would change, and whether each target is reachable; they
@@ -30,6 +34,8 @@
 #include "ports/credential_repository.hpp"
 #include "ports/distribution_modules.hpp"
 #include "ports/distribution_repository.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/job_queue.hpp"
 #include "ports/metrics.hpp"
 #include "ports/module_config_repository.hpp"
 #include "ports/notifier.hpp"
@@ -41,11 +47,17 @@ namespace certsteward::domain {
 // certificate), and for a rollback the targets to restore, one name per line.
 inline constexpr const char* kDistributionIdPayload = "distribution_id";
 inline constexpr const char* kRollbackTargetsPayload = "targets";
+// A batch child of a delivery to many targets: which batch (0, 1, ...) it runs.
+inline constexpr const char* kBatchPayload = "batch";
 std::string joinTargetNames(const std::vector<std::string>& names);
 
 struct DistributionOptions {
   std::size_t concurrency = 8;                         // targets at once, per distribution
   Duration target_timeout = std::chrono::seconds{30};  // per network step of a target
+  // More targets than this: the delivery runs as a chain of batch children, one batch per job
+  // (each bounded in time, its progress stored), the last one deciding the outcome. 0: never.
+  std::size_t batch_size = 100;
+  JobPolicy policy = {};  // of the batch children
 };
 
 class DistributionRunner {
@@ -61,6 +73,9 @@ class DistributionRunner {
     const ports::Clock& clock;
     ports::Background& background;      // runs targets side by side
     ports::Metrics* metrics = nullptr;  // targets by module and outcome, and their durations
+    // Where batch children go (both, or none: then every delivery runs in one job).
+    ports::JobQueue* jobs = nullptr;
+    ports::IdGenerator* ids = nullptr;
   };
   using Log = std::function<void(LogLevel, const std::string&)>;
 
@@ -79,8 +94,11 @@ class DistributionRunner {
  private:
   struct Prepared;  // a distribution's configuration, module and opened targets
   Result<Prepared> prepare(const Distribution& d, const Log& log);
+  // `deferred`: the delivery continues in a batch child (neither succeeded nor failed yet).
   Status executeOne(const Job& job, const Certificate& cert, const CertificateVersion& next,
-                    Distribution distribution, const Log& log, bool& succeeded);
+                    Distribution distribution, const Log& log, bool& succeeded, bool& deferred);
+  Status queueBatch(const Job& job, const Distribution& d, const Certificate& cert,
+                    std::size_t batch);
   void measure(const std::string& module, const char* action, const TargetResult& r);
   // The version sealed in `sealed`, or nullopt.
   std::optional<CertificateVersion> openVersion(const std::string& sealed) const;

@@ -418,3 +418,76 @@ TEST_CASE("distribution runner: many targets side by side on threads, every resu
   CHECK(fx.stored(d).last_status == "partial");
   CHECK(lines.size() > 60);
 }
+
+TEST_CASE(
+    "distribution runner: many targets go as a chain of batch children, the last one decides and "
+    "rolls back") {
+  RunnerFixture fx;
+  DistributionRunner batching{
+      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
+       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, fx.background,
+       nullptr, &fx.store.jobs(), &fx.ids},
+      DistributionOptions{4, std::chrono::seconds{5}, 2, JobPolicy{}}};
+  const Id d = fx.distribution("files", {"a", "b", "c", "d", "e"}, true);
+  const auto quiet = [](LogLevel, const std::string&) {};
+  // Runs the queued batch children one by one, as the distribution lane would.
+  const auto drain = [&] {
+    std::vector<Job> ran;
+    for (int guard = 0; guard < 10; ++guard) {
+      auto claimed =
+          fx.store.jobs().claim(Lane::distribution, JobContext{fx.clock.now(), "w", "", {}});
+      REQUIRE(claimed.ok());
+      if (!claimed->claimed) break;
+      const Job child = *claimed->claimed;
+      const Status s = batching.execute(child, quiet);
+      REQUIRE(fx.store.jobs()
+                  .apply(child.id, s ? JobEvent::succeed : JobEvent::fail,
+                         JobContext{fx.clock.now(), "w", s ? "" : s.error().message, {}})
+                  .ok());
+      ran.push_back(child);
+    }
+    return ran;
+  };
+
+  const Job start = fx.job(JobType::distribution_execute, d);
+  REQUIRE(batching.execute(start, quiet).ok());  // queues batch 0 and leaves
+  CHECK(fx.files.calls("deliver") == 0);
+  auto ran = drain();
+  REQUIRE(ran.size() == 3);  // 2 + 2 + 1 targets
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    CHECK(ran[i].parent_id == std::optional<Id>(start.id));
+    CHECK(ran[i].payload.at(kBatchPayload) == std::to_string(i));
+  }
+  auto after = fx.stored(d);
+  CHECK(after.last_status == "succeeded");
+  CHECK(after.deployed_serial == "01");
+  REQUIRE(after.last_target_results.size() == 5);
+  for (const auto& r : after.last_target_results)
+    CHECK(r.status == "succeeded");
+
+  // The next version fails on the last target: every target the chain changed goes back.
+  fx.issue("02");
+  fx.files.failTarget("e", "CONNECT_FAILED", 1);
+  REQUIRE(batching.execute(fx.job(JobType::distribution_execute, d), quiet).ok());
+  ran = drain();
+  REQUIRE(ran.size() == 3);
+  after = fx.stored(d);
+  CHECK(after.last_status == "failed");
+  CHECK(after.deployed_serial == "01");
+  for (const char* t : {"a", "b", "c", "d", "e"})
+    CHECK(fx.files.served(t) == "01");
+  CHECK(fx.result(d, "a").rolled_back);
+  CHECK(fx.result(d, "e").error_code == "CONNECT_FAILED");
+
+  // The last batch's retry (after its backoff) delivers to every target again, from the first.
+  fx.clock.advance(std::chrono::hours{1});
+  ran = drain();
+  REQUIRE(ran.size() == 4);
+  CHECK(ran[0].payload.at(kBatchPayload) == "2");  // the retry, which starts the chain again
+  CHECK(ran[1].payload.at(kBatchPayload) == "0");
+  after = fx.stored(d);
+  CHECK(after.last_status == "succeeded");
+  CHECK(after.deployed_serial == "02");
+  for (const char* t : {"a", "b", "c", "d", "e"})
+    CHECK(fx.files.served(t) == "02");
+}
