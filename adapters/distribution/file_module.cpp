@@ -95,8 +95,10 @@ class LocalFileSystem : public TargetFileSystem {
     return {};
   }
 
-  domain::Status install(const std::string& from, const std::string& path) override {
-    if (::rename(from.c_str(), path.c_str()) != 0) return failed("cannot move into place", path);
+  domain::Status installAll(const Moves& moves) override {
+    for (const auto& [from, path] : moves) {
+      if (::rename(from.c_str(), path.c_str()) != 0) return failed("cannot move into place", path);
+    }
     return {};
   }
 

@@ -203,20 +203,51 @@ class SshTarget : public TargetFileSystem {
     return write(aside, *bytes, state->mode);
   }
 
-  // rename(2) through the host's `mv -f` (atomic: the path always names a whole file); where the
-  // host runs no commands, SFTP v3's rename, which only renames onto a free name: then the path
-  // is briefly absent.
-  domain::Status install(const std::string& from, const std::string& path) override {
-    if (execWorks_) {
-      auto moved = exec("mv -f -- " + shellQuote(from) + " " + shellQuote(path));
-      if (moved && moved->first == 0) return {};
-      if (!moved && moved.error().reason == "TIMEOUT") return moved.error();
-      execWorks_ = false;
+  // rename(2) through the host's `mv -f`, every file in one command (atomic: each path always
+  // names a whole file); where the host runs no commands, SFTP v3's rename, which only renames
+  // onto a free name: then each path is briefly absent.
+  domain::Status installAll(const Moves& moves) override { return installAllThenRun(moves, {}); }
+
+  // The moves and the reload command in one command on the host: `{ mv ... && mv ...; } ||
+  // { marker; exit 97; }; <reload>`.
+  domain::Status installAllThenRun(const Moves& moves, const std::string& reload) override {
+    static constexpr const char* kMoveFailed = "certsteward: a file could not be moved into place";
+    if (execWorks_ && !moves.empty()) {
+      std::string command;
+      for (const auto& [from, path] : moves)
+        command += (command.empty() ? "{ " : " && ") + std::string("mv -f -- ") + shellQuote(from) +
+                   " " + shellQuote(path);
+      command += "; } || { echo '" + std::string(kMoveFailed) + "' >&2; exit 97; }";
+      if (!reload.empty()) command += "\n" + reload;
+      auto ran = exec(command);
+      if (ran && ran->first == 0) return {};
+      if (!ran && ran.error().reason == "TIMEOUT") return ran.error();
+      if (ran && ran->first == 97 && ran->second.find(kMoveFailed) != std::string::npos) {
+        return makeError(ErrorCode::unavailable, kMoveFailed, "WRITE_FAILED");
+      }
+      if (ran) {
+        const std::string line = lastLine(ran->second);
+        return makeError(ErrorCode::unavailable,
+                         "the reload command exited with status " + std::to_string(ran->first) +
+                             (line.empty() ? "" : ": " + line),
+                         "RELOAD_FAILED");
+      }
+      execWorks_ = false;  // no commands on this host: SFTP, then the reload (which says so)
     }
-    if (sftp_rename(sftp_, from.c_str(), path.c_str()) == 0) return {};
-    sftp_unlink(sftp_, path.c_str());
-    if (sftp_rename(sftp_, from.c_str(), path.c_str()) != 0) {
-      return failure("cannot move into place", path);
+    if (auto s = moveBySftp(moves); !s) return s;
+    return reload.empty() ? domain::Status{} : run(reload);
+  }
+
+  domain::Status moveBySftp(const Moves& moves) {
+    for (const auto& [from, path] : moves) {
+      sftp_attributes pending = sftp_lstat(sftp_, from.c_str());
+      if (pending == nullptr) continue;  // moved by the command before it stopped
+      sftp_attributes_free(pending);
+      if (sftp_rename(sftp_, from.c_str(), path.c_str()) == 0) continue;
+      sftp_unlink(sftp_, path.c_str());
+      if (sftp_rename(sftp_, from.c_str(), path.c_str()) != 0) {
+        return failure("cannot move into place", path);
+      }
     }
     return {};
   }

@@ -43,7 +43,7 @@ domain::Status undo(TargetFileSystem& fs, const std::vector<Installed>& installe
       } else if (!bytes) {
         s = bytes.error();
       } else if (s = fs.write(path + kNewSuffix, *bytes, state->mode); s) {
-        s = fs.install(path + kNewSuffix, path);
+        s = fs.installAll({{path + kNewSuffix, path}});
       }
     }
     if (!s && first) first = s;
@@ -123,6 +123,7 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
     }
     changed.push_back({std::move(f), state->exists});
   }
+  const std::string reload = setting(target.settings, "reload_command");
   if (changed.empty()) {
     if (target.step) target.step("every file already holds serial " + next.serial_number);
   } else {
@@ -144,31 +145,33 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
         return outcomeOf(s.error(), write_failed);
       }
     }
-    std::vector<Installed> installed;
+    TargetFileSystem::Moves moves;
     for (const auto& c : changed) {
       const std::string& path = c.file.path;
-      domain::Status s = c.existed ? fs.keepAside(path, path + kPreviousSuffix)
-                                   : fs.remove(path + kPreviousSuffix);
-      if (s) s = fs.install(path + kNewSuffix, path);
+      const domain::Status s = c.existed ? fs.keepAside(path, path + kPreviousSuffix)
+                                         : fs.remove(path + kPreviousSuffix);
       if (!s) {
-        installed.push_back(c);  // may be half-done: undo checks what is there
-        (void)undo(fs, installed);
         for (const auto& rest : changed)
           (void)fs.remove(rest.file.path + kNewSuffix);
         return outcomeOf(s.error(), write_failed);
       }
-      installed.push_back(c);
-      if (target.step) target.step("wrote " + path);
+      moves.emplace_back(path + kNewSuffix, path);
     }
-  }
-  const std::string reload = setting(target.settings, "reload_command");
-  if (!reload.empty() && !changed.empty()) {
-    if (auto s = fs.run(reload); !s) {
-      (void)undo(fs, changed);
-      (void)fs.run(reload);  // back to serving the previous files
-      return outcomeOf(s.error(), reload_failed);
+    // The files move into place and the reload command runs (in one round where the target
+    // allows it).
+    if (auto s = fs.installAllThenRun(moves, reload); !s) {
+      (void)undo(fs, changed);  // some may have moved: undo puts back what is there
+      for (const auto& rest : changed)
+        (void)fs.remove(rest.file.path + kNewSuffix);
+      const bool reloadRan = s.error().reason != write_failed;
+      if (reloadRan && !reload.empty()) (void)fs.run(reload);  // back to the previous files
+      return outcomeOf(s.error(), reloadRan ? reload_failed : write_failed);
     }
-    if (target.step) target.step("reloaded");
+    if (target.step) {
+      for (const auto& c : changed)
+        target.step("wrote " + c.file.path);
+      if (!reload.empty()) target.step("reloaded");
+    }
   }
   if (verify) {
     if (auto problem = verify(target.settings, next.certificate_pem)) {
@@ -185,7 +188,7 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
 
 TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& target) {
   domain::CertificateVersion none;
-  int restored = 0;
+  TargetFileSystem::Moves moves;
   for (const auto& f : filesFor(target.settings, none)) {
     const std::string aside = f.path + kPreviousSuffix;
     auto state = fs.stat(aside);
@@ -194,18 +197,21 @@ TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
     auto bytes = fs.read(aside);
     if (!bytes) return outcomeOf(bytes.error(), write_failed);
     if (auto s = fs.write(f.path + kNewSuffix, *bytes, state->mode); !s) {
+      for (const auto& m : moves)
+        (void)fs.remove(m.first);
       (void)fs.remove(f.path + kNewSuffix);
       return outcomeOf(s.error(), write_failed);
     }
-    if (auto s = fs.install(f.path + kNewSuffix, f.path); !s) {
-      return outcomeOf(s.error(), write_failed);
-    }
-    ++restored;
-    if (target.step) target.step("restored " + f.path);
+    moves.emplace_back(f.path + kNewSuffix, f.path);
   }
-  if (restored == 0) {
+  if (moves.empty()) {
     return TargetOutcome::failure(nothing_to_restore,
                                   "no file was set aside here: nothing to restore");
+  }
+  if (auto s = fs.installAll(moves); !s) return outcomeOf(s.error(), write_failed);
+  if (target.step) {
+    for (const auto& m : moves)
+      target.step("restored " + m.second);
   }
   if (const auto reload = setting(target.settings, "reload_command"); !reload.empty()) {
     if (auto s = fs.run(reload); !s) return outcomeOf(s.error(), reload_failed);

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "domain/distribution.hpp"
@@ -43,8 +44,16 @@ class TargetFileSystem {
                                unsigned mode) = 0;
   // Replaces `aside` with what `path` holds now, bytes and mode; `path` stays as it is.
   virtual domain::Status keepAside(const std::string& path, const std::string& aside) = 0;
-  // Makes `path` the file `from` (replacing it), atomically where the target can.
-  virtual domain::Status install(const std::string& from, const std::string& path) = 0;
+  // Makes each `path` the file `from` (replacing it), atomically where the target can, in order;
+  // on failure some may have moved already.
+  using Moves = std::vector<std::pair<std::string, std::string>>;  // from, path
+  virtual domain::Status installAll(const Moves& moves) = 0;
+  // installAll, then (when all moved) runs `command` (empty: none). Errors say which step failed
+  // through their reason: WRITE_FAILED for a move, RELOAD_FAILED or TIMEOUT for the command.
+  virtual domain::Status installAllThenRun(const Moves& moves, const std::string& command) {
+    if (auto s = installAll(moves); !s) return s;
+    return command.empty() ? domain::Status{} : run(command);
+  }
   // Removes `path`; absent is fine.
   virtual domain::Status remove(const std::string& path) = 0;
   // Whether files can be created in `dir` (changes nothing).
