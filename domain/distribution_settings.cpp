@@ -170,17 +170,18 @@ std::vector<std::string_view> credentialKindsFor(std::string_view module) {
   return {};
 }
 
+std::string settingOf(const Settings& settings, std::string_view key, std::string fallback) {
+  const auto it = settings.find(std::string(key));
+  return it == settings.end() || it->second.empty() ? fallback : it->second;
+}
+
 TargetFiles targetFiles(const Settings& s) {
   TargetFiles f;
-  const auto get = [&](const char* k) {
-    const auto it = s.find(k);
-    return it == s.end() ? std::string() : it->second;
-  };
-  f.cert_path = get("cert_path");
-  f.key_path = get("key_path");
-  f.chain_path = get("chain_path");
-  f.fullchain_path = get("fullchain_path");
-  if (const auto mode = get("file_mode"); !mode.empty()) {
+  f.cert_path = settingOf(s, "cert_path");
+  f.key_path = settingOf(s, "key_path");
+  f.chain_path = settingOf(s, "chain_path");
+  f.fullchain_path = settingOf(s, "fullchain_path");
+  if (const auto mode = settingOf(s, "file_mode"); !mode.empty()) {
     int m = 0;
     const auto [end, ec] = std::from_chars(mode.data(), mode.data() + mode.size(), m, 8);
     if (ec == std::errc{} && end == mode.data() + mode.size()) f.cert_mode = m;

@@ -31,6 +31,9 @@ struct DistributionPolicy {
 // Whether `key` is a setting of targets of `module`.
 bool isModuleSetting(std::string_view module, std::string_view key);
 
+// The setting's value, or `fallback` when it is absent or empty.
+std::string settingOf(const Settings& settings, std::string_view key, std::string fallback = {});
+
 // The module configuration's settings overlaid by the target's own.
 Settings effectiveSettings(const ModuleConfig& config, const DistributionTarget& target);
 

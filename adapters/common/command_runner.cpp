@@ -18,10 +18,8 @@ using domain::ErrorCode;
 using domain::makeError;
 using Clock = std::chrono::steady_clock;
 
-namespace {
-
 // The last non-empty line of `output`, the secret masked, at most 300 characters.
-std::string lastLine(std::string output, const std::string& secret) {
+std::string lastOutputLine(std::string output, const std::string& secret) {
   if (!secret.empty()) {
     for (auto at = output.find(secret); at != std::string::npos; at = output.find(secret, at)) {
       output.replace(at, secret.size(), "***");
@@ -36,8 +34,6 @@ std::string lastLine(std::string output, const std::string& secret) {
   }
   return line.size() > 300 ? line.substr(0, 300) + "..." : line;
 }
-
-}  // namespace
 
 domain::Status runCommand(const Command& command) {
   int out[2];
@@ -135,7 +131,7 @@ domain::Status runCommand(const Command& command) {
   const std::string how = WIFEXITED(status)
                               ? "exited with status " + std::to_string(WEXITSTATUS(status))
                               : "was killed by signal " + std::to_string(WTERMSIG(status));
-  const std::string line = lastLine(output, command.secret);
+  const std::string line = lastOutputLine(output, command.secret);
   return makeError(ErrorCode::unavailable, what + " " + how + (line.empty() ? "" : ": " + line));
 }
 

@@ -21,6 +21,10 @@ struct Command {
   std::string what;    // how errors name it, e.g. "the DNS hook /usr/local/bin/dns present"
 };
 
+// The last non-empty line of a command's `output`, `secret` masked, control characters blanked,
+// at most 300 characters: what an error message quotes.
+std::string lastOutputLine(std::string output, const std::string& secret = {});
+
 // Ok when it exits 0. Otherwise: failed_precondition when it cannot be started, deadline_exceeded
 // when it ran past the timeout (stopped), unavailable when it exited non-zero or was killed — the
 // message names the command, how it ended and its last output line (secret masked).

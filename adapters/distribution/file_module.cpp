@@ -151,8 +151,7 @@ class LocalFileSystem : public TargetFileSystem {
 std::optional<std::string> outsideAllowed(const domain::Settings& settings,
                                           const std::vector<std::string>& allowed) {
   for (const auto& f : filesFor(settings, {})) {
-    const auto slash = f.path.rfind('/');
-    const std::string dir = slash == 0 ? "/" : f.path.substr(0, slash);
+    const std::string dir = directoryOf(f.path);
     char resolved[PATH_MAX];
     const bool found = ::realpath(dir.c_str(), resolved) != nullptr;
     const bool inside =
@@ -165,10 +164,6 @@ std::optional<std::string> outsideAllowed(const domain::Settings& settings,
     if (!inside) return f.path;
   }
   return std::nullopt;
-}
-
-std::chrono::milliseconds millis(domain::Duration d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
 }
 
 ports::TargetOutcome refused(const std::string& path) {
@@ -210,8 +205,7 @@ ports::TargetOutcome FileModule::check(const ports::TargetAccess& target) {
     return refused(*path);
   LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
   for (const auto& f : filesFor(target.settings, {})) {
-    const auto slash = f.path.rfind('/');
-    const std::string dir = slash == 0 ? "/" : f.path.substr(0, slash);
+    const std::string dir = directoryOf(f.path);
     auto writable = fs.writableDirectory(dir);
     if (!writable || !*writable) {
       return ports::TargetOutcome::failure(domain::target_error::write_failed,

@@ -14,18 +14,10 @@ using ports::TargetOutcome;
 
 namespace {
 
-std::string setting(const domain::Settings& s, const char* key) {
-  const auto it = s.find(key);
-  return it == s.end() ? std::string() : it->second;
-}
-
-std::chrono::milliseconds millis(domain::Duration d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 // One command on its own connection (HAProxy answers and closes); the answer.
 domain::Result<std::string> ask(const ports::TargetAccess& target, const std::string& command) {
-  auto socket = connectTo(setting(target.settings, "runtime_address"), millis(target.timeout));
+  auto socket =
+      connectTo(domain::settingOf(target.settings, "runtime_address"), millis(target.timeout));
   if (!socket) return socket.error();
   if (auto sent = socket->sendAll(command); !sent) return sent.error();
   return socket->readToEnd(64 * 1024, millis(target.timeout));
@@ -71,7 +63,7 @@ std::string normalSerial(std::string s) {
 
 // The serial HAProxy serves for the certificate, or the outcome saying why there is none.
 std::variant<std::string, TargetOutcome> servedSerial(const ports::TargetAccess& target) {
-  const std::string name = setting(target.settings, "cert_name");
+  const std::string name = domain::settingOf(target.settings, "cert_name");
   auto shown = ask(target, "show ssl cert " + name + "\n");
   if (!shown) return outcomeOf(shown.error(), domain::target_error::connect_failed);
   const auto at = shown->find("Serial: ");
@@ -86,7 +78,7 @@ std::variant<std::string, TargetOutcome> servedSerial(const ports::TargetAccess&
 
 TargetOutcome commit(const ports::TargetAccess& target, const domain::CertificateVersion& v,
                      bool verify) {
-  const std::string name = setting(target.settings, "cert_name");
+  const std::string name = domain::settingOf(target.settings, "cert_name");
   auto set = ask(target, "set ssl cert " + name + " <<\n" + payloadOf(v) + "\n");
   if (!set) return outcomeOf(set.error(), domain::target_error::write_failed);
   if (set->find("Transaction created") == std::string::npos &&
@@ -119,7 +111,7 @@ TargetOutcome HaproxyModule::plan(const ports::TargetAccess& target,
   auto served = servedSerial(target);
   if (auto* refused = std::get_if<TargetOutcome>(&served)) return *refused;
   auto out = TargetOutcome::success();
-  out.changes.push_back({"haproxy cert " + setting(target.settings, "cert_name"),
+  out.changes.push_back({"haproxy cert " + domain::settingOf(target.settings, "cert_name"),
                          std::get<std::string>(served) == normalSerial(next.serial_number)
                              ? "unchanged"
                              : "replace"});

@@ -8,6 +8,7 @@
 
 #include "domain/distribution_settings.hpp"
 #include "domain/result.hpp"
+#include "domain/time.hpp"
 
 namespace certsteward::adapters::distribution {
 
@@ -35,6 +36,10 @@ class Socket {
 // "host:port" over TCP, or "unix:/path"; every later read and write is bounded by `timeout`.
 // Errors: reason CONNECT_FAILED (refused, unreachable, unknown host) or TIMEOUT.
 domain::Result<Socket> connectTo(const std::string& address, std::chrono::milliseconds timeout);
+
+inline std::chrono::milliseconds millis(domain::Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
 
 // How long a served-certificate check waits for a reload to take effect, at most.
 inline std::chrono::milliseconds verifyPatience() {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "adapters/common/command_runner.hpp"
 #include "adapters/distribution/net.hpp"
 #include "adapters/distribution/target_files.hpp"
 #include "domain/encoding.hpp"
@@ -19,11 +20,6 @@ using domain::makeError;
 using ports::TargetOutcome;
 
 namespace {
-
-std::string setting(const domain::Settings& s, const char* key, std::string fallback = {}) {
-  const auto it = s.find(key);
-  return it == s.end() || it->second.empty() ? fallback : it->second;
-}
 
 // Single quotes for a POSIX shell.
 std::string shellQuote(const std::string& text) {
@@ -38,17 +34,6 @@ std::string shellQuote(const std::string& text) {
   return out + "'";
 }
 
-std::string lastLine(std::string output) {
-  while (!output.empty() && (output.back() == '\n' || output.back() == '\r'))
-    output.pop_back();
-  const auto nl = output.find_last_of('\n');
-  std::string line = nl == std::string::npos ? output : output.substr(nl + 1);
-  for (char& c : line) {
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-  }
-  return line.size() > 300 ? line.substr(0, 300) + "..." : line;
-}
-
 // An authenticated session with SFTP open, or the outcome that says why there is none.
 class SshTarget : public TargetFileSystem {
  public:
@@ -61,12 +46,13 @@ class SshTarget : public TargetFileSystem {
   }
 
   std::optional<TargetOutcome> open(const ports::TargetAccess& target) {
-    const std::string host = setting(target.settings, "host");
-    const std::string where = host + ":" + setting(target.settings, "port", "22");
+    const std::string host = domain::settingOf(target.settings, "host");
+    const std::string where = host + ":" + domain::settingOf(target.settings, "port", "22");
     session_ = ssh_new();
     if (session_ == nullptr) return TargetOutcome::failure("CONNECT_FAILED", "no SSH session");
-    timeoutMs_ = std::chrono::duration_cast<std::chrono::milliseconds>(target.timeout).count();
-    const unsigned port = static_cast<unsigned>(std::stoul(setting(target.settings, "port", "22")));
+    timeoutMs_ = millis(target.timeout).count();
+    const unsigned port =
+        static_cast<unsigned>(std::stoul(domain::settingOf(target.settings, "port", "22")));
     const long seconds = std::max<long>(1, static_cast<long>(timeoutMs_ / 1000));
     const bool no = false;
     const std::string user = target.credential ? target.credential->username : std::string();
@@ -99,7 +85,7 @@ class SshTarget : public TargetFileSystem {
     ssh_clean_pubkey_hash(&hash);
     while (!fingerprint.empty() && fingerprint.back() == '=')
       fingerprint.pop_back();
-    std::string expected = setting(target.settings, "host_key_sha256");
+    std::string expected = domain::settingOf(target.settings, "host_key_sha256");
     while (!expected.empty() && expected.back() == '=')
       expected.pop_back();
     if (fingerprint != expected) {
@@ -226,7 +212,7 @@ class SshTarget : public TargetFileSystem {
         return makeError(ErrorCode::unavailable, kMoveFailed, "WRITE_FAILED");
       }
       if (ran) {
-        const std::string line = lastLine(ran->second);
+        const std::string line = common::lastOutputLine(ran->second);
         return makeError(ErrorCode::unavailable,
                          "the reload command exited with status " + std::to_string(ran->first) +
                              (line.empty() ? "" : ": " + line),
@@ -284,7 +270,7 @@ class SshTarget : public TargetFileSystem {
     auto ran = exec(command);
     if (!ran) return ran.error();
     if (ran->first != 0) {
-      const std::string line = lastLine(ran->second);
+      const std::string line = common::lastOutputLine(ran->second);
       return makeError(ErrorCode::unavailable,
                        "the reload command exited with status " + std::to_string(ran->first) +
                            (line.empty() ? "" : ": " + line),
@@ -383,8 +369,7 @@ TargetOutcome SshModule::deliver(const ports::TargetAccess& target,
                                  const domain::CertificateVersion& next) {
   SshTarget host;
   if (auto refused = host.open(target)) return *refused;
-  const auto patience = std::min(
-      std::chrono::duration_cast<std::chrono::milliseconds>(target.timeout), verifyPatience());
+  const auto patience = std::min(millis(target.timeout), verifyPatience());
   return deliverFiles(host, target, next, [&](const domain::Settings& s, const std::string& leaf) {
     return checkServedCertificate(s, leaf, patience);
   });

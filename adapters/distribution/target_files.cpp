@@ -11,16 +11,6 @@ using ports::TargetOutcome;
 
 namespace {
 
-std::string setting(const domain::Settings& s, const char* key) {
-  const auto it = s.find(key);
-  return it == s.end() ? std::string() : it->second;
-}
-
-std::string directoryOf(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 struct Installed {
   PlannedFile file;
   bool existed = false;
@@ -52,6 +42,11 @@ domain::Status undo(TargetFileSystem& fs, const std::vector<Installed>& installe
 }
 
 }  // namespace
+
+std::string directoryOf(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
 
 TargetOutcome outcomeOf(const domain::Error& error, const char* code) {
   const std::string& r = error.reason;
@@ -96,7 +91,7 @@ TargetOutcome planFiles(TargetFileSystem& fs, const ports::TargetAccess& target,
     }
     out.changes.push_back({f.path, action});
   }
-  if (const auto reload = setting(target.settings, "reload_command"); !reload.empty()) {
+  if (const auto reload = domain::settingOf(target.settings, "reload_command"); !reload.empty()) {
     if (auto found = fs.commandExists(reload); !found)
       return outcomeOf(found.error(), reload_failed);
     out.changes.push_back({"reload: " + reload, "run"});
@@ -123,7 +118,7 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
     }
     changed.push_back({std::move(f), state->exists});
   }
-  const std::string reload = setting(target.settings, "reload_command");
+  const std::string reload = domain::settingOf(target.settings, "reload_command");
   if (changed.empty()) {
     if (target.step) target.step("every file already holds serial " + next.serial_number);
   } else {
@@ -213,7 +208,7 @@ TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
     for (const auto& m : moves)
       target.step("restored " + m.second);
   }
-  if (const auto reload = setting(target.settings, "reload_command"); !reload.empty()) {
+  if (const auto reload = domain::settingOf(target.settings, "reload_command"); !reload.empty()) {
     if (auto s = fs.run(reload); !s) return outcomeOf(s.error(), reload_failed);
     if (target.step) target.step("reloaded");
   }

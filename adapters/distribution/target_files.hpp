@@ -73,6 +73,9 @@ struct PlannedFile {
 std::vector<PlannedFile> filesFor(const domain::Settings& settings,
                                   const domain::CertificateVersion& version);
 
+// The directory a path's file is in ("/" for a file at the root).
+std::string directoryOf(const std::string& path);
+
 // The served-certificate check after a reload: nullopt when fine, else why not.
 using VerifyServed =
     std::function<std::optional<std::string>(const domain::Settings&, const std::string& leafPem)>;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "adapters/distribution/net.hpp"
 #include "domain/encoding.hpp"
 #include "domain/time.hpp"
 
@@ -19,11 +20,6 @@ namespace json = boost::json;
 using ports::TargetOutcome;
 
 namespace {
-
-std::string setting(const domain::Settings& s, const char* key) {
-  const auto it = s.find(key);
-  return it == s.end() ? std::string() : it->second;
-}
 
 std::size_t collect(char* data, std::size_t size, std::size_t n, void* out) {
   auto* body = static_cast<std::string*>(out);
@@ -41,7 +37,7 @@ TargetOutcome curlFailure(CURLcode rc, const std::string& url) {
 CURL* handleFor(const ports::TargetAccess& target, const std::string& url) {
   CURL* curl = curl_easy_init();
   if (curl == nullptr) return nullptr;
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(target.timeout).count();
+  const auto ms = millis(target.timeout).count();
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
@@ -50,7 +46,7 @@ CURL* handleFor(const ports::TargetAccess& target, const std::string& url) {
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(std::min<long long>(ms, 10000)));
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "certsteward-webhook");
-  if (const auto ca = setting(target.settings, "ca_pem"); !ca.empty()) {
+  if (const auto ca = domain::settingOf(target.settings, "ca_pem"); !ca.empty()) {
     curl_blob blob{const_cast<char*>(ca.data()), ca.size(), CURL_BLOB_COPY};
     curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
   }
@@ -73,7 +69,7 @@ std::string deliveryId() {
 
 TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateVersion& v,
                    const char* action) {
-  const std::string url = setting(target.settings, "url");
+  const std::string url = domain::settingOf(target.settings, "url");
   json::array names;
   for (const auto& n : v.names)
     names.emplace_back(n);
@@ -89,7 +85,8 @@ TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateV
                                                : json::value(nullptr)}}},
                    {"certificate_pem", v.certificate_pem},
                    {"chain_pem", v.chain_pem}};
-  if (setting(target.settings, "include_private_key") == "true") {  // https only: see the rules
+  if (domain::settingOf(target.settings, "include_private_key") ==
+      "true") {  // https only: see the rules
     doc["private_key_pem"] = v.private_key_pem;
   }
   const std::string id = deliveryId();
@@ -133,7 +130,7 @@ TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateV
 
 // Connects (and for https completes the handshake) without sending a request.
 TargetOutcome reach(const ports::TargetAccess& target) {
-  const std::string url = setting(target.settings, "url");
+  const std::string url = domain::settingOf(target.settings, "url");
   CURL* curl = handleFor(target, url);
   if (curl == nullptr) return TargetOutcome::failure("CONNECT_FAILED", "libcurl is unavailable");
   curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
@@ -154,7 +151,7 @@ TargetOutcome WebhookModule::plan(const ports::TargetAccess& target,
                                   const domain::CertificateVersion&) {
   auto out = reach(target);
   if (!out.ok) return out;
-  out.changes.push_back({"POST " + setting(target.settings, "url"), "send"});
+  out.changes.push_back({"POST " + domain::settingOf(target.settings, "url"), "send"});
   return out;
 }
 

@@ -127,6 +127,22 @@ namespace {
 
 // Runs `op` on every target of `p` that has no preset failure (and is in `only`, when given),
 // side by side; a module that throws is a failed target, never a crashed worker.
+// A module call; a module that throws is a failed target, never a crashed worker.
+template <class Op>
+ports::TargetOutcome guarded(Op op) {
+  try {
+    return op();
+  } catch (const std::exception&) {
+    return ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
+  }
+}
+
+// What putting a target back did, on its result.
+void markPutBack(TargetResult& r, const ports::TargetOutcome& undone) {
+  r.rolled_back = undone.ok;
+  r.rollback_error = undone.ok ? "" : undone.error;
+}
+
 template <class Prepared, class Op>
 std::vector<TargetResult> runTargets(ports::Background& background, std::size_t concurrency,
                                      const ports::Clock& clock, Prepared& p,
@@ -146,12 +162,7 @@ std::vector<TargetResult> runTargets(ports::Background& background, std::size_t 
       return;
     }
     const auto started = clock.now();
-    ports::TargetOutcome outcome;
-    try {
-      outcome = op(p.targets[i]);
-    } catch (const std::exception&) {
-      outcome = ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
-    }
+    auto outcome = guarded([&] { return op(p.targets[i]); });
     r.duration_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - started).count();
     r.status = outcome.ok ? okStatus : "failed";
@@ -327,9 +338,8 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
         }
         if (!earlier) earlier = openVersion(held);
         if (!earlier) break;
-        const auto undone = p.module->restore(p.targets[i], &*earlier);
-        results[i].rolled_back = undone.ok;
-        results[i].rollback_error = undone.ok ? "" : undone.error;
+        markPutBack(results[i],
+                    guarded([&] { return p.module->restore(p.targets[i], &*earlier); }));
       }
     }
     if (batched && batch + 1 < batches) {  // stored, and the next batch queued
@@ -337,8 +347,6 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
       d.last_action = "execute";
       d.last_run_at = started;
       d.last_target_results = results;
-      for (auto& r : d.last_target_results)
-        r.changes.clear();
       d.updated_at = p_.clock.now();
       if (auto s = p_.distributions.update(d); !s) return s;
       if (auto s = queueBatch(job, d, cert, batch + 1); !s) return s;
@@ -369,15 +377,10 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
               target_error::nothing_to_restore,
               "no earlier version was delivered through this distribution");
         } else {
-          try {
-            undone = p.module->restore(p.targets[i], previous ? &*previous : nullptr);
-          } catch (const std::exception&) {
-            undone =
-                ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
-          }
+          undone = guarded(
+              [&] { return p.module->restore(p.targets[i], previous ? &*previous : nullptr); });
         }
-        results[i].rolled_back = undone.ok;
-        results[i].rollback_error = undone.ok ? "" : undone.error;
+        markPutBack(results[i], undone);
         log(undone.ok ? LogLevel::info : LogLevel::error,
             "target " + results[i].target_name +
                 (undone.ok ? ": rolled back" : ": rollback failed: " + undone.error));
@@ -400,8 +403,6 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
   d.last_action = "execute";
   d.last_run_at = started;
   d.last_target_results = results;
-  for (auto& r : d.last_target_results)
-    r.changes.clear();
   d.updated_at = p_.clock.now();
   if (outcome == "succeeded") {
     d.last_error.clear();
@@ -604,8 +605,6 @@ Status DistributionRunner::rollback(const Job& job, const Log& log) {
   d->last_action = "rollback";
   d->last_run_at = now;
   d->last_target_results = results;
-  for (auto& r : d->last_target_results)
-    r.changes.clear();
   d->updated_at = now;
   if (failed == 0 && restored > 0) {
     d->last_status = "rolled_back";

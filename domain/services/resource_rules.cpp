@@ -114,14 +114,6 @@ Status checkModuleConfig(const ModuleConfig& config, const ports::CredentialRepo
   const auto kinds = credentialKindsFor(config.module);
   for (const auto& t : config.targets) {
     if (t.name.empty()) return makeError(ErrorCode::invalid_argument, "every target needs a name");
-    if (t.name.size() > 128) {
-      return makeError(ErrorCode::invalid_argument, "a target name has at most 128 characters");
-    }
-    if (std::any_of(t.name.begin(), t.name.end(),
-                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
-      return makeError(ErrorCode::invalid_argument,
-                       "a target name must not contain control characters");
-    }
     if (!names_seen.insert(t.name).second) {
       return makeError(ErrorCode::invalid_argument,
                        "target names must be unique: " + t.name.substr(0, 64));

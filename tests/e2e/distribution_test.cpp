@@ -55,6 +55,16 @@ json::object sshTarget(const std::string& name, const SshdServer& sshd, const Ng
                                                 {"verify_server_name", "site.example.test"}}}};
 }
 
+// The sshd's client key as the project's `ssh_key` credential; its id.
+std::string deployKey(Deployment& d, const SshdServer& sshd) {
+  return d.created(d.base + "/credentials",
+                   json::object{{"name", "deploy key"},
+                                {"kind", "ssh_key"},
+                                {"username", SshdServer::user()},
+                                {"secret", sshd.clientKey()}},
+                   "credential");
+}
+
 std::string modTimes(const NginxServer& nginx) {
   std::string out;
   for (const char* f : {"cert.pem", "fullchain.pem", "key.pem"}) {
@@ -79,12 +89,7 @@ TEST_CASE(
   Deployment d(0, "distribution.timeout = 10s\n");
   auto& http = *d.http;
 
-  const std::string credential = d.created(d.base + "/credentials",
-                                           json::object{{"name", "deploy key"},
-                                                        {"kind", "ssh_key"},
-                                                        {"username", SshdServer::user()},
-                                                        {"secret", sshd.clientKey()}},
-                                           "credential");
+  const std::string credential = deployKey(d, sshd);
   const std::string module =
       d.created(d.base + "/modules",
                 json::object{{"name", "web"},
@@ -198,12 +203,7 @@ TEST_CASE(
   Deployment d(
       0, "distribution.timeout = 10s\ndistribution.file_directories = " + allowed.string() + "\n");
   auto& http = *d.http;
-  const std::string credential = d.created(d.base + "/credentials",
-                                           json::object{{"name", "deploy key"},
-                                                        {"kind", "ssh_key"},
-                                                        {"username", SshdServer::user()},
-                                                        {"secret", sshd.clientKey()}},
-                                           "credential");
+  const std::string credential = deployKey(d, sshd);
 
   // Hostile or mistaken settings: 422 naming the setting, nothing stored.
   const auto refused = [&](json::object target) {
