@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -108,7 +109,10 @@ class RecordingNotifierFake : public ports::Notifier {
 };
 
 // A DNS server in memory shared by every provider the factory makes: records are visible as
-// soon as they are present.
+// soon as they are present. Failures can be injected: the next `n` removals fail as an
+// unreachable DNS server would (failCleanups), and records stay invisible until an instant
+// (visibleFrom: waitVisible answers at once, as a provider whose poll interval is longer than
+// the time it was given).
 class InMemoryDns : public ports::DnsProviderFactory {
  public:
   domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential&,
@@ -129,6 +133,22 @@ class InMemoryDns : public ports::DnsProviderFactory {
     std::lock_guard lock(mu_);
     return published_;
   }
+  void failCleanups(int n) {
+    std::lock_guard lock(mu_);
+    failingCleanups_ = n;
+  }
+  void visibleFrom(std::chrono::steady_clock::time_point at) {
+    std::lock_guard lock(mu_);
+    visibleFrom_ = at;
+  }
+  int cleanupCalls() const {
+    std::lock_guard lock(mu_);
+    return cleanupCalls_;
+  }
+  int waitCalls() const {
+    std::lock_guard lock(mu_);
+    return waitCalls_;
+  }
 
  private:
   class Provider : public ports::DnsProvider {
@@ -142,12 +162,23 @@ class InMemoryDns : public ports::DnsProviderFactory {
     }
     domain::Status cleanup(const ports::TxtRecord& r) override {
       std::lock_guard lock(dns_.mu_);
+      ++dns_.cleanupCalls_;
+      if (dns_.failingCleanups_ > 0) {
+        --dns_.failingCleanups_;
+        return domain::makeError(domain::ErrorCode::unavailable, "the DNS server did not answer");
+      }
       dns_.records_.erase({r.name, r.value});
       return {};
     }
     domain::Status waitVisible(const ports::TxtRecord& r, domain::Duration) override {
-      if (dns_.has(r.name, r.value)) return {};
-      return domain::makeError(domain::ErrorCode::unavailable, r.name + " is not visible");
+      std::lock_guard lock(dns_.mu_);
+      ++dns_.waitCalls_;
+      if (dns_.records_.count({r.name, r.value}) == 1 &&
+          std::chrono::steady_clock::now() >= dns_.visibleFrom_) {
+        return {};
+      }
+      return domain::makeError(domain::ErrorCode::unavailable,
+                               "the TXT record " + r.name + " is not visible yet");
     }
 
    private:
@@ -157,6 +188,10 @@ class InMemoryDns : public ports::DnsProviderFactory {
   mutable std::mutex mu_;
   std::set<std::pair<std::string, std::string>> records_;
   std::size_t published_ = 0;
+  int failingCleanups_ = 0;
+  int cleanupCalls_ = 0;
+  int waitCalls_ = 0;
+  std::chrono::steady_clock::time_point visibleFrom_{};
 };
 
 // "fake-hash:" + the password: instant, and verify accepts exactly the hashed password.
@@ -227,14 +262,25 @@ class FakeTokenCodec : public ports::TokenCodec {
 };
 
 // A CA in process. registerAccount answers a fixed account URL; issue() proves control of each
-// name through the DNS provider it is given (present, waitVisible, cleanup, as ACME does) and
-// returns placeholder PEM text valid for `validity`; rolloverKey answers a new "sealed" key.
-// `refusal`, when set, is returned by every call instead (a CA that says no).
+// name through the DNS provider it is given (present, waitVisible, cleanup, as ACME does; a
+// failed removal does not fail the order) and returns `material` for the names, or placeholder
+// PEM text valid for `validity`; rolloverKey answers a new "sealed" key.
+// Failures to inject: `refusal` is returned by every call instead (a CA that says no);
+// `failure` ends issue() after the proof, reported as the ACME adapter reports it (a
+// "rateLimited" reason with `retryAfter`, `failingValidations` named); `delay` holds issue()
+// that long, or until the request's stop signal is raised (counted in stopsSeen()).
+// Set the knobs before the CA is shared with other threads.
 class FakeIssuer : public ports::Issuer {
  public:
   explicit FakeIssuer(const ports::Clock& clock) : clock_(clock) {}
   std::optional<domain::Error> refusal;
+  std::optional<domain::Error> failure;
+  std::optional<domain::Duration> retryAfter;
+  std::vector<std::string> failingValidations;
+  std::chrono::milliseconds delay{0};
+  bool proveWithDns = true;
   domain::Duration validity = std::chrono::days{90};
+  std::function<ports::IssuedCertificate(const std::vector<std::string>& names)> material;
 
   domain::Result<ports::AccountState> registerAccount(const domain::AcmeAccount&) override {
     if (refusal) return *refusal;
@@ -245,21 +291,39 @@ class FakeIssuer : public ports::Issuer {
     const int order = ++orders_;
     if (request.report != nullptr) request.report->orders_created = 1;
     if (refusal) return *refusal;
-    for (const auto& name : request.names) {
-      const ports::TxtRecord record{"", "_acme-challenge." + name + ".",
-                                    "token-" + std::to_string(order), 60};
-      if (auto s = dns.present(record); !s) return s.error();
-      auto visible = dns.waitVisible(record, std::chrono::seconds{5});
-      (void)dns.cleanup(record);
-      if (!visible) return visible.error();
+    if (proveWithDns) {
+      for (const auto& name : request.names) {
+        const ports::TxtRecord record{"", "_acme-challenge." + name + ".",
+                                      "token-" + std::to_string(order), 60};
+        if (auto s = dns.present(record); !s) return s.error();
+        auto visible = dns.waitVisible(record, std::chrono::seconds{5});
+        (void)dns.cleanup(record);
+        if (!visible) return visible.error();
+      }
+    }
+    if (auto stopped = wait(request); !stopped) return stopped.error();
+    if (failure) {
+      if (request.report != nullptr) {
+        request.report->failed_validations = failingValidations;
+        if (failure->reason == "rateLimited") {
+          request.report->rate_limited = true;
+          request.report->retry_after = retryAfter;
+          request.report->rate_limit_detail = failure->message;
+        }
+      }
+      return *failure;
     }
     ports::IssuedCertificate c;
-    c.certificate_pem = "-----BEGIN CERTIFICATE-----\nfake " + request.names.front() +
-                        "\n-----END CERTIFICATE-----\n";
-    c.private_key_pem = "-----BEGIN PRIVATE KEY-----\nfake\n-----END PRIVATE KEY-----\n";
+    if (material) {
+      c = material(request.names);
+    } else {
+      c.certificate_pem = "-----BEGIN CERTIFICATE-----\nfake " + request.names.front() +
+                          "\n-----END CERTIFICATE-----\n";
+      c.private_key_pem = "-----BEGIN PRIVATE KEY-----\nfake\n-----END PRIVATE KEY-----\n";
+      c.not_before = clock_.now();
+      c.expires_at = clock_.now() + validity;
+    }
     c.serial_number = std::to_string(order);
-    c.not_before = clock_.now();
-    c.expires_at = clock_.now() + validity;
     return c;
   }
   domain::Status revoke(const domain::AcmeAccount&, const std::string&) override {
@@ -276,10 +340,25 @@ class FakeIssuer : public ports::Issuer {
                                "fake-rolled-key-" + std::to_string(++rollovers_)};
   }
   int orders() const { return orders_.load(); }
+  int stopsSeen() const { return stopsSeen_.load(); }
 
  private:
+  domain::Status wait(const ports::IssueRequest& request) {
+    const auto until = std::chrono::steady_clock::now() + delay;
+    while (std::chrono::steady_clock::now() < until) {
+      if (request.stop != nullptr && request.stop->requested()) {
+        ++stopsSeen_;
+        return domain::makeError(domain::ErrorCode::unavailable,
+                                 "stopped before the order finished", "stopped");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds{5});
+    }
+    return {};
+  }
+
   const ports::Clock& clock_;
   std::atomic<int> orders_{0};
+  std::atomic<int> stopsSeen_{0};
   std::atomic<int> rollovers_{0};
 };
 

@@ -26,7 +26,7 @@ TEST_CASE(
   CHECK(failed.attempts == 1);
   CHECK(failed.next_run_at >= before + 1h);  // not the 200 ms backoff
   CHECK(failed.next_run_at <= fx.clock.now() + 1h);
-  CHECK(fx.ca.orders == 1);
+  CHECK(fx.ca.orders() == 1);
   CHECK(fx.counted("example.test", CaActivityKind::order_created) == 1);
   CHECK(fx.counted("example.test", CaActivityKind::rate_limited) == 1);
   CHECK(fx.counted("example.test", CaActivityKind::certificate_issued) == 0);
@@ -42,7 +42,7 @@ TEST_CASE(
   CHECK(waiting.attempts == 0);
   CHECK(waiting.next_run_at == failed.next_run_at);
   CHECK(waiting.error_msg.find("rate limit for example.test holds until") != std::string::npos);
-  CHECK(fx.ca.orders == 1);
+  CHECK(fx.ca.orders() == 1);
   CHECK(fx.logged(held.id, "the attempt is not counted"));
   CHECK_FALSE(*fx.worker.runOnce(Lane::standard, "worker-b"));  // nothing else is due
 
@@ -50,7 +50,7 @@ TEST_CASE(
   const Job free = fx.queueAnother({"www.example.org"});
   REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-b"));
   CHECK(fx.store.jobs().get("p1", free.id)->status == JobStatus::completed);
-  CHECK(fx.ca.orders == 2);
+  CHECK(fx.ca.orders() == 2);
 
   // Nor is another project ordering the same registered domain through its own account: one
   // tenant's refusals never hold back another's orders.
@@ -71,7 +71,7 @@ TEST_CASE(
   REQUIRE(fx.store.jobs().enqueue(otherJob).ok());
   REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-c"));
   CHECK(fx.store.jobs().get("p2", otherJob.id)->status == JobStatus::completed);
-  CHECK(fx.ca.orders == 3);
+  CHECK(fx.ca.orders() == 3);
 }
 
 TEST_CASE(
@@ -97,7 +97,7 @@ TEST_CASE(
   const auto held = *fx.store.jobs().get("p1", "renew-1");
   CHECK(held.status == JobStatus::pending);
   CHECK(held.attempts == 0);
-  CHECK(fx.ca.orders == 0);
+  CHECK(fx.ca.orders() == 0);
   const auto after = fx.storedCert();
   CHECK(after.status == CertificateStatus::renewal_pending);  // not renewal_in_progress
   CHECK(after.renewal_attempts == cert.renewal_attempts);

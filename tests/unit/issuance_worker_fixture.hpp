@@ -1,6 +1,7 @@
-// The issuance worker's test fixture: a scripted CA, an in-memory DNS whose removals can be made
-// to fail, and the worker over the memory store and the real clock, with one project, its ACME
-// account and a certificate whose issue job is queued.
+// The issuance worker's test fixture: the shared fake CA (material a TLS client can parse, no
+// DNS proof unless a test asks for it), the shared in-memory DNS, and the worker over the memory
+// store and the real clock, with one project, its ACME account and a certificate whose issue
+// job is queued.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -20,6 +21,7 @@
 #include "adapters/store/memory/memory_store.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "support/test_certificates.hpp"
+#include "testing/fakes.hpp"
 #include "testing/sequential_ids.hpp"
 
 namespace certsteward::issuance_test {
@@ -27,121 +29,13 @@ namespace certsteward::issuance_test {
 using namespace certsteward::domain;
 using namespace std::chrono_literals;
 
-class ScriptedCa : public ports::Issuer {
- public:
-  std::chrono::milliseconds delay{0};
-  std::optional<Error> failure;
-  std::atomic<int> orders{0};
-  std::atomic<int> stopsSeen{0};
-  bool useDns = false;  // publish and remove one challenge record per name, as ACME does
-  // What the CA answers besides the result, reported as the ACME adapter does.
-  std::optional<Duration> retryAfter;           // sent with a rateLimited failure
-  std::vector<std::string> failingValidations;  // names whose authorization ends invalid
-
-  Result<ports::AccountState> registerAccount(const AcmeAccount&) override {
-    return ports::AccountState{"valid", "https://ca.test/acct/1", ""};
-  }
-  Result<ports::IssuedCertificate> issue(const ports::IssueRequest& r,
-                                         ports::DnsProvider& dns) override {
-    ++orders;
-    if (useDns) {
-      const ports::TxtRecord record{"", "_acme-challenge." + r.names.front() + ".",
-                                    "token-" + std::to_string(orders.load()), 60};
-      if (auto s = dns.present(record); !s) return s.error();
-      auto visible = dns.waitVisible(record, 5s);
-      (void)dns.cleanup(record);
-      if (!visible)
-        return visible.error();  // as the ACME adapter: a failed removal does not fail the order
-    }
-    // Waits `delay`, or less when the attempt is asked to stop (as the ACME adapter does).
-    const auto until = std::chrono::steady_clock::now() + delay;
-    while (std::chrono::steady_clock::now() < until) {
-      if (r.stop != nullptr && r.stop->requested()) {
-        ++stopsSeen;
-        return makeError(ErrorCode::unavailable, "stopped before the order finished", "stopped");
-      }
-      std::this_thread::sleep_for(5ms);
-    }
-    if (r.report != nullptr) {
-      r.report->orders_created = 1;
-      r.report->failed_validations = failingValidations;
-      if (failure && failure->reason == "rateLimited") {
-        r.report->rate_limited = true;
-        r.report->retry_after = retryAfter;
-        r.report->rate_limit_detail = failure->message;
-      }
-    }
-    if (failure) return *failure;
-    const auto m = testing::makeTestMaterial(r.names.front());
-    ports::IssuedCertificate c;
-    c.certificate_pem = m.certificate_pem;
-    c.chain_pem = m.chain_pem;
-    c.private_key_pem = m.private_key_pem;
-    c.serial_number = "0" + std::to_string(orders.load());
-    c.expires_at = fromUnixSeconds(4102444800);  // 2100
-    return c;
-  }
-  Status revoke(const AcmeAccount&, const std::string&) override { return {}; }
-  Result<ports::AccountState> rolloverKey(const AcmeAccount&) override {
-    return makeError(ErrorCode::failed_precondition, "not used by these tests");
-  }
-};
-
-// A DNS server in memory whose removals fail while `failingCleanups` > 0.
-struct FakeZoneData {
-  std::mutex mu;
-  std::multiset<std::string> records;  // "name value"
-  int failingCleanups = 0;
-  int cleanupCalls = 0;
-  // waitVisible answers at once: visible from this instant on, "not visible" before it (as a
-  // provider whose poll interval is longer than the time it was given).
-  std::chrono::steady_clock::time_point visibleFrom{};
-  std::atomic<int> waitCalls{0};
-};
-
-class FakeDnsProvider : public ports::DnsProvider {
- public:
-  explicit FakeDnsProvider(FakeZoneData& data) : d_(data) {}
-  Status present(const ports::TxtRecord& r) override {
-    std::lock_guard lock(d_.mu);
-    d_.records.insert(r.name + " " + r.value);
-    return {};
-  }
-  Status cleanup(const ports::TxtRecord& r) override {
-    std::lock_guard lock(d_.mu);
-    ++d_.cleanupCalls;
-    if (d_.failingCleanups > 0) {
-      --d_.failingCleanups;
-      return makeError(ErrorCode::unavailable, "the DNS server did not answer");
-    }
-    d_.records.erase(r.name + " " + r.value);
-    return {};
-  }
-  Status waitVisible(const ports::TxtRecord& r, Duration) override {
-    ++d_.waitCalls;
-    if (std::chrono::steady_clock::now() >= d_.visibleFrom) return {};
-    return makeError(ErrorCode::unavailable, "the TXT record " + r.name + " is not visible yet");
-  }
-
- private:
-  FakeZoneData& d_;
-};
-
-class FakeDns : public ports::DnsProviderFactory {
- public:
-  FakeZoneData zone;
-  Result<ports::DnsProviderPtr> make(const DnsCredential&, const std::string&) override {
-    return ports::DnsProviderPtr(std::make_unique<FakeDnsProvider>(zone));
-  }
-};
-
 struct Fixture {
   adapters::memory::MemoryStore store;
   adapters::crypto::SystemClock clock;
   testing::SequentialIds ids{clock};
   adapters::crypto::AesGcmSecretBox box{std::string(32, 'k')};
-  ScriptedCa ca;
-  FakeDns dns;
+  testing::FakeIssuer ca{clock};
+  testing::InMemoryDns dns;
   JobPolicy policy{2, 300ms, 200ms, 400ms, 100ms, 1s};
   adapters::runtime::ThreadBackground background;
   adapters::notify::RecordingNotifier notifier{store.events(), ids, nullptr};
@@ -155,6 +49,16 @@ struct Fixture {
   Job job;
 
   Fixture() {
+    ca.proveWithDns = false;
+    ca.material = [](const std::vector<std::string>& names) {
+      const auto m = testing::makeTestMaterial(names.front());
+      ports::IssuedCertificate c;
+      c.certificate_pem = m.certificate_pem;
+      c.chain_pem = m.chain_pem;
+      c.private_key_pem = m.private_key_pem;
+      c.expires_at = fromUnixSeconds(4102444800);  // 2100
+      return c;
+    };
     AcmeAccount account;
     account.id = ids.next();
     account.project_id = "p1";

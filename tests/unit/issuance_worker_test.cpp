@@ -30,10 +30,10 @@ TEST_CASE("issuance worker: the heartbeat keeps a slow attempt's job from being 
   CHECK_FALSE(other->claimed.has_value());
   runner.join();
   CHECK(fx.storedJob().status == JobStatus::completed);
-  CHECK(fx.ca.orders == 1);
+  CHECK(fx.ca.orders() == 1);
   const auto cert = fx.storedCert();
   CHECK(cert.status == CertificateStatus::active);
-  CHECK(cert.serial_number == "01");
+  CHECK(cert.serial_number == "1");
   CHECK(cert.private_key_sealed.starts_with("v1:"));
   CHECK(cert.private_key_sealed.find("PRIVATE") == std::string::npos);
   CHECK(cert.next_renewal_at.has_value());
@@ -121,7 +121,7 @@ TEST_CASE("issuance worker: a cancel stops a long attempt at its next step") {
               .apply(fx.job.id, JobEvent::cancel, JobContext{fx.clock.now(), "", "", fx.policy})
               .ok());
   runner.join();  // the heartbeat (every 100 ms) sees the cancel and raises the stop signal
-  CHECK(fx.ca.stopsSeen == 1);
+  CHECK(fx.ca.stopsSeen() == 1);
   CHECK(fx.storedJob().status == JobStatus::cancelled);
   CHECK(fx.storedCert().status == CertificateStatus::issuing);
 }
@@ -161,7 +161,7 @@ TEST_CASE("issuance worker: released at shutdown, a running job goes back to pen
   CHECK_FALSE(job.lock_expires_at.has_value());
   CHECK(job.next_run_at <= fx.clock.now());
   CHECK(job.error_msg.empty());
-  CHECK(fx.ca.stopsSeen == 1);
+  CHECK(fx.ca.stopsSeen() == 1);
   CHECK(logMentions(fx, "the attempt is not counted"));
   // A releasing worker claims nothing more; another instance's worker takes the job.
   CHECK_FALSE(*fx.worker.runOnce(Lane::standard, "worker-a"));
@@ -176,7 +176,7 @@ TEST_CASE("worker pool: stop waits for a running job that finishes within the sh
   REQUIRE(waitUntilActive(fx));
   pool.stop();
   CHECK(fx.storedJob().status == JobStatus::completed);
-  CHECK(fx.ca.stopsSeen == 0);
+  CHECK(fx.ca.stopsSeen() == 0);
   CHECK(fx.storedCert().status == CertificateStatus::active);
 }
 
@@ -194,7 +194,7 @@ TEST_CASE("worker pool: past the shutdown wait a running job is released to pend
   CHECK(job.status == JobStatus::pending);
   CHECK(job.attempts == 0);
   CHECK(job.locked_by.empty());
-  CHECK(fx.ca.stopsSeen == 1);
+  CHECK(fx.ca.stopsSeen() == 1);
   CHECK(logMentions(fx, "the worker stopped before the attempt finished"));
 }
 
@@ -281,12 +281,12 @@ TEST_CASE(
     "issuance worker: a challenge record left behind becomes a cleanup_dns job that retries") {
   Fixture fx;
   fx.addZone();
-  fx.ca.useDns = true;
-  fx.dns.zone.failingCleanups = 2;  // the removal after the order, then the job's first attempt
+  fx.ca.proveWithDns = true;
+  fx.dns.failCleanups(2);  // the removal after the order, then the job's first attempt
   REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
   CHECK(fx.storedJob().status == JobStatus::completed);  // the certificate does not wait for it
   CHECK(fx.storedCert().status == CertificateStatus::active);
-  CHECK(fx.dns.zone.records.size() == 1);
+  CHECK(fx.dns.size() == 1);
   CHECK(logMentions(fx, "could not be removed (the DNS server did not answer)"));
 
   ports::JobFilter f;
@@ -301,12 +301,12 @@ TEST_CASE(
 
   REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));  // fails once: backoff
   CHECK(fx.store.jobs().get("p1", cleanup.id)->status == JobStatus::failed);
-  CHECK(fx.dns.zone.records.size() == 1);
+  CHECK(fx.dns.size() == 1);
   std::this_thread::sleep_for(300ms);
   REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
   CHECK(fx.store.jobs().get("p1", cleanup.id)->status == JobStatus::completed);
-  CHECK(fx.dns.zone.records.empty());
-  CHECK(fx.dns.zone.cleanupCalls == 3);
+  CHECK(fx.dns.size() == 0);
+  CHECK(fx.dns.cleanupCalls() == 3);
 }
 
 TEST_CASE(
@@ -405,11 +405,11 @@ TEST_CASE(
 TEST_CASE("issuance worker: waiting for a record polls at most once per second slice") {
   Fixture fx;
   fx.addZone();
-  fx.ca.useDns = true;
-  fx.dns.zone.visibleFrom = std::chrono::steady_clock::now() + 1500ms;
+  fx.ca.proveWithDns = true;
+  fx.dns.visibleFrom(std::chrono::steady_clock::now() + 1500ms);
   REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
   CHECK(fx.storedJob().status == JobStatus::completed);
   // Visible after 1.5 s, asked in 1 s slices: 2 or 3 questions, not a busy loop.
-  CHECK(fx.dns.zone.waitCalls >= 2);
-  CHECK(fx.dns.zone.waitCalls <= 3);
+  CHECK(fx.dns.waitCalls() >= 2);
+  CHECK(fx.dns.waitCalls() <= 3);
 }
