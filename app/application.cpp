@@ -114,7 +114,7 @@ struct Application::Parts {
         distributionRunner(
             {store->certificates(), store->distributions(), store->moduleConfigs(),
              store->credentials(), distributionModules, secretBox, notifier, clock, background,
-             &metrics, &store->jobs(), &ids},
+             &metrics, &store->jobs(), &ids, &store->leaderLock()},
             domain::DistributionOptions{static_cast<std::size_t>(c.distribution_concurrency),
                                         c.distribution_timeout, 100, jobPolicy(c)}),
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),

@@ -184,11 +184,15 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
 TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& target) {
   domain::CertificateVersion none;
   TargetFileSystem::Moves moves;
+  std::vector<std::string> kept;  // created by the delivery: no earlier version to put back
   for (const auto& f : filesFor(target.settings, none)) {
     const std::string aside = f.path + kPreviousSuffix;
     auto state = fs.stat(aside);
     if (!state) return outcomeOf(state.error(), write_failed);
-    if (!state->exists) continue;
+    if (!state->exists) {
+      if (auto present = fs.stat(f.path); present && present->exists) kept.push_back(f.path);
+      continue;
+    }
     auto bytes = fs.read(aside);
     if (!bytes) return outcomeOf(bytes.error(), write_failed);
     if (auto s = fs.write(f.path + kNewSuffix, *bytes, state->mode); !s) {
@@ -207,6 +211,8 @@ TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
   if (target.step) {
     for (const auto& m : moves)
       target.step("restored " + m.second);
+    for (const auto& path : kept)
+      target.step("kept " + path + ": it did not exist before the delivery (never deleted)");
   }
   if (const auto reload = domain::settingOf(target.settings, "reload_command"); !reload.empty()) {
     if (auto s = fs.run(reload); !s) return outcomeOf(s.error(), reload_failed);

@@ -7,7 +7,8 @@
 // (bytes and mode exactly); move the new one into place; run the reload command; check the
 // served certificate. A failure at any step puts every replaced file back (and reloads again),
 // so the target is left as it was. Restore puts the "-previous" files back (keeping them, so a
-// retried rollback does the same again) and reloads.
+// retried rollback does the same again) and reloads; it never deletes: a file the delivery
+// created is kept (and said so in a step), as the server may refer to it by now.
 #pragma once
 
 #include <functional>

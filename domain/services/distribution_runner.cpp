@@ -193,33 +193,7 @@ std::optional<CertificateVersion> DistributionRunner::openVersion(const std::str
   return decodeVersion(*opened);
 }
 
-bool DistributionRunner::claim(const Id& distributionId) {
-  std::lock_guard lock(busyMutex_);
-  return busy_.insert(distributionId).second;
-}
-
-void DistributionRunner::release(const Id& distributionId) {
-  std::lock_guard lock(busyMutex_);
-  busy_.erase(distributionId);
-}
-
 namespace {
-
-// Holds a distribution claimed for the scope.
-class Claimed {
- public:
-  Claimed(bool held, std::function<void()> release) : held_(held), release_(std::move(release)) {}
-  ~Claimed() {
-    if (held_) release_();
-  }
-  Claimed(const Claimed&) = delete;
-  Claimed& operator=(const Claimed&) = delete;
-  bool held() const { return held_; }
-
- private:
-  bool held_;
-  std::function<void()> release_;
-};
 
 Error busy(const Id& id) {
   return makeError(ErrorCode::unavailable,
@@ -227,6 +201,34 @@ Error busy(const Id& id) {
 }
 
 }  // namespace
+
+Status DistributionRunner::exclusively(const Id& distributionId, const Id& holder,
+                                       const std::function<Status()>& work) {
+  {
+    std::lock_guard lock(busyMutex_);
+    if (!busy_.insert(distributionId).second) return busy(distributionId);
+  }
+  struct Local {
+    DistributionRunner& r;
+    const Id& id;
+    ~Local() {
+      std::lock_guard lock(r.busyMutex_);
+      r.busy_.erase(id);
+    }
+  } local{*this, distributionId};
+  if (p_.leases == nullptr) return work();
+  const std::string name = "distribution:" + distributionId;
+  auto held = p_.leases->tryAcquire(name, holder, p_.clock.now(), options_.lease);
+  if (!held) return held.error();
+  if (!*held) return busy(distributionId);
+  Status result;
+  p_.background.whileRunning(
+      options_.lease / 3,
+      [&] { (void)p_.leases->tryAcquire(name, holder, p_.clock.now(), options_.lease); },
+      [&] { result = work(); });
+  (void)p_.leases->release(name, holder);  // else it lapses by itself
+  return result;
+}
 
 Status DistributionRunner::queueBatch(const Job& job, const Distribution& d,
                                       const Certificate& cert, std::size_t batch) {
@@ -246,8 +248,6 @@ Status DistributionRunner::queueBatch(const Job& job, const Distribution& d,
 Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
                                       const CertificateVersion& next, Distribution d,
                                       const Log& log, bool& succeeded, bool& deferred) {
-  const Claimed claimed(claim(d.id), [this, id = d.id] { release(id); });
-  if (!claimed.held()) return busy(d.id);
   if (auto fresh = p_.distributions.get(d.project_id, d.id); fresh) {
     d = std::move(*fresh);  // what the run before this one recorded
   }
@@ -466,7 +466,9 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
   for (auto& distribution : distributions) {
     bool ok = false;
     bool deferred = false;
-    const Status s = executeOne(job, *cert, next, distribution, log, ok, deferred);
+    const Status s = exclusively(distribution.id, job.id, [&] {
+      return executeOne(job, *cert, next, distribution, log, ok, deferred);
+    });
     if (s && deferred) continue;  // a batch child carries on
     if (!ok) {
       ++failed;
@@ -552,9 +554,11 @@ Status DistributionRunner::rollback(const Job& job, const Log& log) {
   if (named == job.payload.end()) {
     return makeError(ErrorCode::invalid_argument, "the job names no distribution");
   }
-  const Claimed claimed(claim(named->second), [this, id = named->second] { release(id); });
-  if (!claimed.held()) return busy(named->second);
-  auto d = p_.distributions.get(job.project_id, named->second);
+  return exclusively(named->second, job.id, [&] { return rollbackOne(job, named->second, log); });
+}
+
+Status DistributionRunner::rollbackOne(const Job& job, const Id& distributionId, const Log& log) {
+  auto d = p_.distributions.get(job.project_id, distributionId);
   if (!d) return d.error();
   auto prepared = prepare(*d, log);
   if (!prepared) return prepared.error();

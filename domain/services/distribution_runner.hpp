@@ -36,6 +36,7 @@
 #include "ports/distribution_repository.hpp"
 #include "ports/id_generator.hpp"
 #include "ports/job_queue.hpp"
+#include "ports/leader_lock.hpp"
 #include "ports/metrics.hpp"
 #include "ports/module_config_repository.hpp"
 #include "ports/notifier.hpp"
@@ -58,6 +59,9 @@ struct DistributionOptions {
   // (each bounded in time, its progress stored), the last one deciding the outcome. 0: never.
   std::size_t batch_size = 100;
   JobPolicy policy = {};  // of the batch children
+  // How long a distribution's lease outlives its holder (renewed every third of it while the run
+  // lasts): after a crash, another instance runs the distribution at most this much later.
+  Duration lease = std::chrono::seconds{60};
 };
 
 class DistributionRunner {
@@ -76,6 +80,9 @@ class DistributionRunner {
     // Where batch children go (both, or none: then every delivery runs in one job).
     ports::JobQueue* jobs = nullptr;
     ports::IdGenerator* ids = nullptr;
+    // One run per distribution across instances: a lease per distribution, held by the job and
+    // renewed while the run lasts (none: one run at a time in this process only).
+    ports::LeaderLock* leases = nullptr;
   };
   using Log = std::function<void(LogLevel, const std::string&)>;
 
@@ -104,10 +111,12 @@ class DistributionRunner {
   std::optional<CertificateVersion> openVersion(const std::string& sealed) const;
   Status clearPendingIfDelivered(const Id& projectId, const Id& certificateId);
 
-  // One run per distribution at a time in this process (two workers of the distribution lane
-  // could otherwise pick up an execute and a rollback of the same targets): false when busy.
-  bool claim(const Id& distributionId);
-  void release(const Id& distributionId);
+  // Runs `work` while this job holds the distribution: one run per distribution at a time, in
+  // this process and (with leases) across instances, since two workers could otherwise pick up
+  // an execute and a rollback of the same targets. unavailable (retried later) when busy.
+  Status exclusively(const Id& distributionId, const Id& holder,
+                     const std::function<Status()>& work);
+  Status rollbackOne(const Job& job, const Id& distributionId, const Log& log);
 
   Ports p_;
   DistributionOptions options_;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -76,6 +77,29 @@ TEST_CASE(
   // A rollback retried does the same again.
   REQUIRE(fx.module->restore(fx.target(), nullptr).ok);
   CHECK(fx.file("key.pem") == fx.v1.private_key_pem);
+}
+
+TEST_CASE(
+    "file module: a rollback puts back what the delivery replaced and keeps, saying so, what it "
+    "created") {
+  FileFixture fx;
+  REQUIRE_MESSAGE(fx.nginx.available(), fx.nginx.reason());
+  auto t = fx.target();
+  t.settings["chain_path"] = (fx.nginx.site() / "chain.pem").string();  // not there before
+  std::vector<std::string> steps;
+  t.step = [&](const std::string& s) { steps.push_back(s); };
+  REQUIRE(fx.module->deliver(t, fx.version(fx.v2)).ok);
+  CHECK(fx.file("chain.pem") == fx.v2.chain_pem);
+  steps.clear();
+  const auto restored = fx.module->restore(t, nullptr);
+  REQUIRE_MESSAGE(restored.ok, restored.error_code << ": " << restored.error);
+  CHECK(fx.file("fullchain.pem") == fx.v1.certificate_pem + fx.v1.chain_pem);
+  CHECK(fx.file("key.pem") == fx.v1.private_key_pem);
+  CHECK(fx.file("chain.pem") == fx.v2.chain_pem);  // never deleted
+  const std::string keptStep =
+      "kept " + t.settings["chain_path"] + ": it did not exist before the delivery (never deleted)";
+  CHECK(std::find(steps.begin(), steps.end(), keptStep) != steps.end());
+  CHECK(testing::servedLeafSoon(fx.nginx.port(), fx.v1.certificate_pem) == fx.v1.certificate_pem);
 }
 
 TEST_CASE(

@@ -2,7 +2,8 @@
 // shared FakeDistributionModule: every target gets the version, results per target, partial
 // runs, automatic rollback, the rollback job restoring only what the last run changed (and
 // refusing with the reason when it cannot), dry-runs and health checks that change nothing,
-// credentials opened for the module and CREDENTIAL_MISSING without one.
+// credentials opened for the module and CREDENTIAL_MISSING without one, and one run per
+// distribution across instances through the store's leases.
 #include <doctest/doctest.h>
 
 #include <mutex>
@@ -16,6 +17,7 @@
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -384,6 +386,47 @@ TEST_CASE("distribution runner: nothing set aside anywhere makes a rollback say 
   CHECK(fx.result(d, "web-1").status == "skipped");
   CHECK(fx.files.served("web-1") == "01");
   CHECK(fx.notifier.events().back().kind == EventKind::distribution_failed);
+}
+
+TEST_CASE(
+    "distribution runner: a run another instance holds is refused until its lease is given up or "
+    "lapses") {
+  RunnerFixture fx;
+  // This instance's runner, holding each distribution through the store's leases.
+  DistributionRunner instance{
+      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
+       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, fx.background,
+       nullptr, nullptr, nullptr, &fx.store.leaderLock()},
+      DistributionOptions{}};
+  const Id d = fx.distribution("files", {"web-1"});
+  const std::string lease = "distribution:" + d;
+  const auto log = [](LogLevel, const std::string&) {};
+  // Another instance's job is delivering this distribution.
+  REQUIRE(*fx.store.leaderLock().tryAcquire(lease, "job-elsewhere", fx.clock.now(), 60s));
+  const auto refused = instance.execute(fx.job(JobType::distribution_execute, d), log);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::unavailable);  // retried later by the job
+  CHECK(refused.error().message.find("in progress") != std::string::npos);
+  CHECK(fx.files.calls("deliver") == 0);
+  CHECK(fx.stored(d).last_status == Distribution{}.last_status);  // nothing recorded
+  CHECK(fx.stored(d).last_target_results.empty());
+
+  // Given up: this instance runs it, and gives the lease back when done.
+  REQUIRE(fx.store.leaderLock().release(lease, "job-elsewhere").ok());
+  REQUIRE(instance.execute(fx.job(JobType::distribution_execute, d), log).ok());
+  CHECK(fx.files.served("web-1") == "01");
+  CHECK_FALSE(fx.store.leaderLock().holder(lease, fx.clock.now())->has_value());
+
+  // A rollback is held off the same way; the holder crashed, so its lease lapses after 60 s.
+  REQUIRE(*fx.store.leaderLock().tryAcquire(lease, "job-crashed", fx.clock.now(), 60s));
+  Job back = fx.job(JobType::distribution_rollback, d);
+  back.payload[kRollbackTargetsPayload] = "web-1";
+  CHECK(instance.rollback(back, log).error().code == ErrorCode::unavailable);
+  CHECK(fx.files.served("web-1") == "01");
+  fx.clock.advance(61s);
+  REQUIRE(instance.rollback(back, log).ok());
+  CHECK(fx.files.calls("restore") == 1);
+  CHECK(fx.stored(d).last_action == "rollback");
 }
 
 TEST_CASE("distribution runner: many targets side by side on threads, every result in its place") {
