@@ -27,7 +27,7 @@
 #include "adapters/dns/dns_provider_factory.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
-#include "adapters/notify/recording_notifier.hpp"
+#include "adapters/notify/channel_senders.hpp"
 #include "adapters/rest/api.hpp"
 #include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
@@ -48,6 +48,9 @@
 #include "domain/services/job_service.hpp"
 #include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
+#include "domain/services/notification_dispatcher.hpp"
+#include "domain/services/notification_runner.hpp"
+#include "domain/services/notification_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/provider_checks.hpp"
 #include "domain/services/resource_rules.hpp"
@@ -73,6 +76,12 @@ std::string readFile(const std::string& path) {
 static domain::JobPolicy jobPolicy(const Config& c) {
   return domain::JobPolicy{c.worker_max_attempts, c.worker_lock_ttl,      c.worker_backoff_base,
                            c.worker_backoff_cap,  c.worker_poll_interval, c.worker_shutdown_wait};
+}
+
+static domain::NotificationOptions notificationOptions(const Config& c) {
+  auto policy = jobPolicy(c);
+  policy.max_attempts = static_cast<int>(c.notifications_max_attempts);
+  return domain::NotificationOptions{policy, c.notifications_public_url, c.notifications_timeout};
 }
 
 struct Application::Parts {
@@ -120,13 +129,14 @@ struct Application::Parts {
         issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
                   store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
                   background, notifier, ids, &metrics, &store->distributions(), &distributionRunner,
-                  &store->caActivity(), &suffixes},
+                  &store->caActivity(), &suffixes, &notificationRunner},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
                work, access, audit, c.dns_propagation_timeout),
         scheduler({store->leaderLock(), store->certificates(), store->jobs(), ids, clock,
-                   store->projects(), store->settings()},
+                   store->projects(), store->settings(), &store->notificationRules(),
+                   &notificationRunner},
                   domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, work, access, audit),
@@ -143,6 +153,8 @@ struct Application::Parts {
         ldapSettings({ldapSettingsDocument, secretBox}, work, access, audit),
         quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock},
                access, c.acme_rate_limits),
+        notifications({store->notificationChannels(), store->notificationDeliveries()},
+                      notificationRunner, access, audit),
         api({auth,
              projects,
              users,
@@ -154,6 +166,7 @@ struct Application::Parts {
               configuration.credentials, configuration.channels, configuration.rules,
               configuration.modules},
              distributions,
+             notifications,
              checks,
              quotas,
              ldapSettings,
@@ -194,7 +207,18 @@ struct Application::Parts {
   domain::CertificateService certificates;
   domain::JobService jobs;
   adapters::runtime::ThreadBackground background;
-  adapters::notify::RecordingNotifier notifier{store->events(), ids, &metrics};
+  // Events and the outbox: every raised event is recorded with its deliveries in one write.
+  domain::NotificationDispatcher notifier{
+      {store->events(), store->notificationRules(), store->notificationChannels(),
+       store->notificationDeliveries(), store->notificationStates(), store->jobs(),
+       store->transactions(), store->projects(), ids, clock, &metrics},
+      notificationOptions(config)};
+  adapters::notify::ChannelSenders channelSenders;
+  domain::NotificationRunner notificationRunner{
+      {store->notificationDeliveries(), store->notificationChannels(), store->notificationRules(),
+       store->jobs(), store->transactions(), store->projects(), channelSenders, secretBox, ids,
+       clock, &metrics},
+      notificationOptions(config)};
   adapters::distribution::BuiltInModules distributionModules{
       adapters::distribution::FileModuleSettings{config.distribution_exec_commands,
                                                  config.distribution_file_directories}};
@@ -205,6 +229,7 @@ struct Application::Parts {
   domain::IssuanceWorker issuance;
   std::unique_ptr<WorkerPool> standardWorkers;
   std::unique_ptr<WorkerPool> distributionWorkers;
+  std::unique_ptr<WorkerPool> notificationWorkers;
   domain::ProviderChecks checks;
   domain::Scheduler scheduler;
   std::unique_ptr<SchedulerLoop> schedulerLoop;
@@ -215,6 +240,7 @@ struct Application::Parts {
   adapters::codec::LdapSettingsDocument ldapSettingsDocument;
   domain::LdapSettingsService ldapSettings;
   domain::CaQuotaService quotas;
+  domain::NotificationService notifications;
   adapters::rest::Api api;
   std::unique_ptr<adapters::http::HttpServer> server;
 };
@@ -348,15 +374,27 @@ void Application::startWorkers() {
       parts_->issuance, domain::Lane::distribution, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->distributionWorkers->start();
+  // Deliveries too: a slow SMTP server never delays issuance or distribution.
+  if (parts_->config.notifications_workers > 0) {
+    parts_->notificationWorkers = std::make_unique<WorkerPool>(
+        parts_->issuance, domain::Lane::notification,
+        static_cast<int>(parts_->config.notifications_workers), parts_->config.worker_poll_interval,
+        parts_->config.worker_shutdown_wait, id);
+    parts_->notificationWorkers->start();
+  }
 }
 
 void Application::stopWorkers() {
-  // Both lanes get the same shutdown wait, side by side.
+  // Every lane gets the same shutdown wait, side by side.
   std::thread distribution([this] {
     if (parts_ && parts_->distributionWorkers) parts_->distributionWorkers->stop();
   });
+  std::thread notification([this] {
+    if (parts_ && parts_->notificationWorkers) parts_->notificationWorkers->stop();
+  });
   if (parts_ && parts_->standardWorkers) parts_->standardWorkers->stop();
   distribution.join();
+  notification.join();
 }
 
 }  // namespace certsteward::app

@@ -264,6 +264,20 @@ const KeyRule kKeys[] = {
      [](Setter& s) { return s.duration(s.c.distribution_timeout, seconds{1}, minutes{10}); }},
     {"distribution.concurrency",
      [](Setter& s) { return s.integer(s.c.distribution_concurrency, 1, 64); }},
+    {"notifications.public_url",
+     [](Setter& s) -> domain::Status {
+       if (!s.value.empty() && !s.value.starts_with("https://") &&
+           !s.value.starts_with("http://")) {
+         return badValue(s.key, "expected the UI's address, such as https://certs.example.com");
+       }
+       return s.text(s.c.notifications_public_url);
+     }},
+    {"notifications.timeout",
+     [](Setter& s) { return s.duration(s.c.notifications_timeout, seconds{1}, minutes{5}); }},
+    {"notifications.max_attempts",
+     [](Setter& s) { return s.integer(s.c.notifications_max_attempts, 1, 20); }},
+    {"notifications.workers",
+     [](Setter& s) { return s.integer(s.c.notifications_workers, 0, 32); }},
     {"dns.exec_timeout",
      [](Setter& s) { return s.duration(s.c.dns_exec_timeout, seconds{1}, minutes{10}); }},
     {"scheduler.enabled", [](Setter& s) { return s.boolean(s.c.scheduler_enabled); }},

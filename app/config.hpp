@@ -70,6 +70,11 @@ struct Config {
   std::vector<std::string> distribution_file_directories;
   domain::Duration distribution_timeout = std::chrono::seconds{30};  // per target step
   std::int64_t distribution_concurrency = 8;  // targets at once, per distribution
+  // notifications.*
+  std::string notifications_public_url;  // the UI's address, for {{link}}; empty: no links
+  domain::Duration notifications_timeout = std::chrono::seconds{30};  // one send
+  std::int64_t notifications_max_attempts = 5;  // per delivery, with the worker's backoff
+  std::int64_t notifications_workers = 2;       // threads of the notification lane (0: none)
   // scheduler.*
   bool scheduler_enabled = true;  // false: this instance never leads
   domain::Duration scheduler_interval = std::chrono::hours{1};

@@ -82,7 +82,7 @@ constexpr std::array kTransitions{
                           S::active, storeIssued,
                           "expires_at, next_renewal_at = expires_at - threshold (or the ARI "
                           "window), last_error cleared, distribution_pending if it has targets",
-                          std::nullopt},
+                          EventKind::cert_issued},
     CertificateTransition{S::issuing, E::attempt_failed, always, "", S::issuing, recordError,
                           "last_error set; the job retries with backoff", std::nullopt},
     CertificateTransition{S::issuing, E::attempts_exhausted, always, "", S::issuing, recordError,
@@ -108,7 +108,7 @@ constexpr std::array kTransitions{
                           "the CA returned a certificate", S::active, storeIssued,
                           "new expires_at and next_renewal_at, renewal_attempts = 0, last_error "
                           "cleared, distribution_pending if it has targets",
-                          std::nullopt},
+                          EventKind::cert_renewed},
     CertificateTransition{S::renewal_in_progress, E::attempt_failed, always, "", S::renewal_pending,
                           recordError, "last_error set; the job retries with backoff",
                           std::nullopt},

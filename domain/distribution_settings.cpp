@@ -40,23 +40,6 @@ bool hasControl(std::string_view v, bool newlinesAllowed) {
   });
 }
 
-bool isHostName(std::string_view h) {
-  if (h.empty() || h.size() > 253 || h.front() == '-' || h.front() == '.') return false;
-  return std::all_of(h.begin(), h.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '-' || c == ':' || c == '_';
-  });
-}
-
-std::optional<int> parsePort(std::string_view text) {
-  int port = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), port);
-  if (ec != std::errc{} || end != text.data() + text.size() || port < 1 || port > 65535) {
-    return std::nullopt;
-  }
-  return port;
-}
-
 // Absolute, normalised: no "." or ".." segment, no empty segment, no trailing slash.
 bool isCleanAbsolutePath(std::string_view p) {
   if (p.size() < 2 || p.size() > 1024 || p.front() != '/' || p.back() == '/') return false;
@@ -84,37 +67,6 @@ bool isFingerprint(std::string_view f) {
          });
 }
 
-// https://host[:port][/path]. Returns why not, or "".
-std::string urlProblem(std::string_view url) {
-  if (!url.starts_with("https://")) return "must be an https:// URL";
-  std::string_view rest = url.substr(8);
-  const auto slash = rest.find_first_of("/?#");
-  std::string_view authority = rest.substr(0, slash);
-  if (authority.find('@') != std::string_view::npos) return "must not carry user information";
-  std::string_view host = authority;
-  if (host.starts_with("[")) {
-    const auto close = host.find(']');
-    if (close == std::string_view::npos) return "has an unterminated IPv6 address";
-    const auto after = host.substr(close + 1);
-    if (!after.empty() && (after.front() != ':' || !parsePort(after.substr(1)))) {
-      return "has an invalid port";
-    }
-    host = host.substr(1, close - 1);
-  } else if (const auto colon = host.rfind(':'); colon != std::string_view::npos) {
-    if (!parsePort(host.substr(colon + 1))) return "has an invalid port";
-    host = host.substr(0, colon);
-  }
-  if (!isHostName(host)) return "has an invalid host";
-  if (std::any_of(url.begin(), url.end(), [](char c) { return c == ' ' || c == '\\'; })) {
-    return "must not contain spaces or backslashes";
-  }
-  return {};
-}
-
-bool isLoopback(std::string_view host) {
-  return host == "localhost" || host == "::1" || host.starts_with("127.");
-}
-
 }  // namespace
 
 const std::vector<std::string_view>& distributionModuleNames() {
@@ -139,25 +91,6 @@ Settings effectiveSettings(const ModuleConfig& config, const DistributionTarget&
   for (const auto& [k, v] : target.settings)
     s[k] = v;
   return s;
-}
-
-std::optional<std::pair<std::string, int>> splitHostPort(std::string_view text) {
-  std::string_view host;
-  std::string_view port;
-  if (text.starts_with("[")) {
-    const auto close = text.find("]:");
-    if (close == std::string_view::npos) return std::nullopt;
-    host = text.substr(1, close - 1);
-    port = text.substr(close + 2);
-  } else {
-    const auto colon = text.rfind(':');
-    if (colon == std::string_view::npos) return std::nullopt;
-    host = text.substr(0, colon);
-    port = text.substr(colon + 1);
-  }
-  const auto p = parsePort(port);
-  if (!p || !isHostName(host)) return std::nullopt;
-  return std::pair{std::string(host), *p};
 }
 
 bool moduleNeedsCredential(std::string_view module) {

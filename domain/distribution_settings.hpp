@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "domain/module_config.hpp"
+#include "domain/network_names.hpp"
 #include "domain/result.hpp"
 
 namespace certsteward::domain {
@@ -54,8 +55,5 @@ struct TargetFiles {
   int cert_mode = 0644;  // certificates; the key is always 0600
 };
 TargetFiles targetFiles(const Settings& settings);
-
-// "host:port" split; nullopt when either part is missing or the port is not 1..65535.
-std::optional<std::pair<std::string, int>> splitHostPort(std::string_view text);
 
 }  // namespace certsteward::domain

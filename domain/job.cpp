@@ -23,11 +23,13 @@ constexpr auto kTypeNames = makeEnumNames<JobType>(
     TP{JobType::cleanup_dns, "cleanup_dns"},
     TP{JobType::certificate_expiration_check, "certificate_expiration_check"},
     TP{JobType::distribution_execute, "distribution_execute"},
-    TP{JobType::distribution_rollback, "distribution_rollback"});
+    TP{JobType::distribution_rollback, "distribution_rollback"},
+    TP{JobType::notification_delivery, "notification_delivery"});
 
 using LP = std::pair<Lane, std::string_view>;
 constexpr auto kLaneNames =
-    makeEnumNames<Lane>(LP{Lane::standard, "default"}, LP{Lane::distribution, "distribution"});
+    makeEnumNames<Lane>(LP{Lane::standard, "default"}, LP{Lane::distribution, "distribution"},
+                        LP{Lane::notification, "notification"});
 
 using EP = std::pair<JobEvent, std::string_view>;
 constexpr auto kEventNames = makeEnumNames<JobEvent>(
@@ -236,6 +238,7 @@ std::optional<LogLevel> parseLogLevel(std::string_view t) noexcept {
 }
 
 Lane laneOf(JobType type) noexcept {
+  if (type == JobType::notification_delivery) return Lane::notification;
   return type == JobType::distribution_execute || type == JobType::distribution_rollback
              ? Lane::distribution
              : Lane::standard;
@@ -271,7 +274,12 @@ std::span<const JobTransition> jobTransitions() noexcept {
 
 Result<std::optional<EventKind>> applyJobEvent(Job& job, JobEvent event, const JobContext& ctx) {
   auto outcome = applyTransition(jobTransitions(), job, &Job::status, event, ctx);
-  if (auto* raised = std::get_if<std::optional<EventKind>>(&outcome)) return *raised;
+  if (auto* raised = std::get_if<std::optional<EventKind>>(&outcome)) {
+    // A dead notification delivery raises no job.failed: a broken channel would otherwise feed
+    // itself (its delivery is listed dead with its error instead).
+    if (job.type == JobType::notification_delivery) return std::optional<EventKind>{};
+    return *raised;
+  }
   std::string message = "cannot ";
   message += nameOf(event);
   message += " a job that is ";

@@ -35,10 +35,12 @@ enum class JobType {
   certificate_expiration_check,
   distribution_execute,
   distribution_rollback,
+  notification_delivery,  // sends one NotificationDelivery (payload delivery_id)
 };
 
-// Worker lanes: distribution work runs on its own lane so slow targets never starve issuance.
-enum class Lane { standard, distribution };
+// Worker lanes: distribution work and notification deliveries run on lanes of their own, so
+// slow targets or a slow SMTP server never starve issuance.
+enum class Lane { standard, distribution, notification };
 
 std::string_view nameOf(JobStatus s) noexcept;
 std::string_view nameOf(JobType t) noexcept;

@@ -21,7 +21,9 @@
 #include "ports/membership_repository.hpp"
 #include "ports/module_config_repository.hpp"
 #include "ports/notification_channel_repository.hpp"
+#include "ports/notification_delivery_repository.hpp"
 #include "ports/notification_rule_repository.hpp"
+#include "ports/notification_state_repository.hpp"
 #include "ports/project_repository.hpp"
 #include "ports/rate_limit_counter.hpp"
 #include "ports/refresh_token_store.hpp"
@@ -53,6 +55,8 @@ class Store {
   virtual DistributionRepository& distributions() = 0;
   virtual NotificationChannelRepository& notificationChannels() = 0;
   virtual NotificationRuleRepository& notificationRules() = 0;
+  virtual NotificationDeliveryRepository& notificationDeliveries() = 0;
+  virtual NotificationStateRepository& notificationStates() = 0;
   virtual AuditLog& auditLog() = 0;
   virtual EventLog& events() = 0;
   virtual LicenseRepository& license() = 0;

@@ -2,7 +2,6 @@
 #include "adapters/distribution/webhook_module.hpp"
 
 #include <curl/curl.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include <boost/json.hpp>
@@ -10,6 +9,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "adapters/common/http_client.hpp"
 #include "adapters/distribution/net.hpp"
 #include "domain/encoding.hpp"
 #include "domain/time.hpp"
@@ -20,12 +20,6 @@ namespace json = boost::json;
 using ports::TargetOutcome;
 
 namespace {
-
-std::size_t collect(char* data, std::size_t size, std::size_t n, void* out) {
-  auto* body = static_cast<std::string*>(out);
-  if (body->size() < 4096) body->append(data, std::min<std::size_t>(size * n, 4096 - body->size()));
-  return size * n;
-}
 
 TargetOutcome curlFailure(CURLcode rc, const std::string& url) {
   const std::string why = std::string("cannot POST to ") + url + ": " + curl_easy_strerror(rc);
@@ -51,14 +45,6 @@ CURL* handleFor(const ports::TargetAccess& target, const std::string& url) {
     curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
   }
   return curl;
-}
-
-std::string hmacSha256Hex(const std::string& key, const std::string& message) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), out, &len);
-  return domain::toHex(std::string_view(reinterpret_cast<char*>(out), len));
 }
 
 std::string deliveryId() {
@@ -96,27 +82,24 @@ TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateV
       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count());
-  CURL* curl = handleFor(target, url);
-  if (curl == nullptr) return TargetOutcome::failure("CONNECT_FAILED", "libcurl is unavailable");
-  curl_slist* headers = nullptr;
-  headers = curl_slist_append(headers, "Content-Type: application/json");
-  headers = curl_slist_append(headers, ("X-CertSteward-Timestamp: " + timestamp).c_str());
-  headers = curl_slist_append(headers, ("X-CertSteward-Signature: sha256=" +
-                                        hmacSha256Hex(target.secret, timestamp + "." + body))
-                                           .c_str());
-  headers = curl_slist_append(headers, ("X-CertSteward-Delivery: " + id).c_str());
-  std::string answer;
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer);
-  const CURLcode rc = curl_easy_perform(curl);
-  long status = 0;
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  if (rc != CURLE_OK) return curlFailure(rc, url);
+  common::HttpRequest request;
+  request.url = url;
+  request.headers = {"Content-Type: application/json", "X-CertSteward-Timestamp: " + timestamp,
+                     "X-CertSteward-Signature: sha256=" +
+                         common::hmacSha256Hex(target.secret, timestamp + "." + body),
+                     "X-CertSteward-Delivery: " + id};
+  request.body = body;
+  request.ca_pem = domain::settingOf(target.settings, "ca_pem");
+  request.timeout = millis(target.timeout);
+  request.response_limit = 4096;
+  request.secrets = {target.secret};
+  const auto answer = common::postHttp(request);
+  if (!answer) {
+    return TargetOutcome::failure(
+        answer.error().reason == common::kTimedOut ? "TIMEOUT" : "CONNECT_FAILED",
+        "cannot POST: " + answer.error().message);
+  }
+  const long status = answer->status;
   if (status < 200 || status > 299) {
     return TargetOutcome::failure(
         domain::target_error::rejected,

@@ -106,6 +106,7 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addJobRoutes();
   addResourceRoutes();
   addDistributionRoutes();
+  addNotificationRoutes();
   addSettingsRoutes();
 }
 

@@ -16,6 +16,7 @@
 #include "domain/services/job_service.hpp"
 #include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
+#include "domain/services/notification_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/provider_checks.hpp"
 #include "domain/services/resource_service.hpp"
@@ -52,6 +53,7 @@ struct ApiServices {
   domain::LicenseService& license;
   ResourceServices resources;
   domain::DistributionService& distributions;
+  domain::NotificationService& notifications;
   domain::ProviderChecks& checks;
   domain::CaQuotaService& quotas;
   domain::LdapSettingsService& ldapSettings;
@@ -106,6 +108,7 @@ class Api {
   void addJobRoutes();
   void addResourceRoutes();
   void addDistributionRoutes();
+  void addNotificationRoutes();
   void addSettingsRoutes();
 
   ApiServices s_;

@@ -27,8 +27,8 @@ std::map<std::string, std::string> stringMap(const json::object& o, const char* 
     throw BadRequest(std::string(key) + " must be an object of at most 50 strings");
   }
   for (const auto& [k, item] : v->as_object()) {
-    if (!item.is_string() || k.size() > 100 || item.as_string().size() > 2000) {
-      throw BadRequest(std::string(key) + " values must be strings");
+    if (!item.is_string() || k.size() > 100 || item.as_string().size() > 16 * 1024) {
+      throw BadRequest(std::string(key) + " values must be strings of at most 16 KiB");
     }
     out[std::string(k)] = std::string(item.as_string());
   }
@@ -279,6 +279,15 @@ void Api::addResourceRoutes() {
            channels.push_back(json::value(id));
          o["channel_ids"] = channels;
          o["enabled"] = rule.enabled;
+         o["certificate_pattern"] = rule.certificate_pattern;
+         o["only_on_change"] = rule.only_on_change;
+         json::array thresholds;
+         for (int d : rule.thresholds_days)
+           thresholds.push_back(d);
+         o["thresholds_days"] = thresholds;
+         o["mode"] = rule.mode;
+         o["digest_time"] = rule.digest_time;
+         o["last_digest_at"] = timestamp(rule.last_digest_at);
          return o;
        },
        [](const json::object& b, domain::NotificationRule& rule, bool creating) {
@@ -293,6 +302,22 @@ void Api::addResourceRoutes() {
          }
          if (b.contains("channel_ids") || creating) rule.channel_ids = stringList(b, "channel_ids");
          if (auto enabled = optionalBool(b, "enabled")) rule.enabled = *enabled;
+         setIf(b, "certificate_pattern", rule.certificate_pattern, false, 253);
+         if (auto v = optionalBool(b, "only_on_change")) rule.only_on_change = *v;
+         if (const auto* t = b.if_contains("thresholds_days"); t != nullptr && !t->is_null()) {
+           if (!t->is_array() || t->as_array().size() > 10) {
+             throw BadRequest("thresholds_days must be an array of at most 10 whole numbers");
+           }
+           rule.thresholds_days.clear();
+           for (const auto& d : t->as_array()) {
+             if (!d.is_int64() || d.as_int64() < -100000 || d.as_int64() > 100000) {
+               throw BadRequest("thresholds_days must be an array of whole numbers");
+             }
+             rule.thresholds_days.push_back(static_cast<int>(d.as_int64()));
+           }
+         }
+         setIf(b, "mode", rule.mode, false, 40);
+         setIf(b, "digest_time", rule.digest_time, false, 5);
          if (creating) rule.enabled = optionalBool(b, "enabled").value_or(true);
          return std::optional<std::string>{};
        }});

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "domain/distribution_settings.hpp"
+#include "domain/notification_rules.hpp"
 
 namespace certsteward::domain {
 
@@ -417,16 +418,31 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
       "distribution through '" + name + "': " + outcome +
           (outcome == "succeeded" ? "" : " (" + d.last_error + ")"));
   succeeded = outcome == "succeeded";
+  auto details = certificateVariables(cert, p_.clock.now());
+  details["distribution.id"] = d.id;
+  details["module.name"] = name;
   if (!succeeded) {
+    details["reason"] = d.last_error;
     (void)p_.notifier.notify(
         Event{{},
               EventKind::distribution_failed,
               job.project_id,
               d.id,
               cert.common_name + " through '" + name + "' " + outcome + ": " + d.last_error,
-              p_.clock.now()});
+              p_.clock.now(),
+              std::move(details),
+              {}});
     return makeError(ErrorCode::unavailable, name + ": " + d.last_error);
   }
+  (void)p_.notifier.notify(Event{{},
+                                 EventKind::distribution_succeeded,
+                                 job.project_id,
+                                 d.id,
+                                 cert.common_name + " delivered through '" + name +
+                                     "': every target holds serial " + cert.serial_number,
+                                 p_.clock.now(),
+                                 std::move(details),
+                                 {}});
   return {};
 }
 
@@ -628,12 +644,15 @@ Status DistributionRunner::rollbackOne(const Job& job, const Id& distributionId,
   }
   if (auto s = p_.distributions.update(*d); !s) return s;
   if (failed > 0 || restored == 0) {
-    (void)p_.notifier.notify(Event{{},
-                                   EventKind::distribution_failed,
-                                   job.project_id,
-                                   d->id,
-                                   "rollback through '" + p.config.name + "': " + d->last_error,
-                                   now});
+    (void)p_.notifier.notify(Event{
+        {},
+        EventKind::distribution_failed,
+        job.project_id,
+        d->id,
+        "rollback through '" + p.config.name + "': " + d->last_error,
+        now,
+        {{"distribution.id", d->id}, {"module.name", p.config.name}, {"reason", d->last_error}},
+        {}});
     if (failed == 0) return {};  // nothing to restore anywhere: said so; retrying cannot help
     return makeError(ErrorCode::unavailable,
                      std::to_string(failed) + " target(s) not restored; " + d->last_error);

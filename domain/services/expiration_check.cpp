@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include "domain/notification_rules.hpp"
+
 namespace certsteward::domain {
 namespace {
 
@@ -46,7 +48,9 @@ Status ExpirationCheck::raisePage(const Job& job, Timestamp cutoff, const PageRe
               job.project_id,
               cert.id,
               cert.common_name + " " + when + ", status " + std::string(nameOf(cert.status)),
-              now});
+              now,
+              certificateVariables(cert, now),
+              {}});
     if (!s) return s;
     ++raised;
   }

@@ -6,6 +6,8 @@
 #include <map>
 #include <memory>
 
+#include "domain/notification_rules.hpp"
+
 namespace certsteward::domain {
 namespace {
 
@@ -125,15 +127,46 @@ void IssuanceWorker::measure(const Job& job, const char* outcome, Timestamp star
 }
 
 void IssuanceWorker::raise(const Job& job, std::optional<EventKind> kind, const Id& resource,
-                           const std::string& message) {
+                           const std::string& message, std::map<std::string, std::string> details,
+                           Id subject) {
   if (!kind) return;
-  auto raised =
-      p_.notifier.notify(Event{{}, *kind, job.project_id, resource, message, p_.clock.now()});
+  auto raised = p_.notifier.notify(Event{{},
+                                         *kind,
+                                         job.project_id,
+                                         resource,
+                                         message,
+                                         p_.clock.now(),
+                                         std::move(details),
+                                         std::move(subject)});
   if (!raised) {
     log(job, LogLevel::warn,
         "the " + std::string(nameOf(*kind)) +
             " event could not be recorded: " + raised.error().message);
   }
+}
+
+void IssuanceWorker::raiseJobFailed(const Job& job, std::optional<EventKind> kind,
+                                    const std::string& error) {
+  if (!kind) return;
+  std::map<std::string, std::string> details{
+      {"job.id", job.id}, {"job.type", std::string(nameOf(job.type))}, {"reason", error}};
+  Id subject = job.id;
+  if (job.certificate_id) {
+    subject = *job.certificate_id;
+    if (auto cert = p_.certificates.get(job.project_id, *job.certificate_id)) {
+      details.merge(certificateVariables(*cert, p_.clock.now()));
+    }
+  }
+  if (const auto d = job.payload.find(kDistributionIdPayload); d != job.payload.end()) {
+    subject = d->second;
+    details["distribution.id"] = d->second;
+  }
+  std::string about;
+  if (const auto cn = details.find("certificate.common_name"); cn != details.end()) {
+    about = " (" + cn->second + ")";
+  }
+  raise(job, kind, job.id, std::string(nameOf(job.type)) + about + " is dead: " + error,
+        std::move(details), std::move(subject));
 }
 
 Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
@@ -154,7 +187,20 @@ Status IssuanceWorker::certificateEvent(const Job& job, CertificateEvent event,
     cert->updated_at = ctx.now;
     auto stored = p_.certificates.update(*cert);
     if (stored) {
-      raise(job, *applied, cert->id, cert->common_name + ": " + ctx.error);
+      if (*applied) {
+        auto details = certificateVariables(*cert, ctx.now);
+        std::string message = cert->common_name + ": " + ctx.error;
+        if (**applied == EventKind::cert_issued || **applied == EventKind::cert_renewed) {
+          message = cert->common_name +
+                    (**applied == EventKind::cert_issued ? " was issued" : " was renewed") +
+                    ", serial " + cert->serial_number + ", expires at " +
+                    details["certificate.expires_at"];
+        } else {
+          message = cert->common_name + ": renewal failed: " + ctx.error;
+          details["reason"] = ctx.error;
+        }
+        raise(job, *applied, cert->id, message, std::move(details));
+      }
       return {};
     }
     if (stored.error().code != ErrorCode::conflict) return stored.error();
@@ -278,6 +324,14 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNo
   }
   if (job.type == JobType::certificate_expiration_check) {
     return expiry_.run(job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
+  }
+  if (job.type == JobType::notification_delivery) {
+    if (p_.notifications == nullptr) {
+      return makeError(ErrorCode::failed_precondition,
+                       "this worker has no notification channels configured");
+    }
+    return p_.notifications->deliver(
+        job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
   }
   if (job.type != JobType::issue_certificate && job.type != JobType::renew_certificate) {
     return makeError(
@@ -413,8 +467,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   auto claim = p_.jobs.claim(lane, JobContext{p_.clock.now(), worker, "", policy_});
   if (!claim) return claim.error();
   for (const auto& settled : claim->settled) {  // lost their worker and ran out of attempts
-    raise(settled.job, settled.raised, settled.job.id,
-          std::string(nameOf(settled.job.type)) + " is dead: " + settled.job.error_msg);
+    raiseJobFailed(settled.job, settled.raised, settled.job.error_msg);
     if (settled.job.status == JobStatus::dead) {
       (void)certificateEvent(
           settled.job, CertificateEvent::attempts_exhausted,
@@ -511,7 +564,7 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
                                                        : "retrying",
           started);
   if (dead) log(job, LogLevel::error, "no attempts left: the job is dead");
-  raise(job, failed->raised, job.id, std::string(nameOf(job.type)) + " is dead: " + error);
+  raiseJobFailed(job, failed->raised, error);
   (void)certificateEvent(
       job, dead ? CertificateEvent::attempts_exhausted : CertificateEvent::attempt_failed,
       CertificateContext{now, error, {}, {}, false, {}});

@@ -18,6 +18,7 @@
 #include "domain/job.hpp"
 #include "domain/services/distribution_runner.hpp"
 #include "domain/services/expiration_check.hpp"
+#include "domain/services/notification_runner.hpp"
 #include "domain/stop_signal.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/background.hpp"
@@ -63,6 +64,8 @@ class IssuanceWorker {
     // back every job ordering for that domain through the same ACME account until it passed.
     ports::CaActivityLog* caActivity = nullptr;
     const ports::PublicSuffixes* suffixes = nullptr;
+    // notification_delivery jobs (the notification lane); none: they fail saying so.
+    NotificationRunner* notifications = nullptr;
   };
   IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout,
                  CertificatePolicy certificatePolicy = {})
@@ -110,8 +113,12 @@ class IssuanceWorker {
   // Counts a finished attempt by outcome and observes its duration.
   void measure(const Job& job, const char* outcome, Timestamp started);
   // Hands a raised event to the Notifier (a failure to record it is logged on the job).
+  // Raises `kind` (if any) about `resource`; job.failed carries the job's certificate (or
+  // distribution) as what would recover.
   void raise(const Job& job, std::optional<EventKind> kind, const Id& resource,
-             const std::string& message);
+             const std::string& message, std::map<std::string, std::string> details = {},
+             Id subject = {});
+  void raiseJobFailed(const Job& job, std::optional<EventKind> kind, const std::string& error);
   // Applies a certificate event with compare-and-set retries.
   Status certificateEvent(const Job& job, CertificateEvent event, const CertificateContext& ctx,
                           Certificate* issued = nullptr);

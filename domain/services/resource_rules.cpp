@@ -6,6 +6,8 @@
 
 #include "domain/certificate.hpp"
 #include "domain/distribution.hpp"
+#include "domain/notification_rules.hpp"
+#include "domain/notification_settings.hpp"
 
 namespace certsteward::domain {
 
@@ -43,10 +45,7 @@ Status checkCredential(const Credential& credential) {
 }
 
 Status checkNotificationChannel(const NotificationChannel& channel) {
-  if (channel.kind != "webhook" && channel.kind != "email") {
-    return unknownValue("kind", channel.kind, "webhook, email");
-  }
-  return {};
+  return checkChannel(channel, !channel.secret_sealed.empty());
 }
 
 Status checkZone(const Zone& z, const ports::DnsCredentialRepository& credentials) {
@@ -65,6 +64,7 @@ Status checkZone(const Zone& z, const ports::DnsCredentialRepository& credential
 
 Status checkNotificationRule(const NotificationRule& r,
                              const ports::NotificationChannelRepository& channels) {
+  if (auto s = checkRuleFields(r); !s) return s;
   for (const auto& id : r.channel_ids) {
     auto channel = channels.get(r.project_id, id);
     if (!channel && channel.error().code != ErrorCode::not_found) return channel.error();

@@ -47,6 +47,7 @@ Result<SweepReport> Scheduler::sweep() {
   }
   if (auto s = queueExpiryChecks(report); !s) return s.error();
   if (auto s = queueStaleDistributions(report); !s) return s.error();
+  if (auto s = queueDigests(report); !s) return s.error();
   return report;
 }
 
@@ -102,6 +103,29 @@ Status Scheduler::queueExpiryChecks(SweepReport& report) {
     if (page * options_.batch >= projects->total || projects->items.empty()) break;
   }
   return p_.settings.put(Setting{kExpiryCheckDay, today, now});
+}
+
+Status Scheduler::queueDigests(SweepReport& report) {
+  if (p_.rules == nullptr || p_.notifications == nullptr) return {};
+  for (std::int64_t page = 1;; ++page) {
+    auto projects = p_.projects.list(PageRequest{page, options_.batch});
+    if (!projects) return projects.error();
+    for (const auto& project : projects->items) {
+      for (std::int64_t rulePage = 1; rulePage <= 100; ++rulePage) {
+        auto rules = p_.rules->list(project.id, PageRequest{rulePage, 100});
+        if (!rules) return rules.error();
+        for (const auto& rule : rules->items) {
+          if (!rule.enabled || rule.mode != kRuleModeDigest) continue;
+          auto queued = p_.notifications->digestIfDue(rule);
+          if (!queued) return queued.error();
+          report.digests += *queued;
+        }
+        if (rulePage * 100 >= rules->total || rules->items.empty()) break;
+      }
+    }
+    if (page * options_.batch >= projects->total || projects->items.empty()) break;
+  }
+  return {};
 }
 
 }  // namespace certsteward::domain

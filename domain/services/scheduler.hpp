@@ -3,13 +3,15 @@
 // idempotency key renew:<id>:<expires_at_unix>, so instances and repeated sweeps never queue a
 // renewal twice. The sweep reads only what is due (an index), in bounded batches. Once per UTC
 // day it also queues one certificate_expiration_check per project (cert.expiring_soon), and it
-// queues distribution_execute for certificates whose distribution_pending is older than 5 min.
+// queues distribution_execute for certificates whose distribution_pending is older than 5 min,
+// and each digest rule's daily digest once its time has passed.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "domain/job.hpp"
+#include "domain/services/notification_runner.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
@@ -37,6 +39,8 @@ struct SweepReport {
   std::int64_t expiry_checks = 0;
   // distribution_execute jobs queued for certificates pending distribution too long
   std::int64_t distributions = 0;
+  // digests of notification rules queued (a rule's daily time passed)
+  std::int64_t digests = 0;
 };
 
 class Scheduler {
@@ -53,6 +57,9 @@ class Scheduler {
     const ports::Clock& clock;
     ports::ProjectRepository& projects;
     ports::SettingsRepository& settings;
+    // Daily digests of notification rules in mode digest (both, or none: no digests).
+    ports::NotificationRuleRepository* rules = nullptr;
+    NotificationRunner* notifications = nullptr;
   };
   Scheduler(Ports ports, SchedulerOptions options) : p_(ports), options_(options) {}
 
@@ -67,6 +74,7 @@ class Scheduler {
  private:
   Status queueExpiryChecks(SweepReport& report);
   Status queueStaleDistributions(SweepReport& report);
+  Status queueDigests(SweepReport& report);
 
   Ports p_;
   SchedulerOptions options_;

@@ -1,7 +1,8 @@
 // HttpsReceiver: a webhook receiver started by a test (tests/support/https_receiver.py under
 // Debian's python3) on 127.0.0.1 at a free port, with a certificate for 127.0.0.1 from a
 // throw-away CA (caPem() for the module's ca_pem). requests() are the POSTs it received;
-// answerWith() sets the status of the next answers. Stopped and removed by the destructor.
+// answerWith() sets the status (and the body, "ok\n" unless given) of the next answers. Stopped
+// and removed by the destructor.
 #pragma once
 
 #include <boost/json.hpp>
@@ -23,6 +24,7 @@ class HttpsReceiver {
     std::string path;
     boost::json::object headers;
     std::string body;
+    std::string method = "POST";
   };
 
   HttpsReceiver() {
@@ -56,13 +58,17 @@ class HttpsReceiver {
   }
   std::string caPem() const { return material_.chain_pem; }
   void answerWith(int status) { std::ofstream(dir_ / "status") << status; }
+  void answerWith(int status, const std::string& body) {
+    std::ofstream(dir_ / "status", std::ios::binary) << status << "\n" << body;
+  }
   std::vector<Request> requests() const {
     std::vector<Request> out;
     std::ifstream in(dir_ / "requests.jsonl");
     for (std::string line; std::getline(in, line);) {
       const auto v = boost::json::parse(line).as_object();
       out.push_back({std::string(v.at("path").as_string()), v.at("headers").as_object(),
-                     std::string(v.at("body").as_string())});
+                     std::string(v.at("body").as_string()),
+                     std::string(v.at("method").as_string())});
     }
     return out;
   }

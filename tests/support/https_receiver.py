@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A webhook receiver for tests: HTTPS on 127.0.0.1:PORT with CERT and KEY; every POST is
-appended to LOG as one JSON line {"path", "headers", "body"}; the answer's status is read from
-STATUS_FILE at each request (200 when absent). Stops when its parent test kills it."""
+appended to LOG as one JSON line {"method", "path", "headers", "body"}; the answer is read from
+STATUS_FILE at each request: its first line is the status (200 when absent), the rest, when there
+is any, the body (else "ok\n"). Stops when its parent test kills it."""
 import json
 import ssl
 import sys
@@ -15,15 +16,20 @@ class Handler(BaseHTTPRequestHandler):
         length = min(int(self.headers.get("Content-Length", "0")), 1 << 20)
         body = self.rfile.read(length).decode("utf-8", "replace")
         with open(log, "a") as out:
-            out.write(json.dumps({"path": self.path, "headers": dict(self.headers), "body": body}) + "\n")
+            out.write(json.dumps({"method": self.command, "path": self.path,
+                                  "headers": dict(self.headers), "body": body}) + "\n")
+        status, answer = 200, b"ok\n"
         try:
-            status = int(open(status_file).read().strip())
+            first, _, rest = open(status_file, "rb").read().partition(b"\n")
+            status = int(first.strip())
+            if rest:
+                answer = rest
         except (OSError, ValueError):
-            status = 200
+            pass
         self.send_response(status)
-        self.send_header("Content-Length", "3")
+        self.send_header("Content-Length", str(len(answer)))
         self.end_headers()
-        self.wfile.write(b"ok\n")
+        self.wfile.write(answer)
 
     def log_message(self, *args):
         pass

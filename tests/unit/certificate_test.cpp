@@ -44,7 +44,7 @@ TEST_CASE("certificate: every transition of the table") {
   CertificateContext errorCtx{kNow, "dns timeout", std::nullopt, std::nullopt, false, {}};
   CertificateContext plain{kNow, "", std::nullopt, std::nullopt, false, {}};
   std::vector<Row> rows{
-      {"issuance success makes it active with renewal scheduled",
+      {"issuance success makes it active with renewal scheduled and raises cert.issued",
        [] { return certIn(CertificateStatus::issuing); }, CertificateEvent::issued, issuedCtx, true,
        CertificateStatus::active,
        [](const Certificate& c) {
@@ -55,7 +55,7 @@ TEST_CASE("certificate: every transition of the table") {
          CHECK(c.distribution_pending_since == kNow);
          CHECK(c.last_error.empty());
        },
-       std::nullopt},
+       EventKind::cert_issued},
       {"issuance success without a new expiry is refused",
        [] { return certIn(CertificateStatus::issuing); }, CertificateEvent::issued, plain, false,
        CertificateStatus::issuing, noCheck, std::nullopt},
@@ -128,7 +128,7 @@ TEST_CASE("certificate: every transition of the table") {
          CHECK(c.last_error.empty());
          CHECK(c.next_renewal_at == kNow + std::chrono::days{60});
        },
-       std::nullopt},
+       EventKind::cert_renewed},
       {"a failed renewal attempt goes back to renewal_pending",
        [] { return certIn(CertificateStatus::renewal_in_progress); },
        CertificateEvent::attempt_failed, errorCtx, true, CertificateStatus::renewal_pending,

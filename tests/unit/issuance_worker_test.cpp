@@ -67,7 +67,7 @@ TEST_CASE("issuance worker: failures keep the reason, retry with backoff, then t
   REQUIRE(events->items.size() == 1);
   CHECK(events->items[0].kind == EventKind::job_failed);
   CHECK(events->items[0].resource_id == fx.job.id);
-  CHECK(events->items[0].message == "issue_certificate is dead: CA refused: too many orders");
+  CHECK(events->items[0].message == "issue_certificate (www.example.test) is dead: CA refused: too many orders");
   CHECK_FALSE(events->items[0].id.empty());
 }
 
@@ -96,7 +96,7 @@ TEST_CASE(
   CHECK(byKind[EventKind::job_failed].resource_id == "renew-1");
   CHECK(byKind[EventKind::cert_renewal_failed].resource_id == fx.cert.id);
   CHECK(byKind[EventKind::cert_renewal_failed].message ==
-        "www.example.test: the CA cannot be reached");
+        "www.example.test: renewal failed: the CA cannot be reached");
 }
 
 TEST_CASE("issuance worker: a cancel seen by the heartbeat stops a failing job from retrying") {
@@ -369,8 +369,9 @@ TEST_CASE(
   CHECK(fx.storedCert().distribution_pending);
   // The module got the private key, opened (never the sealed form).
   CHECK(module.lastKey().find("PRIVATE KEY") != std::string::npos);
-  auto events = fx.store.events().list("p1", PageRequest{1, 10});
-  REQUIRE(events->items.size() == 1);
+  auto events = fx.store.events().list("p1", PageRequest{1, 10});  // newest first
+  REQUIRE(events->items.size() == 2);
+  CHECK(events->items[1].kind == EventKind::cert_issued);
   CHECK(events->items[0].kind == EventKind::distribution_failed);
   CHECK(events->items[0].resource_id == d.id);
 

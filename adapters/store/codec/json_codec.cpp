@@ -117,6 +117,9 @@ bool parseEnum(std::string_view s, AuthSource& e) {
 bool parseEnum(std::string_view s, EventKind& e) {
   return assign(parseEventKind(s), e);
 }
+bool parseEnum(std::string_view s, DeliveryStatus& e) {
+  return assign(parseDeliveryStatus(s), e);
+}
 template <class E>
 requires std::is_enum_v<E>
 void r(const json::value& j, E& out) {
@@ -247,8 +250,34 @@ void field(const json::object& o, const char* key, T& out) {
 #define CS_CHANNEL(X) \
   X(id)               \
   X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)
-#define CS_RULE(X) \
-  X(id) X(project_id) X(name) X(events) X(channel_ids) X(enabled) X(created_at) X(updated_at)
+#define CS_RULE(X)       \
+  X(id)                  \
+  X(project_id)          \
+  X(name)                \
+  X(events)              \
+  X(channel_ids)         \
+  X(enabled)             \
+  X(created_at)          \
+  X(updated_at)          \
+  X(certificate_pattern) \
+  X(only_on_change) X(thresholds_days) X(mode) X(digest_time) X(last_digest_at)
+#define CS_DELIVERY(X) \
+  X(id)                \
+  X(project_id)        \
+  X(channel_id)        \
+  X(rule_id)           \
+  X(event_id)          \
+  X(event)             \
+  X(resource_id)       \
+  X(recovery)          \
+  X(variables)         \
+  X(items)             \
+  X(status)            \
+  X(attempts)          \
+  X(last_error) X(job_id) X(digest_id) X(created_at) X(updated_at) X(sent_at)
+#define CS_NOTIFICATION_STATE(X) \
+  X(id)                          \
+  X(project_id) X(rule_id) X(subject) X(failing) X(threshold_days) X(expires_at) X(updated_at)
 #define CS_AUDIT(X) \
   X(id)             \
   X(timestamp)      \
@@ -322,6 +351,8 @@ CS_ENTITY(ModuleConfig, CS_MODULE_CONFIG)
 CS_ENTITY(Distribution, CS_DISTRIBUTION)
 CS_ENTITY(NotificationChannel, CS_CHANNEL)
 CS_ENTITY(NotificationRule, CS_RULE)
+CS_ENTITY(NotificationDelivery, CS_DELIVERY)
+CS_ENTITY(NotificationState, CS_NOTIFICATION_STATE)
 CS_ENTITY(AuditEntry, CS_AUDIT)
 CS_ENTITY(License, CS_LICENSE)
 CS_ENTITY(IdempotencyRecord, CS_IDEMPOTENCY)
@@ -370,6 +401,8 @@ CS_INSTANTIATE(ModuleConfig)
 CS_INSTANTIATE(Distribution)
 CS_INSTANTIATE(NotificationChannel)
 CS_INSTANTIATE(NotificationRule)
+CS_INSTANTIATE(NotificationDelivery)
+CS_INSTANTIATE(NotificationState)
 CS_INSTANTIATE(LdapSettings)
 CS_INSTANTIATE(AuditEntry)
 CS_INSTANTIATE(License)

@@ -26,8 +26,8 @@
 namespace certsteward::adapters::codec {
 
 // Defined for: Certificate, Job, Project, User, AcmeAccount, DnsCredential, Zone, Credential,
-// ModuleConfig, Distribution, NotificationChannel, NotificationRule, AuditEntry, License,
-// IdempotencyRecord, LdapSettings.
+// ModuleConfig, Distribution, NotificationChannel, NotificationRule, NotificationDelivery,
+// NotificationState, AuditEntry, License, IdempotencyRecord, LdapSettings.
 template <class T>
 std::string encode(const T& entity);
 

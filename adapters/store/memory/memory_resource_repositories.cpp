@@ -34,4 +34,39 @@ domain::Result<std::vector<domain::NotificationRule>> MemoryNotificationRuleRepo
   });
 }
 
+domain::Result<domain::Page<domain::NotificationDelivery>>
+MemoryNotificationDeliveryRepository::listForChannel(const domain::Id& projectId,
+                                                     const domain::Id& channelId,
+                                                     const domain::PageRequest& page) const {
+  auto deliveries = select([&](const domain::NotificationDelivery& d) {
+    return d.project_id == projectId && d.channel_id == channelId;
+  });
+  std::reverse(deliveries.begin(), deliveries.end());  // newest first
+  return paginate(std::move(deliveries), page);
+}
+
+domain::Result<std::vector<domain::NotificationDelivery>>
+MemoryNotificationDeliveryRepository::heldForRule(const domain::Id& projectId,
+                                                  const domain::Id& ruleId,
+                                                  std::int64_t limit) const {
+  auto held = select([&](const domain::NotificationDelivery& d) {
+    return d.project_id == projectId && d.rule_id == ruleId &&
+           d.status == domain::DeliveryStatus::held;
+  });
+  if (limit < 0) limit = 0;
+  if (static_cast<std::int64_t>(held.size()) > limit) {
+    held.resize(static_cast<std::size_t>(limit));
+  }
+  return held;
+}
+
+domain::Result<std::optional<domain::NotificationState>> MemoryNotificationStateRepository::find(
+    const domain::Id& projectId, const domain::Id& ruleId, const domain::Id& subject) const {
+  const auto states = select([&](const domain::NotificationState& s) {
+    return s.project_id == projectId && s.rule_id == ruleId && s.subject == subject;
+  });
+  if (states.empty()) return std::optional<domain::NotificationState>{};
+  return std::optional<domain::NotificationState>{states.front()};
+}
+
 }  // namespace certsteward::adapters::memory

@@ -11,7 +11,9 @@
 #include "ports/dns_credential_repository.hpp"
 #include "ports/module_config_repository.hpp"
 #include "ports/notification_channel_repository.hpp"
+#include "ports/notification_delivery_repository.hpp"
 #include "ports/notification_rule_repository.hpp"
+#include "ports/notification_state_repository.hpp"
 #include "ports/zone_repository.hpp"
 
 namespace certsteward::adapters::memory {
@@ -51,6 +53,26 @@ class MemoryNotificationRuleRepository
  public:
   domain::Result<std::vector<domain::NotificationRule>> matching(
       const domain::Id& projectId, domain::EventKind kind) const override;
+};
+
+class MemoryNotificationDeliveryRepository
+    : public MemoryProjectScopedRepository<ports::NotificationDeliveryRepository,
+                                           domain::NotificationDelivery> {
+ public:
+  domain::Result<domain::Page<domain::NotificationDelivery>> listForChannel(
+      const domain::Id& projectId, const domain::Id& channelId,
+      const domain::PageRequest& page) const override;
+  domain::Result<std::vector<domain::NotificationDelivery>> heldForRule(
+      const domain::Id& projectId, const domain::Id& ruleId, std::int64_t limit) const override;
+};
+
+class MemoryNotificationStateRepository
+    : public MemoryProjectScopedRepository<ports::NotificationStateRepository,
+                                           domain::NotificationState> {
+ public:
+  domain::Result<std::optional<domain::NotificationState>> find(
+      const domain::Id& projectId, const domain::Id& ruleId,
+      const domain::Id& subject) const override;
 };
 
 }  // namespace certsteward::adapters::memory

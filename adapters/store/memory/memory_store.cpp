@@ -36,6 +36,8 @@ struct MemoryStore::Parts {
   MemoryDistributionRepository distributions;
   MemoryNotificationChannelRepository notificationChannels;
   MemoryNotificationRuleRepository notificationRules;
+  MemoryNotificationDeliveryRepository notificationDeliveries;
+  MemoryNotificationStateRepository notificationStates;
   MemoryAuditLog auditLog;
   MemoryLicenseRepository license;
   MemoryRefreshTokenStore refreshTokens;
@@ -95,6 +97,12 @@ ports::NotificationChannelRepository& MemoryStore::notificationChannels() {
 }
 ports::NotificationRuleRepository& MemoryStore::notificationRules() {
   return parts_->notificationRules;
+}
+ports::NotificationDeliveryRepository& MemoryStore::notificationDeliveries() {
+  return parts_->notificationDeliveries;
+}
+ports::NotificationStateRepository& MemoryStore::notificationStates() {
+  return parts_->notificationStates;
 }
 ports::AuditLog& MemoryStore::auditLog() {
   return parts_->auditLog;

@@ -1,6 +1,7 @@
 // Projects, users, memberships and the resource lookups in MongoDB.
 #include <algorithm>
 
+#include "adapters/store/codec/resource_keys.hpp"
 #include "adapters/store/mongo/mongo_repositories.hpp"
 
 namespace certsteward::adapters::mongo {
@@ -304,6 +305,41 @@ domain::Result<std::vector<domain::NotificationRule>> MongoNotificationRuleRepos
     return !r.enabled || std::find(r.events.begin(), r.events.end(), kind) == r.events.end();
   });
   return rules;
+}
+
+MongoNotificationDeliveryRepository::MongoNotificationDeliveryRepository(MongoDatabase& db)
+    : MongoResourceRepository(
+          db, "notification_delivery",
+          [](const domain::NotificationDelivery& d) {
+            return std::optional<std::string>(d.channel_id);
+          },
+          &codec::heldDeliveryKey) {}
+
+domain::Result<domain::Page<domain::NotificationDelivery>>
+MongoNotificationDeliveryRepository::listForChannel(const domain::Id& projectId,
+                                                    const domain::Id& channelId,
+                                                    const domain::PageRequest& page) const {
+  return pageByRefNewestFirst(projectId, channelId, page);
+}
+
+domain::Result<std::vector<domain::NotificationDelivery>>
+MongoNotificationDeliveryRepository::heldForRule(const domain::Id& projectId,
+                                                 const domain::Id& ruleId,
+                                                 std::int64_t limit) const {
+  return byRef2(projectId, ruleId, limit);
+}
+
+MongoNotificationStateRepository::MongoNotificationStateRepository(MongoDatabase& db)
+    : MongoResourceRepository(db, "notification_state", [](const domain::NotificationState& s) {
+        return std::optional<std::string>(codec::notificationStateKey(s.rule_id, s.subject));
+      }) {}
+
+domain::Result<std::optional<domain::NotificationState>> MongoNotificationStateRepository::find(
+    const domain::Id& projectId, const domain::Id& ruleId, const domain::Id& subject) const {
+  auto states = byRef(projectId, codec::notificationStateKey(ruleId, subject));
+  if (!states) return states.error();
+  if (states->empty()) return std::optional<domain::NotificationState>{};
+  return std::optional<domain::NotificationState>(std::move(states->front()));
 }
 
 }  // namespace certsteward::adapters::mongo

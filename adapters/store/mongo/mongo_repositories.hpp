@@ -129,13 +129,17 @@ class MongoMembershipRepository : public ports::MembershipRepository {
   MongoDatabase& db_;
 };
 
-// Every ProjectScopedRepository port in one `resources` collection, tagged by kind.
+// Every ProjectScopedRepository port in one `resources` collection, tagged by kind, with
+// optional `ref` and `ref2` fields for the extra lookups a kind needs.
 template <class Port, class T>
 class MongoResourceRepository : public Port {
  public:
   using RefOf = std::optional<std::string> (*)(const T&);
-  MongoResourceRepository(MongoDatabase& db, std::string kind, RefOf refOf = nullptr)
-      : db_(db), kind_(std::move(kind)), ref_(refOf) {}
+  // refOf, ref2Of: the entity's lookup keys (null: the kind has none; nullopt: this entity has
+  // none — `ref2` is indexed only where it is set).
+  MongoResourceRepository(MongoDatabase& db, std::string kind, RefOf refOf = nullptr,
+                          RefOf ref2Of = nullptr)
+      : db_(db), kind_(std::move(kind)), ref_(refOf), ref2_(ref2Of) {}
 
   domain::Status create(const T& e) override {
     return guarded([&]() -> domain::Status {
@@ -210,6 +214,47 @@ class MongoResourceRepository : public Port {
     });
   }
 
+  // One page of the project's entities whose ref equals `value`, newest first (by id).
+  domain::Result<domain::Page<T>> pageByRefNewestFirst(const domain::Id& projectId,
+                                                       const std::string& value,
+                                                       const domain::PageRequest& request) const {
+    return guarded([&]() -> domain::Result<domain::Page<T>> {
+      auto c = db_.client();
+      Bson filter = scoped(projectId);
+      filter.str("ref", value);
+      domain::Page<T> page;
+      page.page = request.page;
+      page.page_size = request.page_size;
+      page.total = c.count("resources", filter);
+      Bson opts;
+      opts.doc("sort", Bson().i64("id", -1))
+          .i64("skip", request.offset())
+          .i64("limit", request.page_size);
+      for (const auto& json : c.find("resources", filter, opts)) {
+        page.items.push_back(decodeOrThrow<T>(json));
+      }
+      return page;
+    });
+  }
+
+  // The project's first `limit` entities (by id) whose ref2 equals `value`.
+  domain::Result<std::vector<T>> byRef2(const domain::Id& projectId, const std::string& value,
+                                        std::int64_t limit) const {
+    return guarded([&]() -> domain::Result<std::vector<T>> {
+      std::vector<T> out;
+      if (limit <= 0) return out;  // a limit of 0 means "no limit" to MongoDB
+      auto c = db_.client();
+      Bson filter = scoped(projectId);
+      filter.str("ref2", value);
+      Bson opts;
+      opts.doc("sort", Bson().i64("id", 1)).i64("limit", limit);
+      for (const auto& json : c.find("resources", filter, opts)) {
+        out.push_back(decodeOrThrow<T>(json));
+      }
+      return out;
+    });
+  }
+
  private:
   Bson scoped(const domain::Id& projectId) const {
     Bson b;
@@ -220,6 +265,7 @@ class MongoResourceRepository : public Port {
     Bson doc = Bson::fromJson(codec::encode(e));
     doc.oid("_id", idOid(e.id)).str("kind", kind_);
     if (auto r = ref_ ? ref_(e) : std::nullopt) doc.str("ref", *r);
+    if (auto r = ref2_ ? ref2_(e) : std::nullopt) doc.str("ref2", *r);
     return doc;
   }
   static domain::Error notFound() {
@@ -229,6 +275,7 @@ class MongoResourceRepository : public Port {
   MongoDatabase& db_;
   std::string kind_;
   RefOf ref_;
+  RefOf ref2_;
 };
 
 class MongoZoneRepository : public MongoResourceRepository<ports::ZoneRepository, domain::Zone> {
@@ -252,6 +299,30 @@ class MongoNotificationRuleRepository
   explicit MongoNotificationRuleRepository(MongoDatabase& db);
   domain::Result<std::vector<domain::NotificationRule>> matching(
       const domain::Id& projectId, domain::EventKind kind) const override;
+};
+
+// ref: the channel (listForChannel); ref2: the rule, while the delivery is held (heldForRule).
+class MongoNotificationDeliveryRepository
+    : public MongoResourceRepository<ports::NotificationDeliveryRepository,
+                                     domain::NotificationDelivery> {
+ public:
+  explicit MongoNotificationDeliveryRepository(MongoDatabase& db);
+  domain::Result<domain::Page<domain::NotificationDelivery>> listForChannel(
+      const domain::Id& projectId, const domain::Id& channelId,
+      const domain::PageRequest& page) const override;
+  domain::Result<std::vector<domain::NotificationDelivery>> heldForRule(
+      const domain::Id& projectId, const domain::Id& ruleId, std::int64_t limit) const override;
+};
+
+// ref: "<rule id>/<subject>".
+class MongoNotificationStateRepository
+    : public MongoResourceRepository<ports::NotificationStateRepository,
+                                     domain::NotificationState> {
+ public:
+  explicit MongoNotificationStateRepository(MongoDatabase& db);
+  domain::Result<std::optional<domain::NotificationState>> find(
+      const domain::Id& projectId, const domain::Id& ruleId,
+      const domain::Id& subject) const override;
 };
 
 class MongoAuditLog : public ports::AuditLog {

@@ -47,6 +47,11 @@ constexpr IndexSpec kIndexes[] = {
     {"memberships", "user", R"({"user_id":1})", "{}"},
     {"resources", "project", R"({"kind":1,"project_id":1,"id":1})", "{}"},
     {"resources", "ref", R"({"kind":1,"project_id":1,"ref":1})", "{}"},
+    // A page of one ref newest first (a channel's deliveries) without sorting in memory. It
+    // makes "ref" a prefix, but an index's key cannot change under its name.
+    {"resources", "ref_id", R"({"kind":1,"project_id":1,"ref":1,"id":1})", "{}"},
+    {"resources", "ref2", R"({"kind":1,"project_id":1,"ref2":1,"id":1})",
+     R"({"partialFilterExpression":{"ref2":{"$exists":true}}})"},
     {"audit_log", "sequence", R"({"sequence":1})", R"({"unique":true})"},
     {"audit_log", "timestamp", R"({"timestamp":1})", "{}"},
     {"audit_log", "action", R"({"action":1,"sequence":-1})", "{}"},
@@ -120,6 +125,8 @@ struct MongoStore::Parts {
         distributions(*db),
         notificationChannels(*db, "notification_channel"),
         notificationRules(*db),
+        notificationDeliveries(*db),
+        notificationStates(*db),
         auditLog(*db),
         license(*db),
         refreshTokens(*db),
@@ -147,6 +154,8 @@ struct MongoStore::Parts {
   MongoResourceRepository<ports::NotificationChannelRepository, domain::NotificationChannel>
       notificationChannels;
   MongoNotificationRuleRepository notificationRules;
+  MongoNotificationDeliveryRepository notificationDeliveries;
+  MongoNotificationStateRepository notificationStates;
   MongoAuditLog auditLog;
   MongoLicenseRepository license;
   MongoRefreshTokenStore refreshTokens;
@@ -248,6 +257,12 @@ ports::NotificationChannelRepository& MongoStore::notificationChannels() {
 }
 ports::NotificationRuleRepository& MongoStore::notificationRules() {
   return parts_->notificationRules;
+}
+ports::NotificationDeliveryRepository& MongoStore::notificationDeliveries() {
+  return parts_->notificationDeliveries;
+}
+ports::NotificationStateRepository& MongoStore::notificationStates() {
+  return parts_->notificationStates;
 }
 ports::AuditLog& MongoStore::auditLog() {
   return parts_->auditLog;

@@ -1,7 +1,9 @@
-// The lookups that zones, distributions and notification rules add.
+// The lookups that zones, distributions, notification rules, deliveries and states add.
 #include "adapters/store/sqlite/sqlite_resource_repository.hpp"
 
 #include <algorithm>
+
+#include "adapters/store/codec/resource_keys.hpp"
 
 namespace certsteward::adapters::sqlite {
 
@@ -41,6 +43,41 @@ domain::Result<std::vector<domain::NotificationRule>> SqliteNotificationRuleRepo
     return !r.enabled || std::find(r.events.begin(), r.events.end(), kind) == r.events.end();
   });
   return rules;
+}
+
+SqliteNotificationDeliveryRepository::SqliteNotificationDeliveryRepository(Database& db)
+    : SqliteResourceRepository(
+          db, "notification_delivery",
+          [](const domain::NotificationDelivery& d) {
+            return std::optional<std::string>(d.channel_id);
+          },
+          &codec::heldDeliveryKey) {}
+
+domain::Result<domain::Page<domain::NotificationDelivery>>
+SqliteNotificationDeliveryRepository::listForChannel(const domain::Id& projectId,
+                                                     const domain::Id& channelId,
+                                                     const domain::PageRequest& page) const {
+  return pageByRefNewestFirst(projectId, channelId, page);
+}
+
+domain::Result<std::vector<domain::NotificationDelivery>>
+SqliteNotificationDeliveryRepository::heldForRule(const domain::Id& projectId,
+                                                  const domain::Id& ruleId,
+                                                  std::int64_t limit) const {
+  return byRef2(projectId, ruleId, std::max<std::int64_t>(limit, 0));
+}
+
+SqliteNotificationStateRepository::SqliteNotificationStateRepository(Database& db)
+    : SqliteResourceRepository(db, "notification_state", [](const domain::NotificationState& s) {
+        return std::optional<std::string>(codec::notificationStateKey(s.rule_id, s.subject));
+      }) {}
+
+domain::Result<std::optional<domain::NotificationState>> SqliteNotificationStateRepository::find(
+    const domain::Id& projectId, const domain::Id& ruleId, const domain::Id& subject) const {
+  auto states = byRef(projectId, codec::notificationStateKey(ruleId, subject));
+  if (!states) return states.error();
+  if (states->empty()) return std::optional<domain::NotificationState>{};
+  return std::optional<domain::NotificationState>(std::move(states->front()));
 }
 
 }  // namespace certsteward::adapters::sqlite

@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 5> kMigrations{
+constexpr std::array<const char*, 6> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -241,6 +241,13 @@ CREATE TABLE ca_activity (
 );
 CREATE INDEX ca_activity_domain ON ca_activity(directory_url, registered_domain, kind, at);
 CREATE INDEX ca_activity_at ON ca_activity(at);
+)SQL",
+    // 6: a second lookup key for the kinds that need two (a notification delivery: `ref` its
+    // channel, `ref2` its rule while it is held for a digest). Indexed only where set; the id
+    // after it gives the order (resources_ref ends in the primary key's id too: WITHOUT ROWID).
+    R"SQL(
+ALTER TABLE resources ADD COLUMN ref2 TEXT;
+CREATE INDEX resources_ref2 ON resources(kind, project_id, ref2, id) WHERE ref2 IS NOT NULL;
 )SQL",
 };
 

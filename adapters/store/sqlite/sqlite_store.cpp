@@ -64,6 +64,8 @@ struct SqliteStore::Parts {
         distributions(db),
         notificationChannels(db, "notification_channel"),
         notificationRules(db),
+        notificationDeliveries(db),
+        notificationStates(db),
         auditLog(db),
         license(db),
         refreshTokens(db),
@@ -91,6 +93,8 @@ struct SqliteStore::Parts {
   SqliteResourceRepository<ports::NotificationChannelRepository, domain::NotificationChannel>
       notificationChannels;
   SqliteNotificationRuleRepository notificationRules;
+  SqliteNotificationDeliveryRepository notificationDeliveries;
+  SqliteNotificationStateRepository notificationStates;
   SqliteAuditLog auditLog;
   SqliteLicenseRepository license;
   SqliteRefreshTokenStore refreshTokens;
@@ -178,6 +182,12 @@ ports::NotificationChannelRepository& SqliteStore::notificationChannels() {
 }
 ports::NotificationRuleRepository& SqliteStore::notificationRules() {
   return parts_->notificationRules;
+}
+ports::NotificationDeliveryRepository& SqliteStore::notificationDeliveries() {
+  return parts_->notificationDeliveries;
+}
+ports::NotificationStateRepository& SqliteStore::notificationStates() {
+  return parts_->notificationStates;
 }
 ports::AuditLog& SqliteStore::auditLog() {
   return parts_->auditLog;

@@ -43,6 +43,8 @@ class SqliteStore : public ports::Store {
   ports::DistributionRepository& distributions() override;
   ports::NotificationChannelRepository& notificationChannels() override;
   ports::NotificationRuleRepository& notificationRules() override;
+  ports::NotificationDeliveryRepository& notificationDeliveries() override;
+  ports::NotificationStateRepository& notificationStates() override;
   ports::AuditLog& auditLog() override;
   ports::LicenseRepository& license() override;
   ports::RefreshTokenStore& refreshTokens() override;

@@ -1,0 +1,51 @@
+// Dispatch by channel kind; no exception leaves the port.
+#include "adapters/notify/channel_senders.hpp"
+
+#include <exception>
+#include <string_view>
+
+#include "adapters/common/http_client.hpp"
+#include "adapters/notify/channel_text.hpp"
+#include "adapters/notify/http_channels.hpp"
+#include "adapters/notify/smtp_channel.hpp"
+
+namespace certsteward::adapters::notify {
+
+namespace {
+
+using Sender = domain::Status (*)(const domain::NotificationChannel&, const std::string&,
+                                  const ports::OutgoingMessage&, domain::Duration);
+
+struct Kind {
+  std::string_view name;
+  Sender send;
+};
+
+constexpr Kind kKinds[] = {{"email", sendEmail}, {"webhook", sendWebhook},
+                           {"slack", sendSlack}, {"discord", sendDiscord},
+                           {"teams", sendTeams}, {"telegram", sendTelegram}};
+
+}  // namespace
+
+ChannelSenders::ChannelSenders() {
+  common::initCurlOnce();  // before any thread sends
+}
+
+domain::Status ChannelSenders::send(const domain::NotificationChannel& channel,
+                                    const std::string& secret,
+                                    const ports::OutgoingMessage& message,
+                                    domain::Duration timeout) {
+  for (const auto& kind : kKinds) {
+    if (kind.name != channel.kind) continue;
+    try {
+      return kind.send(channel, secret, message, timeout);
+    } catch (const std::exception&) {  // allocation failures and the like; never the secret
+      return domain::makeError(domain::ErrorCode::internal,
+                               channel.kind + ": the message could not be sent (internal error)");
+    }
+  }
+  return domain::makeError(domain::ErrorCode::failed_precondition,
+                           "unknown notification channel kind '" + excerpt(channel.kind, 40) + "'");
+}
+
+}  // namespace certsteward::adapters::notify

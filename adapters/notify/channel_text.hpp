@@ -1,0 +1,39 @@
+// Text helpers of the channel senders: UTF-8 repair and truncation, excerpts of what a server
+// answered (safe to put in an error message), settings look-up and HTTP header checks.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace certsteward::adapters::notify {
+
+// `text` with every byte sequence that is not UTF-8 replaced by U+FFFD.
+std::string validUtf8(std::string_view text);
+
+// At most `maxUnits` UTF-16 code units of (valid UTF-8) `text` — what JavaScript-based services
+// count as characters — cut on a code point and ended with "…" when it had to be cut.
+std::string truncateUtf16(std::string_view text, std::size_t maxUnits);
+
+// The first `maxChars` code points of `text` on one line: control characters blanked, invalid
+// UTF-8 repaired, surrounding space trimmed. For quoting a server's answer in an error.
+std::string excerpt(std::string_view text, std::size_t maxChars = 200);
+
+// `text` without its leading and trailing spaces and tabs.
+std::string_view trimmed(std::string_view text);
+
+// Only the characters of an HTTP token (RFC 9110) of `text`: for ids and event names in headers.
+std::string tokenOnly(std::string_view text);
+
+// Whether `text` is a non-empty HTTP token (a valid header name).
+bool isHttpToken(std::string_view text);
+
+// Whether `text` holds a control character other than a tab (CR and LF included).
+bool hasControl(std::string_view text);
+
+// The setting `key`, or `fallback` when it is absent or empty.
+std::string settingOr(const std::map<std::string, std::string>& settings, const std::string& key,
+                      std::string fallback = {});
+
+}  // namespace certsteward::adapters::notify

@@ -1,0 +1,72 @@
+// NotificationDispatcher: the Notifier the services raise events through. In one transaction it
+// records the event, asks every rule of the project that concerns it (notification_rules.hpp),
+// remembers what the rules decided per subject, and writes one delivery per (rule, channel)
+// that sends — with its notification_delivery job (the outbox), or held for the rule's digest.
+// A crash before the commit loses the event and its deliveries together; after it, the jobs
+// send them. Thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "domain/job.hpp"
+#include "ports/clock.hpp"
+#include "ports/event_log.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/job_queue.hpp"
+#include "ports/metrics.hpp"
+#include "ports/notification_channel_repository.hpp"
+#include "ports/notification_delivery_repository.hpp"
+#include "ports/notification_rule_repository.hpp"
+#include "ports/notification_state_repository.hpp"
+#include "ports/notifier.hpp"
+#include "ports/project_repository.hpp"
+#include "ports/transactions.hpp"
+
+namespace certsteward::domain {
+
+// The payload of a notification_delivery job: the delivery it sends.
+inline constexpr const char* kDeliveryIdPayload = "delivery_id";
+
+struct NotificationOptions {
+  JobPolicy policy = {};  // of delivery jobs (attempts, backoff)
+  // The UI's address ("https://certs.example.com"), for the {{link}} variable; empty: no link.
+  std::string public_url = {};
+  Duration send_timeout = std::chrono::seconds{30};  // one attempt of one delivery
+};
+
+class NotificationDispatcher : public ports::Notifier {
+ public:
+  struct Ports {
+    ports::EventLog& events;
+    ports::NotificationRuleRepository& rules;
+    ports::NotificationChannelRepository& channels;
+    ports::NotificationDeliveryRepository& deliveries;
+    ports::NotificationStateRepository& states;
+    ports::JobQueue& jobs;
+    ports::Transactions& transactions;
+    const ports::ProjectRepository& projects;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+    ports::Metrics* metrics = nullptr;  // events by kind, deliveries queued
+  };
+  NotificationDispatcher(Ports ports, NotificationOptions options)
+      : p_(ports), options_(std::move(options)) {}
+
+  Status notify(const Event& event) override;
+
+ private:
+  Status dispatch(const Event& event, std::vector<std::string>& queued);
+
+  Ports p_;
+  NotificationOptions options_;
+};
+
+// The notification_delivery job that sends delivery `deliveryId` (its key "notify:<id>").
+Job deliveryJob(Id jobId, const Id& projectId, const Id& deliveryId, Timestamp now,
+                const JobPolicy& policy);
+
+// The {{link}} of an event: the UI page of its certificate (or project) under `publicUrl`.
+std::string eventLink(const std::string& publicUrl, const Event& event);
+
+}  // namespace certsteward::domain

@@ -1,0 +1,231 @@
+// Sending deliveries: the job's attempt, the channel test, digests.
+#include "domain/services/notification_runner.hpp"
+
+#include <chrono>
+
+#include "domain/notification_rules.hpp"
+#include "domain/template.hpp"
+
+namespace certsteward::domain {
+namespace {
+
+std::string settingOf(const NotificationChannel& c, const char* key) {
+  const auto it = c.settings.find(key);
+  return it == c.settings.end() ? std::string() : it->second;
+}
+
+// Plain text as an HTML fragment: escaped, line breaks kept.
+std::string htmlOf(const std::string& text) {
+  std::string out;
+  for (char c : escapeHtml(text)) {
+    if (c == '\n') {
+      out += "<br>\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+constexpr std::size_t kDigestBatch = 500;
+
+}  // namespace
+
+ports::OutgoingMessage NotificationRunner::render(const NotificationChannel& channel,
+                                                  const NotificationDelivery& d,
+                                                  const std::vector<NotificationDelivery>& items) {
+  ports::OutgoingMessage m;
+  m.delivery_id = d.id;
+  m.event = d.event;
+  m.recovery = d.recovery;
+  m.variables = d.variables;
+  m.variables["delivery_id"] = d.id;
+  if (const auto at = m.variables.find("at"); at != m.variables.end()) {
+    if (auto parsed = parseTimestamp(at->second)) m.at = *parsed;
+  }
+  const auto subjectTemplate = settingOf(channel, "subject_template");
+  const auto bodyTemplate = settingOf(channel, "body_template");
+  m.subject = subjectTemplate.empty() ? defaultSubject(m.variables, d.recovery)
+                                      : renderTemplate(subjectTemplate, m.variables, Escape::none);
+  std::string text = defaultText(m.variables, d.recovery);
+  if (!items.empty()) {
+    text = std::to_string(items.size()) + " notification(s) since the last digest:\n\n";
+    for (const auto& item : items) {
+      text += "- " + defaultSubject(item.variables, item.recovery) + "\n";
+      const auto msg = item.variables.find("message");
+      if (msg != item.variables.end()) text += "  " + msg->second + "\n";
+    }
+  }
+  if (channel.kind == "webhook") {
+    if (!bodyTemplate.empty()) m.body = renderTemplate(bodyTemplate, m.variables, Escape::json);
+    m.text = text;
+    m.html = htmlOf(text);
+  } else if (!bodyTemplate.empty() && items.empty()) {
+    m.text = renderTemplate(bodyTemplate, m.variables, Escape::none);
+    m.html = htmlOf(m.text);
+  } else {
+    m.text = text;
+    m.html = htmlOf(text);
+  }
+  return m;
+}
+
+Status NotificationRunner::sendOnce(const NotificationChannel& channel, NotificationDelivery& d) {
+  std::vector<NotificationDelivery> items;
+  for (const auto& id : d.items) {
+    if (auto item = p_.deliveries.get(d.project_id, id)) items.push_back(std::move(*item));
+  }
+  std::string secret;
+  if (!channel.secret_sealed.empty()) {
+    auto opened = p_.secrets.open(channel.secret_sealed);
+    if (!opened) return makeError(ErrorCode::internal, "the channel's secret cannot be decrypted");
+    secret = std::move(*opened);
+  }
+  const auto message = render(channel, d, items);
+  const auto started = p_.clock.now();
+  Status sent = makeError(ErrorCode::internal, "the channel could not be reached");
+  try {
+    sent = p_.sender.send(channel, secret, message, options_.send_timeout);
+  } catch (...) {
+    sent = makeError(ErrorCode::internal, "the channel adapter failed unexpectedly");
+  }
+  const auto now = p_.clock.now();
+  d.attempts += 1;
+  d.updated_at = now;
+  if (p_.metrics != nullptr) {
+    p_.metrics->increment("certsteward_notification_deliveries_total",
+                          {{"kind", channel.kind}, {"outcome", sent ? "sent" : "failed"}});
+    p_.metrics->observe("certsteward_notification_send_seconds", {{"kind", channel.kind}},
+                        std::chrono::duration<double>(now - started).count());
+    if (sent) {
+      p_.metrics->observe("certsteward_notification_delivery_latency_seconds",
+                          {{"kind", channel.kind}},
+                          std::chrono::duration<double>(now - d.created_at).count());
+    }
+  }
+  if (sent) {
+    d.status = DeliveryStatus::sent;
+    d.sent_at = now;
+    d.last_error.clear();
+    return {};
+  }
+  d.last_error = sent.error().message.substr(0, 1000);
+  return sent;
+}
+
+Status NotificationRunner::deliver(const Job& job, const Log& log) {
+  const auto named = job.payload.find(kDeliveryIdPayload);
+  if (named == job.payload.end()) {
+    return makeError(ErrorCode::invalid_argument, "the job names no delivery");
+  }
+  auto d = p_.deliveries.get(job.project_id, named->second);
+  if (!d) return d.error();
+  if (d->status == DeliveryStatus::sent) {
+    log(LogLevel::info, "delivery " + d->id + " was sent already");
+    return {};
+  }
+  auto channel = p_.channels.get(job.project_id, d->channel_id);
+  if (!channel || !channel->enabled) {
+    if (!channel && channel.error().code != ErrorCode::not_found) return channel.error();
+    d->status = DeliveryStatus::dead;
+    d->last_error = !channel ? "the channel was deleted" : "the channel is disabled";
+    d->updated_at = p_.clock.now();
+    log(LogLevel::warn, "delivery " + d->id + " not sent: " + d->last_error);
+    return p_.deliveries.update(*d);  // nothing to retry
+  }
+  const Status sent = sendOnce(*channel, *d);
+  if (sent) {
+    log(LogLevel::info, "delivery " + d->id + " sent through " + channel->kind + " channel '" +
+                            channel->name + "'");
+  } else {
+    log(LogLevel::error, "delivery " + d->id + " failed: " + d->last_error);
+    if (job.attempts >= job.max_attempts) d->status = DeliveryStatus::dead;
+  }
+  if (auto stored = p_.deliveries.update(*d); !stored) return stored;
+  return sent;
+}
+
+Result<NotificationDelivery> NotificationRunner::test(const NotificationChannel& channel) {
+  NotificationDelivery d;
+  d.id = p_.ids.next();
+  d.project_id = channel.project_id;
+  d.channel_id = channel.id;
+  d.event = "test";
+  d.created_at = d.updated_at = p_.clock.now();
+  d.variables = {{"event", "test"},
+                 {"message", "A test message from CertSteward: this channel works."},
+                 {"at", formatTimestamp(d.created_at)},
+                 {"recovery", "false"},
+                 {"project.id", channel.project_id}};
+  if (auto project = p_.projects.get(channel.project_id)) {
+    d.variables["project.name"] = project->name;
+  }
+  if (!sendOnce(channel, d)) d.status = DeliveryStatus::dead;
+  if (auto s = p_.deliveries.create(d); !s) return s.error();
+  return d;
+}
+
+bool digestDue(const NotificationRule& rule, Timestamp now) {
+  if (rule.mode != kRuleModeDigest || rule.digest_time.size() != 5) return false;
+  const int hh = (rule.digest_time[0] - '0') * 10 + (rule.digest_time[1] - '0');
+  const int mm = (rule.digest_time[3] - '0') * 10 + (rule.digest_time[4] - '0');
+  const auto day = std::chrono::floor<std::chrono::days>(now);
+  const Timestamp today = day + std::chrono::hours{hh} + std::chrono::minutes{mm};
+  if (now < today) return false;
+  return !rule.last_digest_at || *rule.last_digest_at < today;
+}
+
+Result<int> NotificationRunner::digestIfDue(const NotificationRule& rule) {
+  const Timestamp now = p_.clock.now();
+  if (!digestDue(rule, now)) return 0;
+  int queued = 0;
+  const Status done = p_.transactions.run({}, [&]() -> Status {
+    queued = 0;
+    auto fresh = p_.rules.get(rule.project_id, rule.id);
+    if (!fresh) return fresh.error();
+    if (!digestDue(*fresh, now)) return {};  // another instance did it
+    auto held = p_.deliveries.heldForRule(rule.project_id, rule.id, kDigestBatch);
+    if (!held) return held.error();
+    // One digest per channel, listing that channel's held deliveries.
+    std::map<Id, std::vector<NotificationDelivery>> byChannel;
+    for (auto& h : *held)
+      byChannel[h.channel_id].push_back(std::move(h));
+    for (auto& [channelId, items] : byChannel) {
+      NotificationDelivery digest;
+      digest.id = p_.ids.next();
+      digest.project_id = rule.project_id;
+      digest.channel_id = channelId;
+      digest.rule_id = rule.id;
+      digest.event = "digest";
+      digest.created_at = digest.updated_at = now;
+      digest.variables = {{"event", "digest"},
+                          {"message", std::to_string(items.size()) + " notification(s) of rule '" +
+                                          fresh->name + "'"},
+                          {"at", formatTimestamp(now)},
+                          {"recovery", "false"},
+                          {"project.id", rule.project_id}};
+      if (auto project = p_.projects.get(rule.project_id)) {
+        digest.variables["project.name"] = project->name;
+      }
+      for (auto& item : items) {
+        digest.items.push_back(item.id);
+        item.status = DeliveryStatus::digested;
+        item.digest_id = digest.id;
+        item.updated_at = now;
+        if (auto s = p_.deliveries.update(item); !s) return s;
+      }
+      auto q = p_.jobs.enqueue(
+          deliveryJob(p_.ids.next(), rule.project_id, digest.id, now, options_.policy));
+      if (!q) return q.error();
+      digest.job_id = q->job.id;
+      if (auto s = p_.deliveries.create(digest); !s) return s;
+      ++queued;
+    }
+    fresh->last_digest_at = now;
+    return p_.rules.update(*fresh);
+  });
+  if (!done) return done.error();
+  return queued;
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,69 @@
+// NotificationRunner: sends deliveries. The notification_delivery job (notification lane) sends
+// the delivery it names and records the outcome on it; a failed attempt leaves it pending for
+// the job's retry with backoff, the last failed attempt marks it dead. A delivery already sent
+// (a crash between the send and the job's completion) is not sent again. Also: the channel test
+// (send now, answer the outcome) and the digest of a rule. Thread-safe.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "domain/job.hpp"
+#include "domain/services/notification_dispatcher.hpp"
+#include "ports/notification_sender.hpp"
+#include "ports/secret_box.hpp"
+
+namespace certsteward::domain {
+
+class NotificationRunner {
+ public:
+  struct Ports {
+    ports::NotificationDeliveryRepository& deliveries;
+    ports::NotificationChannelRepository& channels;
+    ports::NotificationRuleRepository& rules;
+    ports::JobQueue& jobs;
+    ports::Transactions& transactions;
+    const ports::ProjectRepository& projects;
+    ports::NotificationSender& sender;
+    const ports::SecretBox& secrets;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+    ports::Metrics* metrics = nullptr;  // deliveries by channel kind and outcome, latency
+  };
+  using Log = std::function<void(LogLevel, const std::string&)>;
+
+  NotificationRunner(Ports ports, NotificationOptions options)
+      : p_(ports), options_(std::move(options)) {}
+
+  // The job's attempt: an error makes the job retry (or go dead after its last attempt).
+  Status deliver(const Job& job, const Log& log);
+
+  // Sends a test message through `channel` now and records it as a delivery ("test"): sent, or
+  // dead with the server's words in last_error.
+  Result<NotificationDelivery> test(const NotificationChannel& channel);
+
+  // The digest of `rule` when its daily time has come since its last digest (else nothing):
+  // one delivery per channel listing every held delivery of the rule, queued as a job; the
+  // held ones become digested. @return how many digests were queued.
+  Result<int> digestIfDue(const NotificationRule& rule);
+
+  // The message a delivery through `channel` carries (templates rendered and escaped).
+  // `items`: a digest's held deliveries.
+  static ports::OutgoingMessage render(const NotificationChannel& channel,
+                                       const NotificationDelivery& delivery,
+                                       const std::vector<NotificationDelivery>& items = {});
+
+ private:
+  // Sends and records the outcome on `d` (not stored). ok when it was sent.
+  Status sendOnce(const NotificationChannel& channel, NotificationDelivery& d);
+
+  Ports p_;
+  NotificationOptions options_;
+};
+
+// Whether `rule`'s digest is due at `now`: its daily HH:MM (UTC) has passed today and its last
+// digest was before that instant.
+bool digestDue(const NotificationRule& rule, Timestamp now);
+
+}  // namespace certsteward::domain

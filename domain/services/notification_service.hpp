@@ -1,0 +1,40 @@
+// NotificationService: what people do with notification channels besides configuring them —
+// read a channel's deliveries (project viewer) and send it a test message (project admin,
+// audited `notification_channel.test`).
+#pragma once
+
+#include "domain/notification.hpp"
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "domain/services/notification_runner.hpp"
+
+namespace certsteward::domain {
+
+class NotificationService {
+ public:
+  struct Ports {
+    ports::NotificationChannelRepository& channels;
+    ports::NotificationDeliveryRepository& deliveries;
+  };
+  NotificationService(Ports ports, NotificationRunner& runner, const AccessControl& access,
+                      AuditService& audit)
+      : p_(ports), runner_(runner), access_(access), audit_(audit) {}
+
+  // Newest first; not_found for a channel that is not the project's.
+  Result<Page<NotificationDelivery>> deliveries(const Principal& who, const Id& projectId,
+                                                const Id& channelId, const PageRequest& page);
+  // Sends a test message now. The delivery says whether it went out (`sent`) or not (`dead`,
+  // last_error with the server's words); failed_precondition (409) for a disabled channel.
+  Result<NotificationDelivery> test(const Principal& who, const RequestContext& ctx,
+                                    const Id& projectId, const Id& channelId);
+
+ private:
+  Result<NotificationChannel> channel(const Principal& who, const Id& projectId, const Id& id);
+
+  Ports p_;
+  NotificationRunner& runner_;
+  const AccessControl& access_;
+  AuditService& audit_;
+};
+
+}  // namespace certsteward::domain

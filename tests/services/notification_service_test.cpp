@@ -1,0 +1,329 @@
+// Notifications in process, over the memory store and the shared fake sender: an event and its
+// deliveries (with their jobs) are written together; the delivery job sends once, retries, goes
+// dead; templates reach the channel rendered; only_on_change across events; digests; the
+// channel test and the deliveries list with their roles.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "domain/services/notification_dispatcher.hpp"
+#include "domain/services/notification_runner.hpp"
+#include "domain/services/notification_service.hpp"
+#include "services/service_fixture.hpp"
+#include "testing/fake_notification_sender.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct NotifyFixture : testing::ServiceFixture {
+  testing::FakeNotificationSender sender;
+  NotificationOptions options{JobPolicy{3, 5min, 30s, 10min, 1s, 55s}, "https://certs.example.com",
+                              5s};
+  NotificationDispatcher dispatcher{
+      {store.events(), store.notificationRules(), store.notificationChannels(),
+       store.notificationDeliveries(), store.notificationStates(), store.jobs(),
+       store.transactions(), store.projects(), ids, clock},
+      options};
+  NotificationRunner runner{
+      {store.notificationDeliveries(), store.notificationChannels(), store.notificationRules(),
+       store.jobs(), store.transactions(), store.projects(), sender, secrets, ids, clock},
+      options};
+  NotificationService service{
+      {store.notificationChannels(), store.notificationDeliveries()}, runner, access, audit};
+  std::vector<std::string> logged;
+
+  NotifyFixture() { project("p1"); }
+
+  Id channel(const std::string& kind, std::map<std::string, std::string> settings = {},
+             const std::string& secret = "") {
+    NotificationChannel c;
+    c.id = ids.next();
+    c.project_id = "p1";
+    c.name = kind + " channel";
+    c.kind = kind;
+    c.settings = std::move(settings);
+    if (!secret.empty()) c.secret_sealed = *secrets.seal(secret);
+    REQUIRE(store.notificationChannels().create(c).ok());
+    return c.id;
+  }
+  Id rule(std::vector<EventKind> events, std::vector<Id> channels,
+          void (*change)(NotificationRule&) = nullptr) {
+    NotificationRule r;
+    r.id = ids.next();
+    r.project_id = "p1";
+    r.name = "rule";
+    r.events = std::move(events);
+    r.channel_ids = std::move(channels);
+    if (change != nullptr) change(r);
+    REQUIRE(store.notificationRules().create(r).ok());
+    return r.id;
+  }
+  Event event(EventKind kind, const std::string& subject = "cert-1") {
+    Event e;
+    e.kind = kind;
+    e.project_id = "p1";
+    e.resource_id = subject;
+    e.message = "www.example.com: renewal failed: NXDOMAIN";
+    e.at = clock.now();
+    e.details = {{"certificate.id", subject},
+                 {"certificate.common_name", "www.example.com"},
+                 {"reason", "NXDOMAIN"}};
+    return e;
+  }
+  std::vector<NotificationDelivery> deliveries(const Id& channelId) {
+    auto page = store.notificationDeliveries().listForChannel("p1", channelId, PageRequest{1, 100});
+    REQUIRE(page.ok());
+    return page->items;
+  }
+  // Runs the delivery's job once, as a worker of the notification lane would (its attempts
+  // counted as claims count them).
+  std::map<Id, int> attempts;
+  Status runJob(const NotificationDelivery& d) {
+    auto job = store.jobs().get("p1", d.job_id);
+    REQUIRE(job.ok());
+    REQUIRE(job->payload.at(kDeliveryIdPayload) == d.id);
+    job->attempts = ++attempts[job->id];
+    return runner.deliver(*job, [this](LogLevel, const std::string& m) { logged.push_back(m); });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("notifications: an event, its deliveries and their jobs are written together") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}}, "sign-me");
+  const Id mail = fx.channel(
+      "email",
+      {{"host", "smtp.example.com"}, {"from", "certs@example.com"}, {"to", "ops@example.com"}});
+  fx.rule({EventKind::cert_renewal_failed}, {hook, mail});
+  fx.rule({EventKind::cert_issued}, {hook});  // not concerned
+
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::cert_renewal_failed)).ok());
+  const auto events = fx.store.events().list("p1", PageRequest{1, 10});
+  REQUIRE(events->items.size() == 1);
+  const auto d = fx.deliveries(hook);
+  REQUIRE(d.size() == 1);
+  CHECK(fx.deliveries(mail).size() == 1);
+  CHECK(d[0].status == DeliveryStatus::pending);
+  CHECK(d[0].event == "cert.renewal_failed");
+  CHECK(d[0].event_id == events->items[0].id);
+  CHECK(d[0].variables.at("certificate.common_name") == "www.example.com");
+  CHECK(d[0].variables.at("project.name") == "project p1");
+  CHECK(d[0].variables.at("link") == "https://certs.example.com/projects/p1/certificates/cert-1");
+  // Its job is on the notification lane and names it.
+  auto job = fx.store.jobs().get("p1", d[0].job_id);
+  REQUIRE(job.ok());
+  CHECK(job->type == JobType::notification_delivery);
+  CHECK(job->lane() == Lane::notification);
+  CHECK(job->payload.at(kDeliveryIdPayload) == d[0].id);
+  CHECK(job->max_attempts == 3);
+
+  // An event no rule is concerned with is recorded, and nothing else.
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::distribution_failed, "dist-1")).ok());
+  CHECK(fx.store.events().list("p1", PageRequest{1, 10})->items.size() == 2);
+  CHECK(fx.deliveries(hook).size() == 1);
+}
+
+TEST_CASE(
+    "notifications: disabled channels and removed ones get nothing, disabled rules send "
+    "nothing") {
+  NotifyFixture fx;
+  const Id live = fx.channel("webhook", {{"url", "https://a.example.com/"}});
+  const Id off = fx.channel("webhook", {{"url", "https://b.example.com/"}});
+  auto c = *fx.store.notificationChannels().get("p1", off);
+  c.enabled = false;
+  REQUIRE(fx.store.notificationChannels().update(c).ok());
+  fx.rule({EventKind::job_failed}, {live, off, "0123456789abcdef01234567"});
+  fx.rule({EventKind::job_failed}, {live}, [](NotificationRule& r) { r.enabled = false; });
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-1")).ok());
+  CHECK(fx.deliveries(live).size() == 1);
+  CHECK(fx.deliveries(off).empty());
+}
+
+TEST_CASE("notifications: the delivery job sends once with the channel's templates and secret") {
+  NotifyFixture fx;
+  const Id hook =
+      fx.channel("webhook",
+                 {{"url", "https://hooks.example.com/x"},
+                  {"subject_template", "{{certificate.common_name}} failed"},
+                  {"body_template",
+                   "{\"text\":\"{{message}}\",\"days\":\"{{days_left}}\",\"q\":\"{{reason}}\"}"}},
+                 "sign-me");
+  fx.rule({EventKind::cert_renewal_failed}, {hook});
+  auto e = fx.event(EventKind::cert_renewal_failed);
+  e.details["reason"] = "say \"hi\"\n";
+  REQUIRE(fx.dispatcher.notify(e).ok());
+  const auto d = fx.deliveries(hook).at(0);
+  REQUIRE(fx.runJob(d).ok());
+  const auto sent = fx.sender.sent();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].secret == "sign-me");
+  CHECK(sent[0].message.delivery_id == d.id);
+  CHECK(sent[0].message.subject == "www.example.com failed");
+  CHECK(sent[0].message.body ==
+        "{\"text\":\"www.example.com: renewal failed: NXDOMAIN\",\"days\":\"\",\"q\":\"say "
+        "\\\"hi\\\"\\n\"}");
+  const auto after = fx.deliveries(hook).at(0);
+  CHECK(after.status == DeliveryStatus::sent);
+  CHECK(after.attempts == 1);
+  CHECK(after.sent_at.has_value());
+  CHECK(after.last_error.empty());
+
+  // The job run again (a crash after the send, before the job completed) sends nothing more.
+  Job again = *fx.store.jobs().get("p1", d.job_id);
+  REQUIRE(fx.runner.deliver(again, [](LogLevel, const std::string&) {}).ok());
+  CHECK(fx.sender.sent().size() == 1);
+}
+
+TEST_CASE("notifications: a receiver down for a while is retried, one down for good goes dead") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  fx.rule({EventKind::job_failed}, {hook});
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-1")).ok());
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-2")).ok());
+  auto both = fx.deliveries(hook);  // newest first
+  REQUIRE(both.size() == 2);
+  const auto first = both[1];
+  const auto second = both[0];
+
+  fx.sender.failNext(1, makeError(ErrorCode::unavailable, "HTTP 503 from the receiver"));
+  CHECK_FALSE(fx.runJob(first).ok());
+  auto now = *fx.store.notificationDeliveries().get("p1", first.id);
+  CHECK(now.status == DeliveryStatus::pending);
+  CHECK(now.attempts == 1);
+  CHECK(now.last_error == "HTTP 503 from the receiver");
+  fx.sender.down(makeError(ErrorCode::failed_precondition, "HTTP 410 from the receiver"));
+  CHECK_FALSE(fx.runJob(second).ok());
+  fx.sender.up();
+  REQUIRE(fx.runJob(first).ok());
+  now = *fx.store.notificationDeliveries().get("p1", first.id);
+  CHECK(now.status == DeliveryStatus::sent);
+  CHECK(now.attempts == 2);
+  CHECK(now.last_error.empty());
+
+  // Down for good: the second runs out of its 3 attempts and is listed dead with the error.
+  fx.sender.down(makeError(ErrorCode::failed_precondition, "HTTP 410 from the receiver"));
+  for (int attempt = 2; attempt <= 3; ++attempt) {
+    fx.clock.advance(10min);
+    CHECK_FALSE(fx.runJob(second).ok());
+  }
+  now = *fx.store.notificationDeliveries().get("p1", second.id);
+  CHECK(now.status == DeliveryStatus::dead);
+  CHECK(now.attempts == 3);
+  CHECK(now.last_error == "HTTP 410 from the receiver");
+}
+
+TEST_CASE("notifications: only_on_change tells a failure once and its recovery once") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  fx.rule({EventKind::cert_renewal_failed}, {hook},
+          [](NotificationRule& r) { r.only_on_change = true; });
+  for (auto kind :
+       {EventKind::cert_renewal_failed, EventKind::cert_renewal_failed, EventKind::cert_renewed,
+        EventKind::cert_renewed, EventKind::cert_renewal_failed}) {
+    REQUIRE(fx.dispatcher.notify(fx.event(kind)).ok());
+  }
+  const auto d = fx.deliveries(hook);  // newest first
+  REQUIRE(d.size() == 3);
+  CHECK(d[2].event == "cert.renewal_failed");
+  CHECK_FALSE(d[2].recovery);
+  CHECK(d[1].event == "cert.renewed");
+  CHECK(d[1].recovery);
+  CHECK(d[1].variables.at("recovery") == "true");
+  CHECK(d[0].event == "cert.renewal_failed");
+  const auto rendered =
+      NotificationRunner::render(*fx.store.notificationChannels().get("p1", hook), d[1]);
+  CHECK(rendered.subject == "[CertSteward] recovered: www.example.com (project p1)");
+}
+
+TEST_CASE("notifications: a digest rule holds its messages and sends one digest a day") {
+  NotifyFixture fx;
+  fx.clock.set(fromUnixSeconds(1'800'000'000));  // 2027-01-15T08:00:00Z
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  const Id mail = fx.channel(
+      "email",
+      {{"host", "smtp.example.com"}, {"from", "certs@example.com"}, {"to", "ops@example.com"}});
+  const Id ruleId = fx.rule({EventKind::cert_expiring_soon, EventKind::job_failed}, {hook, mail},
+                            [](NotificationRule& r) {
+                              r.mode = kRuleModeDigest;
+                              r.digest_time = "09:30";
+                            });
+  auto soon = fx.event(EventKind::cert_expiring_soon);
+  soon.details["days_left"] = "6";
+  soon.details["certificate.expires_at"] = "2027-01-21T08:00:00.000Z";
+  REQUIRE(fx.dispatcher.notify(soon).ok());
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-9")).ok());
+  auto held = fx.store.notificationDeliveries().heldForRule("p1", ruleId, 100);
+  REQUIRE(held->size() == 4);  // two events, two channels
+  for (const auto& h : *held)
+    CHECK(h.job_id.empty());
+
+  auto rule = *fx.store.notificationRules().get("p1", ruleId);
+  CHECK(*fx.runner.digestIfDue(rule) == 0);  // 08:00, the digest is at 09:30
+  fx.clock.advance(90min);
+  CHECK(*fx.runner.digestIfDue(rule) == 2);  // one per channel
+  CHECK(fx.store.notificationDeliveries().heldForRule("p1", ruleId, 100)->empty());
+  rule = *fx.store.notificationRules().get("p1", ruleId);
+  CHECK(*fx.runner.digestIfDue(rule) == 0);  // once a day
+  REQUIRE(rule.last_digest_at.has_value());
+
+  const auto digest = fx.deliveries(hook).at(0);
+  CHECK(digest.event == "digest");
+  CHECK(digest.items.size() == 2);
+  REQUIRE(fx.runJob(digest).ok() == true);
+  const auto sent = fx.sender.sent();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].message.text.find("2 notification(s) since the last digest") != std::string::npos);
+  CHECK(sent[0].message.text.find("expires in 6 day(s): www.example.com") != std::string::npos);
+  for (const auto& item : fx.deliveries(hook)) {
+    if (item.id == digest.id) continue;
+    CHECK(item.status == DeliveryStatus::digested);
+    CHECK(item.digest_id == digest.id);
+  }
+  fx.clock.advance(1440min);  // the next day at 09:30
+  rule = *fx.store.notificationRules().get("p1", ruleId);
+  CHECK(digestDue(rule, fx.clock.now()));
+  CHECK(*fx.runner.digestIfDue(rule) == 0);  // nothing held: no empty digest
+}
+
+TEST_CASE("notifications: the channel test sends now and says what the server said, by role") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  const auto viewer = fx.member("p1", ProjectRole::viewer);
+  const auto admin = fx.member("p1", ProjectRole::admin);
+
+  auto ok = fx.service.test(admin, fx.ctx(), "p1", hook);
+  REQUIRE(ok.ok());
+  CHECK(ok->status == DeliveryStatus::sent);
+  CHECK(ok->event == "test");
+  REQUIRE(fx.sender.sent().size() == 1);
+  CHECK(fx.sender.sent()[0].message.subject.find("test") != std::string::npos);
+  CHECK(fx.audited("notification_channel.test").size() == 1);
+
+  fx.sender.down(makeError(ErrorCode::failed_precondition, "535 5.7.8 authentication failed"));
+  auto refused = fx.service.test(admin, fx.ctx(), "p1", hook);
+  REQUIRE(refused.ok());
+  CHECK(refused->status == DeliveryStatus::dead);
+  CHECK(refused->last_error == "535 5.7.8 authentication failed");
+
+  CHECK(fx.service.test(viewer, fx.ctx(), "p1", hook).error().code == ErrorCode::permission_denied);
+  CHECK(fx.service.test(admin, fx.ctx(), "p1", "0123456789abcdef01234567").error().code ==
+        ErrorCode::not_found);
+  auto c = *fx.store.notificationChannels().get("p1", hook);
+  c.enabled = false;
+  REQUIRE(fx.store.notificationChannels().update(c).ok());
+  CHECK(fx.service.test(admin, fx.ctx(), "p1", hook).error().code ==
+        ErrorCode::failed_precondition);
+
+  // Viewers read the deliveries, newest first; another project's channel is not found.
+  auto page = fx.service.deliveries(viewer, "p1", hook, PageRequest{1, 10});
+  REQUIRE(page.ok());
+  REQUIRE(page->total == 2);
+  CHECK(page->items[0].status == DeliveryStatus::dead);
+  fx.project("p2");
+  const auto outsider = fx.member("p2", ProjectRole::admin);
+  CHECK_FALSE(fx.service.deliveries(outsider, "p1", hook, PageRequest{1, 10}).ok());
+}
