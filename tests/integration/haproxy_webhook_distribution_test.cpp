@@ -141,19 +141,6 @@ ports::TargetAccess webhookTarget(const testing::HttpsReceiver& r) {
   return t;
 }
 
-std::string hmacHex(const std::string& key, const std::string& message) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), out, &len);
-  return domain::toHex(std::string_view(reinterpret_cast<char*>(out), len));
-}
-
-std::string header(const testing::HttpsReceiver::Request& r, const char* name) {
-  const auto* v = r.headers.if_contains(name);
-  return v != nullptr ? std::string(v->as_string()) : std::string();
-}
-
 }  // namespace
 
 TEST_CASE("webhook module: a signed document, the key only when asked, non-2xx a failed target") {
@@ -173,10 +160,11 @@ TEST_CASE("webhook module: a signed document, the key only when asked, non-2xx a
   auto requests = receiver.requests();
   REQUIRE(requests.size() == 1);
   const auto& posted = requests[0];
-  const std::string timestamp = header(posted, "X-CertSteward-Timestamp");
-  CHECK(header(posted, "X-CertSteward-Signature") ==
-        "sha256=" + hmacHex("webhook signing secret", timestamp + "." + posted.body));
-  CHECK(header(posted, "X-CertSteward-Delivery").size() == 32);
+  const std::string timestamp = posted.header("X-CertSteward-Timestamp");
+  CHECK(posted.header("X-CertSteward-Signature") ==
+        "sha256=" + testing::HttpsReceiver::hmacSha256Hex("webhook signing secret",
+                                                          timestamp + "." + posted.body));
+  CHECK(posted.header("X-CertSteward-Delivery").size() == 32);
   const auto doc = json::parse(posted.body).as_object();
   CHECK(doc.at("action").as_string() == "deploy");
   CHECK(doc.at("certificate_pem").as_string() == v2.certificate_pem);

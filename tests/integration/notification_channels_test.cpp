@@ -104,28 +104,6 @@ domain::NotificationChannel httpChannel(const std::string& kind,
   return c;
 }
 
-std::string header(const testing::HttpsReceiver::Request& r, const char* name) {
-  for (const auto& [key, value] : r.headers) {
-    std::string lower(key);
-    std::string wanted(name);
-    for (auto* s : {&lower, &wanted}) {
-      for (char& c : *s)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    if (lower == wanted) return std::string(value.as_string());
-  }
-  return {};
-}
-
-// The signature as a receiver computes it (OpenSSL, independently of the sender).
-std::string hmacHex(const std::string& key, const std::string& message) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), out, &len);
-  return domain::toHex(std::string_view(reinterpret_cast<char*>(out), len));
-}
-
 // A status's message for a test's log ("" when ok: doctest may stringify it either way).
 std::string why(const domain::Status& status) {
   return status.ok() ? std::string() : status.error().message;
@@ -360,17 +338,18 @@ TEST_CASE("webhook: the default JSON document, signed, with the custom headers")
   const auto& r = requests[0];
   CHECK(r.method == "POST");
   CHECK(r.path == "/hooks/certsteward?team=ops");
-  CHECK(header(r, "Content-Type") == "application/json");
-  CHECK(header(r, "X-Api-Key") == "key-123");
-  CHECK(header(r, "X-Team") == "platform");
-  CHECK(header(r, "X-CertSteward-Delivery") == message.delivery_id);
-  CHECK(header(r, "X-CertSteward-Event") == "cert.expiring_soon");
-  const std::string timestamp = header(r, "X-CertSteward-Timestamp");
+  CHECK(r.header("Content-Type") == "application/json");
+  CHECK(r.header("X-Api-Key") == "key-123");
+  CHECK(r.header("X-Team") == "platform");
+  CHECK(r.header("X-CertSteward-Delivery") == message.delivery_id);
+  CHECK(r.header("X-CertSteward-Event") == "cert.expiring_soon");
+  const std::string timestamp = r.header("X-CertSteward-Timestamp");
   const auto seconds = std::stoll(timestamp);
   CHECK(seconds >=
         std::chrono::duration_cast<std::chrono::seconds>(before.time_since_epoch()).count() - 1);
-  CHECK(header(r, "X-CertSteward-Signature") ==
-        "sha256=" + hmacHex("whsec_signing", timestamp + "." + r.body));
+  CHECK(r.header("X-CertSteward-Signature") ==
+        "sha256=" +
+            testing::HttpsReceiver::hmacSha256Hex("whsec_signing", timestamp + "." + r.body));
   const auto doc = json::parse(r.body).as_object();
   CHECK(doc.at("delivery_id").as_string() == message.delivery_id);
   CHECK(doc.at("event").as_string() == "cert.expiring_soon");
@@ -400,12 +379,12 @@ TEST_CASE(
   const auto requests = receiver.requests();
   REQUIRE(requests.size() == 2);
   CHECK(requests[0].body == message.body);
-  CHECK(header(requests[0], "Content-Type") == "application/vnd.acme+json");
-  CHECK(header(requests[0], "X-CertSteward-Signature") ==
-        "sha256=" +
-            hmacHex("s3", header(requests[0], "X-CertSteward-Timestamp") + "." + message.body));
-  CHECK(header(requests[1], "X-CertSteward-Signature").empty());
-  CHECK(header(requests[1], "X-CertSteward-Delivery") == message.delivery_id);
+  CHECK(requests[0].header("Content-Type") == "application/vnd.acme+json");
+  CHECK(requests[0].header("X-CertSteward-Signature") ==
+        "sha256=" + testing::HttpsReceiver::hmacSha256Hex(
+                        "s3", requests[0].header("X-CertSteward-Timestamp") + "." + message.body));
+  CHECK(requests[1].header("X-CertSteward-Signature").empty());
+  CHECK(requests[1].header("X-CertSteward-Delivery") == message.delivery_id);
 }
 
 TEST_CASE("webhook: 5xx and 429 are unavailable, other 4xx failed_precondition with the body") {
@@ -526,7 +505,7 @@ TEST_CASE("slack: {\"text\"} with subject and text, and the URL never appears in
   const auto requests = receiver.requests();
   REQUIRE(requests.size() == 1);
   CHECK(requests[0].path == "/services/T0001/B0002/XXXXsecretXXXX");
-  CHECK(header(requests[0], "Content-Type") == "application/json");
+  CHECK(requests[0].header("Content-Type") == "application/json");
   CHECK(json::parse(requests[0].body) ==
         json::value(json::object{{"text", message.subject + "\nRenew &lt;now&gt; &amp; check"}}));
 

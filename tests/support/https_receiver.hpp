@@ -5,11 +5,17 @@
 // and removed by the destructor.
 #pragma once
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include <boost/json.hpp>
+
+#include <cctype>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/child_process.hpp"
@@ -25,7 +31,37 @@ class HttpsReceiver {
     boost::json::object headers;
     std::string body;
     std::string method = "POST";
+
+    // The header's value, its name matched case-insensitively ("" when absent).
+    std::string header(std::string_view name) const {
+      const auto lower = [](std::string_view t) {
+        std::string out(t);
+        for (char& c : out)
+          c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+      };
+      for (const auto& [key, value] : headers) {
+        if (lower(key) == lower(name) && value.is_string()) return std::string(value.as_string());
+      }
+      return {};
+    }
   };
+
+  // What a receiver computes to check a signature: lower-case hex HMAC-SHA256 (OpenSSL, apart
+  // from the sender's code).
+  static std::string hmacSha256Hex(const std::string& key, const std::string& message) {
+    unsigned char out[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+         reinterpret_cast<const unsigned char*>(message.data()), message.size(), out, &len);
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned int i = 0; i < len; ++i) {
+      hex += kHex[out[i] >> 4];
+      hex += kHex[out[i] & 0x0f];
+    }
+    return hex;
+  }
 
   HttpsReceiver() {
     if (!std::filesystem::exists("/usr/bin/python3")) {
