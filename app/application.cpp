@@ -212,7 +212,13 @@ struct Application::Parts {
       {store->events(), store->notificationRules(), store->notificationChannels(),
        store->notificationDeliveries(), store->notificationStates(), store->jobs(),
        store->transactions(), store->projects(), ids, clock, &metrics},
-      notificationOptions(config)};
+      [this] {
+        auto o = notificationOptions(config);
+        o.on_queued = [this] {
+          if (notificationWorkers) notificationWorkers->wake();
+        };
+        return o;
+      }()};
   adapters::notify::ChannelSenders channelSenders;
   domain::NotificationRunner notificationRunner{
       {store->notificationDeliveries(), store->notificationChannels(), store->notificationRules(),
@@ -365,6 +371,15 @@ void Application::stopScheduler() {
 void Application::startWorkers() {
   if (!parts_->config.worker_enabled) return;
   const std::string id = instanceId();
+  // Deliveries have their own lane too: a slow SMTP server never delays issuance or
+  // distribution. Started first: the other lanes' events wake it.
+  if (parts_->config.notifications_workers > 0) {
+    parts_->notificationWorkers = std::make_unique<WorkerPool>(
+        parts_->issuance, domain::Lane::notification,
+        static_cast<int>(parts_->config.notifications_workers), parts_->config.worker_poll_interval,
+        parts_->config.worker_shutdown_wait, id);
+    parts_->notificationWorkers->start();
+  }
   parts_->standardWorkers = std::make_unique<WorkerPool>(
       parts_->issuance, domain::Lane::standard, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
@@ -374,14 +389,6 @@ void Application::startWorkers() {
       parts_->issuance, domain::Lane::distribution, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->distributionWorkers->start();
-  // Deliveries too: a slow SMTP server never delays issuance or distribution.
-  if (parts_->config.notifications_workers > 0) {
-    parts_->notificationWorkers = std::make_unique<WorkerPool>(
-        parts_->issuance, domain::Lane::notification,
-        static_cast<int>(parts_->config.notifications_workers), parts_->config.worker_poll_interval,
-        parts_->config.worker_shutdown_wait, id);
-    parts_->notificationWorkers->start();
-  }
 }
 
 void Application::stopWorkers() {

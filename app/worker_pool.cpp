@@ -61,8 +61,17 @@ void WorkerPool::loop(const std::string& id) {
     if (!ran) spdlog::warn("worker {}: {}", id, ran.error().message);
     if (ran && *ran) continue;  // there may be more due work: ask again at once
     std::unique_lock lock(mutex_);
-    wake_.wait_for(lock, pollInterval_, [this] { return stopping_.load(); });
+    wake_.wait_for(lock, pollInterval_, [this] { return stopping_.load() || wakeups_ > 0; });
+    if (wakeups_ > 0) --wakeups_;
   }
+}
+
+void WorkerPool::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    ++wakeups_;
+  }
+  wake_.notify_one();
 }
 
 }  // namespace certsteward::app

@@ -26,6 +26,9 @@ class WorkerPool {
 
   void start();
   void stop();
+  // New work was queued in this process: one idle thread asks at once instead of at its next
+  // poll (work queued by other instances is found by polling).
+  void wake();
 
  private:
   void loop(const std::string& id);
@@ -39,6 +42,7 @@ class WorkerPool {
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable wake_;
+  int wakeups_ = 0;  // under mutex_
   std::condition_variable exited_;
   int live_ = 0;  // loops not yet returned
   std::vector<std::thread> running_;

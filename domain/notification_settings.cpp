@@ -102,8 +102,8 @@ Status checkHeaders(const std::string& text) {
     const auto name = line.substr(0, colon);
     if (!isHttpToken(name)) return bad("headers", "has an invalid header name");
     const auto l = lower(name);
-    if (l == "content-type" || l == "content-length" || l == "host" ||
-        l.starts_with("x-certsteward-")) {
+    if (l == "content-type" || l == "content-length" || l == "host" || l == "transfer-encoding" ||
+        l == "connection" || l == "expect" || l.starts_with("x-certsteward-")) {
       return bad("headers", "cannot set " + std::string(name) + " (the service sets it)");
     }
     if (hasControl(line.substr(colon + 1))) {

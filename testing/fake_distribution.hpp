@@ -4,6 +4,7 @@
 // was — and fails on request with any target error code. Thread-safe.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -64,8 +65,13 @@ class FakeDistributionModule : public ports::DistributionModule {
                      : (it->second == next.serial_number ? "unchanged" : "replace")});
     return out;
   }
+  // Called at the start of every deliver (outside the module's lock): a slow target, or
+  // something that happens elsewhere while the run is under way. Set before the module is used.
+  std::function<void(const std::string& target)> whileDelivering;
+
   ports::TargetOutcome deliver(const ports::TargetAccess& t,
                                const domain::CertificateVersion& next) override {
+    if (whileDelivering) whileDelivering(t.name);
     std::lock_guard lock(mu_);
     if (auto failed = failure(t, "deliver")) return *failed;
     lastKey_ = next.private_key_pem;

@@ -2,6 +2,7 @@
 #include "domain/services/distribution_runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <set>
@@ -198,7 +199,18 @@ namespace {
 
 Error busy(const Id& id) {
   return makeError(ErrorCode::unavailable,
-                   "another run of distribution " + id + " is in progress: tried again later");
+                   "another run of distribution " + id + " is in progress: tried again later",
+                   kDistributionBusy);
+}
+
+}  // namespace
+
+namespace {
+
+// Unique per attempt: the same job reclaimed elsewhere after its lock expired does not share
+// the lease with an attempt that may still be running.
+std::string leaseHolder(const Job& job) {
+  return job.id + "/" + std::to_string(job.attempts);
 }
 
 }  // namespace
@@ -223,11 +235,22 @@ Status DistributionRunner::exclusively(const Id& distributionId, const Id& holde
   if (!held) return held.error();
   if (!*held) return busy(distributionId);
   Status result;
+  std::atomic<bool> lost{false};
   p_.background.whileRunning(
       options_.lease / 3,
-      [&] { (void)p_.leases->tryAcquire(name, holder, p_.clock.now(), options_.lease); },
+      [&] {
+        auto renewed = p_.leases->tryAcquire(name, holder, p_.clock.now(), options_.lease);
+        if (!renewed || !*renewed) lost = true;
+      },
       [&] { result = work(); });
   (void)p_.leases->release(name, holder);  // else it lapses by itself
+  if (lost && result) {
+    // Another run may have started meanwhile: what this one recorded may be stale. The retry
+    // runs again (unchanged targets are left alone).
+    return makeError(ErrorCode::unavailable,
+                     "the lease on distribution " + distributionId +
+                         " could not be renewed during the run: it runs again");
+  }
   return result;
 }
 
@@ -478,24 +501,29 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
   }
   const CertificateVersion next = versionOf(*cert, std::move(key));
   int failed = 0;
+  int busyOnes = 0;
   std::string firstFailure;
   for (auto& distribution : distributions) {
     bool ok = false;
     bool deferred = false;
-    const Status s = exclusively(distribution.id, job.id, [&] {
+    const Status s = exclusively(distribution.id, leaseHolder(job), [&] {
       return executeOne(job, *cert, next, distribution, log, ok, deferred);
     });
     if (s && deferred) continue;  // a batch child carries on
+    if (!s) ok = false;           // e.g. the lease was lost after the targets were reached
     if (!ok) {
       ++failed;
+      if (!s && s.error().reason == kDistributionBusy) ++busyOnes;
       if (firstFailure.empty()) firstFailure = s ? std::string("failed") : s.error().message;
       if (!s && s.error().code != ErrorCode::unavailable) return s;  // the store itself
     }
   }
   if (failed > 0) {
+    // Only held by other runs: the job waits for them without spending an attempt.
     return makeError(ErrorCode::unavailable,
                      std::to_string(failed) + " of " + std::to_string(distributions.size()) +
-                         " distribution(s) did not succeed; first: " + firstFailure);
+                         " distribution(s) did not succeed; first: " + firstFailure,
+                     busyOnes == failed ? kDistributionBusy : "");
   }
   return clearPendingIfDelivered(job.project_id, cert->id);
 }
@@ -570,7 +598,8 @@ Status DistributionRunner::rollback(const Job& job, const Log& log) {
   if (named == job.payload.end()) {
     return makeError(ErrorCode::invalid_argument, "the job names no distribution");
   }
-  return exclusively(named->second, job.id, [&] { return rollbackOne(job, named->second, log); });
+  return exclusively(named->second, leaseHolder(job),
+                     [&] { return rollbackOne(job, named->second, log); });
 }
 
 Status DistributionRunner::rollbackOne(const Job& job, const Id& distributionId, const Log& log) {

@@ -50,6 +50,9 @@ inline constexpr const char* kDistributionIdPayload = "distribution_id";
 inline constexpr const char* kRollbackTargetsPayload = "targets";
 // A batch child of a delivery to many targets: which batch (0, 1, ...) it runs.
 inline constexpr const char* kBatchPayload = "batch";
+// The reason of the error a run gives when another run holds the distribution: the job waits
+// and tries again without counting the attempt.
+inline constexpr const char* kDistributionBusy = "distribution_busy";
 std::string joinTargetNames(const std::vector<std::string>& names);
 
 struct DistributionOptions {

@@ -72,8 +72,13 @@ Status ExpirationCheck::run(const Job& job, const Log& log) {
     return raisePage(job, fromUnixSeconds(*cutoff), PageRequest{*page, *size}, log);
   }
   const Timestamp now = p_.clock.now();
-  const Timestamp cutoff =
-      fromUnixSeconds(unixSeconds(now + certificatePolicy_.expiring_soon_window));
+  Duration window = certificatePolicy_.expiring_soon_window;
+  if (p_.notifications != nullptr) {
+    auto wider = p_.notifications->expiryLookahead(job.project_id, window);
+    if (!wider) return wider.error();
+    window = *wider;
+  }
+  const Timestamp cutoff = fromUnixSeconds(unixSeconds(now + window));
   auto first = p_.certificates.list(job.project_id, expiringBefore(cutoff), PageRequest{1, 1});
   if (!first) return first.error();
   if (first->total <= batch) return raisePage(job, cutoff, PageRequest{1, batch}, log);

@@ -1,7 +1,7 @@
 // ExpirationCheck: the certificate_expiration_check job. For one project it raises
 // cert.expiring_soon for every issued certificate that expires within the warning window
-// (CertificatePolicy::expiring_soon_window), read through the expiry index, never the whole
-// project. A project with more such certificates than one batch is fanned out: the job enqueues
+// (CertificatePolicy::expiring_soon_window, or further when a notification rule's threshold is
+// larger), read through the expiry index, never the whole project. A project with more such certificates than one batch is fanned out: the job enqueues
 // one child per batch (parent_id set; payload `cutoff`, `page`, `page_size`, so every child
 // reads the same window) and completes; each child raises the events of its page.
 #pragma once
@@ -11,6 +11,7 @@
 
 #include "domain/certificate.hpp"
 #include "domain/job.hpp"
+#include "domain/services/notification_runner.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
@@ -27,6 +28,8 @@ class ExpirationCheck {
     ports::Notifier& notifier;
     ports::IdGenerator& ids;
     const ports::Clock& clock;
+    // The project's notification rules: a threshold beyond the warning window widens it.
+    const NotificationRunner* notifications = nullptr;
   };
   using Log = std::function<void(LogLevel, const std::string&)>;
 

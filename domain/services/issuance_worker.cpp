@@ -160,6 +160,10 @@ void IssuanceWorker::raiseJobFailed(const Job& job, std::optional<EventKind> kin
   if (const auto d = job.payload.find(kDistributionIdPayload); d != job.payload.end()) {
     subject = d->second;
     details["distribution.id"] = d->second;
+  } else if (job.lane() == Lane::distribution && job.certificate_id) {
+    // Delivering every distribution of the certificate: its own subject, so a renewal's
+    // failure and recovery are not mixed with it.
+    subject = "distribution-job:" + *job.certificate_id;
   }
   std::string about;
   if (const auto cn = details.find("certificate.common_name"); cn != details.end()) {
@@ -311,6 +315,13 @@ void IssuanceWorker::recordCaActivity(const Job& job, const AcmeAccount& account
   }
 }
 
+namespace {
+
+// How long a distribution job waits for another run of the same distribution to finish.
+constexpr Duration kBusyDistributionWait = std::chrono::seconds{15};
+
+}  // namespace
+
 Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes) {
   if (job.type == JobType::cleanup_dns) return cleanupDns(job, stop);
   if (job.type == JobType::distribution_execute || job.type == JobType::distribution_rollback) {
@@ -319,8 +330,13 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNo
                        "this worker has no distribution modules configured");
     }
     const auto jobLog = [&](LogLevel level, const std::string& m) { log(job, level, m); };
-    return job.type == JobType::distribution_execute ? p_.distribution->execute(job, jobLog)
-                                                     : p_.distribution->rollback(job, jobLog);
+    auto ran = job.type == JobType::distribution_execute ? p_.distribution->execute(job, jobLog)
+                                                         : p_.distribution->rollback(job, jobLog);
+    if (!ran && ran.error().reason == kDistributionBusy) {
+      notes.deferred = true;  // another run holds it: wait, the attempt is not counted
+      notes.not_before = p_.clock.now() + kBusyDistributionWait;
+    }
+    return ran;
   }
   if (job.type == JobType::certificate_expiration_check) {
     return expiry_.run(job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
@@ -468,6 +484,11 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   if (!claim) return claim.error();
   for (const auto& settled : claim->settled) {  // lost their worker and ran out of attempts
     raiseJobFailed(settled.job, settled.raised, settled.job.error_msg);
+    if (settled.job.type == JobType::notification_delivery && p_.notifications != nullptr &&
+        settled.job.status == JobStatus::dead) {
+      (void)p_.notifications->abandon(
+          settled.job, "its worker was lost on the last attempt: " + settled.job.error_msg);
+    }
     if (settled.job.status == JobStatus::dead) {
       (void)certificateEvent(
           settled.job, CertificateEvent::attempts_exhausted,

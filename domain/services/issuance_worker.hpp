@@ -72,7 +72,8 @@ class IssuanceWorker {
       : p_(ports),
         policy_(policy),
         dnsTimeout_(dnsTimeout),
-        expiry_({ports.certificates, ports.jobs, ports.notifier, ports.ids, ports.clock},
+        expiry_({ports.certificates, ports.jobs, ports.notifier, ports.ids, ports.clock,
+                 ports.notifications},
                 certificatePolicy, policy) {}
 
   // Claims one due job of `lane` and runs it to success or a failed attempt. Returns whether a

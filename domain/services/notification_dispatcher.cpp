@@ -34,7 +34,8 @@ Status NotificationDispatcher::notify(const Event& input) {
     p_.metrics->increment("certsteward_events_total", {{"kind", std::string(nameOf(event.kind))}});
   }
   std::vector<std::string> queued;  // channel kinds, once committed
-  auto done = p_.transactions.run({}, [&] {
+  // One notify at a time per project: what rules remember per subject is read, then written.
+  auto done = p_.transactions.run({"notifications:" + event.project_id}, [&] {
     queued.clear();  // the store may run the body again
     return dispatch(event, queued);
   });
@@ -42,6 +43,7 @@ Status NotificationDispatcher::notify(const Event& input) {
     for (const auto& kind : queued)
       p_.metrics->increment("certsteward_notification_deliveries_queued_total", {{"kind", kind}});
   }
+  if (done && !queued.empty() && options_.on_queued) options_.on_queued();
   return done;
 }
 
@@ -110,15 +112,18 @@ Status NotificationDispatcher::dispatch(const Event& event, std::vector<std::str
       d.variables = vars;
       d.variables["delivery_id"] = d.id;
       d.created_at = d.updated_at = now;
+      // The delivery first, then its job: a worker that claims the job finds it.
       if (rule.mode == kRuleModeDigest) {
         d.status = DeliveryStatus::held;
       } else {
-        auto enqueued = p_.jobs.enqueue(
-            deliveryJob(p_.ids.next(), event.project_id, d.id, now, options_.policy));
-        if (!enqueued) return enqueued.error();
-        d.job_id = enqueued->job.id;
+        d.job_id = p_.ids.next();
       }
       if (auto s = p_.deliveries.create(d); !s) return s;
+      if (!d.job_id.empty()) {
+        auto enqueued =
+            p_.jobs.enqueue(deliveryJob(d.job_id, event.project_id, d.id, now, options_.policy));
+        if (!enqueued) return enqueued.error();
+      }
       queued.push_back(channel->kind);
     }
   }

@@ -6,6 +6,7 @@
 // send them. Thread-safe.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct NotificationOptions {
   // The UI's address ("https://certs.example.com"), for the {{link}} variable; empty: no link.
   std::string public_url = {};
   Duration send_timeout = std::chrono::seconds{30};  // one attempt of one delivery
+  // Called after deliveries were committed with their jobs (the app wakes its notification
+  // workers, so a message leaves at once rather than at their next poll). Optional.
+  std::function<void()> on_queued = {};
 };
 
 class NotificationDispatcher : public ports::Notifier {

@@ -28,6 +28,9 @@ std::string htmlOf(const std::string& text) {
 }
 
 constexpr std::size_t kDigestBatch = 500;
+// A test answers while its request waits: never longer than this.
+constexpr Duration kTestTimeout = std::chrono::seconds{15};
+constexpr int kDigestBatches = 20;  // 10,000 held deliveries a day, at most, per rule
 
 }  // namespace
 
@@ -55,6 +58,7 @@ ports::OutgoingMessage NotificationRunner::render(const NotificationChannel& cha
       const auto msg = item.variables.find("message");
       if (msg != item.variables.end()) text += "  " + msg->second + "\n";
     }
+    m.variables["message"] = text;  // what a template's {{message}} lists
   }
   if (channel.kind == "webhook") {
     if (!bodyTemplate.empty()) m.body = renderTemplate(bodyTemplate, m.variables, Escape::json);
@@ -70,7 +74,8 @@ ports::OutgoingMessage NotificationRunner::render(const NotificationChannel& cha
   return m;
 }
 
-Status NotificationRunner::sendOnce(const NotificationChannel& channel, NotificationDelivery& d) {
+Status NotificationRunner::sendOnce(const NotificationChannel& channel, NotificationDelivery& d,
+                                    Duration timeout) {
   std::vector<NotificationDelivery> items;
   for (const auto& id : d.items) {
     if (auto item = p_.deliveries.get(d.project_id, id)) items.push_back(std::move(*item));
@@ -78,14 +83,19 @@ Status NotificationRunner::sendOnce(const NotificationChannel& channel, Notifica
   std::string secret;
   if (!channel.secret_sealed.empty()) {
     auto opened = p_.secrets.open(channel.secret_sealed);
-    if (!opened) return makeError(ErrorCode::internal, "the channel's secret cannot be decrypted");
+    if (!opened) {
+      d.attempts += 1;
+      d.updated_at = p_.clock.now();
+      d.last_error = "the channel's secret cannot be decrypted (was secrets.key changed?)";
+      return makeError(ErrorCode::failed_precondition, d.last_error);
+    }
     secret = std::move(*opened);
   }
   const auto message = render(channel, d, items);
   const auto started = p_.clock.now();
   Status sent = makeError(ErrorCode::internal, "the channel could not be reached");
   try {
-    sent = p_.sender.send(channel, secret, message, options_.send_timeout);
+    sent = p_.sender.send(channel, secret, message, timeout);
   } catch (...) {
     sent = makeError(ErrorCode::internal, "the channel adapter failed unexpectedly");
   }
@@ -133,13 +143,20 @@ Status NotificationRunner::deliver(const Job& job, const Log& log) {
     log(LogLevel::warn, "delivery " + d->id + " not sent: " + d->last_error);
     return p_.deliveries.update(*d);  // nothing to retry
   }
-  const Status sent = sendOnce(*channel, *d);
+  const Status sent = sendOnce(*channel, *d, options_.send_timeout);
   if (sent) {
     log(LogLevel::info, "delivery " + d->id + " sent through " + channel->kind + " channel '" +
                             channel->name + "'");
   } else {
     log(LogLevel::error, "delivery " + d->id + " failed: " + d->last_error);
-    if (job.attempts >= job.max_attempts) d->status = DeliveryStatus::dead;
+    // Refused for good (4xx, authentication, a refused recipient): retrying cannot help.
+    const bool refused = sent.error().code == ErrorCode::failed_precondition;
+    if (refused || job.attempts >= job.max_attempts) d->status = DeliveryStatus::dead;
+    if (refused) {
+      log(LogLevel::error, "the channel refused it: not retried");
+      if (auto stored = p_.deliveries.update(*d); !stored) return stored;
+      return {};  // the job ends; the delivery is listed dead with the refusal
+    }
   }
   if (auto stored = p_.deliveries.update(*d); !stored) return stored;
   return sent;
@@ -160,19 +177,45 @@ Result<NotificationDelivery> NotificationRunner::test(const NotificationChannel&
   if (auto project = p_.projects.get(channel.project_id)) {
     d.variables["project.name"] = project->name;
   }
-  if (!sendOnce(channel, d)) d.status = DeliveryStatus::dead;
+  if (!sendOnce(channel, d, kTestTimeout)) d.status = DeliveryStatus::dead;
   if (auto s = p_.deliveries.create(d); !s) return s.error();
   return d;
+}
+
+Result<Duration> NotificationRunner::expiryLookahead(const Id& projectId, Duration atLeast) const {
+  auto rules = p_.rules.matching(projectId, EventKind::cert_expiring_soon);
+  if (!rules) return rules.error();
+  Duration window = atLeast;
+  for (const auto& r : *rules) {
+    for (int d : r.thresholds_days)
+      window = std::max<Duration>(window, std::chrono::days{d});
+  }
+  return window;
+}
+
+Status NotificationRunner::abandon(const Job& job, const std::string& why) {
+  const auto named = job.payload.find(kDeliveryIdPayload);
+  if (named == job.payload.end()) return {};
+  auto d = p_.deliveries.get(job.project_id, named->second);
+  if (!d) return d.error();
+  if (d->status == DeliveryStatus::sent || d->status == DeliveryStatus::dead) return {};
+  d->status = DeliveryStatus::dead;
+  d->last_error = why.substr(0, 1000);
+  d->updated_at = p_.clock.now();
+  return p_.deliveries.update(*d);
 }
 
 bool digestDue(const NotificationRule& rule, Timestamp now) {
   if (rule.mode != kRuleModeDigest || rule.digest_time.size() != 5) return false;
   const int hh = (rule.digest_time[0] - '0') * 10 + (rule.digest_time[1] - '0');
   const int mm = (rule.digest_time[3] - '0') * 10 + (rule.digest_time[4] - '0');
+  // The latest HH:MM at or before now (today's, or yesterday's before that time of day): a sweep
+  // that comes late, even the next day, still finds it.
   const auto day = std::chrono::floor<std::chrono::days>(now);
-  const Timestamp today = day + std::chrono::hours{hh} + std::chrono::minutes{mm};
-  if (now < today) return false;
-  return !rule.last_digest_at || *rule.last_digest_at < today;
+  Timestamp latest = day + std::chrono::hours{hh} + std::chrono::minutes{mm};
+  if (now < latest) latest -= std::chrono::days{1};
+  // Since the last digest, or since the rule exists.
+  return rule.last_digest_at.value_or(rule.created_at) < latest;
 }
 
 Result<int> NotificationRunner::digestIfDue(const NotificationRule& rule) {
@@ -184,42 +227,45 @@ Result<int> NotificationRunner::digestIfDue(const NotificationRule& rule) {
     auto fresh = p_.rules.get(rule.project_id, rule.id);
     if (!fresh) return fresh.error();
     if (!digestDue(*fresh, now)) return {};  // another instance did it
-    auto held = p_.deliveries.heldForRule(rule.project_id, rule.id, kDigestBatch);
-    if (!held) return held.error();
-    // One digest per channel, listing that channel's held deliveries.
-    std::map<Id, std::vector<NotificationDelivery>> byChannel;
-    for (auto& h : *held)
-      byChannel[h.channel_id].push_back(std::move(h));
-    for (auto& [channelId, items] : byChannel) {
-      NotificationDelivery digest;
-      digest.id = p_.ids.next();
-      digest.project_id = rule.project_id;
-      digest.channel_id = channelId;
-      digest.rule_id = rule.id;
-      digest.event = "digest";
-      digest.created_at = digest.updated_at = now;
-      digest.variables = {{"event", "digest"},
-                          {"message", std::to_string(items.size()) + " notification(s) of rule '" +
-                                          fresh->name + "'"},
-                          {"at", formatTimestamp(now)},
-                          {"recovery", "false"},
-                          {"project.id", rule.project_id}};
-      if (auto project = p_.projects.get(rule.project_id)) {
-        digest.variables["project.name"] = project->name;
+    // Every held delivery, a batch at a time (bounded); one digest per channel and batch.
+    for (int batch = 0; batch < kDigestBatches; ++batch) {
+      auto held = p_.deliveries.heldForRule(rule.project_id, rule.id, kDigestBatch);
+      if (!held) return held.error();
+      if (held->empty()) break;
+      std::map<Id, std::vector<NotificationDelivery>> byChannel;
+      for (auto& h : *held)
+        byChannel[h.channel_id].push_back(std::move(h));
+      for (auto& [channelId, items] : byChannel) {
+        NotificationDelivery digest;
+        digest.id = p_.ids.next();
+        digest.project_id = rule.project_id;
+        digest.channel_id = channelId;
+        digest.rule_id = rule.id;
+        digest.event = "digest";
+        digest.created_at = digest.updated_at = now;
+        digest.variables = {{"event", "digest"},
+                            {"message", std::to_string(items.size()) +
+                                            " notification(s) of rule '" + fresh->name + "'"},
+                            {"at", formatTimestamp(now)},
+                            {"recovery", "false"},
+                            {"project.id", rule.project_id}};
+        if (auto project = p_.projects.get(rule.project_id)) {
+          digest.variables["project.name"] = project->name;
+        }
+        digest.job_id = p_.ids.next();
+        for (auto& item : items) {
+          digest.items.push_back(item.id);
+          item.status = DeliveryStatus::digested;
+          item.digest_id = digest.id;
+          item.updated_at = now;
+          if (auto s = p_.deliveries.update(item); !s) return s;
+        }
+        if (auto s = p_.deliveries.create(digest); !s) return s;
+        auto q = p_.jobs.enqueue(
+            deliveryJob(digest.job_id, rule.project_id, digest.id, now, options_.policy));
+        if (!q) return q.error();
+        ++queued;
       }
-      for (auto& item : items) {
-        digest.items.push_back(item.id);
-        item.status = DeliveryStatus::digested;
-        item.digest_id = digest.id;
-        item.updated_at = now;
-        if (auto s = p_.deliveries.update(item); !s) return s;
-      }
-      auto q = p_.jobs.enqueue(
-          deliveryJob(p_.ids.next(), rule.project_id, digest.id, now, options_.policy));
-      if (!q) return q.error();
-      digest.job_id = q->job.id;
-      if (auto s = p_.deliveries.create(digest); !s) return s;
-      ++queued;
     }
     fresh->last_digest_at = now;
     return p_.rules.update(*fresh);

@@ -1,8 +1,9 @@
 // NotificationRunner: sends deliveries. The notification_delivery job (notification lane) sends
 // the delivery it names and records the outcome on it; a failed attempt leaves it pending for
-// the job's retry with backoff, the last failed attempt marks it dead. A delivery already sent
-// (a crash between the send and the job's completion) is not sent again. Also: the channel test
-// (send now, answer the outcome) and the digest of a rule. Thread-safe.
+// the job's retry with backoff, the last failed attempt — or a refusal for good — marks it dead.
+// A delivery recorded as sent is not sent again by a re-run of its job; a crash between the
+// send and that record sends it once more (at least once: receivers drop duplicates by its id).
+// Also: the channel test (send now, answer the outcome) and the digest of a rule. Thread-safe.
 #pragma once
 
 #include <functional>
@@ -48,6 +49,14 @@ class NotificationRunner {
   // held ones become digested. @return how many digests were queued.
   Result<int> digestIfDue(const NotificationRule& rule);
 
+  // How far ahead cert.expiring_soon must be raised for the project's rules: `atLeast`, or the
+  // largest threshold of an enabled rule subscribed to it.
+  Result<Duration> expiryLookahead(const Id& projectId, Duration atLeast) const;
+
+  // Marks the delivery of a job that died outside deliver() (its worker lost on the last
+  // attempt) dead with `why`, unless it was sent.
+  Status abandon(const Job& job, const std::string& why);
+
   // The message a delivery through `channel` carries (templates rendered and escaped).
   // `items`: a digest's held deliveries.
   static ports::OutgoingMessage render(const NotificationChannel& channel,
@@ -56,14 +65,14 @@ class NotificationRunner {
 
  private:
   // Sends and records the outcome on `d` (not stored). ok when it was sent.
-  Status sendOnce(const NotificationChannel& channel, NotificationDelivery& d);
+  Status sendOnce(const NotificationChannel& channel, NotificationDelivery& d, Duration timeout);
 
   Ports p_;
   NotificationOptions options_;
 };
 
-// Whether `rule`'s digest is due at `now`: its daily HH:MM (UTC) has passed today and its last
-// digest was before that instant.
+// Whether `rule`'s digest is due at `now`: the latest daily HH:MM (UTC) at or before `now`
+// (today's, or yesterday's before that time) came after its last digest (or its creation).
 bool digestDue(const NotificationRule& rule, Timestamp now);
 
 }  // namespace certsteward::domain

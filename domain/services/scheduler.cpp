@@ -107,17 +107,25 @@ Status Scheduler::queueExpiryChecks(SweepReport& report) {
 
 Status Scheduler::queueDigests(SweepReport& report) {
   if (p_.rules == nullptr || p_.notifications == nullptr) return {};
+  // One project's failure does not hold back the others' digests; the first is reported.
+  Status first;
   for (std::int64_t page = 1;; ++page) {
     auto projects = p_.projects.list(PageRequest{page, options_.batch});
     if (!projects) return projects.error();
     for (const auto& project : projects->items) {
       for (std::int64_t rulePage = 1; rulePage <= 100; ++rulePage) {
         auto rules = p_.rules->list(project.id, PageRequest{rulePage, 100});
-        if (!rules) return rules.error();
+        if (!rules) {
+          if (first) first = rules.error();
+          break;
+        }
         for (const auto& rule : rules->items) {
           if (!rule.enabled || rule.mode != kRuleModeDigest) continue;
           auto queued = p_.notifications->digestIfDue(rule);
-          if (!queued) return queued.error();
+          if (!queued) {
+            if (first) first = queued.error();
+            continue;
+          }
           report.digests += *queued;
         }
         if (rulePage * 100 >= rules->total || rules->items.empty()) break;
@@ -125,7 +133,7 @@ Status Scheduler::queueDigests(SweepReport& report) {
     }
     if (page * options_.batch >= projects->total || projects->items.empty()) break;
   }
-  return {};
+  return first;
 }
 
 }  // namespace certsteward::domain

@@ -132,6 +132,11 @@ struct Deployment {
       std::this_thread::sleep_for(std::chrono::milliseconds{200});
     }
     FAIL("certificate still " << field(cert, "status") << ": " << field(cert, "last_error") << "\n"
+                              << json::serialize(cert) << "\n"
+                              << http->request("GET", base + "/jobs?page_size=100", "", {auth}).body
+                              << "\n"
+                              << http->request("GET", base + "/events?page_size=100", "", {auth}).body
+                              << "\n"
                               << server->log());
     return cert;
   }

@@ -278,3 +278,57 @@ TEST_CASE("notifications e2e: the channel test answers what the receiver said") 
   CHECK(unknown.status == 400);
   CHECK(d.server->stop() == 0);
 }
+
+TEST_CASE(
+    "notifications e2e: a receiver down for a while gets it after retries, one down for "
+    "good has it listed dead with the error") {
+  HttpsReceiver hook;
+  REQUIRE_MESSAGE(hook.available(), hook.reason());
+  Deployment d(0,
+               "worker.max_attempts = 1\nworker.backoff_base = 200ms\nworker.backoff_cap = 1s\n"
+               "notifications.max_attempts = 3\n");
+  auto& http = *d.http;
+  const std::string hookId = webhookChannel(d, hook);
+  d.created(d.base + "/notification-rules",
+            json::object{{"name", "failures"},
+                         {"events", json::array{"job.failed"}},
+                         {"channel_ids", json::array{hookId}}},
+            "notification_rule");
+  REQUIRE(http.request("PATCH", credentialPath(d),
+                       json::serialize(json::object{{"secret", kWrongTsig}}), {d.auth})
+              .status == 200);
+  const std::string deliveries = d.base + "/notification-channels/" + hookId + "/deliveries";
+  const auto newest = [&] {
+    auto page = parseObject(http.request("GET", deliveries, "", {d.auth}));
+    const auto& items = page.at("deliveries").as_array();
+    return items.empty() ? json::object{} : items.at(0).as_object();
+  };
+
+  // Down for a while: 503 twice, then up: sent on the third attempt.
+  hook.answerWith(503, "maintenance");
+  const auto first = d.order(R"({"common_name":"down1.example.test"})");
+  d.waitForJob(first.jobPath, "dead");
+  REQUIRE(eventually([&] { return newest().at("attempts").as_int64() >= 1; }, 20));
+  hook.answerWith(200);
+  REQUIRE_MESSAGE(eventually([&] { return field(newest(), "status") == "sent"; }, 30),
+                  json::serialize(newest()));
+  CHECK(newest().at("attempts").as_int64() >= 2);
+  CHECK(field(newest(), "last_error").empty());
+
+  // Down for good: three attempts, then dead with what the receiver said.
+  hook.answerWith(502, "bad gateway upstream");
+  // (the free plan allows one certificate: its dead job, retried, dies again)
+  REQUIRE(http.request("POST", first.jobPath + "/retry", "", {d.auth}).status == 200);
+  REQUIRE(eventually(
+      [&] {
+        auto page = parseObject(http.request("GET", deliveries, "", {d.auth}));
+        return page.at("total").as_int64() == 2;
+      },
+      20));
+  REQUIRE_MESSAGE(eventually([&] { return field(newest(), "status") == "dead"; }, 30),
+                  json::serialize(newest()));
+  const auto dead = newest();
+  CHECK(dead.at("attempts").as_int64() == 3);
+  CHECK(field(dead, "last_error").find("502") != std::string::npos);
+  CHECK(d.server->stop() == 0);
+}

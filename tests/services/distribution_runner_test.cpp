@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <mutex>
+#include <thread>
 
 #include "adapters/runtime/thread_background.hpp"
 #include "domain/services/distribution_runner.hpp"
@@ -427,6 +428,34 @@ TEST_CASE(
   REQUIRE(instance.rollback(back, log).ok());
   CHECK(fx.files.calls("restore") == 1);
   CHECK(fx.stored(d).last_action == "rollback");
+}
+
+TEST_CASE("distribution runner: a lease lost during the run makes the attempt fail and run again") {
+  RunnerFixture fx;
+  adapters::runtime::ThreadBackground threads;  // the lease's renewal ticks for real
+  DistributionOptions options;
+  options.lease = 300ms;  // renewed every 100 ms
+  DistributionRunner instance{
+      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
+       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, threads, nullptr,
+       nullptr, nullptr, &fx.store.leaderLock()},
+      options};
+  const Id d = fx.distribution("files", {"web-1"});
+  const std::string lease = "distribution:" + d;
+  // While the target is written, the lease lapses (the fake clock jumps past it) and another
+  // instance takes it: this run's renewals fail.
+  fx.files.whileDelivering = [&](const std::string&) {
+    fx.clock.advance(1s);
+    REQUIRE(*fx.store.leaderLock().tryAcquire(lease, "elsewhere", fx.clock.now(), 60s));
+    std::this_thread::sleep_for(250ms);  // two renewal ticks
+  };
+  const auto ran = instance.execute(fx.job(JobType::distribution_execute, d),
+                                    [](LogLevel, const std::string&) {});
+  REQUIRE_FALSE(ran.ok());
+  CHECK(ran.error().code == ErrorCode::unavailable);
+  // The other holder keeps its lease (this run gives back only its own).
+  CHECK(*fx.store.leaderLock().holder(lease, fx.clock.now()) ==
+        std::optional<std::string>("elsewhere"));
 }
 
 TEST_CASE("distribution runner: many targets side by side on threads, every result in its place") {

@@ -57,6 +57,7 @@ struct NotifyFixture : testing::ServiceFixture {
     r.name = "rule";
     r.events = std::move(events);
     r.channel_ids = std::move(channels);
+    r.created_at = r.updated_at = clock.now();
     if (change != nullptr) change(r);
     REQUIRE(store.notificationRules().create(r).ok());
     return r.id;
@@ -178,7 +179,9 @@ TEST_CASE("notifications: the delivery job sends once with the channel's templat
   CHECK(fx.sender.sent().size() == 1);
 }
 
-TEST_CASE("notifications: a receiver down for a while is retried, one down for good goes dead") {
+TEST_CASE(
+    "notifications: a receiver down for a while is retried, one down for good goes dead, a "
+    "refusal is not retried") {
   NotifyFixture fx;
   const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
   fx.rule({EventKind::job_failed}, {hook});
@@ -195,7 +198,7 @@ TEST_CASE("notifications: a receiver down for a while is retried, one down for g
   CHECK(now.status == DeliveryStatus::pending);
   CHECK(now.attempts == 1);
   CHECK(now.last_error == "HTTP 503 from the receiver");
-  fx.sender.down(makeError(ErrorCode::failed_precondition, "HTTP 410 from the receiver"));
+  fx.sender.down(makeError(ErrorCode::unavailable, "HTTP 502 from the receiver"));
   CHECK_FALSE(fx.runJob(second).ok());
   fx.sender.up();
   REQUIRE(fx.runJob(first).ok());
@@ -205,14 +208,25 @@ TEST_CASE("notifications: a receiver down for a while is retried, one down for g
   CHECK(now.last_error.empty());
 
   // Down for good: the second runs out of its 3 attempts and is listed dead with the error.
-  fx.sender.down(makeError(ErrorCode::failed_precondition, "HTTP 410 from the receiver"));
-  for (int attempt = 2; attempt <= 3; ++attempt) {
-    fx.clock.advance(10min);
-    CHECK_FALSE(fx.runJob(second).ok());
-  }
+  fx.sender.down(makeError(ErrorCode::unavailable, "HTTP 502 from the receiver"));
+  fx.clock.advance(10min);
+  CHECK_FALSE(fx.runJob(second).ok());
+  CHECK(fx.store.notificationDeliveries().get("p1", second.id)->status == DeliveryStatus::pending);
+  fx.clock.advance(10min);
+  CHECK_FALSE(fx.runJob(second).ok());
   now = *fx.store.notificationDeliveries().get("p1", second.id);
   CHECK(now.status == DeliveryStatus::dead);
   CHECK(now.attempts == 3);
+  CHECK(now.last_error == "HTTP 502 from the receiver");
+
+  // Refused for good (a revoked webhook): dead at once, and the job ends without retrying.
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-3")).ok());
+  const auto third = fx.deliveries(hook).at(0);
+  fx.sender.down(makeError(ErrorCode::failed_precondition, "HTTP 410 from the receiver"));
+  CHECK(fx.runJob(third).ok());
+  now = *fx.store.notificationDeliveries().get("p1", third.id);
+  CHECK(now.status == DeliveryStatus::dead);
+  CHECK(now.attempts == 1);
   CHECK(now.last_error == "HTTP 410 from the receiver");
 }
 
@@ -325,5 +339,37 @@ TEST_CASE("notifications: the channel test sends now and says what the server sa
   CHECK(page->items[0].status == DeliveryStatus::dead);
   fx.project("p2");
   const auto outsider = fx.member("p2", ProjectRole::admin);
-  CHECK_FALSE(fx.service.deliveries(outsider, "p1", hook, PageRequest{1, 10}).ok());
+  CHECK(fx.service.deliveries(outsider, "p1", hook, PageRequest{1, 10}).error().code ==
+        ErrorCode::not_found);
+}
+
+TEST_CASE("notifications: a digest whose time passed before midnight goes out on a late sweep") {
+  NotificationRule r;
+  r.mode = kRuleModeDigest;
+  r.digest_time = "23:30";
+  const auto day = fromUnixSeconds(1'800'000'000 - 1'800'000'000 % 86400);  // 00:00 UTC
+  CHECK(digestDue(r, day + 23h + 10min));  // never sent: yesterday's 23:30 counts
+  r.last_digest_at = day - 1h;             // yesterday 23:00 (before yesterday's 23:30)
+  CHECK(digestDue(r, day + 10min));        // the sweep after midnight still finds yesterday's
+  r.last_digest_at = day - 20min;          // yesterday's sent at 23:40
+  CHECK_FALSE(digestDue(r, day + 10min));
+  CHECK_FALSE(digestDue(r, day + 23h + 10min));
+  CHECK(digestDue(r, day + 23h + 40min));
+  r.mode = kRuleModeEach;
+  CHECK_FALSE(digestDue(r, day + 23h + 40min));
+}
+
+TEST_CASE("notifications: the expiry check looks as far ahead as the largest threshold") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  CHECK(*fx.runner.expiryLookahead("p1", std::chrono::days{14}) == std::chrono::days{14});
+  fx.rule({EventKind::cert_expiring_soon}, {hook});  // 30, 14, 7, 3, 1
+  CHECK(*fx.runner.expiryLookahead("p1", std::chrono::days{14}) == std::chrono::days{30});
+  fx.rule({EventKind::cert_expiring_soon}, {hook},
+          [](NotificationRule& r) { r.thresholds_days = {60}; });
+  fx.rule({EventKind::cert_expiring_soon}, {hook}, [](NotificationRule& r) {
+    r.thresholds_days = {90};
+    r.enabled = false;
+  });
+  CHECK(*fx.runner.expiryLookahead("p1", std::chrono::days{14}) == std::chrono::days{60});
 }

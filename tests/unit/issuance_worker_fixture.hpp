@@ -15,11 +15,11 @@
 
 #include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/system_clock.hpp"
-#include "adapters/notify/recording_notifier.hpp"
 #include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "domain/services/issuance_worker.hpp"
+#include "domain/services/notification_dispatcher.hpp"
 #include "support/test_certificates.hpp"
 #include "testing/fakes.hpp"
 #include "testing/sequential_ids.hpp"
@@ -38,7 +38,12 @@ struct Fixture {
   testing::InMemoryDns dns;
   JobPolicy policy{2, 300ms, 200ms, 400ms, 100ms, 1s};
   adapters::runtime::ThreadBackground background;
-  adapters::notify::RecordingNotifier notifier{store.events(), ids, nullptr};
+  // Events recorded as the server records them (no rules here: nothing is sent).
+  NotificationDispatcher notifier{
+      {store.events(), store.notificationRules(), store.notificationChannels(),
+       store.notificationDeliveries(), store.notificationStates(), store.jobs(),
+       store.transactions(), store.projects(), ids, clock},
+      {}};
   adapters::runtime::PslPublicSuffixes suffixes;
   IssuanceWorker worker{{store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(),
                          store.zones(), store.dnsCredentials(), dns, ca, box, clock, background,
