@@ -25,7 +25,8 @@ const std::vector<KindSettings>& table() {
         "subject_template", "body_template"}},
       {"webhook",
        {"url"},
-       {"url", "headers", "content_type", "ca_bundle", "subject_template", "body_template"}},
+       {"url", "headers", "secret_header", "content_type", "ca_bundle", "subject_template",
+        "body_template"}},
       {"slack", {}, {"ca_bundle", "subject_template", "body_template"}},
       {"teams", {}, {"ca_bundle", "subject_template", "body_template"}},
       {"discord", {}, {"ca_bundle", "subject_template", "body_template"}},
@@ -173,6 +174,35 @@ std::vector<std::string> emailRecipients(const NotificationChannel& channel) {
   return out;
 }
 
+Status checkChannelSecret(const NotificationChannel& channel, std::string_view secret) {
+  if (channel.kind == "slack" || channel.kind == "teams" || channel.kind == "discord") {
+    if (!urlProblem(secret, true).empty()) {
+      return makeError(ErrorCode::invalid_argument,
+                       "secret must be the channel's incoming-webhook URL (https://, or http:// "
+                       "to a loopback host)");
+    }
+  }
+  if (channel.kind == "telegram") {
+    const auto colon = secret.find(':');
+    const auto digits = secret.substr(0, colon);
+    const auto rest =
+        colon == std::string_view::npos ? std::string_view{} : secret.substr(colon + 1);
+    const bool ok =
+        colon != std::string_view::npos && !digits.empty() && !rest.empty() &&
+        secret.size() <= 200 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+        std::all_of(rest.begin(), rest.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '-';
+        });
+    if (!ok) {
+      return makeError(ErrorCode::invalid_argument,
+                       "secret must be the bot token as BotFather gives it (<digits>:<token>)");
+    }
+  }
+  return {};
+}
+
 Status checkChannel(const NotificationChannel& channel, bool secretSet) {
   const auto it = std::find_if(table().begin(), table().end(),
                                [&](const KindSettings& k) { return k.kind == channel.kind; });
@@ -214,6 +244,12 @@ Status checkChannel(const NotificationChannel& channel, bool secretSet) {
     if (auto why = urlProblem(s.at("url"), true); !why.empty()) return bad("url", why);
     if (s.count("headers")) {
       if (auto h = checkHeaders(s.at("headers")); !h) return h;
+    }
+    if (s.count("secret_header")) {
+      if (auto h = checkHeaders(s.at("secret_header") + ": x"); !h) {
+        return bad("secret_header", "must be a header name the service does not set itself");
+      }
+      if (!secretSet) return bad("secret_header", "needs the channel's secret (its value)");
     }
     if (s.count("content_type") &&
         !isHttpToken(

@@ -24,6 +24,11 @@ bool channelNeedsSecret(std::string_view kind);
 // the channel has a secret (after this save).
 Status checkChannel(const NotificationChannel& channel, bool secretSet);
 
+// invalid_argument (422) when a secret given for the channel cannot work for its kind: slack,
+// teams and discord take their incoming-webhook URL (https, or http to a loopback host),
+// telegram a bot token ("<digits>:<letters, digits, _ and ->"). Never quotes the secret.
+Status checkChannelSecret(const NotificationChannel& channel, std::string_view secret);
+
 // The addresses of an email channel's `to` (comma-separated), trimmed.
 std::vector<std::string> emailRecipients(const NotificationChannel& channel);
 

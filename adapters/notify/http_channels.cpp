@@ -181,15 +181,35 @@ domain::Status sendWebhook(const domain::NotificationChannel& channel, const std
   const std::string contentType = settingOr(channel.settings, "content_type", "application/json");
   if (hasControl(contentType)) return refuse("webhook: content_type holds a control character");
   const bool templated = !message.body.empty();
-  HttpRequest request =
-      jsonPost(channel, settingOr(channel.settings, "url"),
-               templated ? message.body : webhookDocument(message), timeout, {secret});
+  const std::string url = settingOr(channel.settings, "url");
+  std::vector<std::string> masked{secret};
+  // A token in the query (?auth=...) is as secret as the secret: each value is masked.
+  if (const auto query = url.find('?'); query != std::string::npos) {
+    std::size_t from = query + 1;
+    while (from < url.size()) {
+      auto end = url.find_first_of("&#", from);
+      if (end == std::string::npos) end = url.size();
+      const auto eq = url.find('=', from);
+      const auto value = eq != std::string::npos && eq < end ? eq + 1 : from;
+      if (end - value >= 4) masked.push_back(url.substr(value, end - value));
+      from = end + 1;
+    }
+  }
+  HttpRequest request = jsonPost(channel, url, templated ? message.body : webhookDocument(message),
+                                 timeout, std::move(masked));
   const std::string timestamp = unixSecondsNow();
   request.headers = {"Content-Type: " + (templated ? contentType : "application/json"),
                      "X-CertSteward-Delivery: " + tokenOnly(message.delivery_id),
                      "X-CertSteward-Event: " + tokenOnly(message.event),
                      "X-CertSteward-Timestamp: " + timestamp};
-  if (!secret.empty()) {
+  // The secret signs the request, or (secret_header) is that header's value: a receiver that
+  // wants a token (ntfy, Gotify: "Authorization: Bearer ...") gets it without the token being a
+  // plain setting.
+  const std::string secretHeader = settingOr(channel.settings, "secret_header");
+  if (!secret.empty() && !secretHeader.empty()) {
+    if (hasControl(secret)) return refuse("webhook: the secret holds a control character");
+    request.headers.push_back(secretHeader + ": " + secret);
+  } else if (!secret.empty()) {
     request.headers.push_back("X-CertSteward-Signature: sha256=" +
                               common::hmacSha256Hex(secret, timestamp + "." + request.body));
   }

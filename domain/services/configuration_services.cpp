@@ -1,6 +1,7 @@
 // Each configuration resource wired to its rules.
 #include "domain/services/configuration_services.hpp"
 
+#include "domain/notification_settings.hpp"
 #include "domain/services/resource_rules.hpp"
 
 namespace certsteward::domain {
@@ -25,7 +26,8 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
                {"notification_channel",
                 &NotificationChannel::secret_sealed,
                 checkNotificationChannel,
-                {}}),
+                {},
+                checkChannelSecret}),
       rules(p_.rules, p_.secrets, p_.ids, p_.clock, work, access, audit,
             {"notification_rule",
              nullptr,

@@ -1,9 +1,10 @@
 // ExpirationCheck: the certificate_expiration_check job. For one project it raises
 // cert.expiring_soon for every issued certificate that expires within the warning window
 // (CertificatePolicy::expiring_soon_window, or further when a notification rule's threshold is
-// larger), read through the expiry index, never the whole project. A project with more such certificates than one batch is fanned out: the job enqueues
-// one child per batch (parent_id set; payload `cutoff`, `page`, `page_size`, so every child
-// reads the same window) and completes; each child raises the events of its page.
+// larger), read through the expiry index, never the whole project. A project with more such
+// certificates than one batch is fanned out: the job enqueues one child per batch (parent_id set;
+// payload `cutoff`, `page`, `page_size`, so every child reads the same window) and completes; each
+// child raises the events of its page.
 #pragma once
 
 #include <functional>

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/name.hpp"
@@ -30,6 +31,9 @@ class ResourceService {
     std::function<Status(const T&)> validate;  // extra checks against other resources (422)
     // What still refers to the resource ("zone <id>", ...): a non-empty answer blocks delete.
     std::function<Result<std::vector<std::string>>(const T&)> references;
+    // The shape of a secret given in this request, before it is sealed (422; the message never
+    // quotes it). Optional.
+    std::function<Status(const T&, std::string_view secret)> checkSecret = {};
   };
 
   ResourceService(ports::ProjectScopedRepository<T>& repo, ports::SecretBox& secrets,
@@ -64,6 +68,7 @@ class ResourceService {
     draft.created_at = now;
     draft.updated_at = now;
     if (auto s = checkNames(draft); !s) return s.error();
+    if (auto s = checkSecret(draft, secret); !s) return s.error();
     if (auto s = seal(draft, secret); !s) return s.error();
     const Status done = work_.inProject(projectId, [&]() -> Status {
       if (options_.validate) {
@@ -89,6 +94,7 @@ class ResourceService {
     entity->project_id = projectId;
     entity->updated_at = clock_.now();
     if (auto s = checkNames(*entity); !s) return s.error();
+    if (auto s = checkSecret(*entity, secret); !s) return s.error();
     if (auto s = seal(*entity, secret); !s) return s.error();
     const Status done = work_.inProject(projectId, [&]() -> Status {
       if (options_.validate) {
@@ -126,6 +132,11 @@ class ResourceService {
   }
 
  private:
+  Status checkSecret(const T& entity, const std::optional<std::string>& secret) const {
+    if (!options_.checkSecret || !secret || secret->empty()) return {};
+    return options_.checkSecret(entity, *secret);
+  }
+
   // The one name rule, for the resource's name and its targets' names where it has them.
   static Status checkNames(const T& entity) {
     if constexpr (requires { entity.name; }) {

@@ -273,6 +273,12 @@ TEST_CASE("notifications e2e: the channel test answers what the receiver said") 
       {d.auth});
   CHECK(template_.status == 422);
   CHECK(template_.body.find("nope") != std::string::npos);
+  auto slack = http.request(
+      "POST", d.base + "/notification-channels",
+      R"({"name":"s","kind":"slack","secret":"http://hooks.slack.example/T0/B0/plain-http-secret"})",
+      {d.auth});
+  CHECK(slack.status == 422);
+  CHECK(slack.body.find("plain-http-secret") == std::string::npos);
   auto unknown = http.request("POST", d.base + "/notification-rules",
                               R"({"name":"x","events":["job.failed"],"mode":"hourly"})", {d.auth});
   CHECK(unknown.status == 400);

@@ -387,6 +387,30 @@ TEST_CASE(
   CHECK(requests[1].header("X-CertSteward-Delivery") == message.delivery_id);
 }
 
+TEST_CASE(
+    "webhook: with secret_header the secret is that header's value, not a signature, and a token "
+    "in the URL's query is never quoted back") {
+  testing::HttpsReceiver receiver;
+  REQUIRE_MESSAGE(receiver.available(), receiver.reason());
+  adapters::notify::ChannelSenders senders;
+  auto channel = httpChannel("webhook", receiver);
+  channel.settings["url"] = receiver.url("/ntfy?auth=tk_query_token_123");
+  channel.settings["secret_header"] = "Authorization";
+  REQUIRE(senders.send(channel, "Bearer tk_sealed_token_456", sampleMessage(), kTimeout).ok());
+  const auto requests = receiver.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].header("Authorization") == "Bearer tk_sealed_token_456");
+  CHECK(requests[0].header("X-CertSteward-Signature").empty());
+
+  receiver.answerWith(400, "bad auth tk_query_token_123 and Bearer tk_sealed_token_456");
+  const auto refused =
+      senders.send(channel, "Bearer tk_sealed_token_456", sampleMessage(), kTimeout);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("400") != std::string::npos);
+  CHECK(refused.error().message.find("tk_query_token_123") == std::string::npos);
+  CHECK(refused.error().message.find("tk_sealed_token_456") == std::string::npos);
+}
+
 TEST_CASE("webhook: 5xx and 429 are unavailable, other 4xx failed_precondition with the body") {
   testing::HttpsReceiver receiver;
   REQUIRE_MESSAGE(receiver.available(), receiver.reason());

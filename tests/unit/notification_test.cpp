@@ -323,6 +323,21 @@ TEST_CASE("notification channels: the settings of every kind") {
        {{"url", "https://h.example.com/"}, {"ca_bundle", "not a certificate"}},
        false,
        "settings.ca_bundle"},
+      {"webhook with a secret header",
+       "webhook",
+       {{"url", "https://ntfy.example.com/certs"}, {"secret_header", "Authorization"}},
+       true,
+       ""},
+      {"webhook secret header without a secret",
+       "webhook",
+       {{"url", "https://ntfy.example.com/certs"}, {"secret_header", "Authorization"}},
+       false,
+       "settings.secret_header"},
+      {"webhook secret header that is the signature",
+       "webhook",
+       {{"url", "https://ntfy.example.com/certs"}, {"secret_header", "X-CertSteward-Signature"}},
+       true,
+       "settings.secret_header"},
       {"slack with its URL as the secret", "slack", {}, true, ""},
       {"slack without a secret", "slack", {}, false, "secret"},
       {"slack with a url setting",
@@ -397,4 +412,34 @@ TEST_CASE("notification deliveries: a dead delivery job raises no job.failed, ot
   }
   CHECK(laneOf(JobType::notification_delivery) == Lane::notification);
   CHECK(nameOf(Lane::notification) == "notification");
+}
+
+TEST_CASE("notification channels: a secret that cannot work for its kind is refused, unquoted") {
+  struct Row {
+    const char* kind;
+    const char* secret;
+    bool ok;
+  };
+  for (const auto& row : std::vector<Row>{
+           {"slack", "https://hooks.slack.com/services/T0/B0/abc", true},
+           {"slack", "http://hooks.slack.com/services/T0/B0/abc", false},
+           {"discord", "http://127.0.0.1:9000/webhook", true},
+           {"teams", "not a url at all", false},
+           {"telegram", "123456:ABC-def_ghi", true},
+           {"telegram", "123456:ABC def", false},
+           {"telegram", "https://api.telegram.org/bot123:abc", false},
+           {"webhook", "any signing key at all", true},
+           {"email", "any password", true},
+       }) {
+    const std::string kind = row.kind;
+    CAPTURE(kind);
+    NotificationChannel c;
+    c.kind = row.kind;
+    const auto s = checkChannelSecret(c, row.secret);
+    CHECK(s.ok() == row.ok);
+    if (!s.ok()) {
+      CHECK(s.error().message.find(row.secret) == std::string::npos);
+      CHECK(s.error().code == ErrorCode::invalid_argument);
+    }
+  }
 }
