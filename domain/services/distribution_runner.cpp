@@ -1,4 +1,5 @@
-// Delivering certificates through their distributions, and putting the previous version back.
+// Delivering certificates through their distributions (the rollback, dry-run and health check:
+// distribution_rollback.cpp).
 #include "domain/services/distribution_runner.hpp"
 
 #include <algorithm>
@@ -9,68 +10,11 @@
 
 #include "domain/distribution_settings.hpp"
 #include "domain/notification_rules.hpp"
+#include "domain/services/distribution_run_steps.hpp"
 
 namespace certsteward::domain {
 
-struct DistributionRunner::Prepared {
-  ModuleConfig config;
-  ports::DistributionModule* module = nullptr;
-  std::vector<ports::TargetAccess> targets;
-  std::vector<TargetResult> presets;  // per target: a failure found before the module ran
-  std::string failure_code;           // the whole distribution cannot run
-  std::string failure;
-};
-
-namespace {
-
-constexpr const char* kDistributionId = kDistributionIdPayload;
-constexpr const char* kTargets = kRollbackTargetsPayload;
-
-std::string outcomeOf(const std::vector<TargetResult>& results) {
-  const auto ok = std::count_if(results.begin(), results.end(), [](const TargetResult& r) {
-    return r.status == "succeeded" && !r.rolled_back;
-  });
-  if (!results.empty() && ok == static_cast<std::int64_t>(results.size())) return "succeeded";
-  return ok == 0 ? "failed" : "partial";
-}
-
-std::string firstError(const std::vector<TargetResult>& results) {
-  for (const auto& r : results) {
-    if (r.status == "failed")
-      return r.target_name.empty() ? r.error : r.target_name + ": " + r.error;
-  }
-  for (const auto& r : results) {
-    if (r.rolled_back) return r.target_name + ": rolled back after other targets failed";
-  }
-  return "no target";
-}
-
-CertificateVersion versionOf(const Certificate& cert, std::string key) {
-  return CertificateVersion{
-      cert.id,         cert.common_name,     cert.sans,      cert.serial_number,
-      cert.expires_at, cert.certificate_pem, cert.chain_pem, std::move(key)};
-}
-
-std::string joinLines(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& i : items)
-    out += (out.empty() ? "" : "\n") + i;
-  return out;
-}
-
-std::set<std::string> splitLines(const std::string& text) {
-  std::set<std::string> out;
-  std::size_t from = 0;
-  while (from <= text.size() && !text.empty()) {
-    const auto nl = text.find('\n', from);
-    out.insert(text.substr(from, nl == std::string::npos ? nl : nl - from));
-    if (nl == std::string::npos) break;
-    from = nl + 1;
-  }
-  return out;
-}
-
-}  // namespace
+using namespace detail;
 
 Result<DistributionRunner::Prepared> DistributionRunner::prepare(const Distribution& d,
                                                                  const Log& log) {
@@ -125,59 +69,6 @@ Result<DistributionRunner::Prepared> DistributionRunner::prepare(const Distribut
   return p;
 }
 
-namespace {
-
-// Runs `op` on every target of `p` that has no preset failure (and is in `only`, when given),
-// side by side; a module that throws is a failed target, never a crashed worker.
-// A module call; a module that throws is a failed target, never a crashed worker.
-template <class Op>
-ports::TargetOutcome guarded(Op op) {
-  try {
-    return op();
-  } catch (const std::exception&) {
-    return ports::TargetOutcome::failure("MODULE_ERROR", "the module failed unexpectedly");
-  }
-}
-
-// What putting a target back did, on its result.
-void markPutBack(TargetResult& r, const ports::TargetOutcome& undone) {
-  r.rolled_back = undone.ok;
-  r.rollback_error = undone.ok ? "" : undone.error;
-}
-
-template <class Prepared, class Op>
-std::vector<TargetResult> runTargets(ports::Background& background, std::size_t concurrency,
-                                     const ports::Clock& clock, Prepared& p,
-                                     const std::set<std::string>* only, const char* okStatus,
-                                     Op op) {
-  std::vector<TargetResult> results(p.targets.size());
-  background.forEach(p.targets.size(), concurrency, [&](std::size_t i) {
-    auto& r = results[i];
-    if (!p.presets[i].status.empty()) {
-      r = p.presets[i];
-      return;
-    }
-    r.target_name = p.targets[i].name;
-    if (only != nullptr && only->count(r.target_name) == 0) {
-      r.status = "skipped";
-      r.error = "the last run did not change this target";
-      return;
-    }
-    const auto started = clock.now();
-    auto outcome = guarded([&] { return op(p.targets[i]); });
-    r.duration_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - started).count();
-    r.status = outcome.ok ? okStatus : "failed";
-    r.error = std::move(outcome.error);
-    r.error_code = std::move(outcome.error_code);
-    r.changes = std::move(outcome.changes);
-    r.changed = outcome.ok && outcome.changed;
-  });
-  return results;
-}
-
-}  // namespace
-
 void DistributionRunner::measure(const std::string& module, const char* action,
                                  const TargetResult& r) {
   if (p_.metrics == nullptr || r.status == "skipped") return;
@@ -201,16 +92,6 @@ Error busy(const Id& id) {
   return makeError(ErrorCode::unavailable,
                    "another run of distribution " + id + " is in progress: tried again later",
                    kDistributionBusy);
-}
-
-}  // namespace
-
-namespace {
-
-// Unique per attempt: the same job reclaimed elsewhere after its lock expired does not share
-// the lease with an attempt that may still be running.
-std::string leaseHolder(const Job& job) {
-  return job.id + "/" + std::to_string(job.attempts);
 }
 
 }  // namespace
@@ -479,7 +360,7 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
     return makeError(ErrorCode::failed_precondition, "the certificate has not been issued yet");
   }
   std::vector<Distribution> distributions;
-  if (const auto named = job.payload.find(kDistributionId); named != job.payload.end()) {
+  if (const auto named = job.payload.find(kDistributionIdPayload); named != job.payload.end()) {
     auto one = p_.distributions.get(job.project_id, named->second);
     if (!one) return one.error();
     if (one->certificate_id != cert->id) {
@@ -545,189 +426,6 @@ Status DistributionRunner::clearPendingIfDelivered(const Id& projectId, const Id
     if (stored.error().code != ErrorCode::conflict) return stored.error();
   }
   return makeError(ErrorCode::unavailable, "the certificate kept changing; try again");
-}
-
-Result<std::vector<std::string>> DistributionRunner::rollbackTargets(const Distribution& d) {
-  auto config = p_.moduleConfigs.get(d.project_id, d.module_config_id);
-  if (!config) return config.error();
-  auto* module = p_.modules.find(config->module);
-  if (module == nullptr) {
-    return makeError(ErrorCode::failed_precondition,
-                     "this build has no distribution module '" + config->module + "'");
-  }
-  if (!module->supportsRollback()) {
-    return makeError(ErrorCode::failed_precondition,
-                     "module " + config->module + " cannot roll back");
-  }
-  if (d.last_status == "rolled_back") {
-    return makeError(ErrorCode::failed_precondition,
-                     "already rolled back" +
-                         (d.deployed_serial.empty() ? "" : " to serial " + d.deployed_serial) +
-                         ": execute the distribution to deliver again");
-  }
-  std::vector<std::string> targets;
-  for (const auto& r : d.last_target_results) {
-    if (r.target_name.empty()) continue;
-    // After an execute: the targets it changed and left changed. After a rollback that did not
-    // finish: the targets it could not restore.
-    const bool eligible = d.last_action == "rollback"
-                              ? r.status == "failed"
-                              : r.status == "succeeded" && !r.rolled_back && r.changed;
-    if (eligible) targets.push_back(r.target_name);
-  }
-  if (targets.empty()) {
-    return makeError(ErrorCode::failed_precondition,
-                     d.last_action == "rollback"
-                         ? "nothing to restore: the last rollback left no target to retry"
-                         : "nothing to restore: the last run changed no target");
-  }
-  if (module->rollbackNeedsPreviousVersion() && d.previous_sealed.empty()) {
-    return makeError(ErrorCode::failed_precondition,
-                     "nothing to restore: no version before serial " + d.deployed_serial +
-                         " was delivered through this distribution");
-  }
-  return targets;
-}
-
-std::string joinTargetNames(const std::vector<std::string>& names) {
-  return joinLines(names);
-}
-
-Status DistributionRunner::rollback(const Job& job, const Log& log) {
-  const auto named = job.payload.find(kDistributionId);
-  if (named == job.payload.end()) {
-    return makeError(ErrorCode::invalid_argument, "the job names no distribution");
-  }
-  return exclusively(named->second, leaseHolder(job),
-                     [&] { return rollbackOne(job, named->second, log); });
-}
-
-Status DistributionRunner::rollbackOne(const Job& job, const Id& distributionId, const Log& log) {
-  auto d = p_.distributions.get(job.project_id, distributionId);
-  if (!d) return d.error();
-  auto prepared = prepare(*d, log);
-  if (!prepared) return prepared.error();
-  auto& p = *prepared;
-  if (!p.failure.empty()) return makeError(ErrorCode::failed_precondition, p.failure);
-  if (!p.module->supportsRollback()) {
-    return makeError(ErrorCode::failed_precondition,
-                     "module " + p.config.module + " cannot roll back");
-  }
-  std::optional<CertificateVersion> previous;
-  if (p.module->rollbackNeedsPreviousVersion()) {
-    previous = openVersion(d->previous_sealed);
-    if (!previous) {
-      return makeError(
-          ErrorCode::failed_precondition,
-          "nothing to restore: the version before serial " + d->deployed_serial + " is not known");
-    }
-  }
-  const auto listed = job.payload.find(kTargets);
-  const std::set<std::string> only =
-      listed == job.payload.end() ? std::set<std::string>{} : splitLines(listed->second);
-  log(LogLevel::info, "rolling back '" + p.config.name + "' from serial " + d->deployed_serial +
-                          (d->previous_serial.empty() ? "" : " to " + d->previous_serial));
-  auto results = runTargets(p_.background, options_.concurrency, p_.clock, p,
-                            listed == job.payload.end() ? nullptr : &only, "succeeded",
-                            [&](const ports::TargetAccess& t) {
-                              return p.module->restore(t, previous ? &*previous : nullptr);
-                            });
-  int failed = 0;
-  int restored = 0;
-  for (auto& r : results) {
-    if (r.status == "failed" && r.error_code == target_error::nothing_to_restore) {
-      r.status = "skipped";  // nothing was set aside there: it cannot be put back, nor retried
-    }
-    measure(p.config.module, "rollback", r);
-    if (r.status == "failed") {
-      ++failed;
-      log(LogLevel::error,
-          "target " + r.target_name + ": rollback failed (" + r.error_code + "): " + r.error);
-    } else if (r.status == "succeeded") {
-      ++restored;
-      log(LogLevel::info, "target " + r.target_name + ": restored");
-    } else if (!r.error.empty()) {
-      log(LogLevel::warn, "target " + r.target_name + ": " + r.error);
-    }
-  }
-  const Timestamp now = p_.clock.now();
-  d->last_action = "rollback";
-  d->last_run_at = now;
-  d->last_target_results = results;
-  d->updated_at = now;
-  if (failed == 0 && restored > 0) {
-    d->last_status = "rolled_back";
-    d->last_error.clear();
-    d->deployed_serial = d->previous_serial;
-    d->deployed_sealed = d->previous_sealed;
-    d->previous_serial.clear();
-    d->previous_sealed.clear();
-  } else if (failed == 0) {
-    d->last_status = "failed";
-    d->last_error = "rollback: nothing was set aside on any target: nothing to restore";
-    d->last_error_at = now;
-  } else {
-    d->last_error = "rollback: " + firstError(results);
-    d->last_error_at = now;
-    d->last_status = restored == 0 ? "failed" : "partial";
-  }
-  if (auto s = p_.distributions.update(*d); !s) return s;
-  if (failed > 0 || restored == 0) {
-    (void)p_.notifier.notify(Event{
-        {},
-        EventKind::distribution_failed,
-        job.project_id,
-        d->id,
-        "rollback through '" + p.config.name + "': " + d->last_error,
-        now,
-        {{"distribution.id", d->id}, {"module.name", p.config.name}, {"reason", d->last_error}},
-        {}});
-    if (failed == 0) return {};  // nothing to restore anywhere: said so; retrying cannot help
-    return makeError(ErrorCode::unavailable,
-                     std::to_string(failed) + " target(s) not restored; " + d->last_error);
-  }
-  return {};
-}
-
-Result<std::vector<TargetResult>> DistributionRunner::dryRun(const Distribution& d) {
-  auto cert = p_.certificates.get(d.project_id, d.certificate_id);
-  if (!cert) return cert.error();
-  if (cert->certificate_pem.empty()) {
-    return makeError(ErrorCode::failed_precondition,
-                     "the certificate has not been issued yet: there is nothing to deliver");
-  }
-  std::string key;
-  if (!cert->private_key_sealed.empty()) {
-    auto opened = p_.secrets.open(cert->private_key_sealed);
-    if (!opened) return makeError(ErrorCode::internal, "the private key cannot be decrypted");
-    key = std::move(*opened);
-  }
-  const CertificateVersion next = versionOf(*cert, std::move(key));
-  auto prepared = prepare(d, [](LogLevel, const std::string&) {});
-  if (!prepared) return prepared.error();
-  auto& p = *prepared;
-  if (!p.failure.empty()) {
-    return std::vector<TargetResult>{{"", "failed", p.failure, p.failure_code, 0}};
-  }
-  return runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "ok",
-                    [&](const ports::TargetAccess& t) { return p.module->plan(t, next); });
-}
-
-Result<std::vector<TargetResult>> DistributionRunner::health(const ModuleConfig& config) {
-  Distribution probe;
-  probe.project_id = config.project_id;
-  probe.module_config_id = config.id;
-  auto prepared = prepare(probe, [](LogLevel, const std::string&) {});
-  if (!prepared) return prepared.error();
-  auto& p = *prepared;
-  if (!p.failure.empty()) {
-    return std::vector<TargetResult>{{"", "failed", p.failure, p.failure_code, 0}};
-  }
-  auto results = runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "ok",
-                            [&](const ports::TargetAccess& t) { return p.module->check(t); });
-  for (const auto& r : results)
-    measure(p.config.module, "health", r);
-  return results;
 }
 
 }  // namespace certsteward::domain

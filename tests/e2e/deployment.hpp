@@ -121,6 +121,19 @@ struct Deployment {
     return job;
   }
 
+  // Every job's log, for a failure's message.
+  std::string jobLogs() {
+    std::string out;
+    const auto jobs = parseObject(http->request("GET", base + "/jobs?page_size=100", "", {auth}));
+    for (const auto& j : jobs.at("jobs").as_array()) {
+      const auto id = field(j.as_object(), "id");
+      out += id + ": " +
+             http->request("GET", base + "/jobs/" + id + "/logs?page_size=100", "", {auth}).body +
+             "\n";
+    }
+    return out;
+  }
+
   // Polls the certificate (bounded: 60 s) until it has `status` and a serial other than
   // `notSerial`.
   json::object waitFor(const std::string& certPath, const std::string& status,
@@ -131,13 +144,13 @@ struct Deployment {
       if (field(cert, "status") == status && field(cert, "serial_number") != notSerial) return cert;
       std::this_thread::sleep_for(std::chrono::milliseconds{200});
     }
-    FAIL("certificate still " << field(cert, "status") << ": " << field(cert, "last_error") << "\n"
-                              << json::serialize(cert) << "\n"
-                              << http->request("GET", base + "/jobs?page_size=100", "", {auth}).body
-                              << "\n"
-                              << http->request("GET", base + "/events?page_size=100", "", {auth}).body
-                              << "\n"
-                              << server->log());
+    FAIL("certificate still "
+         << field(cert, "status") << ": " << field(cert, "last_error") << "\n"
+         << json::serialize(cert) << "\n"
+         << http->request("GET", base + "/jobs?page_size=100", "", {auth}).body << "\n"
+         << http->request("GET", base + "/events?page_size=100", "", {auth}).body << "\n"
+         << jobLogs() << "\n"
+         << server->log());
     return cert;
   }
 };
