@@ -220,13 +220,24 @@ bool digestDue(const NotificationRule& rule, Timestamp now) {
 
 Result<int> NotificationRunner::digestIfDue(const NotificationRule& rule) {
   const Timestamp now = p_.clock.now();
-  if (!digestDue(rule, now)) return 0;
+  // A rule switched from digest to each sends what it still holds at once.
+  const auto due = [&](const NotificationRule& r) -> Result<bool> {
+    if (r.mode == kRuleModeDigest) return digestDue(r, now);
+    auto held = p_.deliveries.heldForRule(r.project_id, r.id, 1);
+    if (!held) return held.error();
+    return !held->empty();
+  };
+  auto wanted = due(rule);
+  if (!wanted) return wanted.error();
+  if (!*wanted) return 0;
   int queued = 0;
   const Status done = p_.transactions.run({}, [&]() -> Status {
     queued = 0;
     auto fresh = p_.rules.get(rule.project_id, rule.id);
     if (!fresh) return fresh.error();
-    if (!digestDue(*fresh, now)) return {};  // another instance did it
+    auto still = due(*fresh);
+    if (!still) return still.error();
+    if (!*still) return {};  // another instance did it
     // Every held delivery, a batch at a time (bounded); one digest per channel and batch.
     for (int batch = 0; batch < kDigestBatches; ++batch) {
       auto held = p_.deliveries.heldForRule(rule.project_id, rule.id, kDigestBatch);

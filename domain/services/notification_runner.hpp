@@ -46,7 +46,8 @@ class NotificationRunner {
 
   // The digest of `rule` when its daily time has come since its last digest (else nothing):
   // one delivery per channel listing every held delivery of the rule, queued as a job; the
-  // held ones become digested. @return how many digests were queued.
+  // held ones become digested. A rule switched back to mode each sends what it still holds at
+  // once. @return how many digests were queued.
   Result<int> digestIfDue(const NotificationRule& rule);
 
   // How far ahead cert.expiring_soon must be raised for the project's rules: `atLeast`, or the

@@ -120,7 +120,7 @@ Status Scheduler::queueDigests(SweepReport& report) {
           break;
         }
         for (const auto& rule : rules->items) {
-          if (!rule.enabled || rule.mode != kRuleModeDigest) continue;
+          if (!rule.enabled) continue;  // (mode each: only what a digest mode left held)
           auto queued = p_.notifications->digestIfDue(rule);
           if (!queued) {
             if (first) first = queued.error();

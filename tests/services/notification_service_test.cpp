@@ -373,3 +373,22 @@ TEST_CASE("notifications: the expiry check looks as far ahead as the largest thr
   });
   CHECK(*fx.runner.expiryLookahead("p1", std::chrono::days{14}) == std::chrono::days{60});
 }
+
+TEST_CASE("notifications: a rule switched from digest back to each sends what it held at once") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  const Id ruleId = fx.rule({EventKind::job_failed}, {hook}, [](NotificationRule& r) {
+    r.mode = kRuleModeDigest;
+    r.digest_time = "23:59";
+  });
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-1")).ok());
+  auto rule = *fx.store.notificationRules().get("p1", ruleId);
+  CHECK(*fx.runner.digestIfDue(rule) == 0);  // not its time yet
+  rule.mode = kRuleModeEach;
+  REQUIRE(fx.store.notificationRules().update(rule).ok());
+  CHECK(*fx.runner.digestIfDue(rule) == 1);
+  CHECK(fx.store.notificationDeliveries().heldForRule("p1", ruleId, 10)->empty());
+  CHECK(*fx.runner.digestIfDue(rule) == 0);  // nothing held any more
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-2")).ok());
+  CHECK(fx.deliveries(hook).at(0).status == DeliveryStatus::pending);  // each: sent on its own
+}
