@@ -138,6 +138,21 @@ TEST_CASE(
     CHECK(m.raw.find(SmtpServer::kPassword) == std::string::npos);
   }
 
+  // Counted by channel kind and outcome, with the delay from event to delivery.
+  const auto metrics = http.request("GET", "/metrics", "", {});
+  REQUIRE(metrics.status == 200);
+  CHECK(metrics.body.find(
+            R"(certsteward_notification_deliveries_total{kind="webhook",outcome="sent"} 2)") !=
+        std::string::npos);
+  CHECK(metrics.body.find(
+            R"(certsteward_notification_deliveries_total{kind="email",outcome="sent"} 2)") !=
+        std::string::npos);
+  CHECK(metrics.body.find(
+            R"(certsteward_notification_delivery_latency_seconds_count{kind="email"} 2)") !=
+        std::string::npos);
+  CHECK(metrics.body.find(R"(certsteward_events_total{kind="cert.renewal_failed"} 1)") !=
+        std::string::npos);
+
   // The deliveries are listed, sent; the secret never comes back.
   auto listed = parseObject(
       http.request("GET", d.base + "/notification-channels/" + mail + "/deliveries", "", {d.auth}));
