@@ -57,28 +57,6 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
-// local@domain: no spaces, quotes, angle brackets or control characters.
-bool isEmailAddress(std::string_view a) {
-  const auto at = a.find('@');
-  if (a.size() > 254 || at == std::string_view::npos || at == 0 || at + 1 >= a.size() ||
-      a.find('@', at + 1) != std::string_view::npos) {
-    return false;
-  }
-  return std::none_of(a.begin(), a.end(), [](char ch) {
-    const auto c = static_cast<unsigned char>(ch);
-    return c <= 0x20 || c == 0x7f || ch == '<' || ch == '>' || ch == '"' || ch == ',' ||
-           ch == ';' || ch == '(' || ch == ')' || ch == '\\';
-  });
-}
-
-bool isHttpToken(std::string_view name) {
-  static constexpr std::string_view extra = "!#$%&'*+-.^_`|~";
-  return !name.empty() && name.size() <= 100 && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           extra.find(c) != std::string_view::npos;
-  });
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -158,6 +136,27 @@ const std::vector<std::string_view>& notificationChannelKinds() {
 
 bool channelNeedsSecret(std::string_view kind) {
   return kind == "slack" || kind == "teams" || kind == "discord" || kind == "telegram";
+}
+
+bool isEmailAddress(std::string_view a) {
+  const auto at = a.rfind('@');
+  if (a.size() > 254 || at == std::string_view::npos || at == 0 || at + 1 >= a.size() ||
+      a.find('@') != at) {
+    return false;
+  }
+  return std::none_of(a.begin(), a.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c <= 0x20 || c >= 0x7f ||
+           std::string_view("<>()[]\\,;:\"").find(ch) != std::string_view::npos;
+  });
+}
+
+bool isHttpToken(std::string_view name) {
+  static constexpr std::string_view extra = "!#$%&'*+-.^_`|~";
+  return !name.empty() && name.size() <= 100 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           extra.find(c) != std::string_view::npos;
+  });
 }
 
 std::vector<std::string> emailRecipients(const NotificationChannel& channel) {

@@ -29,6 +29,13 @@ Status checkChannel(const NotificationChannel& channel, bool secretSet);
 // telegram a bot token ("<digits>:<letters, digits, _ and ->"). Never quotes the secret.
 Status checkChannelSecret(const NotificationChannel& channel, std::string_view secret);
 
+// A plain addr-spec: printable ASCII without spaces, quotes, brackets, ',', ';' or ':', a
+// non-empty local part and domain around the last '@', at most 254 characters.
+bool isEmailAddress(std::string_view address);
+
+// An HTTP token (RFC 9110): a header name, at most 100 characters.
+bool isHttpToken(std::string_view name);
+
 // The addresses of an email channel's `to` (comma-separated), trimmed.
 std::vector<std::string> emailRecipients(const NotificationChannel& channel);
 

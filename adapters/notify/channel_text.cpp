@@ -116,27 +116,12 @@ std::string tokenOnly(std::string_view text) {
   return out;
 }
 
-bool isHttpToken(std::string_view text) {
-  if (text.empty()) return false;
-  for (const char c : text) {
-    if (!isTokenChar(c)) return false;
-  }
-  return true;
-}
-
 bool hasControl(std::string_view text) {
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
     if ((u < 0x20 && u != '\t') || u == 0x7F) return true;
   }
   return false;
-}
-
-std::string settingOr(const std::map<std::string, std::string>& settings, const std::string& key,
-                      std::string fallback) {
-  const auto it = settings.find(key);
-  if (it == settings.end() || it->second.empty()) return fallback;
-  return it->second;
 }
 
 }  // namespace certsteward::adapters::notify

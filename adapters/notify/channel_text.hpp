@@ -1,9 +1,9 @@
 // Text helpers of the channel senders: UTF-8 repair and truncation, excerpts of what a server
-// answered (safe to put in an error message), settings look-up and HTTP header checks.
+// answered (safe to put in an error message) and header text checks. Settings are read with
+// domain::settingOf; addresses and header names checked with domain/notification_settings.
 #pragma once
 
 #include <cstddef>
-#include <map>
 #include <string>
 #include <string_view>
 
@@ -26,14 +26,7 @@ std::string_view trimmed(std::string_view text);
 // Only the characters of an HTTP token (RFC 9110) of `text`: for ids and event names in headers.
 std::string tokenOnly(std::string_view text);
 
-// Whether `text` is a non-empty HTTP token (a valid header name).
-bool isHttpToken(std::string_view text);
-
 // Whether `text` holds a control character other than a tab (CR and LF included).
 bool hasControl(std::string_view text);
-
-// The setting `key`, or `fallback` when it is absent or empty.
-std::string settingOr(const std::map<std::string, std::string>& settings, const std::string& key,
-                      std::string fallback = {});
 
 }  // namespace certsteward::adapters::notify

@@ -11,6 +11,8 @@
 
 #include "adapters/common/http_client.hpp"
 #include "adapters/notify/channel_text.hpp"
+#include "domain/distribution_settings.hpp"
+#include "domain/notification_settings.hpp"
 
 namespace certsteward::adapters::notify {
 
@@ -33,7 +35,7 @@ HttpRequest jsonPost(const domain::NotificationChannel& channel, std::string url
   request.url = std::move(url);
   request.headers = {"Content-Type: application/json"};
   request.body = std::move(body);
-  request.ca_pem = settingOr(channel.settings, "ca_bundle");
+  request.ca_pem = domain::settingOf(channel.settings, "ca_bundle");
   request.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
   request.secrets = std::move(secrets);
   return request;
@@ -95,7 +97,7 @@ domain::Result<std::vector<std::string>> customHeaders(std::string_view text) {
     if (colon == std::string_view::npos) return refuse(where + " is not 'Name: value'");
     const std::string_view name = line.substr(0, colon);
     const std::string_view value = trimmed(line.substr(colon + 1));
-    if (!isHttpToken(name)) return refuse(where + ": the name is not an HTTP token");
+    if (!domain::isHttpToken(name)) return refuse(where + ": the name is not an HTTP token");
     if (hasControl(value)) return refuse(where + ": the value holds CR, LF or a control character");
     std::string lower;
     for (const char c : name)
@@ -176,12 +178,13 @@ json::value chatId(const std::string& text) {
 
 domain::Status sendWebhook(const domain::NotificationChannel& channel, const std::string& secret,
                            const ports::OutgoingMessage& message, domain::Duration timeout) {
-  auto extra = customHeaders(settingOr(channel.settings, "headers"));
+  auto extra = customHeaders(domain::settingOf(channel.settings, "headers"));
   if (!extra) return extra.error();
-  const std::string contentType = settingOr(channel.settings, "content_type", "application/json");
+  const std::string contentType =
+      domain::settingOf(channel.settings, "content_type", "application/json");
   if (hasControl(contentType)) return refuse("webhook: content_type holds a control character");
   const bool templated = !message.body.empty();
-  const std::string url = settingOr(channel.settings, "url");
+  const std::string url = domain::settingOf(channel.settings, "url");
   std::vector<std::string> masked{secret};
   // A token in the query (?auth=...) is as secret as the secret: each value is masked.
   if (const auto query = url.find('?'); query != std::string::npos) {
@@ -205,7 +208,7 @@ domain::Status sendWebhook(const domain::NotificationChannel& channel, const std
   // The secret signs the request, or (secret_header) is that header's value: a receiver that
   // wants a token (ntfy, Gotify: "Authorization: Bearer ...") gets it without the token being a
   // plain setting.
-  const std::string secretHeader = settingOr(channel.settings, "secret_header");
+  const std::string secretHeader = domain::settingOf(channel.settings, "secret_header");
   if (!secret.empty() && !secretHeader.empty()) {
     if (hasControl(secret)) return refuse("webhook: the secret holds a control character");
     request.headers.push_back(secretHeader + ": " + secret);
@@ -255,9 +258,10 @@ domain::Status sendTeams(const domain::NotificationChannel& channel, const std::
 domain::Status sendTelegram(const domain::NotificationChannel& channel, const std::string& secret,
                             const ports::OutgoingMessage& message, domain::Duration timeout) {
   if (!isBotToken(secret)) return refuse("telegram: the bot token is malformed");
-  const std::string chat = settingOr(channel.settings, "chat_id");
+  const std::string chat = domain::settingOf(channel.settings, "chat_id");
   if (chat.empty()) return refuse("telegram: chat_id is not set");
-  std::string base = settingOr(channel.settings, "api_base_url", "https://api.telegram.org");
+  std::string base =
+      domain::settingOf(channel.settings, "api_base_url", "https://api.telegram.org");
   while (!base.empty() && base.back() == '/')
     base.pop_back();
   const json::object doc{{"chat_id", chatId(chat)},

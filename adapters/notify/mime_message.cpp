@@ -106,30 +106,6 @@ std::string addressList(const std::vector<std::string>& addresses, std::size_t u
 
 }  // namespace
 
-bool isMailAddress(std::string_view address) {
-  const auto at = address.rfind('@');
-  if (at == std::string_view::npos || at == 0 || at + 1 == address.size()) return false;
-  if (address.size() > 254) return false;
-  for (const char c : address) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u <= 0x20 || u >= 0x7F) return false;
-    if (std::string_view("<>()[]\\,;:\"").find(c) != std::string_view::npos) return false;
-  }
-  return true;
-}
-
-std::vector<std::string> splitAddresses(std::string_view list) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string_view item = trimmed(list.substr(start, comma - start));
-    if (!item.empty()) out.emplace_back(item);
-    start = comma + 1;
-  }
-  return out;
-}
-
 std::string quotedPrintable(std::string_view text) {
   const std::string valid = validUtf8(text);
   std::string out;

@@ -12,7 +12,7 @@
 namespace certsteward::adapters::notify {
 
 struct MailContent {
-  std::string from;       // a checked address (isMailAddress)
+  std::string from;       // a checked address (domain::isEmailAddress)
   std::string from_name;  // optional display name
   std::vector<std::string> to;
   std::string subject;
@@ -22,13 +22,6 @@ struct MailContent {
   std::string event;          // X-CertSteward-Event
   std::chrono::system_clock::time_point date{};
 };
-
-// Whether `address` is a plain addr-spec this sender accepts: printable ASCII, no spaces, no
-// quotes or brackets, a non-empty local part and domain around the last '@'.
-bool isMailAddress(std::string_view address);
-
-// The addresses of a comma-separated list, trimmed, empty items dropped.
-std::vector<std::string> splitAddresses(std::string_view list);
 
 // The whole message, CRLF line ends, ready for SMTP DATA (dot-stuffing is the transport's job).
 std::string composeMail(const MailContent& mail);

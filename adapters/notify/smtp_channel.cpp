@@ -16,7 +16,10 @@
 #include "adapters/common/http_client.hpp"
 #include "adapters/notify/channel_text.hpp"
 #include "adapters/notify/mime_message.hpp"
+#include "domain/distribution_settings.hpp"
 #include "domain/encoding.hpp"
+#include "domain/network_names.hpp"
+#include "domain/notification_settings.hpp"
 
 namespace certsteward::adapters::notify {
 
@@ -34,28 +37,6 @@ struct ListDeleter {
 
 domain::Error refuse(std::string text) {
   return makeError(ErrorCode::failed_precondition, "email: " + std::move(text));
-}
-
-// A host name, an IPv4 address or an IPv6 address (bracketed or not) — nothing a URL could
-// read as a path, a user or another port.
-bool isHostText(std::string_view host) {
-  if (host.empty() || host.size() > 253) return false;
-  if (host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const bool ipv6 = host.find(':') != std::string_view::npos;
-  for (const char c : host) {
-    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    if (!alnum && c != '.' && !(ipv6 ? c == ':' : c == '-')) return false;
-  }
-  return true;
-}
-
-std::optional<int> portOf(std::string_view text) {
-  int port = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), port);
-  if (ec != std::errc() || end != text.data() + text.size() || port < 1 || port > 65535) {
-    return std::nullopt;
-  }
-  return port;
 }
 
 struct Upload {
@@ -176,9 +157,9 @@ domain::Status failure(CURLcode rc, const char* errors, const Dialogue& d,
 domain::Status sendEmail(const domain::NotificationChannel& channel, const std::string& secret,
                          const ports::OutgoingMessage& message, domain::Duration timeout) {
   const auto& s = channel.settings;
-  const std::string host = settingOr(s, "host");
-  if (!isHostText(host)) return refuse("host is not a host name or an IP address");
-  const std::string tls = settingOr(s, "tls", "starttls");
+  const std::string host = domain::settingOf(s, "host");
+  if (!domain::isHostName(host)) return refuse("host is not a host name or an IP address");
+  const std::string tls = domain::settingOf(s, "tls", "starttls");
   if (tls != "starttls" && tls != "tls" && tls != "none") {
     return refuse("tls must be starttls, tls or none");
   }
@@ -186,21 +167,21 @@ domain::Status sendEmail(const domain::NotificationChannel& channel, const std::
   if (tls == "none" && !common::isLoopbackHost(host)) {
     return refuse("tls: none is allowed only for a loopback host");
   }
-  const auto port = portOf(settingOr(s, "port",
-                                     tls == "tls"    ? "465"
-                                     : tls == "none" ? "25"
-                                                     : "587"));
+  const auto port = domain::parsePort(domain::settingOf(s, "port",
+                                                        tls == "tls"    ? "465"
+                                                        : tls == "none" ? "25"
+                                                                        : "587"));
   if (!port) return refuse("port must be 1..65535");
   MailContent mail;
-  mail.from = settingOr(s, "from");
-  if (!isMailAddress(mail.from)) return refuse("from is not an email address");
-  mail.to = splitAddresses(settingOr(s, "to"));
+  mail.from = domain::settingOf(s, "from");
+  if (!domain::isEmailAddress(mail.from)) return refuse("from is not an email address");
+  mail.to = domain::emailRecipients(channel);
   if (mail.to.empty()) return refuse("to names no recipient");
   for (const auto& address : mail.to) {
-    if (!isMailAddress(address))
+    if (!domain::isEmailAddress(address))
       return refuse("to: '" + excerpt(address, 100) + "' is not an email address");
   }
-  mail.from_name = settingOr(s, "from_name");
+  mail.from_name = domain::settingOf(s, "from_name");
   mail.subject = message.subject;
   mail.text = message.text;
   mail.html_fragment = message.html;
@@ -227,7 +208,7 @@ domain::Status sendEmail(const domain::NotificationChannel& channel, const std::
       tls == "none" ? static_cast<long>(CURLUSESSL_NONE) : static_cast<long>(CURLUSESSL_ALL));
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-  if (const std::string ca = settingOr(s, "ca_bundle"); !ca.empty()) {
+  if (const std::string ca = domain::settingOf(s, "ca_bundle"); !ca.empty()) {
     curl_blob blob{const_cast<char*>(ca.data()), ca.size(), CURL_BLOB_COPY};
     curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &blob);
   }
@@ -236,7 +217,7 @@ domain::Status sendEmail(const domain::NotificationChannel& channel, const std::
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, ms);
   curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, ms);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errors);
-  const std::string username = settingOr(s, "username");
+  const std::string username = domain::settingOf(s, "username");
   if (!username.empty()) {
     curl_easy_setopt(h, CURLOPT_USERNAME, username.c_str());
     curl_easy_setopt(h, CURLOPT_PASSWORD, secret.c_str());

@@ -3,16 +3,12 @@
 
 #include <chrono>
 
+#include "domain/distribution_settings.hpp"
 #include "domain/notification_rules.hpp"
 #include "domain/template.hpp"
 
 namespace certsteward::domain {
 namespace {
-
-std::string settingOf(const NotificationChannel& c, const char* key) {
-  const auto it = c.settings.find(key);
-  return it == c.settings.end() ? std::string() : it->second;
-}
 
 // Plain text as an HTML fragment: escaped, line breaks kept.
 std::string htmlOf(const std::string& text) {
@@ -46,8 +42,8 @@ ports::OutgoingMessage NotificationRunner::render(const NotificationChannel& cha
   if (const auto at = m.variables.find("at"); at != m.variables.end()) {
     if (auto parsed = parseTimestamp(at->second)) m.at = *parsed;
   }
-  const auto subjectTemplate = settingOf(channel, "subject_template");
-  const auto bodyTemplate = settingOf(channel, "body_template");
+  const auto subjectTemplate = settingOf(channel.settings, "subject_template");
+  const auto bodyTemplate = settingOf(channel.settings, "body_template");
   m.subject = subjectTemplate.empty() ? defaultSubject(m.variables, d.recovery)
                                       : renderTemplate(subjectTemplate, m.variables, Escape::none);
   std::string text = defaultText(m.variables, d.recovery);
@@ -162,6 +158,17 @@ Status NotificationRunner::deliver(const Job& job, const Log& log) {
   return sent;
 }
 
+std::map<std::string, std::string> NotificationRunner::ownVariables(const Id& projectId,
+                                                                    const char* event,
+                                                                    Timestamp at) const {
+  std::map<std::string, std::string> vars{{"event", event},
+                                          {"at", formatTimestamp(at)},
+                                          {"recovery", "false"},
+                                          {"project.id", projectId}};
+  if (auto project = p_.projects.get(projectId)) vars["project.name"] = project->name;
+  return vars;
+}
+
 Result<NotificationDelivery> NotificationRunner::test(const NotificationChannel& channel) {
   NotificationDelivery d;
   d.id = p_.ids.next();
@@ -169,14 +176,8 @@ Result<NotificationDelivery> NotificationRunner::test(const NotificationChannel&
   d.channel_id = channel.id;
   d.event = "test";
   d.created_at = d.updated_at = p_.clock.now();
-  d.variables = {{"event", "test"},
-                 {"message", "A test message from CertSteward: this channel works."},
-                 {"at", formatTimestamp(d.created_at)},
-                 {"recovery", "false"},
-                 {"project.id", channel.project_id}};
-  if (auto project = p_.projects.get(channel.project_id)) {
-    d.variables["project.name"] = project->name;
-  }
+  d.variables = ownVariables(channel.project_id, "test", d.created_at);
+  d.variables["message"] = "A test message from CertSteward: this channel works.";
   if (!sendOnce(channel, d, kTestTimeout)) d.status = DeliveryStatus::dead;
   if (auto s = p_.deliveries.create(d); !s) return s.error();
   return d;
@@ -238,6 +239,7 @@ Result<int> NotificationRunner::digestIfDue(const NotificationRule& rule) {
     auto still = due(*fresh);
     if (!still) return still.error();
     if (!*still) return {};  // another instance did it
+    const auto digestVariables = ownVariables(rule.project_id, "digest", now);
     // Every held delivery, a batch at a time (bounded); one digest per channel and batch.
     for (int batch = 0; batch < kDigestBatches; ++batch) {
       auto held = p_.deliveries.heldForRule(rule.project_id, rule.id, kDigestBatch);
@@ -254,15 +256,9 @@ Result<int> NotificationRunner::digestIfDue(const NotificationRule& rule) {
         digest.rule_id = rule.id;
         digest.event = "digest";
         digest.created_at = digest.updated_at = now;
-        digest.variables = {{"event", "digest"},
-                            {"message", std::to_string(items.size()) +
-                                            " notification(s) of rule '" + fresh->name + "'"},
-                            {"at", formatTimestamp(now)},
-                            {"recovery", "false"},
-                            {"project.id", rule.project_id}};
-        if (auto project = p_.projects.get(rule.project_id)) {
-          digest.variables["project.name"] = project->name;
-        }
+        digest.variables = digestVariables;
+        digest.variables["message"] =
+            std::to_string(items.size()) + " notification(s) of rule '" + fresh->name + "'";
         digest.job_id = p_.ids.next();
         for (auto& item : items) {
           digest.items.push_back(item.id);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -65,6 +66,9 @@ class NotificationRunner {
                                        const std::vector<NotificationDelivery>& items = {});
 
  private:
+  // The variables of a message the runner makes itself (a test, a digest), without "message".
+  std::map<std::string, std::string> ownVariables(const Id& projectId, const char* event,
+                                                  Timestamp at) const;
   // Sends and records the outcome on `d` (not stored). ok when it was sent.
   Status sendOnce(const NotificationChannel& channel, NotificationDelivery& d, Duration timeout);
 
