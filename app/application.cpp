@@ -33,6 +33,7 @@
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
 #include "adapters/store/codec/settings_documents.hpp"
+#include "adapters/webui/static_site.hpp"
 #include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
@@ -248,6 +249,7 @@ struct Application::Parts {
   domain::CaQuotaService quotas;
   domain::NotificationService notifications;
   adapters::rest::Api api;
+  adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;
 };
 
@@ -333,8 +335,11 @@ domain::Status Application::startHttp() {
       std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_idle_timeout);
   options.request_timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_request_timeout);
-  parts_->server =
-      std::make_unique<adapters::http::HttpServer>(options, parts_->api.application(), parts_->ids);
+  parts_->server = std::make_unique<adapters::http::HttpServer>(
+      options,
+      parts_->api.application(
+          [&site = parts_->site](const adapters::http::HttpRequest& r) { return site.serve(r); }),
+      parts_->ids);
   return parts_->server->start();
 }
 

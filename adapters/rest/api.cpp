@@ -110,17 +110,21 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addSettingsRoutes();
 }
 
-http::HttpApplication Api::application() {
-  return {[this](const HttpRequest& r) { return serve(r); },
+http::HttpApplication Api::application(Fallback otherPaths) {
+  return {[this, otherPaths = std::move(otherPaths)](const HttpRequest& r) {
+            return serve(r, otherPaths);
+          },
           [](const HttpRequest& r) {
             return r.method != "GET" && r.method != "HEAD" && r.path.starts_with("/api/");
           },
           [this] { return ready(); }};
 }
 
-HttpResponse Api::serve(const HttpRequest& request) {
+HttpResponse Api::serve(const HttpRequest& request, const Fallback& otherPaths) {
   if (request.path.starts_with("/api/")) return handle(request);
-  if (request.path != "/metrics") return errorResponse(404, "not found");
+  if (request.path != "/metrics") {
+    return otherPaths ? otherPaths(request) : errorResponse(404, "not found");
+  }
   if (request.method != "GET" && request.method != "HEAD") {
     auto r = errorResponse(405, "method not allowed");
     r.headers.emplace_back("Allow", "GET, HEAD");

@@ -78,9 +78,10 @@ class Api {
   Api(ApiServices services, ApiOptions options);
 
   // What the transport serves (adapters/http/http_server.hpp): the API under /api/, GET
-  // /metrics, a JSON 404 for anything else; mutations under /api/ may block (request pool);
-  // ready while the store answers.
-  http::HttpApplication application();
+  // /metrics, and anything else through `otherPaths` (the web UI), or a JSON 404 without it;
+  // mutations under /api/ may block (request pool); ready while the store answers.
+  using Fallback = std::function<HttpResponse(const HttpRequest&)>;
+  http::HttpApplication application(Fallback otherPaths = {});
 
   // One request under /api/. Never throws; every outcome is a response.
   HttpResponse handle(const HttpRequest& request);
@@ -93,7 +94,7 @@ class Api {
 
  private:
   // Every request the transport hands over (see application()).
-  HttpResponse serve(const HttpRequest& request);
+  HttpResponse serve(const HttpRequest& request, const Fallback& otherPaths);
   // The store answers (GET /readyz); a failure is logged.
   bool ready();
   // `routeLabel` receives the matched route's pattern (for metrics).

@@ -229,10 +229,21 @@ void Api::addAuthRoutes() {
       projects.push_back(
           json::object{{"project_id", m.project_id}, {"role", std::string(nameOf(m.role))}});
     }
+    // The role matrix itself, so that a client (the web UI) offers only what the caller's role
+    // allows without keeping its own copy of the rules.
+    json::array rules;
+    for (const auto& rule : domain::accessRules()) {
+      rules.push_back(json::object{
+          {"action", std::string(rule.name)},
+          {"org_role", rule.org ? json::value(std::string(nameOf(*rule.org))) : json::value()},
+          {"project_role",
+           rule.project ? json::value(std::string(nameOf(*rule.project))) : json::value()}});
+    }
     return jsonResponse(200, json::object{{"user", toJson(c.who().user)},
                                           {"org_role", std::string(nameOf(c.who().user.org_role))},
                                           {"org", json::object{{"name", "default"}}},
-                                          {"memberships", projects}});
+                                          {"memberships", projects},
+                                          {"access_rules", rules}});
   });
 }
 

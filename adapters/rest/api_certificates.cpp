@@ -1,6 +1,7 @@
 // /api/v1/projects/<project_id>/certificates.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <sstream>
 
 #include "adapters/rest/api.hpp"
@@ -29,6 +30,13 @@ ports::CertificateFilter filterFrom(const HttpRequest& request, domain::Timestam
     filter.expires_before = now + std::chrono::days{*days};
   }
   filter.issuer_type = queryParam(request, "issuer_type");
+  if (auto search = queryParam(request, "search"); search && !search->empty()) {
+    if (search->size() > 253) throw BadRequest("search may be at most 253 characters");
+    std::string lowered = *search;
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    filter.name_contains = lowered;
+  }
   if (auto sort = queryParam(request, "sort")) {
     static const std::map<std::string, ports::CertificateSort> sorts{
         {"created_at", ports::CertificateSort::created_at},
@@ -79,9 +87,11 @@ std::optional<int> optionalInt(const json::object& o, const char* key) {
 
 // The parameters that shape a list page, in a fixed order (std::map), after the project.
 std::string pageCacheKey(const std::string& project, const HttpRequest& request) {
-  static constexpr std::array kShaping{
-      "expiring_days", "expiring_within_days", "issuer_type", "order", "page", "page_size", "sort",
-      "status"};
+  static constexpr std::array kShaping{"expiring_days", "expiring_within_days",
+                                       "issuer_type",   "order",
+                                       "page",          "page_size",
+                                       "search",        "sort",
+                                       "status"};
   std::string key = project;
   for (const char* name : kShaping) {
     const auto it = request.query.find(name);
@@ -221,6 +231,28 @@ void Api::addCertificateRoutes() {
         if (!material) return errorResponse(material.error());
         return bundleResponse(s_.bundles, *material, format, password, s_.clock.now());
       });
+
+  // The dashboard's counts (docs/api.md, Certificates).
+  router_.add("GET", "/api/v1/projects/:project_id/summary", [this](const Call& c) {
+    auto summary = s_.certificates.summary(c.who(), c.param("project_id"));
+    if (!summary) return errorResponse(summary.error());
+    json::object byStatus;
+    for (const auto& [status, n] : summary->by_status)
+      byStatus[std::string(nameOf(status))] = n;
+    json::object within;
+    for (const auto& [days, n] : summary->expiring_within)
+      within[std::to_string(days)] = n;
+    json::array weeks;
+    for (const auto n : summary->expiring_by_week)
+      weeks.push_back(n);
+    return jsonResponse(200, json::object{{"certificates", json::object{
+                                                               {"total", summary->total},
+                                                               {"by_status", byStatus},
+                                                               {"expired", summary->expired},
+                                                               {"expiring_within_days", within},
+                                                               {"expiring_by_week", weeks},
+                                                           }}});
+  });
 
   router_.add("GET", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
     const auto now = s_.clock.now();

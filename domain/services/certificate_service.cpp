@@ -68,6 +68,49 @@ Result<Page<Certificate>> CertificateService::list(const Principal& who, const I
   return p_.certificates.list(projectId, filter, page);
 }
 
+Result<CertificateSummary> CertificateService::summary(const Principal& who, const Id& projectId) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  const PageRequest one{1, 1};
+  const auto count = [&](const ports::CertificateFilter& filter) -> Result<std::int64_t> {
+    auto page = p_.certificates.list(projectId, filter, one);
+    if (!page) return page.error();
+    return page->total;
+  };
+  const auto expiringBefore = [&](Timestamp at) {
+    ports::CertificateFilter filter;
+    filter.expires_before = at;
+    return count(filter);
+  };
+  CertificateSummary out;
+  for (const auto status :
+       {CertificateStatus::issuing, CertificateStatus::active, CertificateStatus::renewal_pending,
+        CertificateStatus::renewal_in_progress, CertificateStatus::renewal_failed}) {
+    ports::CertificateFilter filter;
+    filter.statuses = {status};
+    auto n = count(filter);
+    if (!n) return n.error();
+    out.by_status[status] = *n;
+    out.total += *n;
+  }
+  const Timestamp now = p_.clock.now();
+  auto expired = expiringBefore(now);
+  if (!expired) return expired.error();
+  out.expired = *expired;
+  for (const int days : {7, 14, 30}) {
+    auto n = expiringBefore(now + std::chrono::days{days});
+    if (!n) return n.error();
+    out.expiring_within.emplace_back(days, *n);
+  }
+  std::int64_t before = out.expired;
+  for (int week = 1; week <= CertificateSummary::kWeeks; ++week) {
+    auto n = expiringBefore(now + std::chrono::days{7 * week});
+    if (!n) return n.error();
+    out.expiring_by_week.push_back(*n - before);
+    before = *n;
+  }
+  return out;
+}
+
 Result<std::int64_t> CertificateService::generation(const Principal& who, const Id& projectId) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
   return p_.certificates.generation(projectId);

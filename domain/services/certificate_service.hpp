@@ -2,6 +2,7 @@
 // issue_certificate job), list, get, delete, manual renew — under the role matrix, audited.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,18 @@ struct CertificateMaterial {
   std::optional<std::string> private_key_pem;
 };
 
+// What a dashboard shows of a project's certificates, counted by the store (never by reading
+// them all).
+struct CertificateSummary {
+  static constexpr int kWeeks = 13;  // the expiry outlook: the next 91 days, week by week
+  std::int64_t total = 0;
+  std::map<CertificateStatus, std::int64_t> by_status;        // every status, 0 included
+  std::int64_t expired = 0;                                   // issued and already past expires_at
+  std::vector<std::pair<int, std::int64_t>> expiring_within;  // (7|14|30 days, how many),
+                                                              // expired ones included
+  std::vector<std::int64_t> expiring_by_week;  // kWeeks counts: expiring in [now+7i, now+7i+7)
+};
+
 struct QueuedCertificate {
   Certificate certificate;
   Job job;
@@ -72,6 +85,8 @@ class CertificateService {
   // The project's certificate generation (CertificateRepository::generation), for callers that
   // keep derived views such as rendered list pages.
   Result<std::int64_t> generation(const Principal& who, const Id& projectId);
+  // Counts by status, expired, expiring within 7/14/30 days and the expiry outlook by week.
+  Result<CertificateSummary> summary(const Principal& who, const Id& projectId);
   Result<Certificate> get(const Principal& who, const Id& projectId, const Id& id);
   // conflict/DEPENDENCY_CONFLICT while distributions refer to it.
   Status remove(const Principal& who, const RequestContext& ctx, const Id& projectId, const Id& id);

@@ -154,6 +154,20 @@ TEST_CASE_TEMPLATE("certificate repository: list filters, sorts and pages", F,
   issuer.issuer_type = "acme";
   CHECK(names(fx, "p1", issuer, fx.page()).size() == 4);
 
+  ports::CertificateFilter search;
+  search.name_contains = "d.ex";
+  CHECK(names(fx, "p1", search, fx.page()) == std::vector<std::string>{"d.example.com"});
+  CHECK(repo.list("p1", search, fx.page())->total == 1);
+  search.name_contains = ".";  // literal, not "any character"
+  CHECK(repo.list("p1", search, fx.page())->total == 4);
+  search.name_contains = "a.*";  // a pattern's characters are plain text
+  CHECK(repo.list("p1", search, fx.page())->total == 0);
+  search.name_contains = "%";
+  CHECK(repo.list("p1", search, fx.page())->total == 0);
+  search.statuses = {CertificateStatus::active};
+  search.name_contains = "example";
+  CHECK(repo.list("p1", search, fx.page())->total == 2);
+
   ports::CertificateFilter paged;
   paged.sort = ports::CertificateSort::common_name;
   paged.order = SortOrder::asc;

@@ -132,9 +132,11 @@ bool drivesServices(const std::string& adapter) {
   return adapter == "adapters/rest";
 }
 
-// The one adapter built on another: the REST API is served by the HTTP transport (its request
-// and response types and its application interface).
+// The adapters built on another: the REST API is served by the HTTP transport (its request and
+// response types and its application interface), and so is the web UI's static site (its
+// request and response types only).
 bool servedBy(const std::string& adapter, const std::string& path) {
+  if (adapter == "adapters/webui") return path == "adapters/http/http_types.hpp";
   return adapter == "adapters/rest" &&
          (path == "adapters/http/http_types.hpp" || path == "adapters/http/http_server.hpp");
 }
@@ -261,6 +263,9 @@ TEST_CASE("architecture: the checker flags every include against the arrows, lay
       {"adapters/store/memory/memory_store.cpp", "#include <boost/json.hpp>", false},
       // the REST API sees the transport's interface, not its internals
       {"adapters/rest/api.cpp", "#include \"adapters/http/request_pool.hpp\"", false},
+      {"adapters/webui/static_site.hpp", "#include \"adapters/http/http_types.hpp\"", true},
+      {"adapters/webui/static_site.cpp", "#include \"adapters/http/http_server.hpp\"", false},
+      {"adapters/webui/static_site.cpp", "#include \"adapters/rest/api.hpp\"", false},
       // a file outside every layer is refused until it is given one
       {"adapters/stray.cpp", "#include <vector>", false},
       // app wires everything

@@ -33,6 +33,16 @@ Bson certificateFilter(const domain::Id& projectId, const ports::CertificateFilt
   }
   if (f.expires_before) filter.doc("expires_at", Bson().ts("$lt", *f.expires_before));
   if (f.issuer_type) filter.str("issuer_type", *f.issuer_type);
+  if (f.name_contains) {
+    std::string pattern;  // the text literally: ASCII other than [a-z0-9] escaped
+    for (const char ch : *f.name_contains) {
+      const auto u = static_cast<unsigned char>(ch);
+      if (u < 0x80 && !((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')))
+        pattern.push_back('\\');
+      pattern.push_back(ch);
+    }
+    filter.doc("common_name", Bson().str("$regex", pattern));
+  }
   return filter;
 }
 

@@ -44,6 +44,7 @@ struct Where {
       s.bind(std::string(nameOf(status)));
     if (f.expires_before) s.bind(*f.expires_before);
     if (f.issuer_type) s.bind(*f.issuer_type);
+    if (f.name_contains) s.bind(*f.name_contains);
   }
 };
 
@@ -57,13 +58,14 @@ Where whereFor(const ports::CertificateFilter& f) {
   }
   if (f.expires_before) w.sql += " AND expires_at IS NOT NULL AND expires_at < ?";
   if (f.issuer_type) w.sql += " AND issuer_type = ?";
+  if (f.name_contains) w.sql += " AND instr(common_name, ?) > 0";
   return w;
 }
 
 std::int64_t count(Connection& c, const domain::Id& projectId, const ports::CertificateFilter& f,
                    const std::string& extra = {}) {
   std::string sql;
-  if (!f.expires_before && extra.empty()) {
+  if (!f.expires_before && !f.name_contains && extra.empty()) {
     // Answered from the trigger-kept counts: no scan.
     sql = "SELECT COALESCE(SUM(n), 0) FROM certificate_counts WHERE " + whereFor(f).sql;
   } else {

@@ -1,0 +1,93 @@
+// The web UI in a real browser: the packaged binary wired to Pebble and bind9 (started here,
+// on 127.0.0.1), driven by Playwright in Debian's headless Chromium (ui/tests/browser.mjs).
+// This file starts the servers and hands their addresses to the browser script; the script's
+// assertions decide the outcome, and its output is shown when it fails.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "e2e/server_process.hpp"
+#include "support/bind9_server.hpp"
+#include "support/pebble_server.hpp"
+
+namespace {
+
+using certsteward::testing::Bind9Server;
+using certsteward::testing::PebbleOptions;
+using certsteward::testing::PebbleServer;
+using certsteward::testing::ServerProcess;
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (const char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// Runs `command` through the shell; its exit status and everything it printed.
+std::pair<int, std::string> run(const std::string& command) {
+  std::string output;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+    output += buffer.data();
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "web UI in Chromium: sign-in, configuration, issuance, downloads, roles, CSRF, refresh, "
+    "OTP, accessibility") {
+  if (!std::filesystem::exists(CERTSTEWARD_CHROMIUM)) {
+    FAIL("Chromium is missing at " CERTSTEWARD_CHROMIUM " (scripts/setup installs it)");
+  }
+  Bind9Server dns;
+  REQUIRE_MESSAGE(dns.available(), dns.reason());
+  PebbleServer ca{PebbleOptions{dns.address(), {}, 3600}};
+  REQUIRE_MESSAGE(ca.available(), ca.reason());
+  ServerProcess server{
+      {{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
+       {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
+      "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca.caFile() +
+          "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
+          "dns.propagation_timeout = 10s\njwt.access_token_ttl = 30s\n"};
+
+  const std::map<std::string, std::string> env{
+      {"CERTSTEWARD_URL", server.baseUrl()},
+      {"CERTSTEWARD_ADMIN", "root"},
+      {"CERTSTEWARD_ADMIN_PASSWORD", "correct horse battery"},
+      {"PEBBLE_DIRECTORY", ca.directoryUrl()},
+      {"DNS_SERVER", dns.address()},
+      {"TSIG_KEY_NAME", Bind9Server::kKey256},
+      {"TSIG_SECRET", Bind9Server::kSecret256},
+      {"DNS_ZONE", Bind9Server::kZone},
+      {"CHROMIUM", CERTSTEWARD_CHROMIUM},
+      {"UI_SCREENSHOTS", CERTSTEWARD_SCREENSHOT_DIR},
+      {"UI_SIZES", CERTSTEWARD_UI_SIZES},
+  };
+  std::string command;
+  for (const auto& [k, v] : env)
+    command += k + "=" + quoted(v) + " ";
+  command +=
+      quoted(CERTSTEWARD_NODE) + " " + quoted(CERTSTEWARD_SOURCE_DIR "/ui/tests/browser.mjs");
+  const auto [status, output] = run(command);
+  MESSAGE(output);
+  if (status != 0) {
+    FAIL("the browser test failed (exit " << status << ")\n--- server log ---\n" << server.log());
+  }
+}

@@ -1,0 +1,115 @@
+// The frame of every page: skip link, header with the project picker and the user's menu, the
+// navigation (what the user's role may see), and the page itself.
+import type { ComponentChildren } from "preact";
+import { useEffect } from "preact/hooks";
+import { api } from "../api/client";
+import type { Paged, Project } from "../api/types";
+import { useLoad } from "../lib/load";
+import { lastProject, rememberProject } from "../lib/project";
+import { navigate, useLocation } from "../lib/router";
+import { useCan, useSession } from "../session";
+import { Link } from "./ui";
+
+export function useProjects() {
+  return useLoad(() => api.get<{ projects: Project[] } & Paged>("/projects", { page_size: 100, page: 1 }), []);
+}
+
+export function currentProjectId(path: string, projects: Project[] | undefined): string | null {
+  const inPath = /^\/p\/([^/]+)/.exec(path)?.[1];
+  if (inPath) return decodeURIComponent(inPath);
+  const last = lastProject();
+  if (last && projects?.some((p) => p.id === last)) return last;
+  return projects?.[0]?.id ?? null;
+}
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const { me, logout } = useSession();
+  const can = useCan();
+  const { path } = useLocation();
+  const projects = useProjects();
+  const projectId = currentProjectId(path, projects.data?.projects);
+  if (projectId) rememberProject(projectId);
+  // A project created (or joined) since the list was read: read it again.
+  const known = !projectId || !projects.data || projects.data.projects.some((p) => p.id === projectId);
+  useEffect(() => {
+    if (!known && !projects.loading) projects.reload();
+  }, [known, projectId]);
+
+  const nav: [string, string][] = [];
+  if (projectId) {
+    nav.push(["Dashboard", `/p/${projectId}`]);
+    nav.push(["Certificates", `/p/${projectId}/certificates`]);
+    nav.push(["Jobs", `/p/${projectId}/jobs`]);
+    nav.push(["Distributions", `/p/${projectId}/distributions`]);
+    nav.push(["Configuration", `/p/${projectId}/config/acme-accounts`]);
+  }
+  nav.push(["Projects", "/projects"]);
+  if (can("list_users")) nav.push(["Users", "/users"]);
+  if (can("read_audit_log")) nav.push(["Audit log", "/audit"]);
+  nav.push(["Licence", "/license"]);
+  if (can("manage_settings")) nav.push(["Directory", "/settings/ldap"]);
+
+  const isCurrent = (href: string) =>
+    href === `/p/${projectId}` ? path === href : path === href || path.startsWith(href.replace(/\/acme-accounts$/, "") + "/");
+
+  const switchProject = (id: string) => {
+    rememberProject(id);
+    const rest = path.match(/^\/p\/[^/]+(\/[a-z-]+)?/)?.[1] ?? "";
+    navigate(`/p/${id}${rest === "/config" ? "/config/acme-accounts" : rest}`);
+  };
+
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <Link href="/" class="brand">
+          CertSteward
+        </Link>
+        {projects.data && projects.data.projects.length > 0 && (
+          <div class="project-picker">
+            <label for="project-picker">Project</label>
+            <select id="project-picker" value={projectId ?? ""} onChange={(e) => switchProject((e.target as HTMLSelectElement).value)}>
+              {projects.data.projects.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div class="user-menu">
+          <Link href="/profile">
+            {me.user.username} <span class="muted">({me.org_role})</span>
+          </Link>
+          <button type="button" class="plain" onClick={() => void logout()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav class="side" aria-label="Main">
+        <ul>
+          {nav.map(([label, href]) => (
+            <li key={href}>
+              <a
+                href={href}
+                aria-current={isCurrent(href) ? "page" : undefined}
+                onClick={(e) => {
+                  if (e.button !== 0 || e.metaKey || e.ctrlKey) return;
+                  e.preventDefault();
+                  navigate(href);
+                }}
+              >
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,213 @@
+// One certificate: every field, days left, renew and delete, downloads (with the key, encrypted
+// under a password, for project admins), its jobs, events and distributions.
+import { useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { Certificate, Distribution, Job, Paged, ProjectEvent, Resource } from "../api/types";
+import { DistributionCard } from "../components/distribution";
+import { ActionButton, Badge, ErrorBanner, Field, KeyValues, Link, Loading } from "../components/ui";
+import { daysLeft, formatTime, humanize } from "../lib/format";
+import { downloadPost } from "../lib/download";
+import { useLoad, usePoll } from "../lib/load";
+import { navigate } from "../lib/router";
+import { useCan } from "../session";
+
+const busyStatuses = ["issuing", "renewal_pending", "renewal_in_progress"];
+
+function KeyDownload({ path }: { path: string }) {
+  const [format, setFormat] = useState("pkcs12");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await downloadPost(`${path}/download`, { format, include_private_key: true, password }, `certificate.${format === "pkcs12" ? "p12" : format}`);
+      setPassword("");
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="inline-form" onSubmit={submit} aria-label="Download with the private key">
+      <Field label="Format">
+        {(id) => (
+          <select id={id} value={format} onChange={(e) => setFormat((e.target as HTMLSelectElement).value)}>
+            <option value="pkcs12">PKCS#12 (.p12)</option>
+            <option value="pem">PEM with encrypted key</option>
+            <option value="zip">ZIP with encrypted key</option>
+          </select>
+        )}
+      </Field>
+      <Field label="Password for the key" hint="8 characters or more; you need it to open the file">
+        {(id) => (
+          <input id={id} type="password" autocomplete="new-password" minLength={8} required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        )}
+      </Field>
+      <button type="submit" disabled={busy}>
+        {busy ? "Preparing…" : "Download with key"}
+      </button>
+      <ErrorBanner error={error} />
+    </form>
+  );
+}
+
+function AddDistribution({ project, path, onAdded }: { project: string; path: string; onAdded: () => void }) {
+  const modules = useLoad(() => api.get<{ modules: Resource[] } & Paged>(`/projects/${project}/modules`, { page_size: 100 }), [project]);
+  const [module, setModule] = useState("");
+  if (!modules.data || modules.data.modules.length === 0) {
+    return (
+      <p class="muted">
+        No distribution module is configured. <Link href={`/p/${project}/config/modules`}>Configure one</Link>.
+      </p>
+    );
+  }
+  return (
+    <div class="inline-form">
+      <Field label="Distribute with module">
+        {(id) => (
+          <select id={id} value={module} onChange={(e) => setModule((e.target as HTMLSelectElement).value)}>
+            <option value="">Choose…</option>
+            {modules.data!.modules.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name} ({String(m.module)})
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <ActionButton label="Add distribution" run={() => api.post(`${path}/distributions`, { module_config_id: module })} onDone={onAdded} />
+    </div>
+  );
+}
+
+export function CertificateDetail({ project, id }: { project: string; id: string }) {
+  const can = useCan();
+  const path = `/projects/${project}/certificates/${id}`;
+  const cert = useLoad(() => api.get<{ certificate: Certificate }>(path), [path]);
+  const jobs = useLoad(() => api.get<{ jobs: Job[] } & Paged>(`/projects/${project}/jobs`, { certificate_id: id, page_size: 10 }), [project, id]);
+  const events = useLoad(() => api.get<{ events: ProjectEvent[] } & Paged>(`/projects/${project}/events`, { page_size: 100 }), [project]);
+  const distributions = useLoad(() => api.get<Distribution[]>(`${path}/distributions`), [path]);
+  const c = cert.data?.certificate;
+  const working = !!c && busyStatuses.includes(c.status);
+  usePoll(working, 2000, () => {
+    cert.reload();
+    jobs.reload();
+  });
+
+  if (cert.error) return <ErrorBanner error={cert.error} />;
+  if (!c) return <Loading />;
+  const left = daysLeft(c.expires_at);
+  const issued = !!c.serial_number;
+  const myEvents = (events.data?.events ?? []).filter((e) => e.resource_id === id);
+
+  return (
+    <section>
+      <p>
+        <Link href={`/p/${project}/certificates`}>← Certificates</Link>
+      </p>
+      <div class="heading">
+        <h1>{c.common_name}</h1>
+        <Badge value={c.status} />
+      </div>
+      {c.last_error && (
+        <div class="banner error" role="alert">
+          Last error: {c.last_error}
+        </div>
+      )}
+      <div class="buttons">
+        {can("write_certificates", project) && (
+          <ActionButton
+            kind="primary"
+            label="Renew now"
+            run={() => api.post(`${path}/renew`)}
+            onDone={() => {
+              cert.reload();
+              jobs.reload();
+            }}
+          />
+        )}
+        {can("delete_certificates", project) && (
+          <ActionButton
+            kind="danger"
+            label="Delete"
+            confirm={`Delete ${c.common_name}? Its key and issued material are removed.`}
+            run={() => api.del(path)}
+            onDone={() => navigate(`/p/${project}/certificates`)}
+          />
+        )}
+      </div>
+      <KeyValues
+        rows={[
+          ["Names", c.sans.join(", ")],
+          ["Days left", left === null ? "—" : <span class={left < 7 ? "bad-text" : ""}>{left}</span>],
+          ["Expires", formatTime(c.expires_at)],
+          ["Issued", formatTime(c.issued_at)],
+          ["Next renewal", formatTime(c.next_renewal_at)],
+          ["Serial number", c.serial_number ?? "—"],
+          ["Key type", humanize(c.key_type)],
+          ["Issuer", c.issuer_type],
+          ["Renew before expiry", `${c.renewal_threshold_days} days`],
+          ["Automatic renewal", c.auto_renew ? "on" : "off"],
+          ["Renewal attempts", String(c.renewal_attempts)],
+          ["Distribution pending", c.distribution_pending ? "yes" : "no"],
+          ["Created", formatTime(c.created_at)],
+          ["Updated", formatTime(c.updated_at)],
+          ["Id", <code>{c.id}</code>],
+        ]}
+      />
+
+      <h2>Download</h2>
+      {issued ? (
+        <>
+          <p class="buttons">
+            <a class="button" href={`/api/v1${path}/download?format=pem`} download>
+              Certificate and chain (PEM)
+            </a>
+            <a class="button" href={`/api/v1${path}/download?format=zip`} download>
+              ZIP (cert, chain, full chain)
+            </a>
+          </p>
+          {can("export_private_key", project) && <KeyDownload path={path} />}
+        </>
+      ) : (
+        <p class="muted">Nothing has been issued yet.</p>
+      )}
+
+      <h2>Jobs</h2>
+      <ErrorBanner error={jobs.error} />
+      <ul class="plain-list">
+        {jobs.data?.jobs.map((j) => (
+          <li key={j.id}>
+            <Link href={`/p/${project}/jobs/${j.id}`}>{humanize(j.type)}</Link> <Badge value={j.status} />{" "}
+            <span class="muted">{formatTime(j.created_at)}</span>
+            {j.error_msg && <div class="muted small">{j.error_msg}</div>}
+          </li>
+        ))}
+        {jobs.data?.jobs.length === 0 && <li class="muted">No jobs.</li>}
+      </ul>
+
+      <h2>Distributions</h2>
+      <ErrorBanner error={distributions.error} />
+      {distributions.data?.map((d) => (
+        <DistributionCard key={d.id} project={project} certificatePath={path} distribution={d} onChange={distributions.reload} />
+      ))}
+      {distributions.data?.length === 0 && <p class="muted">This certificate is not distributed anywhere.</p>}
+      {can("write_certificates", project) && <AddDistribution project={project} path={path} onAdded={distributions.reload} />}
+
+      <h2>Recent events</h2>
+      <ErrorBanner error={events.error} />
+      <ul class="plain-list">
+        {myEvents.map((e) => (
+          <li key={e.id}>
+            <Badge value={e.kind} /> {e.message} <span class="muted">{formatTime(e.at)}</span>
+          </li>
+        ))}
+        {events.data && myEvents.length === 0 && <li class="muted">No recent events for this certificate.</li>}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+// The morning view of a project: certificates by status, what expires soon, failed renewals,
+// recent failed jobs and distributions, and the expiry outlook for the next 13 weeks.
+import { api } from "../api/client";
+import type { Certificate, Distribution, Job, Paged } from "../api/types";
+import { certificateStatuses } from "../api/types";
+import { Badge, ErrorBanner, Link, Loading } from "../components/ui";
+import { daysLeft, formatDate, formatTime, humanize } from "../lib/format";
+import { useLoad } from "../lib/load";
+
+interface Summary {
+  certificates: {
+    total: number;
+    by_status: Record<string, number>;
+    expired: number;
+    expiring_within_days: Record<string, number>;
+    expiring_by_week: number[];
+  };
+}
+
+function ExpiryChart({ weeks }: { weeks: number[] }) {
+  const max = Math.max(1, ...weeks);
+  const width = 40;
+  const height = 90;
+  const total = weeks.reduce((a, b) => a + b, 0);
+  return (
+    <figure class="chart">
+      <svg
+        viewBox={`0 0 ${weeks.length * width} ${height + 20}`}
+        role="img"
+        aria-label={`Certificates expiring in each of the next ${weeks.length} weeks: ${weeks.join(", ")}`}
+      >
+        {weeks.map((n, i) => {
+          const h = Math.round((n / max) * height);
+          return (
+            <g key={i}>
+              <rect x={i * width + 3} y={height - h} width={width - 6} height={h} class="bar">
+                <title>{`Week ${i + 1}: ${n}`}</title>
+              </rect>
+              <text x={i * width + width / 2} y={height + 14} text-anchor="middle" class="axis">
+                {i + 1}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption>
+        Expiring per week over the next 91 days ({total} in all). Week 1 starts today.
+      </figcaption>
+    </figure>
+  );
+}
+
+export function Dashboard({ project }: { project: string }) {
+  const summary = useLoad(() => api.get<Summary>(`/projects/${project}/summary`), [project]);
+  // Failed (will retry) and dead (out of attempts), newest first.
+  const failedJobs = useLoad(async () => {
+    const pages = await Promise.all(
+      ["failed", "dead"].map((status) =>
+        api.get<{ jobs: Job[] } & Paged>(`/projects/${project}/jobs`, { status, page_size: 5 }),
+      ),
+    );
+    const jobs = pages.flatMap((p) => p.jobs).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+    return { jobs: jobs.slice(0, 5) };
+  }, [project]);
+  const soonest = useLoad(
+    () =>
+      api.get<{ certificates: Certificate[] } & Paged>(`/projects/${project}/certificates`, {
+        expiring_within_days: 30,
+        sort: "expires_at",
+        order: "asc",
+        page_size: 5,
+      }),
+    [project],
+  );
+  const distributions = useLoad(
+    () => api.get<{ distributions: Distribution[] } & Paged>(`/projects/${project}/distributions`, { page_size: 50 }),
+    [project],
+  );
+  const base = `/p/${project}`;
+  const c = summary.data?.certificates;
+  const failedDistributions = (distributions.data?.distributions ?? []).filter(
+    (d) => d.last_status === "failed" || d.last_status === "partial",
+  );
+
+  return (
+    <section>
+      <h1>Dashboard</h1>
+      <ErrorBanner error={summary.error} />
+      {!c ? (
+        summary.loading && <Loading />
+      ) : (
+        <>
+          <div class="tiles">
+            <Link class="tile" href={`${base}/certificates`}>
+              <span class="tile-n">{c.total}</span> certificates
+            </Link>
+            {certificateStatuses.map((s) => (
+              <Link key={s} class={`tile ${s === "renewal_failed" && (c.by_status[s] ?? 0) > 0 ? "alert" : ""}`} href={`${base}/certificates?status=${s}`}>
+                <span class="tile-n">{c.by_status[s] ?? 0}</span> {humanize(s)}
+              </Link>
+            ))}
+          </div>
+          <h2>Expiring</h2>
+          <div class="tiles">
+            <Link class={`tile ${c.expired > 0 ? "alert" : ""}`} href={`${base}/certificates?expiring=0`}>
+              <span class="tile-n">{c.expired}</span> expired
+            </Link>
+            {["7", "14", "30"].map((d) => (
+              <Link key={d} class="tile" href={`${base}/certificates?expiring=${d}`}>
+                <span class="tile-n">{c.expiring_within_days[d] ?? 0}</span> within {d} days
+              </Link>
+            ))}
+          </div>
+          <ExpiryChart weeks={c.expiring_by_week} />
+        </>
+      )}
+
+      <div class="columns">
+        <div>
+          <h2>Expiring first</h2>
+          <ErrorBanner error={soonest.error} />
+          {soonest.data && soonest.data.certificates.length === 0 && <p class="muted">Nothing expires within 30 days.</p>}
+          <ul class="plain-list">
+            {soonest.data?.certificates.map((cert) => (
+              <li key={cert.id}>
+                <Link href={`${base}/certificates/${cert.id}`}>{cert.common_name}</Link>{" "}
+                <span class="muted">
+                  {formatDate(cert.expires_at)} ({daysLeft(cert.expires_at)} days)
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h2>Recent failed jobs</h2>
+          <ErrorBanner error={failedJobs.error} />
+          {failedJobs.data && failedJobs.data.jobs.length === 0 && <p class="muted">No failed jobs.</p>}
+          <ul class="plain-list">
+            {failedJobs.data?.jobs.map((j) => (
+              <li key={j.id}>
+                <Link href={`${base}/jobs/${j.id}`}>{humanize(j.type)}</Link> <Badge value={j.status} />{" "}
+                <span class="muted">{formatTime(j.updated_at)}</span>
+                {j.error_msg && <div class="muted small">{j.error_msg}</div>}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h2>Failed distributions</h2>
+          <ErrorBanner error={distributions.error} />
+          {distributions.data && failedDistributions.length === 0 && <p class="muted">No failed distributions.</p>}
+          <ul class="plain-list">
+            {failedDistributions.slice(0, 5).map((d) => (
+              <li key={d.id}>
+                <Link href={`${base}/certificates/${d.certificate_id}`}>certificate</Link> <Badge value={d.last_status} />{" "}
+                <span class="muted">{formatTime(d.last_run_at)}</span>
+                {d.last_error && <div class="muted small">{d.last_error}</div>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}

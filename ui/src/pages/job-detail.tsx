@@ -1,0 +1,114 @@
+// One job: its fields, retry and cancel, and its log, which follows the job while it runs.
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { Job, JobLog, Paged } from "../api/types";
+import { ActionButton, Badge, ErrorBanner, KeyValues, Link, Loading } from "../components/ui";
+import { formatTime, humanize } from "../lib/format";
+import { useLoad, usePoll } from "../lib/load";
+import { useCan } from "../session";
+
+const logPage = 200;
+
+// The log, read page by page in write order; new lines are fetched from the last page on.
+function useJobLog(path: string) {
+  const [lines, setLines] = useState<JobLog[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const state = useRef({ page: 1, seen: 0, busy: false });
+  const more = useCallback(async () => {
+    if (state.current.busy) return;
+    state.current.busy = true;
+    try {
+      for (let i = 0; i < 20; i++) {  // bounded: at most 20 pages per tick
+        const s = state.current;
+        const answer = await api.get<{ logs: JobLog[] } & Paged>(`${path}/logs`, { page: s.page, page_size: logPage });
+        const fresh = answer.logs.slice(s.seen);
+        if (fresh.length) setLines((l) => [...l, ...fresh]);
+        s.seen = answer.logs.length;
+        if (answer.logs.length < logPage) break;
+        s.page += 1;
+        s.seen = 0;
+      }
+      setError(null);
+    } catch (e) {
+      setError(e);
+    } finally {
+      state.current.busy = false;
+    }
+  }, [path]);
+  useEffect(() => {
+    state.current = { page: 1, seen: 0, busy: false };
+    setLines([]);
+    void more();
+  }, [more]);
+  return { lines, error, more };
+}
+
+export function JobDetail({ project, id }: { project: string; id: string }) {
+  const can = useCan();
+  const path = `/projects/${project}/jobs/${id}`;
+  const job = useLoad(() => api.get<{ job: Job }>(path), [path]);
+  const log = useJobLog(path);
+  const j = job.data?.job;
+  const running = !!j && (j.status === "pending" || j.status === "active");
+  const tick = useCallback(() => {
+    job.reload();
+    void log.more();
+  }, [job.reload, log.more]);
+  usePoll(running, 1500, tick);
+  // One last read when the job finishes, so the final lines show.
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !running) void log.more();
+    wasRunning.current = running;
+  }, [running]);
+
+  if (job.error) return <ErrorBanner error={job.error} />;
+  if (!j) return <Loading />;
+  const finished = ["completed", "dead", "cancelled"].includes(j.status);
+  return (
+    <section>
+      <p>
+        <Link href={`/p/${project}/jobs`}>← Jobs</Link>
+      </p>
+      <div class="heading">
+        <h1>{humanize(j.type)}</h1>
+        <Badge value={j.status} />
+      </div>
+      {j.error_msg && (
+        <div class="banner error" role="alert">
+          {j.error_msg}
+        </div>
+      )}
+      <div class="buttons">
+        {can("retry_job", project) && (j.status === "failed" || j.status === "dead" || j.status === "cancelled") && (
+          <ActionButton kind="primary" label="Retry" run={() => api.post(`${path}/retry`)} onDone={job.reload} />
+        )}
+        {can("cancel_job", project) && !finished && !j.cancel_requested && (
+          <ActionButton kind="danger" label="Cancel" confirm="Cancel this job?" run={() => api.post(`${path}/cancel`)} onDone={job.reload} />
+        )}
+      </div>
+      <KeyValues
+        rows={[
+          ["Attempts", `${j.attempts} of ${j.max_attempts}`],
+          ["Lane", j.lane],
+          ["Certificate", j.certificate_id ? <Link href={`/p/${project}/certificates/${j.certificate_id}`}>{j.certificate_id}</Link> : "—"],
+          ["Parent job", j.parent_id ? <Link href={`/p/${project}/jobs/${j.parent_id}`}>{j.parent_id}</Link> : "—"],
+          ["Created", formatTime(j.created_at)],
+          ["Next run", formatTime(j.next_run_at)],
+          ["Finished", formatTime(j.finished_at)],
+          ["Cancel requested", j.cancel_requested ? "yes" : "no"],
+        ]}
+      />
+      <h2>Log {running && <span class="muted small">(updating)</span>}</h2>
+      <ErrorBanner error={log.error} />
+      <ol class="log" aria-live="polite" aria-label="Job log">
+        {log.lines.map((l, i) => (
+          <li key={i} class={`log-${l.level}`}>
+            <time>{formatTime(l.ts)}</time> <span class="level">{l.level}</span> {l.message}
+          </li>
+        ))}
+        {log.lines.length === 0 && <li class="muted">No log lines yet.</li>}
+      </ol>
+    </section>
+  );
+}

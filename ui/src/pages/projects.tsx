@@ -1,0 +1,171 @@
+// Projects (create for org admins) and one project's members (manage for project admins).
+import { useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { Member, Paged, Project, User } from "../api/types";
+import { ActionButton, ErrorBanner, Field, KeyValues, Link, Loading, Pager } from "../components/ui";
+import { formatTime } from "../lib/format";
+import { useLoad } from "../lib/load";
+import { navigate, setQuery } from "../lib/router";
+import { useCan, useSession } from "../session";
+
+export function Projects({ query }: { query: URLSearchParams }) {
+  const can = useCan();
+  const { reload } = useSession();
+  const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
+  const list = useLoad(() => api.get<{ projects: Project[] } & Paged>("/projects", { page, page_size: 25 }), [page]);
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const created = await api.post<{ project: Project }>("/projects", { name: name.trim(), description });
+      await reload();
+      navigate(`/p/${created.project.id}`);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section>
+      <h1>Projects</h1>
+      {can("create_project") && (
+        <form class="panel inline-form" onSubmit={create} aria-label="New project">
+          <Field label="Name" hint="Letters, digits, dots, dashes and underscores">
+            {(id) => <input id={id} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <Field label="Description">
+            {(id) => <input id={id} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <button class="primary" type="submit">
+            Create project
+          </button>
+          <ErrorBanner error={error} />
+        </form>
+      )}
+      <ErrorBanner error={list.error} />
+      {list.loading && !list.data && <Loading />}
+      {list.data && (
+        <>
+          <div class="table-wrap">
+            <table>
+              <caption class="sr-only">Projects</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.projects.map((p) => (
+                  <tr key={p.id}>
+                    <td>
+                      <Link href={`/p/${p.id}`}>{p.name}</Link>
+                    </td>
+                    <td>{p.description}</td>
+                    <td>{formatTime(p.created_at)}</td>
+                    <td>
+                      <Link href={`/projects/${p.id}`}>Settings and members</Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={page} pageSize={25} total={list.data.total} onPage={(p) => setQuery({ page: p }, false)} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function AddMember({ project, onAdded }: { project: string; onAdded: () => void }) {
+  const users = useLoad(() => api.get<{ users: User[] } & Paged>("/users", { page_size: 100 }), []);
+  const [user, setUser] = useState("");
+  const [role, setRole] = useState("viewer");
+  return (
+    <div class="inline-form">
+      <Field label="User">
+        {(id) =>
+          users.data ? (
+            <select id={id} value={user} onChange={(e) => setUser((e.target as HTMLSelectElement).value)}>
+              <option value="">Choose…</option>
+              {users.data.users.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.username}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input id={id} placeholder="user id" value={user} onInput={(e) => setUser((e.target as HTMLInputElement).value)} />
+          )
+        }
+      </Field>
+      <Field label="Role">
+        {(id) => (
+          <select id={id} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
+            <option value="viewer">viewer</option>
+            <option value="operator">operator</option>
+            <option value="admin">admin</option>
+          </select>
+        )}
+      </Field>
+      <ActionButton kind="primary" label="Add or change member" run={() => api.put(`/projects/${project}/members/${user}`, { role })} onDone={onAdded} />
+    </div>
+  );
+}
+
+export function ProjectDetail({ id }: { id: string }) {
+  const can = useCan();
+  const { reload } = useSession();
+  const project = useLoad(() => api.get<{ project: Project }>(`/projects/${id}`), [id]);
+  const members = useLoad(() => api.get<{ members: Member[] } & Paged>(`/projects/${id}/members`, { page_size: 100 }), [id]);
+  const manage = can("manage_members", id);
+  if (project.error) return <ErrorBanner error={project.error} />;
+  const p = project.data?.project;
+  if (!p) return <Loading />;
+  return (
+    <section>
+      <p>
+        <Link href="/projects">← Projects</Link>
+      </p>
+      <h1>{p.name}</h1>
+      <KeyValues
+        rows={[
+          ["Description", p.description || "—"],
+          ["Created", formatTime(p.created_at)],
+          ["Id", <code>{p.id}</code>],
+        ]}
+      />
+      {can("delete_project") && (
+        <ActionButton
+          kind="danger"
+          label="Delete project"
+          confirm={`Delete the project ${p.name}? It must hold no certificates or configuration.`}
+          run={() => api.del(`/projects/${id}`)}
+          onDone={async () => {
+            await reload();
+            navigate("/projects");
+          }}
+        />
+      )}
+      <h2>Members</h2>
+      <ErrorBanner error={members.error} />
+      <ul class="plain-list">
+        {members.data?.members.map((m) => (
+          <li key={m.user_id}>
+            <code>{m.user_id}</code> — {m.role}{" "}
+            {manage && <ActionButton kind="danger" label="Remove" confirm="Remove this member?" run={() => api.del(`/projects/${id}/members/${m.user_id}`)} onDone={members.reload} />}
+          </li>
+        ))}
+        {members.data?.members.length === 0 && <li class="muted">No members; org admins and owners see every project.</li>}
+      </ul>
+      {manage && <AddMember project={id} onAdded={members.reload} />}
+    </section>
+  );
+}

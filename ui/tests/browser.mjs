@@ -1,0 +1,473 @@
+// The web UI in headless Chromium, driven by Playwright, against a running server wired to
+// Pebble and bind9 (started by tests/e2e/ui_browser_test.cpp, which passes their addresses in
+// the environment). Every step asserts; the first failure ends the run with exit status 1.
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium } from "playwright-core";
+
+const env = (name) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set`);
+  return v;
+};
+const base = env("CERTSTEWARD_URL");
+const admin = { username: env("CERTSTEWARD_ADMIN"), password: env("CERTSTEWARD_ADMIN_PASSWORD") };
+const zone = env("DNS_ZONE");
+const shots = process.env.UI_SCREENSHOTS;
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const started = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// --- the API directly (set-up a person would do elsewhere) ---------------------------------
+async function apiCall(method, path, { token, body, headers = {} } = {}) {
+  const h = { ...headers };
+  if (token) h.Authorization = `Bearer ${token}`;
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  const r = await fetch(base + "/api/v1" + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: r.status, json, headers: r.headers };
+}
+async function tokenFor(username, password) {
+  const r = await apiCall("POST", "/auth/login", { body: { username, password } });
+  assert.equal(r.status, 200, JSON.stringify(r.json));
+  return r.json.access_token;
+}
+
+// RFC 6238 with the server's parameters (SHA-1, 6 digits, 30 s).
+function base32(s) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const c of s.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  const bytes = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2));
+  return Buffer.from(bytes);
+}
+function totp(secret, step = Math.floor(Date.now() / 30000)) {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(step));
+  const mac = createHmac("sha1", base32(secret)).update(counter).digest();
+  const o = mac[mac.length - 1] & 0xf;
+  const n = ((mac.readUInt32BE(o) & 0x7fffffff) % 1_000_000).toString().padStart(6, "0");
+  return n;
+}
+
+// --- the browser ------------------------------------------------------------------------------
+const browser = await chromium.launch({
+  executablePath: env("CHROMIUM"),
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+const consoleErrors = [];
+const expectedNetworkErrors = [];
+async function newPage(label, options = {}) {
+  const context = await browser.newContext({ baseURL: base, acceptDownloads: true, viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    // Chromium reports every 4xx answer to fetch on the console. The 401s of an expired token
+    // and the 403s this test provokes on purpose are expected; anything else fails.
+    if (/Failed to load resource: the server responded with a status of 40[13]/.test(m.text())) expectedNetworkErrors.push(`${label}: ${m.text()}`);
+    else consoleErrors.push(`${label}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => consoleErrors.push(`${label}: page error: ${e.message}`));
+  page.setDefaultTimeout(15000);
+  return { context, page };
+}
+
+// A link of the main navigation.
+const nav = (page, name) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
+// A tab of the configuration page.
+const tab = (page, name) => page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name, exact: true });
+
+async function signIn(page, who) {
+  await page.goto("/");
+  await page.getByLabel("Username").fill(who.username);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function screenshot(page, name) {
+  if (!shots) return;
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: false });
+}
+
+const waitFor = async (what, check, ms = 60000, every = 500) => {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(every);
+  }
+};
+
+const failures = [];
+async function step(name, body) {
+  log("step:", name);
+  try {
+    await body();
+  } catch (e) {
+    failures.push(`${name}: ${e.stack ?? e}`);
+    throw e;
+  }
+}
+
+let exitCode = 0;
+try {
+  // The refresh and OTP checks wait on clocks (a 30 s token, a 30 s TOTP window): they run
+  // beside the main flow.
+  const adminToken = await tokenFor(admin.username, admin.password);
+
+  const refreshCheck = (async () => {
+    const { page } = await newPage("refresh");
+    await signIn(page, admin);
+    await nav(page, "Projects").waitFor();
+    const signedInAt = Date.now();
+    const seen = [];
+    page.on("response", (r) => {
+      if (r.url().includes("/api/v1/")) seen.push(`${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`);
+    });
+    await sleep(Math.max(0, 32000 - (Date.now() - signedInAt)));  // the access token (30 s) has expired
+    await nav(page, "Projects").click();
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    await page.getByRole("table").waitFor();
+    assert.ok(seen.some((s) => / 401$/.test(s)), `no request met the expired token: ${seen.join(", ")}`);
+    assert.ok(seen.includes("POST /api/v1/auth/refresh 200"), `no refresh: ${seen.join(", ")}`);
+    const lastProjects = seen.filter((s) => s.startsWith("GET /api/v1/projects")).pop();
+    assert.match(lastProjects ?? "", / 200$/, `projects not loaded after the refresh: ${seen.join(", ")}`);
+    assert.ok(!page.url().includes("/login"), "sent to the login page instead of refreshing");
+    log("refresh: an expired access token was refreshed and the request retried:", seen.join(", "));
+  })();
+
+  const otpCheck = (async () => {
+    const otpUser = { username: "otp.user", password: "otp user password 1" };
+    assert.equal((await apiCall("POST", "/users", { token: adminToken, body: { ...otpUser, org_role: "operator" } })).status, 201);
+    const token = await tokenFor(otpUser.username, otpUser.password);
+    const setup = await apiCall("POST", "/auth/totp/setup", { token });
+    assert.equal(setup.status, 200);
+    const enabledStep = Math.floor(Date.now() / 30000);
+    assert.equal((await apiCall("POST", "/auth/totp/enable", { token, body: { code: totp(setup.json.secret, enabledStep) } })).status, 200);
+    const { page } = await newPage("otp");
+    await signIn(page, otpUser);
+    await page.getByLabel("One-time code").waitFor();
+    // A code is good once: wait for the next window.
+    while (Math.floor(Date.now() / 30000) === enabledStep) await sleep(500);
+    await page.getByLabel("One-time code").fill(totp(setup.json.secret));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    log("otp: signed in with password and one-time code");
+  })();
+
+  const { page } = await newPage("admin");
+  let projectPath = "";
+  let certPath = "";
+
+  await step("the app is served on / with its security headers; unknown API paths stay JSON", async () => {
+    const response = await page.goto("/");
+    const h = response.headers();
+    assert.match(h["content-type"], /text\/html/);
+    assert.match(h["content-security-policy"], /default-src 'self'/);
+    assert.doesNotMatch(h["content-security-policy"], /unsafe-inline/);
+    assert.match(h["content-security-policy"], /frame-ancestors 'none'/);
+    assert.equal(h["x-content-type-options"], "nosniff");
+    assert.ok(h["referrer-policy"]);
+    assert.equal(h["cache-control"], "no-cache");
+    const deep = await page.request.get("/p/0000/certificates");
+    assert.equal(deep.status(), 200);
+    assert.match(deep.headers()["content-type"], /text\/html/);
+    const api404 = await page.request.get("/api/v1/no-such-thing");
+    assert.equal(api404.status(), 404);
+    assert.match(api404.headers()["content-type"], /application\/json/);
+    await page.getByRole("heading", { name: "Sign in to CertSteward" }).waitFor();
+    await screenshot(page, "login");
+  });
+
+  await step("sign in; no token reaches localStorage", async () => {
+    await signIn(page, admin);
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    assert.doesNotMatch(stored, /eyJ/, "a JWT was put in localStorage");
+    const cookies = await page.context().cookies();
+    assert.ok(cookies.find((c) => c.name === "access_token")?.httpOnly);
+    assert.equal(cookies.find((c) => c.name === "csrf_token")?.httpOnly, false);
+  });
+
+  await step("create a project", async () => {
+    await nav(page, "Projects").click();
+    await page.getByLabel("Name").fill("web");
+    await page.getByRole("button", { name: "Create project" }).click();
+    await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+    projectPath = new URL(page.url()).pathname;
+    assert.match(projectPath, /^\/p\/[0-9a-f]+$/);
+  });
+
+  await step("a cookie mutation without X-CSRF-Token is refused", async () => {
+    const status = await page.evaluate(async () => {
+      const r = await fetch("/api/v1/projects", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: "csrf-probe" }) });
+      return r.status;
+    });
+    assert.equal(status, 403);
+  });
+
+  await step("create an ACME account", async () => {
+    await nav(page, "Configuration").click();
+    await page.getByRole("button", { name: "New acme account" }).click();
+    await page.getByLabel("Name *").fill("pebble");
+    await page.getByLabel("Directory URL *").fill(env("PEBBLE_DIRECTORY"));
+    await page.getByLabel("Contact email").fill("ops@example.test");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: "pebble" }).waitFor();
+    await screenshot(page, "configuration");
+  });
+
+  await step("create a DNS credential", async () => {
+    await tab(page, "DNS credentials").click();
+    await page.getByRole("button", { name: "New dns credential" }).click();
+    await page.getByLabel("Name *").fill("bind9");
+    await page.getByLabel("Provider *").selectOption("rfc2136");
+    await page.getByLabel("Settings").fill(`server=${env("DNS_SERVER")}\nkey_name=${env("TSIG_KEY_NAME")}\nalgorithm=hmac-sha256`);
+    await page.getByLabel("Secret").fill(env("TSIG_SECRET"));
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: "bind9" }).waitFor();
+  });
+
+  await step("create the zone", async () => {
+    await tab(page, "Zones").click();
+    await page.getByRole("button", { name: "New zone" }).click();
+    await page.getByLabel("Domain *").fill(zone);
+    await page.getByLabel("DNS credential *").selectOption({ label: "bind9" });
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: zone }).waitFor();
+  });
+
+  await step("the DNS credential's test adds, sees and removes a record", async () => {
+    await tab(page, "DNS credentials").click();
+    await page.getByRole("button", { name: "Test" }).click();
+    await page.getByText("Test passed").waitFor({ timeout: 30000 });
+    const steps = await page.locator(".result li").allTextContents();
+    for (const name of ["add", "visible", "remove"]) {
+      assert.ok(steps.some((t) => t.startsWith(`✓ ${name}:`)), `no passed "${name}" step in ${JSON.stringify(steps)}`);
+    }
+  });
+
+  const commonName = `ui.${zone}`;
+  let firstSerial = "";
+  await step("issue a certificate and watch it become active", async () => {
+    await nav(page, "Certificates").click();
+    await page.getByRole("button", { name: "New certificate" }).click();
+    await page.getByLabel("Common name").fill(commonName);
+    await page.getByRole("button", { name: "Request certificate" }).click();
+    await page.getByRole("heading", { name: commonName }).waitFor();
+    certPath = new URL(page.url()).pathname;
+    await page.locator(".heading .badge", { hasText: "active" }).waitFor({ timeout: 90000 });
+    firstSerial = (await page.locator("dt", { hasText: "Serial number" }).locator("xpath=following-sibling::dd").textContent()).trim();
+    assert.match(firstSerial, /^[0-9a-fA-F:]+$/);
+    await screenshot(page, "certificate");
+  });
+
+  await step("download the certificate, and with its key as PKCS#12", async () => {
+    const [pem] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Certificate and chain (PEM)" }).click()]);
+    const text = readFileSync(await pem.path(), "utf8");
+    assert.match(text, /-----BEGIN CERTIFICATE-----/);
+    assert.doesNotMatch(text, /PRIVATE KEY/);
+    await page.getByLabel("Password for the key").fill("a strong export password");
+    const [p12] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download with key" }).click()]);
+    assert.match(p12.suggestedFilename(), /\.p12$/);
+    const bytes = readFileSync(await p12.path());
+    assert.ok(bytes.length > 500 && bytes[0] === 0x30, "not a DER PKCS#12 file");
+  });
+
+  await step("renew it and follow the job log", async () => {
+    await page.getByRole("button", { name: "Renew now" }).click();
+    const renewLink = page.getByRole("link", { name: "renew certificate" }).first();
+    await renewLink.waitFor();
+    await renewLink.click();
+    await page.getByRole("heading", { name: "renew certificate" }).waitFor();
+    const counts = new Set();
+    await waitFor("the renewal to complete", async () => {
+      counts.add(await page.locator("ol.log li:not(.muted)").count());
+      return (await page.locator(".heading .badge").textContent()) === "completed";
+    }, 90000, 250);
+    await sleep(300);
+    const lines = await page.locator("ol.log li:not(.muted)").count();
+    assert.ok(lines >= 2, `only ${lines} log lines`);
+    log(`job log: line counts seen while it ran: ${[...counts].join(", ")}; ${lines} at the end`);
+    await screenshot(page, "job");
+    await page.goto(certPath);
+    await page.locator(".heading .badge", { hasText: "active" }).waitFor();
+    const serial = (await page.locator("dt", { hasText: "Serial number" }).locator("xpath=following-sibling::dd").textContent()).trim();
+    assert.notEqual(serial, firstSerial, "the renewal did not change the serial");
+  });
+
+  await step("the certificates page filters, searches and pages on the server", async () => {
+    const seen = [];
+    const listener = (r) => {
+      if (r.url().includes("/certificates?")) seen.push(new URL(r.url()).search);
+    };
+    page.on("response", listener);
+    await nav(page, "Certificates").click();
+    const searched = (text) => page.waitForResponse((r) => r.url().includes(`search=${encodeURIComponent(text)}`));
+    await Promise.all([searched("no-such-name"), page.getByLabel("Search by name").fill("no-such-name")]);
+    await page.getByText("No certificate matches.").waitFor();
+    await Promise.all([searched("ui."), page.getByLabel("Search by name").fill("ui.")]);
+    await page.getByRole("link", { name: commonName }).waitFor();
+    await page.getByLabel("Status").selectOption("renewal_failed");
+    await page.getByText("No certificate matches.").waitFor();
+    await page.getByLabel("Status").selectOption("");
+    await page.getByRole("link", { name: commonName }).waitFor();
+    page.off("response", listener);
+    assert.ok(seen.some((s) => s.includes("search=ui.")), seen.join(" "));
+    assert.ok(seen.some((s) => s.includes("status=renewal_failed")), seen.join(" "));
+    assert.ok(seen.every((s) => s.includes("page_size=25")), seen.join(" "));
+    await screenshot(page, "certificates");
+  });
+
+  await step("the dashboard shows the counts", async () => {
+    await nav(page, "Dashboard").click();
+    await page.getByRole("img", { name: /Certificates expiring in each of the next 13 weeks/ }).waitFor();
+    const total = await page.locator(".tile", { hasText: "certificates" }).first().locator(".tile-n").textContent();
+    assert.equal(total, "1");
+    await screenshot(page, "dashboard");
+  });
+
+  await step("at 360 px wide nothing overflows the page", async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const path of [projectPath, `${projectPath}/certificates`, certPath]) {
+      await page.goto(path);
+      await page.getByRole("button", { name: "Sign out" }).waitFor();
+      await sleep(300);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 362, `${path} is ${width} px wide at 360`);
+    }
+    await screenshot(page, "mobile-certificates");
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  await step("a viewer is offered no create or renew, and a direct call is refused", async () => {
+    const viewer = { username: "viewer.one", password: "viewer password 1" };
+    const created = await apiCall("POST", "/users", { token: adminToken, body: { ...viewer, org_role: "viewer" } });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    const projectId = projectPath.split("/")[2];
+    assert.equal((await apiCall("PUT", `/projects/${projectId}/members/${created.json.user.id}`, { token: adminToken, body: { role: "viewer" } })).status, 200);
+    const { page: vp } = await newPage("viewer");
+    await signIn(vp, viewer);
+    await vp.getByRole("button", { name: "Sign out" }).waitFor();
+    await vp.goto(`${projectPath}/certificates`);
+    await vp.getByRole("link", { name: commonName }).waitFor();
+    assert.equal(await vp.getByRole("button", { name: "New certificate" }).count(), 0);
+    await vp.getByRole("link", { name: commonName }).click();
+    await vp.getByRole("heading", { name: commonName }).waitFor();
+    for (const name of ["Renew now", "Delete", "Download with key"]) {
+      assert.equal(await vp.getByRole("button", { name }).count(), 0, `a viewer is offered "${name}"`);
+    }
+    assert.equal(await nav(vp, "Users").count(), 0);
+    const status = await vp.evaluate(async (path) => {
+      const csrf = document.cookie.split("; ").find((c) => c.startsWith("csrf_token="))?.split("=")[1] ?? "";
+      const r = await fetch(`/api/v1${path.replace(/^\/p\//, "/projects/")}/renew`, { method: "POST", headers: { "X-CSRF-Token": decodeURIComponent(csrf) } });
+      return r.status;
+    }, certPath);
+    assert.equal(status, 403);
+    await vp.context().close();
+  });
+
+  await step("every page passes axe-core (no serious or critical violations)", async () => {
+    // axe is injected from outside the page, which the CSP would block: this context alone
+    // bypasses it.
+    const { page: ap } = await newPage("axe", { bypassCSP: true });
+    const check = async (label) => {
+      await ap.addScriptTag({ content: axeSource });
+      const result = await ap.evaluate(async () => {
+        const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+      });
+      const bad = result.filter((v) => v.impact === "serious" || v.impact === "critical");
+      const minor = result.filter((v) => !(v.impact === "serious" || v.impact === "critical"));
+      if (minor.length) log(`axe ${label}: minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(", ")}`);
+      assert.deepEqual(bad, [], `axe on ${label}: ${JSON.stringify(bad, null, 1)}`);
+    };
+    await ap.goto("/");
+    await ap.getByLabel("Username").waitFor();
+    await check("login");
+    await signIn(ap, admin);
+    await ap.getByRole("button", { name: "Sign out" }).waitFor();
+    const jobPath = await (async () => {
+      const jobs = await apiCall("GET", `/projects/${projectPath.split("/")[2]}/jobs?page_size=1`, { token: adminToken });
+      return `${projectPath}/jobs/${jobs.json.jobs[0].id}`;
+    })();
+    const pages = [
+      projectPath,
+      `${projectPath}/certificates`,
+      certPath,
+      `${projectPath}/jobs`,
+      jobPath,
+      `${projectPath}/distributions`,
+      ...["acme-accounts", "dns-credentials", "zones", "credentials", "modules", "notification-channels", "notification-rules"].map((k) => `${projectPath}/config/${k}`),
+      "/projects",
+      `/projects/${projectPath.split("/")[2]}`,
+      "/users",
+      "/audit",
+      "/license",
+      "/settings/ldap",
+      "/profile",
+      "/no/such/page",
+    ];
+    for (const path of pages) {
+      await ap.goto(path);
+      await ap.getByRole("button", { name: "Sign out" }).waitFor();
+      await ap.waitForLoadState("networkidle");
+      await check(path);
+    }
+    log(`axe: ${pages.length + 1} pages checked`);
+  });
+
+  await step("first load size", async () => {
+    const { page: fresh } = await newPage("size");
+    let jsBytes = 0;
+    const client = await fresh.context().newCDPSession(fresh);
+    await client.send("Network.enable");
+    const sizes = new Map();
+    client.on("Network.responseReceived", (e) => sizes.set(e.requestId, { url: e.response.url, type: e.type }));
+    client.on("Network.loadingFinished", (e) => {
+      const r = sizes.get(e.requestId);
+      if (r && r.type === "Script") jsBytes += e.encodedDataLength;
+    });
+    await fresh.goto("/");
+    await fresh.getByLabel("Username").waitFor();
+    await fresh.waitForLoadState("networkidle");
+    const built = process.env.UI_SIZES ? JSON.parse(readFileSync(process.env.UI_SIZES, "utf8")) : null;
+    log(`budget: first load JavaScript over the wire ${(jsBytes / 1024).toFixed(1)} kB (headers included; bundle ${built ? (built.js_gzip_bytes / 1024).toFixed(1) : "?"} kB gzip; budget 150 kB)`);
+    await fresh.context().close();
+  });
+
+  await step("the refresh and OTP checks", async () => {
+    await Promise.all([refreshCheck, otpCheck]);
+  });
+
+  await step("sign out", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in to CertSteward" }).waitFor();
+    const cookies = await page.context().cookies();
+    assert.ok(!cookies.some((c) => c.name === "access_token" && c.value), "the access cookie survived sign-out");
+  });
+
+  assert.deepEqual(consoleErrors, [], `console errors:\n${consoleErrors.join("\n")}`);
+  log(`console: no errors (${expectedNetworkErrors.length} expected 401/403 network notices)`);
+  log("all browser checks passed");
+} catch (e) {
+  console.error(e.stack ?? String(e));
+  if (consoleErrors.length) console.error(`console errors:\n${consoleErrors.join("\n")}`);
+  exitCode = 1;
+} finally {
+  await browser.close();
+}
+process.exit(exitCode);
