@@ -260,6 +260,17 @@ try {
     }
   });
 
+  await step("edit the DNS credential: the secret is kept when left empty", async () => {
+    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Name *").fill("bind9 primary");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("heading", { name: "bind9 primary" }).waitFor();
+    const row = page.getByRole("article", { name: "bind9 primary" });
+    assert.equal((await row.locator("dt", { hasText: "Secret" }).locator("xpath=following-sibling::dd").textContent()).trim(), "set");
+    await page.getByRole("button", { name: "Test" }).click();
+    await page.getByText("Test passed").waitFor({ timeout: 30000 });
+  });
+
   const commonName = `ui.${zone}`;
   let firstSerial = "";
   await step("issue a certificate and watch it become active", async () => {
@@ -301,6 +312,7 @@ try {
     await sleep(300);
     const lines = await page.locator("ol.log li:not(.muted)").count();
     assert.ok(lines >= 2, `only ${lines} log lines`);
+    assert.ok(Math.min(...counts) < lines, `the log never grew on the open page: ${[...counts].join(", ")}`);
     log(`job log: line counts seen while it ran: ${[...counts].join(", ")}; ${lines} at the end`);
     await screenshot(page, "job");
     await page.goto(certPath);

@@ -1,7 +1,7 @@
 // The frame of every page: skip link, header with the project picker and the user's menu, the
 // navigation (what the user's role may see), and the page itself.
 import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { api } from "../api/client";
 import type { Paged, Project } from "../api/types";
 import { useLoad } from "../lib/load";
@@ -29,6 +29,14 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const projects = useProjects();
   const projectId = currentProjectId(path, projects.data?.projects);
   if (projectId) rememberProject(projectId);
+  // After a move to another page, keyboard and screen-reader users start at its content.
+  const firstPath = useRef(path);
+  useEffect(() => {
+    if (path === firstPath.current) return;
+    firstPath.current = "";
+    document.getElementById("main")?.focus({ preventScroll: true });
+  }, [path]);
+
   // A project created (or joined) since the list was read: read it again.
   const known = !projectId || !projects.data || projects.data.projects.some((p) => p.id === projectId);
   useEffect(() => {

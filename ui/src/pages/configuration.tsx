@@ -173,16 +173,40 @@ function parseSettings(text: string): Record<string, string> {
   return out;
 }
 
-function bodyOf(spec: KindSpec, values: Record<string, string | boolean>): Record<string, unknown> {
+// The form's text of a stored value (editing starts from what is stored; secrets start empty).
+function textOf(f: FieldSpec, item: Resource): string | boolean {
+  const v = item[f.name];
+  if (f.kind === "checkbox") return Boolean(v);
+  if (f.kind === "secret" || v === undefined || v === null) return "";
+  if (f.kind === "settings" && typeof v === "object") {
+    return Object.entries(v as Record<string, string>)
+      .map(([k, x]) => `${k}=${x}`)
+      .join("\n");
+  }
+  if ((f.kind === "list" || f.kind === "numbers") && Array.isArray(v)) return v.join(", ");
+  if (f.kind === "targets") return JSON.stringify(v, null, 2);
+  return String(v);
+}
+
+// The request body: every filled field on create; on edit only what changed (a secret left
+// empty keeps the stored one).
+function bodyOf(spec: KindSpec, values: Record<string, string | boolean>, item?: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of spec.fields) {
     const v = values[f.name];
+    if (item && (v === undefined || (f.kind !== "secret" && v === textOf(f, item)))) continue;
     if (f.kind === "checkbox") {
       body[f.name] = Boolean(v ?? f.initial);
       continue;
     }
     const text = typeof v === "string" ? v.trim() : "";
-    if (!text) continue;
+    if (!text) {
+      // Emptying a field while editing clears it (a list or settings become empty).
+      if (item && f.kind !== "secret" && f.kind !== "select" && f.kind !== "reference") {
+        body[f.name] = f.kind === "settings" ? {} : f.kind === "list" || f.kind === "numbers" || f.kind === "targets" ? [] : "";
+      }
+      continue;
+    }
     if (f.kind === "settings") body[f.name] = parseSettings(text);
     else if (f.kind === "list") body[f.name] = text.split(/[\s,]+/).filter(Boolean);
     else if (f.kind === "numbers") body[f.name] = text.split(/[\s,]+/).filter(Boolean).map(Number);
@@ -212,8 +236,10 @@ function Reference({ project, path, id, value, onChange }: { project: string; pa
   );
 }
 
-function CreateForm({ project, spec, onCreated, onCancel }: { project: string; spec: KindSpec; onCreated: () => void; onCancel: () => void }) {
-  const [values, setValues] = useState<Record<string, string | boolean>>({});
+function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: string; spec: KindSpec; item?: Resource; onSaved: () => void; onCancel: () => void }) {
+  const [values, setValues] = useState<Record<string, string | boolean>>(() =>
+    item ? Object.fromEntries(spec.fields.map((f) => [f.name, textOf(f, item)])) : {},
+  );
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const set = (name: string, v: string | boolean) => setValues((old) => ({ ...old, [name]: v }));
@@ -222,8 +248,9 @@ function CreateForm({ project, spec, onCreated, onCancel }: { project: string; s
     setBusy(true);
     setError(null);
     try {
-      await api.post(`/projects/${project}/${spec.path}`, bodyOf(spec, values));
-      onCreated();
+      if (item) await api.patch(`/projects/${project}/${spec.path}/${item.id}`, bodyOf(spec, values, item));
+      else await api.post(`/projects/${project}/${spec.path}`, bodyOf(spec, values));
+      onSaved();
     } catch (err) {
       setError(err);
     } finally {
@@ -231,18 +258,18 @@ function CreateForm({ project, spec, onCreated, onCancel }: { project: string; s
     }
   };
   return (
-    <form class="panel" onSubmit={submit} aria-label={`New ${spec.title}`}>
-      <h2>New {humanize(spec.singular)}</h2>
+    <form class="panel" onSubmit={submit} aria-label={item ? `Edit ${String(item.name ?? item.id)}` : `New ${humanize(spec.singular)}`}>
+      <h2>{item ? `Edit ${String(item.name ?? item.domain ?? item.id)}` : `New ${humanize(spec.singular)}`}</h2>
       <ErrorBanner error={error} />
       <div class="grid">
         {spec.fields.map((f) =>
           f.kind === "checkbox" ? (
             <div class="field checkbox" key={f.name}>
-              <input id={`new-${f.name}`} type="checkbox" checked={Boolean(values[f.name] ?? f.initial)} onChange={(e) => set(f.name, (e.target as HTMLInputElement).checked)} />
-              <label for={`new-${f.name}`}>{f.label}</label>
+              <input id={`${item?.id ?? "new"}-${f.name}`} type="checkbox" checked={Boolean(values[f.name] ?? f.initial)} onChange={(e) => set(f.name, (e.target as HTMLInputElement).checked)} />
+              <label for={`${item?.id ?? "new"}-${f.name}`}>{f.label}</label>
             </div>
           ) : (
-            <Field key={f.name} label={f.label + (f.required ? " *" : "")} hint={f.hint}>
+            <Field key={f.name} label={f.label + (f.required ? " *" : "")} hint={f.kind === "secret" && item ? `${item.secret_configured || item.eab_configured ? "Set" : "Not set"}; leave empty to keep` : f.hint}>
               {(id) => {
                 const value = String(values[f.name] ?? "");
                 const onInput = (e: Event) => set(f.name, (e.target as HTMLInputElement).value);
@@ -269,7 +296,7 @@ function CreateForm({ project, spec, onCreated, onCancel }: { project: string; s
       </div>
       <div class="buttons">
         <button class="primary" type="submit" disabled={busy}>
-          {busy ? "Saving…" : "Create"}
+          {busy ? "Saving…" : item ? "Save" : "Create"}
         </button>
         <button class="plain" type="button" onClick={onCancel}>
           Cancel
@@ -377,6 +404,7 @@ export function Configuration({ project, kind }: { project: string; kind: string
     [project, kind, page],
   );
   const admin = can("manage_project_config", project);
+  const [editing, setEditing] = useState<string | null>(null);
   const items = (spec && (list.data?.[spec.plural] as Resource[] | undefined)) ?? [];
   return (
     <section>
@@ -401,11 +429,11 @@ export function Configuration({ project, kind }: { project: string; kind: string
             )}
           </div>
           {creating && (
-            <CreateForm
+            <ResourceForm
               project={project}
               spec={spec}
               onCancel={() => setCreating(false)}
-              onCreated={() => {
+              onSaved={() => {
                 setCreating(false);
                 list.reload();
               }}
@@ -427,7 +455,24 @@ export function Configuration({ project, kind }: { project: string; kind: string
                   </div>
                 ))}
               </dl>
+              {editing === item.id && (
+                <ResourceForm
+                  project={project}
+                  spec={spec}
+                  item={item}
+                  onCancel={() => setEditing(null)}
+                  onSaved={() => {
+                    setEditing(null);
+                    list.reload();
+                  }}
+                />
+              )}
               <div class="buttons">
+                {admin && editing !== item.id && (
+                  <button type="button" onClick={() => setEditing(item.id)}>
+                    Edit
+                  </button>
+                )}
                 <Extras project={project} spec={spec} item={item} admin={admin} onChange={list.reload} />
                 {admin && (
                   <ActionButton

@@ -10,6 +10,46 @@ import { useCan, useSession } from "../session";
 
 const roles = ["viewer", "operator", "admin", "owner"];
 
+// A new password for a local user (their refresh tokens are cut by the server).
+function SetPassword({ user, onDone }: { user: User; onDone: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  if (!open) {
+    return (
+      <button type="button" onClick={() => setOpen(true)}>
+        Set password
+      </button>
+    );
+  }
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await api.patch(`/users/${user.id}`, { password });
+      setOpen(false);
+      setPassword("");
+      onDone();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form class="inline-form" onSubmit={submit} aria-label={`New password for ${user.username}`}>
+      <Field label={`New password for ${user.username}`}>
+        {(id) => <input id={id} type="password" autocomplete="new-password" minLength={8} required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
+      </Field>
+      <button type="submit" class="primary">
+        Save
+      </button>
+      <button type="button" class="plain" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      <ErrorBanner error={error} />
+    </form>
+  );
+}
+
 export function Users({ query }: { query: URLSearchParams }) {
   const can = useCan();
   const { me } = useSession();
@@ -113,6 +153,7 @@ export function Users({ query }: { query: URLSearchParams }) {
                     <td>
                       {manage && u.id !== me.user.id && (
                         <span class="buttons">
+                          {u.auth_source !== "ldap" && <SetPassword user={u} onDone={list.reload} />}
                           <ActionButton label={u.disabled ? "Enable" : "Disable"} run={() => api.patch(`/users/${u.id}`, { disabled: !u.disabled })} onDone={list.reload} />
                           <ActionButton kind="danger" label="Delete" confirm={`Delete ${u.username}?`} run={() => api.del(`/users/${u.id}`)} onDone={list.reload} />
                         </span>
