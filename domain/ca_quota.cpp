@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "domain/enum_names.hpp"
+#include "domain/text.hpp"
 
 namespace certsteward::domain {
 namespace {
@@ -34,14 +35,6 @@ constexpr Published kPublished[] = {
      {1500, hours{3}},
      {200, hours{1}}},
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // "50/7d"
 std::optional<QuotaLimit> parseLimit(std::string_view text) {
@@ -89,7 +82,7 @@ Result<std::vector<CaQuotaLimits>> parseQuotaLimits(std::string_view text) {
   std::vector<CaQuotaLimits> out;
   while (!text.empty()) {
     const auto semi = text.find(';');
-    const std::string_view entry = trim(text.substr(0, semi));
+    const std::string_view entry = trimBlanks(text.substr(0, semi));
     text = semi == std::string_view::npos ? std::string_view() : text.substr(semi + 1);
     if (entry.empty()) continue;
     const auto space = entry.find_first_of(" \t");
@@ -108,7 +101,7 @@ Result<std::vector<CaQuotaLimits>> parseQuotaLimits(std::string_view text) {
     std::string_view rest =
         space == std::string_view::npos ? std::string_view() : entry.substr(space + 1);
     bool any = false;
-    while (!(rest = trim(rest)).empty()) {
+    while (!(rest = trimBlanks(rest)).empty()) {
       const auto end = rest.find_first_of(" \t");
       const std::string_view part = rest.substr(0, end);
       rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);

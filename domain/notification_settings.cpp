@@ -7,6 +7,7 @@
 #include "domain/distribution_settings.hpp"
 #include "domain/network_names.hpp"
 #include "domain/template.hpp"
+#include "domain/text.hpp"
 
 namespace certsteward::domain {
 namespace {
@@ -57,13 +58,6 @@ std::string trim(std::string_view s) {
   return std::string(s);
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // "Name: value" lines; none may set what the service sets itself.
 Status checkHeaders(const std::string& text) {
   std::size_t from = 0;
@@ -80,7 +74,7 @@ Status checkHeaders(const std::string& text) {
     if (colon == std::string_view::npos) return bad("headers", "lines must be 'Name: value'");
     const auto name = line.substr(0, colon);
     if (!isHttpToken(name)) return bad("headers", "has an invalid header name");
-    const auto l = lower(name);
+    const auto l = asciiLower(name);
     if (l == "content-type" || l == "content-length" || l == "host" || l == "transfer-encoding" ||
         l == "connection" || l == "expect" || l.starts_with("x-certsteward-")) {
       return bad("headers", "cannot set " + std::string(name) + " (the service sets it)");

@@ -79,6 +79,11 @@ class CertificateRepository {
   /** Deletes it. @return not_found. Thread-safe. */
   virtual domain::Status remove(const domain::Id& projectId, const domain::Id& id) = 0;
 
+  /** @return how many certificates of the project match `filter` (its sort is ignored), counted
+   * by the store without reading them. Thread-safe. */
+  virtual domain::Result<std::int64_t> countMatching(const domain::Id& projectId,
+                                                     const CertificateFilter& filter) const = 0;
+
   /** @return how many certificates of each status exist in all projects (metrics); statuses
    * without certificates are absent. */
   virtual domain::Result<std::map<domain::CertificateStatus, std::int64_t>> countByStatus()

@@ -1,5 +1,7 @@
 #include "adapters/http/http_codec.hpp"
 
+#include "domain/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -44,21 +46,10 @@ bool isToken(std::string_view s) {
                                    [](char c) { return isTchar(static_cast<unsigned char>(c)); });
 }
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return lower(x) == lower(y); });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return domain::asciiLower(x) == domain::asciiLower(y);
+         });
 }
 
 // Calls f(token) for each comma-separated, trimmed, non-empty element.
@@ -66,7 +57,7 @@ template <typename F>
 void forEachListElement(std::string_view value, F&& f) {
   while (!value.empty()) {
     const auto comma = value.find(',');
-    const auto element = trim(value.substr(0, comma));
+    const auto element = domain::trimBlanks(value.substr(0, comma));
     if (!element.empty()) f(element);
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
@@ -75,7 +66,7 @@ void forEachListElement(std::string_view value, F&& f) {
 
 int hexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
-  const char l = lower(c);
+  const char l = domain::asciiLower(c);
   if (l >= 'a' && l <= 'f') return l - 'a' + 10;
   return -1;
 }
@@ -224,7 +215,7 @@ RequestParser::Result RequestParser::next(HttpRequest& out, RequestMeta& meta) {
         if (!readLine(line, kMaxChunkLine, tooLong)) {
           return tooLong ? fail(400, "a chunk size line is too long") : Result::need_more;
         }
-        const auto digits = trim(line.substr(0, line.find(';')));
+        const auto digits = domain::trimBlanks(line.substr(0, line.find(';')));
         std::size_t size = 0;
         if (digits.empty() || digits.size() > 15) return fail(400, "a chunk size is not valid");
         for (const char c : digits) {
@@ -389,15 +380,14 @@ RequestParser::Result RequestParser::parseHead(HttpRequest& req, RequestMeta& me
     if (colon == std::string_view::npos || !isToken(line.substr(0, colon))) {
       return fail(400, "malformed header field");
     }
-    const auto value = trim(line.substr(colon + 1));
+    const auto value = domain::trimBlanks(line.substr(colon + 1));
     if (std::any_of(value.begin(), value.end(), [](char c) {
           const auto u = static_cast<unsigned char>(c);
           return (u < 0x20 && u != '\t') || u == 0x7f;
         })) {
       return fail(400, "malformed header field");
     }
-    std::string name(line.substr(0, colon));
-    std::transform(name.begin(), name.end(), name.begin(), lower);
+    const std::string name = domain::asciiLower(line.substr(0, colon));
     if (name == "content-length") {
       std::size_t parsed = 0;
       const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
@@ -471,14 +461,14 @@ void parseQuery(std::string_view query, std::map<std::string, std::string>& out)
 void parseCookies(std::string_view header, std::map<std::string, std::string>& out) {
   while (!header.empty()) {
     const auto semi = header.find(';');
-    const auto pair = trim(header.substr(0, semi));
+    const auto pair = domain::trimBlanks(header.substr(0, semi));
     const auto eq = pair.find('=');
     if (eq != std::string_view::npos && eq > 0) {
-      auto value = trim(pair.substr(eq + 1));
+      auto value = domain::trimBlanks(pair.substr(eq + 1));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
         value = value.substr(1, value.size() - 2);
       }
-      out.try_emplace(std::string(trim(pair.substr(0, eq))), value);
+      out.try_emplace(std::string(domain::trimBlanks(pair.substr(0, eq))), value);
     }
     if (semi == std::string_view::npos) break;
     header.remove_prefix(semi + 1);

@@ -122,6 +122,7 @@ http::HttpApplication Api::application(Fallback otherPaths) {
 
 HttpResponse Api::serve(const HttpRequest& request, const Fallback& otherPaths) {
   if (request.path.starts_with("/api/")) return handle(request);
+  if (request.path == "/api") return errorResponse(404, "not found");
   if (request.path != "/metrics") {
     return otherPaths ? otherPaths(request) : errorResponse(404, "not found");
   }

@@ -1,12 +1,12 @@
 // /api/v1/projects/<project_id>/certificates.
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <sstream>
 
 #include "adapters/rest/api.hpp"
 #include "adapters/rest/json_io.hpp"
 #include "adapters/rest/zip_archive.hpp"
+#include "domain/text.hpp"
 
 namespace certsteward::adapters::rest {
 namespace {
@@ -32,9 +32,15 @@ ports::CertificateFilter filterFrom(const HttpRequest& request, domain::Timestam
   filter.issuer_type = queryParam(request, "issuer_type");
   if (auto search = queryParam(request, "search"); search && !search->empty()) {
     if (search->size() > 253) throw BadRequest("search may be at most 253 characters");
-    std::string lowered = *search;
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    // A piece of a DNS name (IDNs are stored in their ASCII form): nothing else can match.
+    const std::string lowered = domain::asciiLower(*search);
+    const bool nameCharacters = std::all_of(lowered.begin(), lowered.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' ||
+             ch == '_' || ch == '*';
+    });
+    if (!nameCharacters) {
+      throw BadRequest("search may hold only letters, digits and . - _ * (a piece of a DNS name)");
+    }
     filter.name_contains = lowered;
   }
   if (auto sort = queryParam(request, "sort")) {

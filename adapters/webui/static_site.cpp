@@ -1,26 +1,12 @@
 // Serving the embedded UI bundle.
 #include "adapters/webui/static_site.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include <optional>
+
+#include "domain/text.hpp"
 
 namespace certsteward::adapters::webui {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
 
 void securityHeaders(http::HttpResponse& r) {
   r.headers.emplace_back("Content-Security-Policy", std::string(kContentSecurityPolicy));
@@ -44,23 +30,33 @@ http::HttpResponse plain(int status, std::string body) {
 }  // namespace
 
 bool acceptsGzip(std::string_view value) {
-  const std::string v = lower(value);
+  // RFC 9110 12.5.3: an explicit "gzip" decides; otherwise "*" does; a q of 0 refuses.
+  std::optional<bool> gzip;
+  std::optional<bool> any;
+  const std::string v = domain::asciiLower(value);
   std::string_view rest = v;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
-    std::string_view item = trim(rest.substr(0, comma));
+    std::string_view item = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     const auto semi = item.find(';');
-    const std::string_view coding = trim(item.substr(0, semi));
-    if (coding != "gzip" && coding != "*") continue;
-    if (semi == std::string_view::npos) return true;
-    std::string_view params = trim(item.substr(semi + 1));
-    if (!params.starts_with("q=")) return true;
-    params.remove_prefix(2);
-    // q=0, q=0.0, q=0.000 refuse; anything else accepts.
-    return params.find_first_not_of("0.") != std::string_view::npos;
+    const std::string_view coding = domain::trimBlanks(item.substr(0, semi));
+    bool accepted = true;
+    std::string_view params =
+        semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1);
+    while (!params.empty()) {
+      const auto next = params.find(';');
+      const std::string_view param = domain::trimBlanks(params.substr(0, next));
+      params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
+      if (param.starts_with("q=")) {
+        // q=0, q=0.0, q=0.000 refuse; any other weight accepts.
+        accepted = param.substr(2).find_first_not_of("0.") != std::string_view::npos;
+      }
+    }
+    if (coding == "gzip") gzip = gzip.value_or(false) || accepted;
+    if (coding == "*") any = any.value_or(false) || accepted;
   }
-  return false;
+  return gzip ? *gzip : any.value_or(false);
 }
 
 StaticSite::StaticSite(std::span<const EmbeddedAsset> assets) {

@@ -70,11 +70,8 @@ Result<Page<Certificate>> CertificateService::list(const Principal& who, const I
 
 Result<CertificateSummary> CertificateService::summary(const Principal& who, const Id& projectId) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
-  const PageRequest one{1, 1};
-  const auto count = [&](const ports::CertificateFilter& filter) -> Result<std::int64_t> {
-    auto page = p_.certificates.list(projectId, filter, one);
-    if (!page) return page.error();
-    return page->total;
+  const auto count = [&](const ports::CertificateFilter& filter) {
+    return p_.certificates.countMatching(projectId, filter);
   };
   const auto expiringBefore = [&](Timestamp at) {
     ports::CertificateFilter filter;
@@ -105,8 +102,9 @@ Result<CertificateSummary> CertificateService::summary(const Principal& who, con
   for (int week = 1; week <= CertificateSummary::kWeeks; ++week) {
     auto n = expiringBefore(now + std::chrono::days{7 * week});
     if (!n) return n.error();
-    out.expiring_by_week.push_back(*n - before);
-    before = *n;
+    // Separate reads: a renewal between two of them must not make a week negative.
+    out.expiring_by_week.push_back(std::max<std::int64_t>(0, *n - before));
+    before = std::max(before, *n);
   }
   return out;
 }

@@ -158,8 +158,11 @@ TEST_CASE_TEMPLATE("certificate repository: list filters, sorts and pages", F,
   search.name_contains = "d.ex";
   CHECK(names(fx, "p1", search, fx.page()) == std::vector<std::string>{"d.example.com"});
   CHECK(repo.list("p1", search, fx.page())->total == 1);
-  search.name_contains = ".";  // literal, not "any character"
+  search.name_contains = "exampl..com";  // '.' is literal, not "any character"
+  CHECK(repo.list("p1", search, fx.page())->total == 0);
+  search.name_contains = ".example.";
   CHECK(repo.list("p1", search, fx.page())->total == 4);
+  CHECK(repo.countMatching("p1", search).value() == 4);
   search.name_contains = "a.*";  // a pattern's characters are plain text
   CHECK(repo.list("p1", search, fx.page())->total == 0);
   search.name_contains = "%";
@@ -167,6 +170,11 @@ TEST_CASE_TEMPLATE("certificate repository: list filters, sorts and pages", F,
   search.statuses = {CertificateStatus::active};
   search.name_contains = "example";
   CHECK(repo.list("p1", search, fx.page())->total == 2);
+  CHECK(repo.countMatching("p1", search).value() == 2);
+  CHECK(repo.countMatching("p1", expiring).value() == 2);
+  CHECK(repo.countMatching("p1", all).value() == 4);
+  CHECK(repo.countMatching("p2", all).value() == 1);
+  CHECK(repo.countMatching("nobody", all).value() == 0);
 
   ports::CertificateFilter paged;
   paged.sort = ports::CertificateSort::common_name;

@@ -1,5 +1,7 @@
 // End to end over real HTTP: authentication — login, tokens, refresh, logout, cookies and CSRF,
 // rate limits, TOTP.
+#include <map>
+
 #include "e2e/api_support.hpp"
 
 using namespace certsteward::testing::api;
@@ -214,4 +216,28 @@ TEST_CASE("api: TOTP enrolment, the login challenge, OTP verify and disabling") 
               .status == 200);
   const auto plain = login(http, name, "otp-password-1");  // tokens straight away again
   CHECK_FALSE(plain.access.empty());
+}
+
+TEST_CASE("api: /auth/me carries the role matrix a client uses to offer actions") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  auto me = http.request("GET", "/api/v1/auth/me", "", {bearer(owner)});
+  REQUIRE(me.status == 200);
+  const auto rules = parse(me).at("access_rules").as_array();
+  CHECK(rules.size() == 19);
+  std::map<std::string, std::pair<std::string, std::string>> byAction;
+  for (const auto& r : rules) {
+    const auto& o = r.as_object();
+    const auto role = [&](const char* key) {
+      return o.at(key).is_null() ? std::string("-") : std::string(o.at(key).as_string());
+    };
+    byAction[std::string(o.at("action").as_string())] = {role("org_role"), role("project_role")};
+  }
+  using Roles = std::pair<std::string, std::string>;
+  CHECK(byAction.at("write_certificates") == Roles{"-", "operator"});
+  CHECK(byAction.at("export_private_key") == Roles{"-", "admin"});
+  CHECK(byAction.at("read_project") == Roles{"-", "viewer"});
+  CHECK(byAction.at("manage_users") == Roles{"admin", "-"});
+  CHECK(byAction.at("verify_audit_log") == Roles{"owner", "-"});
+  CHECK(byAction.at("activate_license") == Roles{"owner", "-"});
 }

@@ -160,6 +160,37 @@ TEST_CASE("api: certificates are queued for issuance, listed, capped by the lice
   CHECK(http.request("POST", base + "/certificates/" + certId + "/renew", "", {bearer(owner)})
             .status == 409);
 
+  // Search by a piece of the common name: plain text, case-insensitive, DNS-name characters.
+  const auto searched = [&](const std::string& q) {
+    auto r = http.request("GET", base + "/certificates?search=" + q, "", {bearer(owner)});
+    REQUIRE_MESSAGE(r.status == 200, q << " " << r.body);
+    return parse(r).at("total").as_int64();
+  };
+  CHECK(searched("www.exa") == 1);
+  CHECK(searched("WWW.EXAMPLE") == 1);  // the answer cached for "www.exa" is not reused either
+  CHECK(searched("ww.example.co") == 1);
+  CHECK(searched("api.example.com") == 0);  // a SAN is not the name
+  CHECK(searched("w.w") == 0);              // '.' is a dot
+  for (const std::string& bad :
+       std::vector<std::string>{"a%20b", "%00", "a/b", "%C3%BC", "(", std::string(254, 'a')}) {
+    auto refused = http.request("GET", base + "/certificates?search=" + bad, "", {bearer(owner)});
+    CHECK_MESSAGE(refused.status == 400, bad);
+  }
+
+  // The dashboard's summary: every status, the expiry windows and the 13 weeks.
+  auto summary = http.request("GET", base + "/summary", "", {bearer(owner)});
+  REQUIRE_MESSAGE(summary.status == 200, summary.body);
+  const auto figures = parse(summary).at("certificates").as_object();
+  CHECK(figures.at("total").as_int64() == 1);
+  CHECK(figures.at("by_status").as_object().at("issuing").as_int64() == 1);
+  CHECK(figures.at("by_status").as_object().size() == 5);
+  CHECK(figures.at("expired").as_int64() == 0);
+  CHECK(figures.at("expiring_within_days").as_object().at("30").as_int64() == 0);
+  CHECK(figures.at("expiring_by_week").as_array().size() == 13);
+  CHECK(
+      http.request("GET", "/api/v1/projects/0123456789abcdef01234567/summary", "", {bearer(owner)})
+          .status == 404);
+
   // Jobs.
   auto jobs =
       parse(http.request("GET", base + "/jobs?type=issue_certificate", "", {bearer(owner)}));

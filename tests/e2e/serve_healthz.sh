@@ -50,9 +50,18 @@ curl -s -D "$work/headers2" -o /dev/null -H 'X-Request-ID: trace-42' "http://127
 grep -qi '^X-Request-ID: trace-42' "$work/headers2" || fail "client X-Request-ID not echoed"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")
 [ "$code" = 200 ] || fail "/readyz answered $code"
-code=$(curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/no/such/path")
-[ "$code" = 404 ] || fail "unknown path answered $code"
+code=$(curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/no/such/path")
+[ "$code" = 404 ] || fail "unknown API path answered $code"
 grep -q '"error"' "$work/body" || fail "404 body is not a JSON error"
+# Outside /api/ every path is the web UI's (a client-side route), unless built without it.
+code=$(curl -s -o "$work/body" -D "$work/headers3" -w '%{http_code}' "http://127.0.0.1:$port/no/such/path")
+if [ "$code" = 200 ]; then
+  grep -qi '^Content-Type: text/html' "$work/headers3" || fail "the UI's page is not HTML"
+  grep -qi "^Content-Security-Policy: default-src 'self'" "$work/headers3" || fail "the UI's page has no CSP"
+else
+  [ "$code" = 404 ] || fail "unknown path answered $code"
+  grep -q '"error"' "$work/body" || fail "404 body is not a JSON error"
+fi
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/healthz")
 [ "$code" = 405 ] || fail "POST /healthz answered $code"
 # A request larger than server.max_request_bytes is refused with 413, and the server lives on.

@@ -166,3 +166,61 @@ TEST_CASE("certificates: one with distributions cannot be deleted") {
   CHECK(blocked.error().reason == "DEPENDENCY_CONFLICT");
   CHECK(fx.stored() == 1);
 }
+
+TEST_CASE("certificates: the summary counts by status, expiry window and week") {
+  CertFixture fx;
+  const auto now = fx.clock.now();
+  struct Row {
+    const char* name;
+    CertificateStatus status;
+    std::optional<int> expiresInDays;  // from now; negative: already expired
+    const char* project;
+  };
+  const Row rows[] = {
+      {"expired.example.com", CertificateStatus::renewal_failed, -2, "p1"},
+      {"soon.example.com", CertificateStatus::active, 3, "p1"},
+      {"ten.example.com", CertificateStatus::active, 10, "p1"},
+      {"twenty.example.com", CertificateStatus::renewal_pending, 20, "p1"},
+      {"late.example.com", CertificateStatus::active, 120, "p1"},
+      {"new.example.com", CertificateStatus::issuing, std::nullopt, "p1"},
+      {"other.example.com", CertificateStatus::active, 3, "p2"},  // another project
+  };
+  int n = 0;
+  for (const auto& row : rows) {
+    Certificate c;
+    c.id = "c" + std::to_string(++n);
+    c.project_id = row.project;
+    c.common_name = row.name;
+    c.sans = {row.name};
+    c.status = row.status;
+    c.created_at = now;
+    c.updated_at = now;
+    if (row.expiresInDays) c.expires_at = now + std::chrono::days{*row.expiresInDays};
+    REQUIRE(fx.store.certificates().create(c).ok());
+  }
+
+  const auto s = fx.certificates.summary(fx.member("p1", ProjectRole::viewer), "p1");
+  REQUIRE(s.ok());
+  CHECK(s->total == 6);
+  CHECK(s->by_status.at(CertificateStatus::active) == 3);
+  CHECK(s->by_status.at(CertificateStatus::issuing) == 1);
+  CHECK(s->by_status.at(CertificateStatus::renewal_pending) == 1);
+  CHECK(s->by_status.at(CertificateStatus::renewal_failed) == 1);
+  CHECK(s->by_status.at(CertificateStatus::renewal_in_progress) == 0);  // every status, 0 too
+  CHECK(s->expired == 1);
+  CHECK(s->expiring_within ==
+        std::vector<std::pair<int, std::int64_t>>{{7, 2}, {14, 3}, {30, 4}});  // expired included
+  REQUIRE(s->expiring_by_week.size() == CertificateSummary::kWeeks);
+  CHECK(s->expiring_by_week[0] == 1);  // 3 days
+  CHECK(s->expiring_by_week[1] == 1);  // 10 days
+  CHECK(s->expiring_by_week[2] == 1);  // 20 days
+  std::int64_t outlook = 0;
+  for (const auto w : s->expiring_by_week)
+    outlook += w;
+  CHECK(outlook == 3);  // neither the expired one nor the one in 120 days
+
+  // Outside the project: as if it did not exist.
+  const auto stranger = fx.certificates.summary(fx.member("p2", ProjectRole::admin), "p1");
+  REQUIRE_FALSE(stranger.ok());
+  CHECK(stranger.error().code == ErrorCode::not_found);
+}

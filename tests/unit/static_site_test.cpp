@@ -134,7 +134,18 @@ TEST_CASE("static site: the embedded bundle has an index that loads fingerprinte
   }
   const auto index = site.serve(get("/"));
   CHECK(index.body.find("<script type=\"module\" src=\"/assets/app-") != std::string::npos);
-  CHECK(index.body.find("<script>") == std::string::npos);  // no inline script (the CSP forbids it)
+  // No inline script (the CSP forbids it): every <script tag loads a file.
+  std::size_t tags = 0;
+  for (auto at = index.body.find("<script"); at != std::string::npos;
+       at = index.body.find("<script", at + 1)) {
+    ++tags;
+    const auto end = index.body.find('>', at);
+    REQUIRE(end != std::string::npos);
+    CHECK(index.body.substr(at, end - at).find(" src=\"/assets/") != std::string::npos);
+    CHECK(index.body.compare(end + 1, 9, "</script>") == 0);
+  }
+  CHECK(tags == 1);
+  CHECK(index.body.find(" style=") == std::string::npos);
   for (const auto& asset : embeddedAssets()) {
     CAPTURE(asset.path);
     if (asset.path.starts_with("/assets/")) {
@@ -153,5 +164,9 @@ TEST_CASE("accept-encoding parsing") {
   CHECK_FALSE(acceptsGzip("gzip; q=0.000"));
   CHECK_FALSE(acceptsGzip("identity"));
   CHECK_FALSE(acceptsGzip("xgzip"));
+  CHECK_FALSE(acceptsGzip("*;q=1, gzip;q=0"));  // an explicit gzip overrides *
+  CHECK(acceptsGzip("*;q=0, gzip"));
+  CHECK_FALSE(acceptsGzip("gzip;foo=1;q=0"));
+  CHECK(acceptsGzip("gzip;q=0.001"));
   CHECK_FALSE(acceptsGzip(""));
 }

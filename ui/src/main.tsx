@@ -4,6 +4,7 @@ import { render } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError, api, cookie, onSessionEnded } from "./api/client";
 import type { Me, Profile } from "./api/types";
+import { ErrorBoundary } from "./components/boundary";
 import { Layout } from "./components/layout";
 import { ErrorBanner, Loading } from "./components/ui";
 import { setLocale } from "./lib/format";
@@ -12,16 +13,30 @@ import { Login } from "./pages/login";
 import { Routes } from "./routes";
 import { SessionContext, type Session } from "./session";
 
+// A `next` address to return to after sign-in, only if it stays on this origin (a path such as
+// "//evil.example" or one with a backslash that browsers read as "//" does not).
+function sameOriginPath(next: string | null): string {
+  if (!next) return "/";
+  try {
+    const url = new URL(next, window.location.origin);
+    if (url.origin !== window.location.origin || url.pathname === "/login") return "/";
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return "/";
+  }
+}
+
 function App() {
   const location = useLocation();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
 
-  const load = useCallback(async () => {
+  // Reads who is signed in; whether there is a session.
+  const load = useCallback(async (): Promise<boolean> => {
     // No CSRF cookie: no session to ask about (saves a 401 on every visit of the login page).
     if (!cookie("csrf_token")) {
       setSession(null);
-      return;
+      return false;
     }
     try {
       const me = await api.get<Me>("/auth/me");
@@ -30,20 +45,27 @@ function App() {
       setSession({
         me,
         profile,
-        reload: load,
+        reload: async () => {
+          await load();
+        },
         logout: async () => {
           try {
             await api.post("/auth/logout");
-          } finally {
-            setSession(null);
-            navigate("/login");
+          } catch (e) {
+            // A session that already ended is signed out; any other failure is shown, and the
+            // cookies (which the server clears) stay until it works.
+            if (!(e instanceof ApiError && e.status === 401)) throw e;
           }
+          setSession(null);
+          navigate("/login");
         },
       });
       setError(null);
+      return true;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) setSession(null);
       else setError(e);
+      return false;
     }
   }, []);
 
@@ -52,15 +74,36 @@ function App() {
     void load();
   }, [load]);
 
-  if (error) return <ErrorBanner error={error} />;
+  if (error) {
+    return (
+      <main class="login" id="main">
+        <ErrorBanner error={error} />
+        <button
+          type="button"
+          onClick={() => {
+            setError(null);
+            setSession(undefined);
+            void load();
+          }}
+        >
+          Try again
+        </button>
+      </main>
+    );
+  }
   if (session === undefined) return <Loading />;
   if (session === null || location.path === "/login") {
     return (
       <Login
         onSignedIn={async () => {
-          await load();
-          const next = location.query.get("next");
-          navigate(next && next.startsWith("/") && !next.startsWith("//") ? next : "/", true);
+          if (!(await load())) {
+            throw new Error(
+              "The sign-in worked, but the browser did not keep the session cookies. If the server runs with server.secure_cookies = true, open it over HTTPS.",
+            );
+          }
+          // Back where the session ended (or to `next`), else the dashboard.
+          const here = location.path === "/login" ? null : window.location.pathname + window.location.search;
+          navigate(sameOriginPath(location.query.get("next") ?? here), true);
         }}
       />
     );
@@ -68,7 +111,9 @@ function App() {
   return (
     <SessionContext.Provider value={session}>
       <Layout>
-        <Routes path={location.path} query={location.query} />
+        <ErrorBoundary key={location.path}>
+          <Routes path={location.path} query={location.query} />
+        </ErrorBoundary>
       </Layout>
     </SessionContext.Provider>
   );

@@ -1,5 +1,5 @@
 // Which page answers which address. Unknown addresses get a page that says so.
-import { Link } from "./components/ui";
+import { ErrorBanner, Link, Loading } from "./components/ui";
 import { currentProjectId, useProjects } from "./components/layout";
 import { match, navigate } from "./lib/router";
 import { Audit } from "./pages/audit";
@@ -23,6 +23,7 @@ function Home() {
   useEffect(() => {
     if (id) navigate(`/p/${id}`, true);
   }, [id]);
+  if (projects.error) return <ErrorBanner error={projects.error} />;
   if (projects.data && !id) {
     return (
       <section>
@@ -34,7 +35,7 @@ function Home() {
       </section>
     );
   }
-  return null;
+  return <Loading />;
 }
 
 export function Routes({ path, query }: { path: string; query: URLSearchParams }) {

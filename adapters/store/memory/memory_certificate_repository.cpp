@@ -140,6 +140,15 @@ MemoryCertificateRepository::countByStatus() const {
   return counts;
 }
 
+domain::Result<std::int64_t> MemoryCertificateRepository::countMatching(
+    const domain::Id& projectId, const ports::CertificateFilter& filter) const {
+  std::lock_guard lock(mu_);
+  std::int64_t n = 0;
+  for (const auto& [id, c] : items_)
+    n += c.project_id == projectId && matches(c, filter) ? 1 : 0;
+  return n;
+}
+
 domain::Result<std::int64_t> MemoryCertificateRepository::countAll() const {
   std::lock_guard lock(mu_);
   return static_cast<std::int64_t>(items_.size());

@@ -19,6 +19,8 @@ class MemoryCertificateRepository : public ports::CertificateRepository {
   domain::Result<domain::Certificate> update(const domain::Certificate& cert) override;
   domain::Status remove(const domain::Id& projectId, const domain::Id& id) override;
   domain::Result<std::map<domain::CertificateStatus, std::int64_t>> countByStatus() const override;
+  domain::Result<std::int64_t> countMatching(const domain::Id& projectId,
+                                             const ports::CertificateFilter& filter) const override;
   domain::Result<std::int64_t> countAll() const override;
   domain::Result<std::int64_t> generation(const domain::Id& projectId) const override;
   domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,

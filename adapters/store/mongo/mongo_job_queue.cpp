@@ -1,5 +1,6 @@
 // Certificates, jobs and job logs in MongoDB.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include <boost/json.hpp>
@@ -34,11 +35,10 @@ Bson certificateFilter(const domain::Id& projectId, const ports::CertificateFilt
   if (f.expires_before) filter.doc("expires_at", Bson().ts("$lt", *f.expires_before));
   if (f.issuer_type) filter.str("issuer_type", *f.issuer_type);
   if (f.name_contains) {
-    std::string pattern;  // the text literally: ASCII other than [a-z0-9] escaped
+    std::string pattern;  // the text literally: ASCII punctuation escaped
     for (const char ch : *f.name_contains) {
       const auto u = static_cast<unsigned char>(ch);
-      if (u < 0x80 && !((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')))
-        pattern.push_back('\\');
+      if (u < 0x80 && !std::isalnum(u)) pattern.push_back('\\');
       pattern.push_back(ch);
     }
     filter.doc("common_name", Bson().str("$regex", pattern));
@@ -250,6 +250,14 @@ MongoCertificateRepository::countByStatus() const {
       if (n > 0) counts[status] = n;
     }
     return counts;
+  });
+}
+
+domain::Result<std::int64_t> MongoCertificateRepository::countMatching(
+    const domain::Id& projectId, const ports::CertificateFilter& filter) const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.client();
+    return c.count("certificates", certificateFilter(projectId, filter));
   });
 }
 

@@ -211,6 +211,14 @@ SqliteCertificateRepository::countByStatus() const {
   });
 }
 
+domain::Result<std::int64_t> SqliteCertificateRepository::countMatching(
+    const domain::Id& projectId, const ports::CertificateFilter& filter) const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.reader();
+    return count(*c, projectId, filter);
+  });
+}
+
 domain::Result<std::int64_t> SqliteCertificateRepository::countAll() const {
   return guarded([&]() -> domain::Result<std::int64_t> {
     auto c = db_.reader();

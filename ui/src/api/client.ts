@@ -1,6 +1,6 @@
 // The one way the UI talks to the server: same-origin fetch with the session cookies, the
 // X-CSRF-Token header on every mutation, and on an expired access token one refresh and one
-// retry of the request. Tokens stay in HttpOnly cookies; nothing is put in localStorage.
+// retry of the request. Tokens stay in HttpOnly cookies; no token is ever put in web storage.
 
 export class ApiError extends Error {
   constructor(
@@ -79,41 +79,49 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message, code, body);
 }
 
-// One refresh at a time, across tabs too (a refresh token is single use: two tabs refreshing
-// with the same cookie would look like token theft and end the session).
+// One refresh at a time, across tabs too: a refresh token is single use, and two refreshes
+// with the same cookie look like a stolen token and end the session (spec, reuse detection).
+// When a refresh finished after a failing request was sent (in this tab or, through
+// localStorage, another one), the request is only retried: the cookies are already new. Only a
+// time is stored, never a token.
+const refreshedAtKey = "certsteward.refreshedAt";
+let refreshedAt = 0;
 let refreshing: Promise<boolean> | undefined;
 
-async function refreshOnce(): Promise<boolean> {
-  const run = async () => {
-    const response = await send("POST", "/auth/refresh", {});
-    return response.ok;
-  };
-  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
-  if (!locks) return run();
-  const startedAt = Date.now();
-  return locks.request("certsteward-refresh", async () => {
-    // Another tab refreshed while this one waited: its cookies are already in the jar.
-    const last = Number(sessionStorage.getItem("certsteward.refreshedAt") ?? "0");
-    if (last >= startedAt) return true;
-    const ok = await run();
-    if (ok) sessionStorage.setItem("certsteward.refreshedAt", String(Date.now()));
-    return ok;
-  });
+function lastRefresh(): number {
+  const shared = Number(localStorage.getItem(refreshedAtKey) ?? "0");
+  return Math.max(refreshedAt, Number.isFinite(shared) ? shared : 0);
 }
 
-export function refreshSession(): Promise<boolean> {
-  refreshing ??= refreshOnce().finally(() => {
+async function refreshOnce(sentAt: number): Promise<boolean> {
+  const run = async () => {
+    if (lastRefresh() > sentAt) return true;
+    const response = await send("POST", "/auth/refresh", {});
+    if (!response.ok) return false;
+    refreshedAt = Date.now();
+    localStorage.setItem(refreshedAtKey, String(refreshedAt));
+    return true;
+  };
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  return locks ? locks.request("certsteward-refresh", run) : run();
+}
+
+// Renews the session for a request sent at `sentAt` that met an expired token.
+export function refreshSession(sentAt: number): Promise<boolean> {
+  if (lastRefresh() > sentAt) return Promise.resolve(true);
+  refreshing ??= refreshOnce(sentAt).finally(() => {
     refreshing = undefined;
   });
   return refreshing;
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const sentAt = Date.now();
   let response = await send(method, path, options);
   const isAuthCall = path.startsWith("/auth/login") || path.startsWith("/auth/otp") || path.startsWith("/auth/refresh");
   if (response.status === 401 && !isAuthCall) {
     const error = await errorOf(response.clone());
-    if (error.code === "TOKEN_EXPIRED" && (await refreshSession())) {
+    if (error.code === "TOKEN_EXPIRED" && (await refreshSession(sentAt))) {
       response = await send(method, path, options);
     }
     if (response.status === 401) {

@@ -5,18 +5,18 @@ import { useEffect, useRef } from "preact/hooks";
 import { api } from "../api/client";
 import type { Paged, Project } from "../api/types";
 import { useLoad } from "../lib/load";
-import { lastProject, rememberProject } from "../lib/project";
+import { lastProject, onProjectsChanged, rememberProject } from "../lib/project";
 import { navigate, useLocation } from "../lib/router";
 import { useCan, useSession } from "../session";
-import { Link } from "./ui";
+import { ActionButton, ErrorBanner, Link } from "./ui";
 
 export function useProjects() {
   return useLoad(() => api.get<{ projects: Project[] } & Paged>("/projects", { page_size: 100, page: 1 }), []);
 }
 
 export function currentProjectId(path: string, projects: Project[] | undefined): string | null {
-  const inPath = /^\/p\/([^/]+)/.exec(path)?.[1];
-  if (inPath) return decodeURIComponent(inPath);
+  const inPath = /^\/p\/([A-Za-z0-9_-]{1,64})(\/|$)/.exec(path)?.[1];
+  if (inPath) return inPath;
   const last = lastProject();
   if (last && projects?.some((p) => p.id === last)) return last;
   return projects?.[0]?.id ?? null;
@@ -36,6 +36,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
     firstPath.current = "";
     document.getElementById("main")?.focus({ preventScroll: true });
   }, [path]);
+
+  useEffect(() => onProjectsChanged(projects.reload), [projects.reload]);
 
   // A project created (or joined) since the list was read: read it again.
   const known = !projectId || !projects.data || projects.data.projects.some((p) => p.id === projectId);
@@ -91,9 +93,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           <Link href="/profile">
             {me.user.username} <span class="muted">({me.org_role})</span>
           </Link>
-          <button type="button" class="plain" onClick={() => void logout()}>
-            Sign out
-          </button>
+          <ActionButton label="Sign out" run={logout} />
         </div>
       </header>
       <nav class="side" aria-label="Main">
@@ -116,6 +116,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        <ErrorBanner error={projects.error} />
         {children}
       </main>
     </div>

@@ -148,3 +148,23 @@ export function KeyValues({ rows }: { rows: [string, ComponentChildren][] }) {
     </dl>
   );
 }
+
+// A labelled drop-down: options are values (shown humanized) or [value, label] pairs.
+export function SelectField(props: { label: string; value: string; options: (string | [string, string])[]; onChange: (value: string) => void; hint?: string }) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(id) => (
+        <select id={id} value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+          {props.options.map((o) => {
+            const [value, label] = typeof o === "string" ? [o, humanize(o)] : o;
+            return (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            );
+          })}
+        </select>
+      )}
+    </Field>
+  );
+}

@@ -1,9 +1,11 @@
-// Saving what the API answers as a file: the name from Content-Disposition, the bytes through a
-// temporary object URL (the only way a POST answer becomes a download).
+// Saving what the API answers as a file: the request goes through the API client (so an expired
+// session is refreshed and the request retried, and an error is shown in words instead of being
+// saved as the file), then the bytes go through a temporary object URL with the name from
+// Content-Disposition.
 import { request } from "../api/client";
 
-export async function downloadPost(path: string, body: unknown, fallbackName: string): Promise<void> {
-  const response = await request<Response>("POST", path, { body, raw: true });
+export async function download(method: "GET" | "POST", path: string, fallbackName: string, options: { body?: unknown; query?: Record<string, string> } = {}): Promise<void> {
+  const response = await request<Response>(method, path, { ...options, raw: true });
   const disposition = response.headers.get("Content-Disposition") ?? "";
   const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
   const blob = await response.blob();

@@ -13,6 +13,15 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
   const generation = useRef(0);
+  // New inputs (another project, page, filter) drop what was read for the old ones, so that no
+  // row of project A shows beside project B's answer; a reload keeps it until the answer.
+  const shownFor = useRef<unknown[] | null>(null);
+  if (shownFor.current && (shownFor.current.length !== deps.length || shownFor.current.some((d, i) => d !== deps[i]))) {
+    shownFor.current = deps;
+    if (data !== undefined) setData(undefined);
+    if (error) setError(null);
+  }
+  shownFor.current ??= deps;
   const run = useCallback(() => {
     const mine = ++generation.current;
     setLoading(true);
@@ -35,11 +44,37 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, loading, reload: run };
 }
 
-// Calls `tick` every `ms` while `active` (a running job's log, a certificate being issued).
+// Calls `tick` every `ms` while `active` (a running job's log, a certificate being issued), but
+// not while the tab is hidden.
 export function usePoll(active: boolean, ms: number, tick: () => void): void {
+  const latest = useRef(tick);
+  latest.current = tick;
   useEffect(() => {
     if (!active) return undefined;
-    const id = window.setInterval(tick, ms);
+    const id = window.setInterval(() => {
+      if (!document.hidden) latest.current();
+    }, ms);
     return () => window.clearInterval(id);
-  }, [active, ms, tick]);
+  }, [active, ms]);
+}
+
+// A form's submit: prevents the page load, runs `action` once at a time, keeps its error for
+// the form to show.
+export function useSubmit(action: () => Promise<void>): { busy: boolean; error: unknown; setError: (e: unknown) => void; submit: (e?: Event) => Promise<void> } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (e?: Event) => {
+    e?.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, submit };
 }

@@ -45,6 +45,10 @@ export function setQuery(values: Record<string, string | number | undefined>, re
   navigate(location.pathname + (s ? `?${s}` : ""), replace);
 }
 
+// What a captured segment may be: ids and names of the app's own addresses. Anything else
+// (an encoded slash, "..", a query) is no page, so it never reaches an API path.
+const segment = /^[A-Za-z0-9_-]{1,64}$/;
+
 // Matches "/p/:project/certificates/:id" against a path; the captured segments, or null.
 export function match(pattern: string, path: string): Record<string, string> | null {
   const want = pattern.split("/").filter(Boolean);
@@ -54,8 +58,10 @@ export function match(pattern: string, path: string): Record<string, string> | n
   for (let i = 0; i < want.length; i++) {
     const w = want[i]!;
     const g = got[i]!;
-    if (w.startsWith(":")) params[w.slice(1)] = decodeURIComponent(g);
-    else if (w !== g) return null;
+    if (w.startsWith(":")) {
+      if (!segment.test(g)) return null;
+      params[w.slice(1)] = g;
+    } else if (w !== g) return null;
   }
   return params;
 }

@@ -2,7 +2,8 @@
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { AuditEntry, AuditVerification, Paged } from "../api/types";
-import { ActionButton, ErrorBanner, Field, Loading, Pager } from "../components/ui";
+import { PagedTable } from "../components/table";
+import { ActionButton, Field } from "../components/ui";
 import { formatTime } from "../lib/format";
 import { useLoad } from "../lib/load";
 import { setQuery } from "../lib/router";
@@ -29,12 +30,14 @@ export function Audit({ query }: { query: URLSearchParams }) {
       <h1>Audit log</h1>
       {can("verify_audit_log") && (
         <div class="panel">
-          <ActionButton label="Verify the chain" run={() => api.post<AuditVerification>("/audit-logs/verify", undefined, { limit: 10000 })} onDone={(r) => setVerification(r as AuditVerification)} />
+          <ActionButton label="Verify the chain" run={() => api.post<AuditVerification>("/audit-logs/verify", undefined, { limit: 10000, since: typeof verification?.next_since === "string" ? verification.next_since : undefined })} onDone={(r) => setVerification(r as AuditVerification)} />
           {verification && (
             <div role="status" class={verification.intact ? "banner ok" : "banner error"}>
               {verification.intact
-                ? `Intact: ${verification.verified} entries checked.`
+                ? `No break in the ${verification.verified} entries checked.`
                 : `Broken: ${verification.breaks?.length ?? 0} problems in ${verification.verified} entries checked.`}
+              {typeof verification.next_since === "string" &&
+                ` The check stopped after ${verification.verified} entries; the chain goes on from ${formatTime(verification.next_since)} (one verification per minute: run it again to continue).`}
               {verification.breaks?.map((b) => (
                 <div key={b.entry_id} class="small">
                   Entry <code>{b.entry_id || "(tail)"}</code>: {b.reason}
@@ -49,44 +52,31 @@ export function Audit({ query }: { query: URLSearchParams }) {
         {text("resource_type", resourceType, "Resource type")}
         {text("actor_user_id", actor, "Actor user id")}
       </form>
-      <ErrorBanner error={list.error} />
-      {list.loading && !list.data && <Loading />}
-      {list.data && (
-        <>
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Audit entries</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Resource</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.logs.map((e) => (
-                  <tr key={e.id}>
-                    <td>{formatTime(e.timestamp)}</td>
-                    <td>{e.actor_username ?? "system"}</td>
-                    <td>
-                      <code>{e.action}</code>
-                    </td>
-                    <td>
-                      {e.resourceType} <span class="muted small">{e.resource_id}</span>
-                    </td>
-                    <td>{e.ip}</td>
-                    <td class="small">{e.details}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} pageSize={50} total={list.data.total} onPage={(p) => setQuery({ page: p }, false)} />
-        </>
-      )}
+      <PagedTable
+        caption="Audit entries"
+        rows={list.data?.logs}
+        rowKey={(e) => e.id}
+        paged={list.data}
+        error={list.error}
+        loading={list.loading}
+        empty="No entries match."
+        onPage={(p) => setQuery({ page: p }, false)}
+        columns={[
+          { header: "When", cell: (e) => formatTime(e.timestamp) },
+          { header: "Actor", cell: (e) => e.actor_username ?? "system" },
+          { header: "Action", cell: (e) => <code>{e.action}</code> },
+          {
+            header: "Resource",
+            cell: (e) => (
+              <>
+                {e.resourceType} <span class="muted small">{e.resource_id}</span>
+              </>
+            ),
+          },
+          { header: "Address", cell: (e) => e.ip },
+          { header: "Details", cell: (e) => e.details, class: "small" },
+        ]}
+      />
     </section>
   );
 }

@@ -6,8 +6,8 @@ import type { Certificate, Distribution, Job, Paged, ProjectEvent, Resource } fr
 import { DistributionCard } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, KeyValues, Link, Loading } from "../components/ui";
 import { daysLeft, formatTime, humanize } from "../lib/format";
-import { downloadPost } from "../lib/download";
-import { useLoad, usePoll } from "../lib/load";
+import { download } from "../lib/download";
+import { useLoad, usePoll, useSubmit } from "../lib/load";
 import { navigate } from "../lib/router";
 import { useCan } from "../session";
 
@@ -16,21 +16,10 @@ const busyStatuses = ["issuing", "renewal_pending", "renewal_in_progress"];
 function KeyDownload({ path }: { path: string }) {
   const [format, setFormat] = useState("pkcs12");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await downloadPost(`${path}/download`, { format, include_private_key: true, password }, `certificate.${format === "pkcs12" ? "p12" : format}`);
-      setPassword("");
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    await download("POST", `${path}/download`, `certificate.${format === "pkcs12" ? "p12" : format}`, { body: { format, include_private_key: true, password } });
+    setPassword("");
+  });
   return (
     <form class="inline-form" onSubmit={submit} aria-label="Download with the private key">
       <Field label="Format">
@@ -58,7 +47,9 @@ function KeyDownload({ path }: { path: string }) {
 function AddDistribution({ project, path, onAdded }: { project: string; path: string; onAdded: () => void }) {
   const modules = useLoad(() => api.get<{ modules: Resource[] } & Paged>(`/projects/${project}/modules`, { page_size: 100 }), [project]);
   const [module, setModule] = useState("");
-  if (!modules.data || modules.data.modules.length === 0) {
+  if (modules.error) return <ErrorBanner error={modules.error} />;
+  if (!modules.data) return null;
+  if (modules.data.modules.length === 0) {
     return (
       <p class="muted">
         No distribution module is configured. <Link href={`/p/${project}/config/modules`}>Configure one</Link>.
@@ -92,7 +83,10 @@ export function CertificateDetail({ project, id }: { project: string; id: string
   const events = useLoad(() => api.get<{ events: ProjectEvent[] } & Paged>(`/projects/${project}/events`, { page_size: 100 }), [project]);
   const distributions = useLoad(() => api.get<Distribution[]>(`${path}/distributions`), [path]);
   const c = cert.data?.certificate;
-  const working = !!c && busyStatuses.includes(c.status);
+  // Followed while a job of it can still move it on (an issuance out of attempts leaves the
+  // certificate `issuing` for good: nothing to wait for then).
+  const working =
+    !!c && busyStatuses.includes(c.status) && (jobs.data?.jobs ?? []).some((j) => j.status === "pending" || j.status === "active" || j.status === "failed");
   usePoll(working, 2000, () => {
     cert.reload();
     jobs.reload();
@@ -163,14 +157,10 @@ export function CertificateDetail({ project, id }: { project: string; id: string
       <h2>Download</h2>
       {issued ? (
         <>
-          <p class="buttons">
-            <a class="button" href={`/api/v1${path}/download?format=pem`} download>
-              Certificate and chain (PEM)
-            </a>
-            <a class="button" href={`/api/v1${path}/download?format=zip`} download>
-              ZIP (cert, chain, full chain)
-            </a>
-          </p>
+          <div class="buttons">
+            <ActionButton label="Certificate and chain (PEM)" run={() => download("GET", `${path}/download`, "certificate.pem", { query: { format: "pem" } })} />
+            <ActionButton label="ZIP (cert, chain, full chain)" run={() => download("GET", `${path}/download`, "certificate.zip", { query: { format: "zip" } })} />
+          </div>
           {can("export_private_key", project) && <KeyDownload path={path} />}
         </>
       ) : (

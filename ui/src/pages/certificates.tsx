@@ -1,12 +1,13 @@
 // The certificates of a project: filters, sort, search by name and paging, all done by the
 // server (a project may hold 100,000 certificates); the create form for operators.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Certificate, Job, Paged, Resource } from "../api/types";
 import { certificateStatuses, keyTypes } from "../api/types";
-import { Badge, ErrorBanner, Field, Link, Loading, Pager } from "../components/ui";
+import { PagedTable } from "../components/table";
+import { Badge, ErrorBanner, Field, Link, SelectField } from "../components/ui";
 import { daysLeft, formatDate, humanize } from "../lib/format";
-import { useLoad } from "../lib/load";
+import { useLoad, useSubmit } from "../lib/load";
 import { navigate, setQuery } from "../lib/router";
 import { useCan } from "../session";
 
@@ -20,15 +21,8 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
   const [threshold, setThreshold] = useState("30");
   const [autoRenew, setAutoRenew] = useState(true);
   const [account, setAccount] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body: Record<string, unknown> = {
+  const { busy, error, submit } = useSubmit(async () => {
+    const body: Record<string, unknown> = {
         common_name: commonName.trim(),
         sans: sans.split(/[\s,]+/).filter(Boolean),
         key_type: keyType,
@@ -37,13 +31,8 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
       };
       if (account) body.acme_account_id = account;
       const created = await api.post<{ certificate: Certificate; job: Job }>(`/projects/${project}/certificates`, body);
-      navigate(`/p/${project}/certificates/${created.certificate.id}`);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    navigate(`/p/${project}/certificates/${created.certificate.id}`);
+  });
 
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="create-cert">
@@ -56,17 +45,7 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
         <Field label="Other names (SANs)" hint="Separated by commas or spaces; the common name is added">
           {(id) => <input id={id} value={sans} onInput={(e) => setSans((e.target as HTMLInputElement).value)} />}
         </Field>
-        <Field label="Key type">
-          {(id) => (
-            <select id={id} value={keyType} onChange={(e) => setKeyType((e.target as HTMLSelectElement).value)}>
-              {keyTypes.map((k) => (
-                <option key={k} value={k}>
-                  {humanize(k)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label="Key type" value={keyType} options={[...keyTypes]} onChange={setKeyType} />
         <Field label="Renew this many days before expiry">
           {(id) => <input id={id} type="number" min={1} max={365} value={threshold} onInput={(e) => setThreshold((e.target as HTMLInputElement).value)} />}
         </Field>
@@ -110,11 +89,20 @@ export function Certificates({ project, query }: { project: string; query: URLSe
   const order = query.get("order") ?? "desc";
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
   const [searchText, setSearchText] = useState(search);
+  // The address changed the search (Back, a link, another project): the box follows it.
+  const addressSearch = useRef(search);
+  if (addressSearch.current !== search) {
+    addressSearch.current = search;
+    if (searchText !== search) setSearchText(search);
+  }
 
   // Searching as one types, once the typing pauses.
   useEffect(() => {
     if (searchText === search) return undefined;
-    const t = window.setTimeout(() => setQuery({ search: searchText, page: undefined }), 300);
+    const t = window.setTimeout(() => {
+      addressSearch.current = searchText;
+      setQuery({ search: searchText, page: undefined });
+    }, 300);
     return () => window.clearTimeout(t);
   }, [searchText, search]);
 
@@ -133,7 +121,7 @@ export function Certificates({ project, query }: { project: string; query: URLSe
     [project, status, expiring, issuer, search, sort, order, page],
   );
 
-  const filter = (name: string) => (e: Event) => setQuery({ [name]: (e.target as HTMLSelectElement).value, page: undefined });
+  const filter = (name: string) => (value: string) => setQuery({ [name]: value, page: undefined });
 
   return (
     <section>
@@ -150,108 +138,76 @@ export function Certificates({ project, query }: { project: string; query: URLSe
         <Field label="Search by name">
           {(id) => <input id={id} type="search" value={searchText} onInput={(e) => setSearchText((e.target as HTMLInputElement).value)} />}
         </Field>
-        <Field label="Status">
-          {(id) => (
-            <select id={id} value={status} onChange={filter("status")}>
-              <option value="">Any</option>
-              {certificateStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {humanize(s)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Expires">
-          {(id) => (
-            <select id={id} value={expiring} onChange={(e) => setQuery({ expiring: (e.target as HTMLSelectElement).value, page: undefined })}>
-              <option value="">Any time</option>
-              <option value="0">Already expired</option>
-              <option value="7">Within 7 days</option>
-              <option value="14">Within 14 days</option>
-              <option value="30">Within 30 days</option>
-              <option value="90">Within 90 days</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Issuer">
-          {(id) => (
-            <select id={id} value={issuer} onChange={filter("issuer")}>
-              <option value="">Any</option>
-              <option value="acme">ACME</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Sort by">
-          {(id) => (
-            <select id={id} value={sort} onChange={filter("sort")}>
-              <option value="created_at">Created</option>
-              <option value="expires_at">Expiry</option>
-              <option value="next_renewal_at">Next renewal</option>
-              <option value="common_name">Name</option>
-              <option value="status">Status</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Order">
-          {(id) => (
-            <select id={id} value={order} onChange={filter("order")}>
-              <option value="desc">Descending</option>
-              <option value="asc">Ascending</option>
-            </select>
-          )}
-        </Field>
+        <SelectField label="Status" value={status} options={[["", "Any"], ...certificateStatuses]} onChange={filter("status")} />
+        <SelectField
+          label="Expires"
+          value={expiring}
+          options={[
+            ["", "Any time"],
+            ["0", "Already expired"],
+            ["7", "Within 7 days"],
+            ["14", "Within 14 days"],
+            ["30", "Within 30 days"],
+            ["90", "Within 90 days"],
+          ]}
+          onChange={filter("expiring")}
+        />
+        <SelectField label="Issuer" value={issuer} options={[["", "Any"], ["acme", "ACME"]]} onChange={filter("issuer")} />
+        <SelectField
+          label="Sort by"
+          value={sort}
+          options={[
+            ["created_at", "Created"],
+            ["expires_at", "Expiry"],
+            ["next_renewal_at", "Next renewal"],
+            ["common_name", "Name"],
+            ["status", "Status"],
+          ]}
+          onChange={filter("sort")}
+        />
+        <SelectField label="Order" value={order} options={[["desc", "Descending"], ["asc", "Ascending"]]} onChange={filter("order")} />
       </form>
-      <ErrorBanner error={list.error} />
-      {list.loading && !list.data && <Loading />}
-      {list.data && (
-        <>
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Certificates, page {page}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Days left</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Auto-renew</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.certificates.map((c) => {
-                  const left = daysLeft(c.expires_at);
-                  return (
-                    <tr key={c.id}>
-                      <td>
-                        <Link href={`/p/${project}/certificates/${c.id}`}>{c.common_name}</Link>
-                        {c.sans.length > 1 && <span class="muted small"> +{c.sans.length - 1}</span>}
-                      </td>
-                      <td>
-                        <Badge value={c.status} />
-                        {c.failed_renewal && c.status !== "renewal_failed" && <Badge value="renewal_failed" />}
-                      </td>
-                      <td>{formatDate(c.expires_at)}</td>
-                      <td class={left !== null && left < 7 ? "bad-text" : ""}>{left ?? "—"}</td>
-                      <td>{humanize(c.key_type)}</td>
-                      <td>{c.auto_renew ? "yes" : "no"}</td>
-                    </tr>
-                  );
-                })}
-                {list.data.certificates.length === 0 && (
-                  <tr>
-                    <td colSpan={6} class="muted">
-                      No certificate matches.
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} pageSize={pageSize} total={list.data.total} onPage={(p) => setQuery({ page: p }, false)} />
-        </>
-      )}
+      <PagedTable
+        caption={`Certificates, page ${page}`}
+        rows={list.data?.certificates}
+        rowKey={(c) => c.id}
+        paged={list.data}
+        error={list.error}
+        loading={list.loading}
+        empty="No certificate matches."
+        onPage={(p) => setQuery({ page: p }, false)}
+        columns={[
+          {
+            header: "Name",
+            cell: (c) => (
+              <>
+                <Link href={`/p/${project}/certificates/${c.id}`}>{c.common_name}</Link>
+                {c.sans.length > 1 && <span class="muted small"> +{c.sans.length - 1}</span>}
+              </>
+            ),
+          },
+          {
+            header: "Status",
+            cell: (c) => (
+              <>
+                <Badge value={c.status} />
+                {c.failed_renewal && c.status !== "renewal_failed" && <Badge value="renewal_failed" />}
+              </>
+            ),
+          },
+          { header: "Expires", cell: (c) => formatDate(c.expires_at) },
+          {
+            header: "Days left",
+            cell: (c) => daysLeft(c.expires_at) ?? "—",
+            class: (c) => {
+              const left = daysLeft(c.expires_at);
+              return left !== null && left < 7 ? "bad-text" : "";
+            },
+          },
+          { header: "Key", cell: (c) => humanize(c.key_type) },
+          { header: "Auto-renew", cell: (c) => (c.auto_renew ? "yes" : "no") },
+        ]}
+      />
     </section>
   );
 }

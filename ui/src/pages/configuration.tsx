@@ -8,7 +8,7 @@ import type { Delivery, DnsTest, Paged, Resource, TargetResult } from "../api/ty
 import { TargetResults } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, Link, Loading, Pager } from "../components/ui";
 import { formatTime, humanize } from "../lib/format";
-import { useLoad } from "../lib/load";
+import { useLoad, useSubmit } from "../lib/load";
 import { useCan } from "../session";
 
 type FieldKind = "text" | "secret" | "select" | "checkbox" | "settings" | "list" | "numbers" | "targets" | "reference";
@@ -224,6 +224,7 @@ function bodyOf(spec: KindSpec, values: Record<string, string | boolean>, item?:
 function Reference({ project, path, id, value, onChange }: { project: string; path: string; id: string; value: string; onChange: (v: string) => void }) {
   const list = useLoad(() => api.get<Record<string, Resource[]> & Paged>(`/projects/${project}/${path}`, { page_size: 100 }), [project, path]);
   const items = list.data ? (Object.values(list.data).find(Array.isArray) as Resource[] | undefined) ?? [] : [];
+  if (list.error) return <ErrorBanner error={list.error} />;
   return (
     <select id={id} value={value} required onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
       <option value="">Choose…</option>
@@ -240,23 +241,12 @@ function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: str
   const [values, setValues] = useState<Record<string, string | boolean>>(() =>
     item ? Object.fromEntries(spec.fields.map((f) => [f.name, textOf(f, item)])) : {},
   );
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const set = (name: string, v: string | boolean) => setValues((old) => ({ ...old, [name]: v }));
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (item) await api.patch(`/projects/${project}/${spec.path}/${item.id}`, bodyOf(spec, values, item));
+  const { busy, error, submit } = useSubmit(async () => {
+    if (item) await api.patch(`/projects/${project}/${spec.path}/${item.id}`, bodyOf(spec, values, item));
       else await api.post(`/projects/${project}/${spec.path}`, bodyOf(spec, values));
-      onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    onSaved();
+  });
   return (
     <form class="panel" onSubmit={submit} aria-label={item ? `Edit ${String(item.name ?? item.id)}` : `New ${humanize(spec.singular)}`}>
       <h2>{item ? `Edit ${String(item.name ?? item.domain ?? item.id)}` : `New ${humanize(spec.singular)}`}</h2>
@@ -307,7 +297,7 @@ function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: str
 }
 
 // The checks and views each kind adds to its rows.
-function Extras({ project, spec, item, admin, onChange }: { project: string; spec: KindSpec; item: Resource; admin: boolean; onChange: () => void }) {
+function Extras({ project, spec, item, admin, operator, onChange }: { project: string; spec: KindSpec; item: Resource; admin: boolean; operator: boolean; onChange: () => void }) {
   const [result, setResult] = useState<unknown>(null);
   const base = `/projects/${project}/${spec.path}/${item.id}`;
   const show = (r: unknown) => setResult(r);
@@ -323,7 +313,7 @@ function Extras({ project, spec, item, admin, onChange }: { project: string; spe
     buttons = <ActionButton label="Test" run={() => api.post<DnsTest>(`${base}/test`, {})} onDone={show} />;
   } else if (spec.path === "zones") {
     buttons = <ActionButton label="CA rate limits" run={() => api.get(`${base}/rate-limits`)} onDone={show} />;
-  } else if (spec.path === "modules") {
+  } else if (spec.path === "modules" && operator) {
     buttons = <ActionButton label="Health check" run={() => api.post(`${base}/health`)} onDone={show} />;
   } else if (spec.path === "notification-channels") {
     buttons = (
@@ -394,7 +384,12 @@ function ResultView({ result }: { result: unknown }) {
   );
 }
 
+// Page, open forms and results belong to one section of one project.
 export function Configuration({ project, kind }: { project: string; kind: string }) {
+  return <ConfigurationSection key={`${project}/${kind}`} project={project} kind={kind} />;
+}
+
+function ConfigurationSection({ project, kind }: { project: string; kind: string }) {
   const can = useCan();
   const spec = kinds.find((k) => k.path === kind);
   const [page, setPage] = useState(1);
@@ -473,7 +468,7 @@ export function Configuration({ project, kind }: { project: string; kind: string
                     Edit
                   </button>
                 )}
-                <Extras project={project} spec={spec} item={item} admin={admin} onChange={list.reload} />
+                <Extras project={project} spec={spec} item={item} admin={admin} operator={can("write_certificates", project)} onChange={list.reload} />
                 {admin && (
                   <ActionButton
                     kind="danger"

@@ -1,42 +1,39 @@
 // One job: its fields, retry and cancel, and its log, which follows the job while it runs.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
-import type { Job, JobLog, Paged } from "../api/types";
+import type { Job, JobLog } from "../api/types";
 import { ActionButton, Badge, ErrorBanner, KeyValues, Link, Loading } from "../components/ui";
 import { formatTime, humanize } from "../lib/format";
 import { useLoad, usePoll } from "../lib/load";
 import { useCan } from "../session";
 
-const logPage = 200;
-
-// The log, read page by page in write order; new lines are fetched from the last page on.
+// The log in write order, read with the list's cursor: each call returns what was written
+// since the last one, so a growing log is followed without skipping or repeating a line.
 function useJobLog(path: string) {
   const [lines, setLines] = useState<JobLog[]>([]);
   const [error, setError] = useState<unknown>(null);
-  const state = useRef({ page: 1, seen: 0, busy: false });
+  const state = useRef<{ path: string; cursor: string | undefined; busy: boolean }>({ path, cursor: undefined, busy: false });
   const more = useCallback(async () => {
-    if (state.current.busy) return;
-    state.current.busy = true;
+    const s = state.current;
+    if (s.busy || s.path !== path) return;
+    s.busy = true;
     try {
-      for (let i = 0; i < 20; i++) {  // bounded: at most 20 pages per tick
-        const s = state.current;
-        const answer = await api.get<{ logs: JobLog[] } & Paged>(`${path}/logs`, { page: s.page, page_size: logPage });
-        const fresh = answer.logs.slice(s.seen);
-        if (fresh.length) setLines((l) => [...l, ...fresh]);
-        s.seen = answer.logs.length;
-        if (answer.logs.length < logPage) break;
-        s.page += 1;
-        s.seen = 0;
+      for (let i = 0; i < 20; i++) {  // bounded: at most 20 reads of 500 lines per tick
+        const answer = await api.get<{ logs: JobLog[]; next_cursor: string; has_more?: boolean }>(`${path}/logs`, { limit: 500, cursor: s.cursor });
+        if (state.current !== s) return;  // another job's page took over meanwhile
+        if (answer.logs.length) setLines((l) => [...l, ...answer.logs]);
+        s.cursor = answer.next_cursor;
+        if (!answer.has_more) break;
       }
       setError(null);
     } catch (e) {
-      setError(e);
+      if (state.current === s) setError(e);
     } finally {
-      state.current.busy = false;
+      s.busy = false;
     }
   }, [path]);
   useEffect(() => {
-    state.current = { page: 1, seen: 0, busy: false };
+    state.current = { path, cursor: undefined, busy: false };
     setLines([]);
     void more();
   }, [more]);
@@ -50,11 +47,10 @@ export function JobDetail({ project, id }: { project: string; id: string }) {
   const log = useJobLog(path);
   const j = job.data?.job;
   const running = !!j && (j.status === "pending" || j.status === "active");
-  const tick = useCallback(() => {
+  usePoll(running, 1500, () => {
     job.reload();
     void log.more();
-  }, [job.reload, log.more]);
-  usePoll(running, 1500, tick);
+  });
   // One last read when the job finishes, so the final lines show.
   const wasRunning = useRef(false);
   useEffect(() => {

@@ -3,36 +3,30 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { LdapSettings } from "../api/types";
 import { ActionButton, ErrorBanner, Field, Loading, Notice } from "../components/ui";
-import { useLoad } from "../lib/load";
+import { useLoad, useSubmit } from "../lib/load";
 
 export function Ldap() {
   const settings = useLoad(() => api.get<LdapSettings>("/settings/ldap"), []);
   const [form, setForm] = useState<LdapSettings | null>(null);
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [test, setTest] = useState<unknown>(null);
   useEffect(() => {
     if (settings.data) setForm(settings.data);
   }, [settings.data]);
+  const { error, submit: save } = useSubmit(async () => {
+    if (!form) return;
+    setSaved(false);
+    const body: Record<string, unknown> = { host: form.host, port: Number(form.port) || 389, base_dn: form.base_dn, bind_dn: form.bind_dn, user_filter: form.user_filter, use_tls: form.use_tls };
+    if (password) body.bind_password = password;
+    const answer = await api.put<LdapSettings>("/settings/ldap", body);
+    setForm(answer);
+    setPassword("");
+    setSaved(true);
+  });
   if (settings.error) return <ErrorBanner error={settings.error} />;
   if (!form) return <Loading />;
   const set = (k: keyof LdapSettings, v: string | number | boolean) => setForm({ ...form, [k]: v });
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setError(null);
-    setSaved(false);
-    try {
-      const body: Record<string, unknown> = { host: form.host, port: Number(form.port) || 389, base_dn: form.base_dn, bind_dn: form.bind_dn, user_filter: form.user_filter, use_tls: form.use_tls };
-      if (password) body.bind_password = password;
-      const answer = await api.put<LdapSettings>("/settings/ldap", body);
-      setForm(answer);
-      setPassword("");
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    }
-  };
   const text = (k: keyof LdapSettings, label: string, hint?: string) => (
     <Field label={label} hint={hint}>
       {(id) => <input id={id} value={String(form[k] ?? "")} onInput={(e) => set(k, (e.target as HTMLInputElement).value)} />}

@@ -4,28 +4,21 @@ import { api } from "../api/client";
 import type { LicenseStatus } from "../api/types";
 import { ErrorBanner, Field, KeyValues, Loading, Notice } from "../components/ui";
 import { formatTime } from "../lib/format";
-import { useLoad } from "../lib/load";
+import { useLoad, useSubmit } from "../lib/load";
 import { useCan } from "../session";
 
 export function License() {
   const can = useCan();
   const status = useLoad(() => api.get<LicenseStatus>("/license/status"), []);
   const [key, setKey] = useState("");
-  const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
-  const activate = async (e: Event) => {
-    e.preventDefault();
-    setError(null);
+  const { error, submit: activate } = useSubmit(async () => {
     setDone(false);
-    try {
-      await api.post("/license/activate", { license_key: key.trim() });
-      setKey("");
-      setDone(true);
-      status.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    await api.post("/license/activate", { license_key: key.trim() });
+    setKey("");
+    setDone(true);
+    status.reload();
+  });
   const s = status.data;
   return (
     <section>

@@ -3,38 +3,27 @@ import { useState } from "preact/hooks";
 import { api, request } from "../api/client";
 import type { LoginResponse } from "../api/types";
 import { ErrorBanner, Field } from "../components/ui";
+import { useSubmit } from "../lib/load";
 
 export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [otpSession, setOtpSession] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (otpSession) {
-        await request("POST", "/auth/otp/verify", { body: { code: code.trim() }, headers: { "X-OTP-Session-ID": otpSession } });
-        await onSignedIn();
-        return;
-      }
-      const answer = await api.post<LoginResponse>("/auth/login", { username, password });
-      if (answer.otp_required && answer.otp_session_id) {
-        setOtpSession(answer.otp_session_id);
-        setPassword("");
-      } else {
-        await onSignedIn();
-      }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+  const { busy, error, submit } = useSubmit(async () => {
+    if (otpSession) {
+      await request("POST", "/auth/otp/verify", { body: { code: code.trim() }, headers: { "X-OTP-Session-ID": otpSession } });
+      await onSignedIn();
+      return;
     }
-  };
+    const answer = await api.post<LoginResponse>("/auth/login", { username, password });
+    if (answer.otp_required && answer.otp_session_id) {
+      setOtpSession(answer.otp_session_id);
+      setPassword("");
+    } else {
+      await onSignedIn();
+    }
+  });
 
   return (
     <main class="login" id="main">

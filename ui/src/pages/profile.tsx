@@ -5,6 +5,7 @@ import { api } from "../api/client";
 import type { Profile } from "../api/types";
 import { ErrorBanner, Field, KeyValues, Notice } from "../components/ui";
 import { timeZone } from "../lib/format";
+import { useSubmit } from "../lib/load";
 import { useSession } from "../session";
 
 function zones(): string[] {
@@ -82,20 +83,13 @@ export function ProfilePage() {
   const { me, profile, reload } = useSession();
   const [zone, setZone] = useState(profile.time_zone);
   const [language, setLanguage] = useState(profile.language);
-  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setError(null);
+  const { error, submit: save } = useSubmit(async () => {
     setSaved(false);
-    try {
-      await api.patch<{ profile: Profile }>("/auth/me/profile", { time_zone: zone, language });
-      await reload();
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    }
-  };
+    await api.patch<{ profile: Profile }>("/auth/me/profile", { time_zone: zone, language });
+    await reload();
+    setSaved(true);
+  });
   const all = zones();
   return (
     <section>

@@ -2,9 +2,11 @@
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Member, Paged, Project, User } from "../api/types";
-import { ActionButton, ErrorBanner, Field, KeyValues, Link, Loading, Pager } from "../components/ui";
+import { PagedTable } from "../components/table";
+import { ActionButton, ErrorBanner, Field, KeyValues, Link, Loading } from "../components/ui";
 import { formatTime } from "../lib/format";
-import { useLoad } from "../lib/load";
+import { useLoad, useSubmit } from "../lib/load";
+import { projectsChanged } from "../lib/project";
 import { navigate, setQuery } from "../lib/router";
 import { useCan, useSession } from "../session";
 
@@ -15,18 +17,12 @@ export function Projects({ query }: { query: URLSearchParams }) {
   const list = useLoad(() => api.get<{ projects: Project[] } & Paged>("/projects", { page, page_size: 25 }), [page]);
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      const created = await api.post<{ project: Project }>("/projects", { name: name.trim(), description });
-      await reload();
-      navigate(`/p/${created.project.id}`);
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { error, submit: create } = useSubmit(async () => {
+    const created = await api.post<{ project: Project }>("/projects", { name: name.trim(), description });
+    await reload();
+    projectsChanged();
+    navigate(`/p/${created.project.id}`);
+  });
   return (
     <section>
       <h1>Projects</h1>
@@ -44,42 +40,22 @@ export function Projects({ query }: { query: URLSearchParams }) {
           <ErrorBanner error={error} />
         </form>
       )}
-      <ErrorBanner error={list.error} />
-      {list.loading && !list.data && <Loading />}
-      {list.data && (
-        <>
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Projects</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.projects.map((p) => (
-                  <tr key={p.id}>
-                    <td>
-                      <Link href={`/p/${p.id}`}>{p.name}</Link>
-                    </td>
-                    <td>{p.description}</td>
-                    <td>{formatTime(p.created_at)}</td>
-                    <td>
-                      <Link href={`/projects/${p.id}`}>Settings and members</Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} pageSize={25} total={list.data.total} onPage={(p) => setQuery({ page: p }, false)} />
-        </>
-      )}
+      <PagedTable
+        caption="Projects"
+        rows={list.data?.projects}
+        rowKey={(p) => p.id}
+        paged={list.data}
+        error={list.error}
+        loading={list.loading}
+        empty="No projects you can see."
+        onPage={(p) => setQuery({ page: p }, false)}
+        columns={[
+          { header: "Name", cell: (p) => <Link href={`/p/${p.id}`}>{p.name}</Link> },
+          { header: "Description", cell: (p) => p.description },
+          { header: "Created", cell: (p) => formatTime(p.created_at) },
+          { header: "", cell: (p) => <Link href={`/projects/${p.id}`}>Settings and members</Link> },
+        ]}
+      />
     </section>
   );
 }
@@ -150,6 +126,7 @@ export function ProjectDetail({ id }: { id: string }) {
           run={() => api.del(`/projects/${id}`)}
           onDone={async () => {
             await reload();
+            projectsChanged();
             navigate("/projects");
           }}
         />

@@ -2,9 +2,10 @@
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Paged, User } from "../api/types";
-import { ActionButton, Badge, ErrorBanner, Field, Loading, Pager } from "../components/ui";
+import { PagedTable } from "../components/table";
+import { ActionButton, Badge, ErrorBanner, Field, SelectField } from "../components/ui";
 import { formatTime } from "../lib/format";
-import { useLoad } from "../lib/load";
+import { useLoad, useSubmit } from "../lib/load";
 import { setQuery } from "../lib/router";
 import { useCan, useSession } from "../session";
 
@@ -14,7 +15,12 @@ const roles = ["viewer", "operator", "admin", "owner"];
 function SetPassword({ user, onDone }: { user: User; onDone: () => void }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<unknown>(null);
+  const { error, submit } = useSubmit(async () => {
+    await api.patch(`/users/${user.id}`, { password });
+    setOpen(false);
+    setPassword("");
+    onDone();
+  });
   if (!open) {
     return (
       <button type="button" onClick={() => setOpen(true)}>
@@ -22,18 +28,6 @@ function SetPassword({ user, onDone }: { user: User; onDone: () => void }) {
       </button>
     );
   }
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await api.patch(`/users/${user.id}`, { password });
-      setOpen(false);
-      setPassword("");
-      onDone();
-    } catch (err) {
-      setError(err);
-    }
-  };
   return (
     <form class="inline-form" onSubmit={submit} aria-label={`New password for ${user.username}`}>
       <Field label={`New password for ${user.username}`}>
@@ -58,20 +52,17 @@ export function Users({ query }: { query: URLSearchParams }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState("viewer");
-  const [error, setError] = useState<unknown>(null);
   const manage = can("manage_users");
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await api.post("/users", { username: username.trim(), password, org_role: role });
-      setUsername("");
-      setPassword("");
-      list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  // The server's rule beside the matrix: only an owner manages owners or makes one.
+  const isOwner = me.org_role === "owner";
+  const offered = isOwner ? roles : roles.filter((r) => r !== "owner");
+  const manages = (u: User) => manage && u.id !== me.user.id && (isOwner || u.org_role !== "owner");
+  const { error, setError, submit: create } = useSubmit(async () => {
+    await api.post("/users", { username: username.trim(), password, org_role: role });
+    setUsername("");
+    setPassword("");
+    list.reload();
+  });
   return (
     <section>
       <h1>Users</h1>
@@ -81,92 +72,73 @@ export function Users({ query }: { query: URLSearchParams }) {
           <Field label="Password" hint="8 to 72 bytes">
             {(id) => <input id={id} type="password" required autocomplete="new-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
           </Field>
-          <Field label="Org role">
-            {(id) => (
-              <select id={id} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
-                {roles.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField label="Org role" value={role} options={offered.map((r) => [r, r] as [string, string])} onChange={setRole} />
           <button class="primary" type="submit">
             Create user
           </button>
           <ErrorBanner error={error} />
         </form>
       )}
-      <ErrorBanner error={list.error} />
-      {list.loading && !list.data && <Loading />}
-      {list.data && (
-        <>
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Users</caption>
-              <thead>
-                <tr>
-                  <th scope="col">User</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.users.map((u) => (
-                  <tr key={u.id}>
-                    <td>{u.username}</td>
-                    <td>
-                      {manage && u.id !== me.user.id ? (
-                        <select
-                          aria-label={`Role of ${u.username}`}
-                          value={u.org_role}
-                          onChange={async (e) => {
-                            try {
-                              await api.patch(`/users/${u.id}`, { org_role: (e.target as HTMLSelectElement).value });
-                            } catch (err) {
-                              setError(err);
-                            }
-                            list.reload();
-                          }}
-                        >
-                          {roles.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                      ) : (
-                        u.org_role
-                      )}
-                    </td>
-                    <td>{u.auth_source ?? "local"}</td>
-                    <td>
-                      {u.disabled ? <Badge value="disabled" /> : <Badge value="active" />} {u.totp_enabled && <span class="small">TOTP</span>}
-                    </td>
-                    <td>{formatTime(u.created_at)}</td>
-                    <td>
-                      {manage && u.id !== me.user.id && (
-                        <span class="buttons">
-                          {u.auth_source !== "ldap" && <SetPassword user={u} onDone={list.reload} />}
-                          <ActionButton label={u.disabled ? "Enable" : "Disable"} run={() => api.patch(`/users/${u.id}`, { disabled: !u.disabled })} onDone={list.reload} />
-                          <ActionButton kind="danger" label="Delete" confirm={`Delete ${u.username}?`} run={() => api.del(`/users/${u.id}`)} onDone={list.reload} />
-                        </span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} pageSize={25} total={list.data.total} onPage={(p) => setQuery({ page: p }, false)} />
-        </>
-      )}
+      <PagedTable
+        caption="Users"
+        rows={list.data?.users}
+        rowKey={(u) => u.id}
+        paged={list.data}
+        error={list.error}
+        loading={list.loading}
+        empty="No users."
+        onPage={(p) => setQuery({ page: p }, false)}
+        columns={[
+          { header: "User", cell: (u) => u.username },
+          {
+            header: "Role",
+            cell: (u) =>
+              manages(u) ? (
+                <select
+                  aria-label={`Role of ${u.username}`}
+                  value={u.org_role}
+                  onChange={async (e) => {
+                    try {
+                      await api.patch(`/users/${u.id}`, { org_role: (e.target as HTMLSelectElement).value });
+                    } catch (err) {
+                      setError(err);
+                    }
+                    list.reload();
+                  }}
+                >
+                  {offered.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                u.org_role
+              ),
+          },
+          { header: "Source", cell: (u) => u.auth_source ?? "local" },
+          {
+            header: "State",
+            cell: (u) => (
+              <>
+                {u.disabled ? <Badge value="disabled" /> : <Badge value="active" />} {u.totp_enabled && <span class="small">TOTP</span>}
+              </>
+            ),
+          },
+          { header: "Created", cell: (u) => formatTime(u.created_at) },
+          {
+            header: "",
+            cell: (u) =>
+              manages(u) && (
+                <span class="buttons">
+                  {u.auth_source !== "ldap" && <SetPassword user={u} onDone={list.reload} />}
+                  <ActionButton label={u.disabled ? "Enable" : "Disable"} run={() => api.patch(`/users/${u.id}`, { disabled: !u.disabled })} onDone={list.reload} />
+                  <ActionButton kind="danger" label="Delete" confirm={`Delete ${u.username}?`} run={() => api.del(`/users/${u.id}`)} onDone={list.reload} />
+                </span>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -1,0 +1,68 @@
+// A page of a list read from the server: its error, a loading note, the table with a caption
+// and column headers, a row for "nothing here", and the pager.
+import type { ComponentChildren } from "preact";
+import type { Paged } from "../api/types";
+import { ErrorBanner, Loading, Pager } from "./ui";
+
+export interface Column<T> {
+  header: string; // shown; also the accessible name of the column
+  cell: (row: T) => ComponentChildren;
+  class?: string | ((row: T) => string);
+}
+
+export function PagedTable<T>(props: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string;
+  paged: Paged | undefined;
+  error: unknown;
+  loading: boolean;
+  empty: string;
+  onPage: (page: number) => void;
+}) {
+  const { rows, paged, columns } = props;
+  return (
+    <>
+      <ErrorBanner error={props.error} />
+      {props.loading && !rows && <Loading />}
+      {rows && (
+        <>
+          <div class="table-wrap">
+            <table>
+              <caption class="sr-only">{props.caption}</caption>
+              <thead>
+                <tr>
+                  {columns.map((c) => (
+                    <th scope="col" key={c.header}>
+                      {c.header || <span class="sr-only">Actions</span>}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={props.rowKey(row)}>
+                    {columns.map((c) => (
+                      <td key={c.header} class={typeof c.class === "function" ? c.class(row) : c.class}>
+                        {c.cell(row)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+                {rows.length === 0 && (
+                  <tr>
+                    <td colSpan={columns.length} class="muted">
+                      {props.empty}
+                    </td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+          {paged && <Pager page={paged.page} pageSize={paged.page_size} total={paged.total} onPage={props.onPage} />}
+        </>
+      )}
+    </>
+  );
+}
