@@ -198,7 +198,7 @@ class SshTarget : public TargetFileSystem {
   // { marker; exit 97; }; <reload>`.
   domain::Status installAllThenRun(const Moves& moves, const std::string& reload) override {
     static constexpr const char* kMoveFailed = "certsteward: a file could not be moved into place";
-    if (execWorks_ && !moves.empty()) {
+    if (!moves.empty() && commandsRun()) {
       std::string command;
       for (const auto& [from, path] : moves)
         command += (command.empty() ? "{ " : " && ") + std::string("mv -f -- ") + shellQuote(from) +
@@ -245,7 +245,15 @@ class SshTarget : public TargetFileSystem {
     return {};
   }
 
+  // Where the host runs commands, its own `test -w` answers (supplementary groups, ACLs and
+  // read-only mounts included); SFTP alone can only be read from the permission bits.
   domain::Result<bool> writableDirectory(const std::string& dir) override {
+    if (commandsRun()) {
+      auto ran = exec("test -d " + shellQuote(dir) + " && test -w " + shellQuote(dir));
+      if (ran) return ran->first == 0;
+      if (ran.error().reason == "TIMEOUT") return ran.error();
+      execWorks_ = false;  // no commands on this host after all: the permission bits below
+    }
     sftp_attributes a = sftp_stat(sftp_, dir.c_str());
     if (a == nullptr) return false;
     const bool directory = a->type == SSH_FILEXFER_TYPE_DIRECTORY;
@@ -267,6 +275,7 @@ class SshTarget : public TargetFileSystem {
   }
 
   domain::Status run(const std::string& command) override {
+    if (!commandsRun()) return noCommands();
     auto ran = exec(command);
     if (!ran) return ran.error();
     if (ran->first != 0) {
@@ -280,6 +289,7 @@ class SshTarget : public TargetFileSystem {
   }
 
   domain::Status commandExists(const std::string& command) override {
+    if (!commandsRun()) return noCommands();
     const std::string program = command.substr(0, command.find(' '));
     auto ran = exec("command -v " + shellQuote(program));
     if (!ran) return ran.error();
@@ -297,6 +307,26 @@ class SshTarget : public TargetFileSystem {
                      what + " " + path + " (SFTP error " + std::to_string(sftp_get_error(sftp_)) +
                          ": " + ssh_get_error(session_) + ")",
                      "WRITE_FAILED");
+  }
+
+  static domain::Error noCommands() {
+    return makeError(ErrorCode::unavailable,
+                     "the host runs no commands for this account (SFTP only): no reload command "
+                     "can run",
+                     "RELOAD_FAILED");
+  }
+
+  // Whether the host runs commands for this account, asked once per session: an SFTP-only
+  // account (`ForceCommand internal-sftp`) accepts the request but runs the SFTP server instead,
+  // which never echoes the probe.
+  bool commandsRun() {
+    if (!execProbed_) {
+      execProbed_ = true;
+      static constexpr std::string_view kProbe = "certsteward-exec-probe";
+      auto ran = exec("echo " + std::string(kProbe));
+      execWorks_ = ran && ran->first == 0 && ran->second.find(kProbe) != std::string::npos;
+    }
+    return execWorks_;
   }
 
   // Runs `command` on the host; its exit status and output (at most 16 KiB).
@@ -354,6 +384,7 @@ class SshTarget : public TargetFileSystem {
   std::int64_t timeoutMs_ = 30000;
   std::optional<std::pair<uint32_t, uint32_t>> home_;
   bool execWorks_ = true;
+  bool execProbed_ = false;
 };
 
 }  // namespace

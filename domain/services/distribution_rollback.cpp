@@ -59,7 +59,7 @@ Status DistributionRunner::rollback(const Job& job, const Log& log) {
     return makeError(ErrorCode::invalid_argument, "the job names no distribution");
   }
   return exclusively(named->second, leaseHolder(job),
-                     [&] { return rollbackOne(job, named->second, log); });
+                     [&](std::string&) { return rollbackOne(job, named->second, log); });
 }
 
 Status DistributionRunner::rollbackOne(const Job& job, const Id& distributionId, const Log& log) {

@@ -97,7 +97,7 @@ Error busy(const Id& id) {
 }  // namespace
 
 Status DistributionRunner::exclusively(const Id& distributionId, const Id& holder,
-                                       const std::function<Status()>& work) {
+                                       const std::function<Status(std::string&)>& work) {
   {
     std::lock_guard lock(busyMutex_);
     if (!busy_.insert(distributionId).second) return busy(distributionId);
@@ -110,7 +110,8 @@ Status DistributionRunner::exclusively(const Id& distributionId, const Id& holde
       r.busy_.erase(id);
     }
   } local{*this, distributionId};
-  if (p_.leases == nullptr) return work();
+  std::string nextHolder;
+  if (p_.leases == nullptr) return work(nextHolder);
   const std::string name = "distribution:" + distributionId;
   auto held = p_.leases->tryAcquire(name, holder, p_.clock.now(), options_.lease);
   if (!held) return held.error();
@@ -123,8 +124,13 @@ Status DistributionRunner::exclusively(const Id& distributionId, const Id& holde
         auto renewed = p_.leases->tryAcquire(name, holder, p_.clock.now(), options_.lease);
         if (!renewed || !*renewed) lost = true;
       },
-      [&] { result = work(); });
+      [&] { result = work(nextHolder); });
   (void)p_.leases->release(name, holder);  // else it lapses by itself
+  if (result && !lost && !nextHolder.empty()) {
+    // Handed on at once (a competitor would have to land between these two writes), for long
+    // enough that the child is claimed from a busy lane; its own run renews it.
+    (void)p_.leases->tryAcquire(name, nextHolder, p_.clock.now(), options_.lease * 5);
+  }
   if (lost && result) {
     // Another run may have started meanwhile: what this one recorded may be stale. The retry
     // runs again (unchanged targets are left alone).
@@ -135,8 +141,8 @@ Status DistributionRunner::exclusively(const Id& distributionId, const Id& holde
   return result;
 }
 
-Status DistributionRunner::queueBatch(const Job& job, const Distribution& d,
-                                      const Certificate& cert, std::size_t batch) {
+Result<std::string> DistributionRunner::queueBatch(const Job& job, const Distribution& d,
+                                                   const Certificate& cert, std::size_t batch) {
   Job child = newJob(p_.ids->next(), job.project_id, JobType::distribution_execute, p_.clock.now(),
                      options_.policy);
   child.certificate_id = cert.id;
@@ -147,12 +153,14 @@ Status DistributionRunner::queueBatch(const Job& job, const Distribution& d,
       "distribute-batch:" + d.id + ":" + cert.serial_number + ":" + std::to_string(batch);
   auto queued = p_.jobs->enqueue(child);
   if (!queued) return queued.error();
-  return {};
+  Job claimed = queued->job;
+  claimed.attempts += 1;  // as the claim that starts its run counts it
+  return detail::leaseHolder(claimed);
 }
 
 Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
                                       const CertificateVersion& next, Distribution d,
-                                      const Log& log, bool& succeeded, bool& deferred) {
+                                      const Log& log, bool& succeeded, std::string& nextHolder) {
   if (auto fresh = p_.distributions.get(d.project_id, d.id); fresh) {
     d = std::move(*fresh);  // what the run before this one recorded
   }
@@ -174,11 +182,12 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
     if (batched) {
       const auto named = job.payload.find(kBatchPayload);
       if (named == job.payload.end()) {  // the start: the first batch child runs it
-        if (auto s = queueBatch(job, d, cert, 0); !s) return s;
+        auto queued = queueBatch(job, d, cert, 0);
+        if (!queued) return queued.error();
         log(LogLevel::info, "'" + p.config.name + "': " + std::to_string(n) + " targets in " +
                                 std::to_string(batches) + " batches of " + std::to_string(size) +
                                 ", one batch child after the other");
-        deferred = true;
+        nextHolder = *queued;
         return {};
       }
       batch = static_cast<std::size_t>(std::stoul(named->second));
@@ -186,9 +195,10 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
       if (batch > 0 && d.last_status != "in_progress") {
         // The chain already ended (this is a retry of its last batch): deliver to every target
         // again, from the first batch, as a retry of a one-job delivery would.
-        if (auto s = queueBatch(job, d, cert, 0); !s) return s;
+        auto queued = queueBatch(job, d, cert, 0);
+        if (!queued) return queued.error();
         log(LogLevel::info, "'" + p.config.name + "': the batches start again from the first");
-        deferred = true;
+        nextHolder = *queued;
         return {};
       }
     }
@@ -254,8 +264,9 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
       d.last_target_results = results;
       d.updated_at = p_.clock.now();
       if (auto s = p_.distributions.update(d); !s) return s;
-      if (auto s = queueBatch(job, d, cert, batch + 1); !s) return s;
-      deferred = true;
+      auto queued = queueBatch(job, d, cert, batch + 1);
+      if (!queued) return queued.error();
+      nextHolder = *queued;
       return {};
     }
     const bool anyFailed = std::any_of(results.begin(), results.end(),
@@ -387,8 +398,10 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
   for (auto& distribution : distributions) {
     bool ok = false;
     bool deferred = false;
-    const Status s = exclusively(distribution.id, leaseHolder(job), [&] {
-      return executeOne(job, *cert, next, distribution, log, ok, deferred);
+    const Status s = exclusively(distribution.id, leaseHolder(job), [&](std::string& nextHolder) {
+      const Status run = executeOne(job, *cert, next, distribution, log, ok, nextHolder);
+      deferred = !nextHolder.empty();
+      return run;
     });
     if (s && deferred) continue;  // a batch child carries on
     if (!s) ok = false;           // e.g. the lease was lost after the targets were reached

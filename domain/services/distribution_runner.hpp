@@ -105,10 +105,14 @@ class DistributionRunner {
   struct Prepared;  // a distribution's configuration, module and opened targets
   Result<Prepared> prepare(const Distribution& d, const Log& log);
   // `deferred`: the delivery continues in a batch child (neither succeeded nor failed yet).
+  // `nextHolder`: set when the run goes on in a queued batch child — the lease holder of that
+  // child's first run, to which the distribution's lease is handed.
   Status executeOne(const Job& job, const Certificate& cert, const CertificateVersion& next,
-                    Distribution distribution, const Log& log, bool& succeeded, bool& deferred);
-  Status queueBatch(const Job& job, const Distribution& d, const Certificate& cert,
-                    std::size_t batch);
+                    Distribution distribution, const Log& log, bool& succeeded,
+                    std::string& nextHolder);
+  // Queues the batch child; the lease holder of its first run.
+  Result<std::string> queueBatch(const Job& job, const Distribution& d, const Certificate& cert,
+                                 std::size_t batch);
   void measure(const std::string& module, const char* action, const TargetResult& r);
   // The version sealed in `sealed`, or nullopt.
   std::optional<CertificateVersion> openVersion(const std::string& sealed) const;
@@ -116,9 +120,11 @@ class DistributionRunner {
 
   // Runs `work` while this job holds the distribution: one run per distribution at a time, in
   // this process and (with leases) across instances, since two workers could otherwise pick up
-  // an execute and a rollback of the same targets. unavailable (retried later) when busy.
+  // an execute and a rollback of the same targets. unavailable (retried later) when busy. When
+  // `work` names a next holder (a batch child carries the run on), the lease is handed to it
+  // for `lease` × 5 instead of being given up, so that nothing else starts between batches.
   Status exclusively(const Id& distributionId, const Id& holder,
-                     const std::function<Status()>& work);
+                     const std::function<Status(std::string& nextHolder)>& work);
   Status rollbackOne(const Job& job, const Id& distributionId, const Log& log);
 
   Ports p_;

@@ -241,3 +241,51 @@ TEST_CASE("ssh module: a server that accepts but never speaks is TIMEOUT within 
   CHECK_MESSAGE(outcome.error_code == "TIMEOUT", outcome.error);
   CHECK(took < 8s);
 }
+
+TEST_CASE(
+    "ssh module: an SFTP-only account is planned from the permission bits and delivered by SFTP "
+    "rename") {
+  testing::SshdServer sshd{true};
+  REQUIRE_MESSAGE(sshd.available(), sshd.reason());
+  const auto material = testing::makeTestMaterial("localhost");
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("certsteward-sftp-only-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  ports::TargetAccess t;
+  t.name = "sftp-only";
+  t.settings = {{"host", "127.0.0.1"},
+                {"port", std::to_string(sshd.port())},
+                {"cert_path", (dir / "cert.pem").string()},
+                {"key_path", (dir / "key.pem").string()},
+                {"host_key_sha256", sshd.hostKeyFingerprint()}};
+  domain::Credential c;
+  c.kind = "ssh_key";
+  c.username = testing::SshdServer::user();
+  t.credential = c;
+  t.secret = sshd.clientKey();
+  t.timeout = 10s;
+  adapters::distribution::SshModule module;
+
+  const auto plan = module.plan(t, version(material, "1"));
+  REQUIRE_MESSAGE(plan.ok, plan.error_code << ": " << plan.error);
+  CHECK(plan.changes.at(0).action == "create");
+  CHECK(std::filesystem::is_empty(dir));  // nothing written by the plan
+  auto missing = t;
+  missing.settings["cert_path"] = "/nonexistent-dir/cert.pem";
+  CHECK(module.plan(missing, version(material, "1")).error_code == "WRITE_FAILED");
+
+  const auto delivered = module.deliver(t, version(material, "1"));
+  REQUIRE_MESSAGE(delivered.ok, delivered.error_code << ": " << delivered.error);
+  CHECK(testing::readLog(dir / "cert.pem") == material.certificate_pem);
+  CHECK(testing::readLog(dir / "key.pem") == material.private_key_pem);
+  CHECK(mark(dir / "key.pem").mode == 0600);
+  // A reload command needs a host that runs commands: said so, with the files put back.
+  auto reloading = t;
+  reloading.settings["reload_command"] = "/bin/true";
+  const auto refused =
+      module.deliver(reloading, version(testing::makeTestMaterial("localhost"), "2"));
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.error_code == "RELOAD_FAILED");
+  CHECK(testing::readLog(dir / "cert.pem") == material.certificate_pem);
+  std::filesystem::remove_all(dir);
+}

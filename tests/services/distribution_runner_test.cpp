@@ -563,3 +563,58 @@ TEST_CASE(
   for (const char* t : {"a", "b", "c", "d", "e"})
     CHECK(fx.files.served(t) == "02");
 }
+
+TEST_CASE(
+    "distribution runner: a chain of batch children holds the distribution's lease from the "
+    "first batch to the last") {
+  RunnerFixture fx;
+  DistributionRunner batching{
+      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
+       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, fx.background,
+       nullptr, &fx.store.jobs(), &fx.ids, &fx.store.leaderLock()},
+      DistributionOptions{4, std::chrono::seconds{5}, 2, JobPolicy{}}};
+  const Id d = fx.distribution("files", {"a", "b", "c", "d", "e"});
+  const std::string lease = "distribution:" + d;
+  const auto quiet = [](LogLevel, const std::string&) {};
+  const auto holder = [&] { return *fx.store.leaderLock().holder(lease, fx.clock.now()); };
+  const auto claim = [&] {
+    auto claimed =
+        fx.store.jobs().claim(Lane::distribution, JobContext{fx.clock.now(), "w", "", {}});
+    REQUIRE(claimed.ok());
+    REQUIRE(claimed->claimed.has_value());
+    return *claimed->claimed;
+  };
+  const auto finish = [&](const Job& job, const Status& s) {
+    REQUIRE(fx.store.jobs()
+                .apply(job.id, s ? JobEvent::succeed : JobEvent::fail,
+                       JobContext{fx.clock.now(), "w", s ? "" : s.error().message, {}})
+                .ok());
+  };
+
+  Job start = fx.job(JobType::distribution_execute, d);
+  start.attempts = 1;
+  REQUIRE(batching.execute(start, quiet).ok());  // queues batch 0, hands the lease to it
+  for (int batch = 0; batch < 3; ++batch) {
+    CAPTURE(batch);
+    const Job child = claim();
+    CHECK(holder() == std::optional<std::string>(child.id + "/" + std::to_string(child.attempts)));
+    // Between batches another run of the distribution is refused, not interleaved.
+    Job other = fx.job(JobType::distribution_execute, d);
+    other.attempts = 1;
+    const auto refused = batching.execute(other, quiet);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().reason == kDistributionBusy);
+    Job back = fx.job(JobType::distribution_rollback, d);
+    back.payload[kRollbackTargetsPayload] = "a";
+    CHECK(batching.rollback(back, quiet).error().reason == kDistributionBusy);
+
+    const Status s = batching.execute(child, quiet);
+    REQUIRE(s.ok());
+    finish(child, s);
+  }
+  // The last batch gives the lease up.
+  CHECK_FALSE(holder().has_value());
+  CHECK(fx.stored(d).last_status == "succeeded");
+  for (const char* t : {"a", "b", "c", "d", "e"})
+    CHECK(fx.files.served(t) == "01");
+}

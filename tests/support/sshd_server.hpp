@@ -1,8 +1,9 @@
 // SshdServer: a real OpenSSH sshd started by a test on 127.0.0.1 at a free port, with its own
 // host key and one authorized client key (both ed25519, made with ssh-keygen), SFTP through
 // internal-sftp, in its own temporary directory; stopped and removed by the destructor. The
-// login user is the one running the test. available() is false, with a reason, when sshd is
-// not installed.
+// login user is the one running the test. `sftpOnly`: every login gets SFTP and nothing else
+// (ForceCommand internal-sftp), as on hosts that run no commands for the deploy account.
+// available() is false, with a reason, when sshd is not installed.
 #pragma once
 
 #include <pwd.h>
@@ -19,7 +20,7 @@ namespace certsteward::testing {
 
 class SshdServer {
  public:
-  SshdServer() {
+  explicit SshdServer(bool sftpOnly = false) {
     if (!std::filesystem::exists("/usr/sbin/sshd") ||
         !std::filesystem::exists("/usr/bin/ssh-keygen")) {
       reason_ = "sshd is not installed (scripts/setup installs openssh-server)";
@@ -47,7 +48,8 @@ class SshdServer {
         << "PidFile " << d << "/sshd.pid\nAuthorizedKeysFile " << d << "/authorized_keys\n"
         << "UsePAM no\nStrictModes no\nPermitRootLogin yes\nPasswordAuthentication yes\n"
         << "KbdInteractiveAuthentication no\nMaxStartups 200:30:400\nMaxSessions 50\n"
-        << "LogLevel ERROR\nSubsystem sftp internal-sftp\n";
+        << "LogLevel ERROR\nSubsystem sftp internal-sftp\n"
+        << (sftpOnly ? "ForceCommand internal-sftp\n" : "");
     pid_ = spawnLogged({"/usr/sbin/sshd", "-D", "-e", "-f", d + "/sshd_config"}, dir_ / "sshd.log");
     // Ready when the port accepts a connection.
     for (int i = 0; i < 100; ++i) {

@@ -86,6 +86,10 @@ export function Layout({ children }: { children: ComponentChildren }) {
                   {p.name}
                 </option>
               ))}
+              {projectId && !projects.data.projects.some((p) => p.id === projectId) && (
+                // Beyond the first 100 (the picker lists those; the Projects page pages through all).
+                <option value={projectId}>This project</option>
+              )}
             </select>
           </div>
         )}
