@@ -198,14 +198,27 @@ class SshTarget : public TargetFileSystem {
   // { marker; exit 97; }; <reload>`.
   domain::Status installAllThenRun(const Moves& moves, const std::string& reload) override {
     static constexpr const char* kMoveFailed = "certsteward: a file could not be moved into place";
-    if (!moves.empty() && commandsRun()) {
-      std::string command;
-      for (const auto& [from, path] : moves)
-        command += (command.empty() ? "{ " : " && ") + std::string("mv -f -- ") + shellQuote(from) +
-                   " " + shellQuote(path);
+    if (!moves.empty() && execWorks_) {
+      // The command proves itself (no extra round trip on the delivery path): an SFTP-only
+      // account runs the SFTP server instead, and the probe's line never comes back.
+      std::string command = "echo " + std::string(kProbe) + " >&2; ";
+      bool first = true;
+      for (const auto& [from, path] : moves) {
+        command += (first ? "{ " : " && ") + std::string("mv -f -- ") + shellQuote(from) + " " +
+                   shellQuote(path);
+        first = false;
+      }
       command += "; } || { echo '" + std::string(kMoveFailed) + "' >&2; exit 97; }";
       if (!reload.empty()) command += "\n" + reload;
       auto ran = exec(command);
+      if (ran && ran->second.find(kProbe) == std::string::npos) {
+        execWorks_ = false;  // nothing ran: SFTP, then the reload (which says so)
+        execProbed_ = true;
+        ran = makeError(ErrorCode::unavailable, "the host runs no commands", "RELOAD_FAILED");
+      } else if (ran) {
+        execProbed_ = true;
+        ran->second.erase(ran->second.find(kProbe), kProbe.size() + 1);  // and its newline
+      }
       if (ran && ran->first == 0) return {};
       if (!ran && ran.error().reason == "TIMEOUT") return ran.error();
       if (ran && ran->first == 97 && ran->second.find(kMoveFailed) != std::string::npos) {
@@ -322,7 +335,6 @@ class SshTarget : public TargetFileSystem {
   bool commandsRun() {
     if (!execProbed_) {
       execProbed_ = true;
-      static constexpr std::string_view kProbe = "certsteward-exec-probe";
       auto ran = exec("echo " + std::string(kProbe));
       execWorks_ = ran && ran->first == 0 && ran->second.find(kProbe) != std::string::npos;
     }
@@ -383,6 +395,7 @@ class SshTarget : public TargetFileSystem {
   sftp_session sftp_ = nullptr;
   std::int64_t timeoutMs_ = 30000;
   std::optional<std::pair<uint32_t, uint32_t>> home_;
+  static constexpr std::string_view kProbe = "certsteward-exec-probe";
   bool execWorks_ = true;
   bool execProbed_ = false;
 };
