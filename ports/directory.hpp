@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "domain/result.hpp"
 
@@ -13,6 +14,7 @@ struct DirectoryUser {
   std::string username;
   std::string distinguished_name;
   std::string email;
+  std::vector<std::string> groups;  // DNs of the groups that list the user (mapped to org roles)
 };
 
 class Directory {

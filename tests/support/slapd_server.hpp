@@ -1,0 +1,116 @@
+// SlapdServer: Debian's OpenLDAP slapd started by a test on 127.0.0.1 at a free port, with its
+// own database in a temporary directory, seeded with people and groups (kUsers below); stopped
+// and removed by the destructor (or earlier by stop(), to test an unreachable directory).
+// available() is false, with a reason, when slapd is not installed.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/child_process.hpp"
+#include "support/free_port.hpp"
+
+namespace certsteward::testing {
+
+class SlapdServer {
+ public:
+  static constexpr const char* kBase = "dc=example,dc=test";
+  static constexpr const char* kService = "cn=certsteward,ou=services,dc=example,dc=test";
+  static constexpr const char* kServicePassword = "service secret";
+  static constexpr const char* kGroups = "ou=groups,dc=example,dc=test";
+  static constexpr const char* kAdmins = "cn=cert-admins,ou=groups,dc=example,dc=test";
+  static constexpr const char* kOperators = "cn=cert-operators,ou=groups,dc=example,dc=test";
+  // alice is in cert-admins, bob in cert-operators, carol in both, dave in none; each one's
+  // password is "<name> password".
+  static std::string dn(const std::string& user) {
+    return "uid=" + user + ",ou=people," + std::string(kBase);
+  }
+
+  SlapdServer() {
+    if (!std::filesystem::exists("/usr/sbin/slapd") ||
+        !std::filesystem::exists("/usr/sbin/slapadd")) {
+      reason_ = "slapd is not installed (scripts/setup installs slapd)";
+      return;
+    }
+    dir_ = freshServerDir("slapd");
+    port_ = freeLoopbackPort();
+    const auto d = dir_.string();
+    std::filesystem::create_directories(dir_ / "db");
+    std::ofstream(dir_ / "slapd.conf")
+        << "include /etc/ldap/schema/core.schema\ninclude /etc/ldap/schema/cosine.schema\n"
+        << "include /etc/ldap/schema/inetorgperson.schema\n"
+        << "pidfile " << d << "/slapd.pid\nmodulepath /usr/lib/ldap\nmoduleload back_mdb\n"
+        << "access to attrs=userPassword by self read by anonymous auth by * none\n"
+        << "access to * by * read\n"
+        << "database mdb\nmaxsize 10485760\nsuffix \"" << kBase << "\"\n"
+        << "rootdn \"cn=admin," << kBase << "\"\nrootpw admin-secret\ndirectory " << d << "/db\n";
+    std::ofstream seed(dir_ / "seed.ldif");
+    seed << "dn: " << kBase << "\nobjectClass: dcObject\nobjectClass: organization\n"
+         << "dc: example\no: Example\n\n";
+    for (const char* ou : {"people", "groups", "services"}) {
+      seed << "dn: ou=" << ou << "," << kBase << "\nobjectClass: organizationalUnit\nou: " << ou
+           << "\n\n";
+    }
+    seed << "dn: " << kService << "\nobjectClass: person\nobjectClass: simpleSecurityObject\n"
+         << "cn: certsteward\nsn: service\nuserPassword: " << kServicePassword << "\n\n";
+    for (const char* user : {"alice", "bob", "carol", "dave"}) {
+      seed << "dn: " << dn(user) << "\nobjectClass: inetOrgPerson\nuid: " << user
+           << "\ncn: " << user << "\nsn: " << user << "\nmail: " << user
+           << "@example.test\nuserPassword: " << user << " password\n\n";
+    }
+    seed << "dn: " << kAdmins
+         << "\nobjectClass: groupOfNames\ncn: cert-admins\nmember: " << dn("alice")
+         << "\nmember: " << dn("carol") << "\n\n";
+    seed << "dn: " << kOperators
+         << "\nobjectClass: groupOfNames\ncn: cert-operators\nmember: " << dn("bob")
+         << "\nmember: " << dn("carol") << "\n\n";
+    seed.close();
+    if (runShell("/usr/sbin/slapadd -f " + d + "/slapd.conf -l " + d + "/seed.ldif > " + d +
+                 "/slapadd.log 2>&1") != 0) {
+      reason_ = "slapadd failed: " + readLog(dir_ / "slapadd.log").substr(0, 2000);
+      return;
+    }
+    start();
+  }
+  ~SlapdServer() { stopAndRemove(pid_, dir_); }
+  SlapdServer(const SlapdServer&) = delete;
+  SlapdServer& operator=(const SlapdServer&) = delete;
+
+  bool available() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+  int port() const { return port_; }
+  // Stops the server, keeping its data (start() brings it back on the same port).
+  void stop() {
+    stopChild(pid_);
+    pid_ = -1;
+  }
+  void start() {
+    const std::string url = "ldap://127.0.0.1:" + std::to_string(port_) + "/";
+    pid_ =
+        spawnLogged({"/usr/sbin/slapd", "-f", (dir_ / "slapd.conf").string(), "-h", url, "-d", "0"},
+                    dir_ / "slapd.log");
+    for (int i = 0; i < 100; ++i) {  // bounded: 10 s
+      if (runShell("/usr/bin/ldapsearch -x -H " + url + " -b '' -s base > /dev/null 2>&1") == 0) {
+        return;
+      }
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        reason_ = "slapd exited at start: " + readLog(dir_ / "slapd.log").substr(0, 2000);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    reason_ = "slapd was not ready within 10 s";
+  }
+
+ private:
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string reason_;
+};
+
+}  // namespace certsteward::testing
