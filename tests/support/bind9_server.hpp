@@ -20,7 +20,7 @@
 
 namespace certsteward::testing {
 
-class Bind9Server {
+class Bind9Server : public LocalServer {
  public:
   static constexpr const char* kZone = "example.test";
   static constexpr const char* kKey256 = "certsteward-256";
@@ -72,20 +72,8 @@ class Bind9Server {
     });
   }
 
-  ~Bind9Server() { stopAndRemove(pid_, dir_); }
-  Bind9Server(const Bind9Server&) = delete;
-  Bind9Server& operator=(const Bind9Server&) = delete;
-
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   int port() const { return port_; }
-
- private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing

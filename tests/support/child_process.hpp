@@ -100,4 +100,25 @@ inline void stopAndRemove(pid_t pid, const std::filesystem::path& dir) {
   }
 }
 
+// What every server a test starts has in common: a directory of its own, its process, its
+// port, and why it is not available (empty when it is). The destructor stops the process and
+// removes the directory.
+class LocalServer {
+ public:
+  LocalServer(const LocalServer&) = delete;
+  LocalServer& operator=(const LocalServer&) = delete;
+
+  bool available() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+
+ protected:
+  LocalServer() = default;
+  ~LocalServer() { stopAndRemove(pid_, dir_); }
+
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string reason_;
+};
+
 }  // namespace certsteward::testing

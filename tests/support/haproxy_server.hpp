@@ -14,7 +14,7 @@
 
 namespace certsteward::testing {
 
-class HaproxyServer {
+class HaproxyServer : public LocalServer {
  public:
   explicit HaproxyServer(const TestMaterial& initial) {
     if (!std::filesystem::exists("/usr/sbin/haproxy")) {
@@ -38,23 +38,12 @@ class HaproxyServer {
         << "  http-request return status 200 content-type text/plain string ok\n";
     pid_ =
         spawnLogged({"/usr/sbin/haproxy", "-db", "-f", d + "/haproxy.cfg"}, dir_ / "haproxy.log");
-    for (int i = 0; i < 100; ++i) {
-      if (loopbackAccepts(apiPort_) && loopbackAccepts(tlsPort_)) return;
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        reason_ = "haproxy exited at start: " + readLog(dir_ / "haproxy.log").substr(0, 2000);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds{100});
-    }
-    reason_ = "haproxy was not ready within 10 s";
+    reason_ = waitUntilReady(
+        pid_, dir_ / "haproxy.log", "haproxy",
+        [&](const std::string&) { return loopbackAccepts(apiPort_) && loopbackAccepts(tlsPort_); },
+        std::chrono::seconds{10});
   }
-  ~HaproxyServer() { stopAndRemove(pid_, dir_); }
-  HaproxyServer(const HaproxyServer&) = delete;
-  HaproxyServer& operator=(const HaproxyServer&) = delete;
 
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   int tlsPort() const { return tlsPort_; }
   std::string tlsAddress() const { return "127.0.0.1:" + std::to_string(tlsPort_); }
   std::string runtimeAddress() const { return "127.0.0.1:" + std::to_string(apiPort_); }
@@ -62,11 +51,8 @@ class HaproxyServer {
   pid_t pid() const { return pid_; }
 
  private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
   int tlsPort_ = 0;
   int apiPort_ = 0;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing

@@ -24,7 +24,7 @@
 
 namespace certsteward::testing {
 
-class HttpsReceiver {
+class HttpsReceiver : public LocalServer {
  public:
   struct Request {
     std::string path;
@@ -83,12 +83,7 @@ class HttpsReceiver {
         pid_, dir_ / "receiver.log", "the webhook receiver",
         [](const std::string& text) { return text.find("listening") != std::string::npos; });
   }
-  ~HttpsReceiver() { stopAndRemove(pid_, dir_); }
-  HttpsReceiver(const HttpsReceiver&) = delete;
-  HttpsReceiver& operator=(const HttpsReceiver&) = delete;
 
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   std::string url(const std::string& path = "/hook") const {
     return "https://127.0.0.1:" + std::to_string(port_) + path;
   }
@@ -110,11 +105,7 @@ class HttpsReceiver {
   }
 
  private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
   TestMaterial material_;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing

@@ -16,7 +16,7 @@
 
 namespace certsteward::testing {
 
-class NginxServer {
+class NginxServer : public LocalServer {
  public:
   explicit NginxServer(const TestMaterial& initial) {
     if (!std::filesystem::exists("/usr/sbin/nginx")) {
@@ -58,12 +58,7 @@ class NginxServer {
     }
     if (reason_.empty()) reason_ = "nginx was not ready within 10 s";
   }
-  ~NginxServer() { stopAndRemove(pid_, dir_); }
-  NginxServer(const NginxServer&) = delete;
-  NginxServer& operator=(const NginxServer&) = delete;
 
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   int port() const { return port_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   std::filesystem::path site() const { return dir_ / "site"; }
@@ -71,12 +66,6 @@ class NginxServer {
   std::string reloadCommand() const {
     return "/usr/sbin/nginx -c " + (dir_ / "nginx.conf").string() + " -s reload";
   }
-
- private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing

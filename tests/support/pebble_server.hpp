@@ -32,7 +32,7 @@ struct PebbleOptions {
   int certificate_validity_seconds = 0;         // 0: Pebble's default
 };
 
-class PebbleServer {
+class PebbleServer : public LocalServer {
  public:
   explicit PebbleServer(const PebbleOptions& options) {
     if (!std::filesystem::exists("/usr/bin/pebble")) {
@@ -83,12 +83,6 @@ class PebbleServer {
     });
   }
 
-  ~PebbleServer() { stopAndRemove(pid_, dir_); }
-  PebbleServer(const PebbleServer&) = delete;
-  PebbleServer& operator=(const PebbleServer&) = delete;
-
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   std::string directoryUrl() const { return "https://127.0.0.1:" + std::to_string(port_) + "/dir"; }
   std::string managementUrl() const {
     return "https://127.0.0.1:" + std::to_string(managementPort_);
@@ -126,11 +120,7 @@ class PebbleServer {
   std::string log() const { return readLog(dir_ / "pebble.log"); }
 
  private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
   int managementPort_ = 0;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing

@@ -15,7 +15,7 @@
 
 namespace certsteward::testing {
 
-class SlapdServer {
+class SlapdServer : public LocalServer {
  public:
   static constexpr const char* kBase = "dc=example,dc=test";
   static constexpr const char* kService = "cn=certsteward,ou=services,dc=example,dc=test";
@@ -75,12 +75,7 @@ class SlapdServer {
     }
     start();
   }
-  ~SlapdServer() { stopAndRemove(pid_, dir_); }
-  SlapdServer(const SlapdServer&) = delete;
-  SlapdServer& operator=(const SlapdServer&) = delete;
 
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   int port() const { return port_; }
   // Stops the server, keeping its data (start() brings it back on the same port).
   void stop() {
@@ -92,25 +87,12 @@ class SlapdServer {
     pid_ =
         spawnLogged({"/usr/sbin/slapd", "-f", (dir_ / "slapd.conf").string(), "-h", url, "-d", "0"},
                     dir_ / "slapd.log");
-    for (int i = 0; i < 100; ++i) {  // bounded: 10 s
-      if (runShell("/usr/bin/ldapsearch -x -H " + url + " -b '' -s base > /dev/null 2>&1") == 0) {
-        return;
-      }
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        reason_ = "slapd exited at start: " + readLog(dir_ / "slapd.log").substr(0, 2000);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds{100});
-    }
-    reason_ = "slapd was not ready within 10 s";
+    const std::string probe =
+        "/usr/bin/ldapsearch -x -H " + url + " -b '' -s base > /dev/null 2>&1";
+    reason_ = waitUntilReady(
+        pid_, dir_ / "slapd.log", "slapd", [&](const std::string&) { return runShell(probe) == 0; },
+        std::chrono::seconds{10});
   }
-
- private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing

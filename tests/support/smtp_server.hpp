@@ -18,7 +18,7 @@
 
 namespace certsteward::testing {
 
-class SmtpServer {
+class SmtpServer : public LocalServer {
  public:
   enum class Mode { starttls, tls, none };
 
@@ -59,12 +59,7 @@ class SmtpServer {
         pid_, dir_ / "server.log", "the SMTP server",
         [](const std::string& text) { return text.find("listening") != std::string::npos; });
   }
-  ~SmtpServer() { stopAndRemove(pid_, dir_); }
-  SmtpServer(const SmtpServer&) = delete;
-  SmtpServer& operator=(const SmtpServer&) = delete;
 
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   int port() const { return port_; }
   std::string caPem() const { return material_.chain_pem; }
   std::string log() const { return readLog(dir_ / "server.log"); }
@@ -92,11 +87,7 @@ class SmtpServer {
   }
 
  private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
   TestMaterial material_;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing

@@ -18,7 +18,7 @@
 
 namespace certsteward::testing {
 
-class SshdServer {
+class SshdServer : public LocalServer {
  public:
   explicit SshdServer(bool sftpOnly = false) {
     if (!std::filesystem::exists("/usr/sbin/sshd") ||
@@ -52,26 +52,13 @@ class SshdServer {
         << (sftpOnly ? "ForceCommand internal-sftp\n" : "");
     pid_ = spawnLogged({"/usr/sbin/sshd", "-D", "-e", "-f", d + "/sshd_config"}, dir_ / "sshd.log");
     // Ready when the port accepts a connection.
-    for (int i = 0; i < 100; ++i) {
-      if (runShell("/usr/bin/ssh-keyscan -T 1 -p " + std::to_string(port_) +
-                   " 127.0.0.1 > /dev/null 2>&1") == 0) {
-        return;
-      }
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        reason_ = "sshd exited at start: " + readLog(dir_ / "sshd.log").substr(0, 2000);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds{100});
-    }
-    reason_ = "sshd was not ready within 10 s";
+    const std::string probe =
+        "/usr/bin/ssh-keyscan -T 1 -p " + std::to_string(port_) + " 127.0.0.1 > /dev/null 2>&1";
+    reason_ = waitUntilReady(
+        pid_, dir_ / "sshd.log", "sshd", [&](const std::string&) { return runShell(probe) == 0; },
+        std::chrono::seconds{10});
   }
-  ~SshdServer() { stopAndRemove(pid_, dir_); }
-  SshdServer(const SshdServer&) = delete;
-  SshdServer& operator=(const SshdServer&) = delete;
 
-  bool available() const { return reason_.empty(); }
-  const std::string& reason() const { return reason_; }
   int port() const { return port_; }
   // As `ssh-keygen -lf` prints it.
   const std::string& hostKeyFingerprint() const { return fingerprint_; }
@@ -84,11 +71,7 @@ class SshdServer {
   }
 
  private:
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
   std::string fingerprint_;
-  std::string reason_;
 };
 
 }  // namespace certsteward::testing
