@@ -156,13 +156,9 @@ Result<std::vector<TargetResult>> DistributionRunner::dryRun(const Distribution&
     return makeError(ErrorCode::failed_precondition,
                      "the certificate has not been issued yet: there is nothing to deliver");
   }
-  std::string key;
-  if (!cert->private_key_sealed.empty()) {
-    auto opened = p_.secrets.open(cert->private_key_sealed);
-    if (!opened) return makeError(ErrorCode::internal, "the private key cannot be decrypted");
-    key = std::move(*opened);
-  }
-  const CertificateVersion next = versionOf(*cert, std::move(key));
+  auto version = versionOf(*cert, p_.secrets);
+  if (!version) return version.error();
+  const CertificateVersion next = std::move(*version);
   auto prepared = prepare(d, [](LogLevel, const std::string&) {});
   if (!prepared) return prepared.error();
   auto& p = *prepared;

@@ -45,7 +45,15 @@ inline std::string firstError(const std::vector<TargetResult>& results) {
   return "no target";
 }
 
-inline CertificateVersion versionOf(const Certificate& cert, std::string key) {
+// The issued certificate as the modules deliver it, its private key opened.
+inline Result<CertificateVersion> versionOf(const Certificate& cert,
+                                            const ports::SecretBox& secrets) {
+  std::string key;
+  if (!cert.private_key_sealed.empty()) {
+    auto opened = secrets.open(cert.private_key_sealed);
+    if (!opened) return makeError(ErrorCode::internal, "the private key cannot be decrypted");
+    key = std::move(*opened);
+  }
   return CertificateVersion{
       cert.id,         cert.common_name,     cert.sans,      cert.serial_number,
       cert.expires_at, cert.certificate_pem, cert.chain_pem, std::move(key)};

@@ -385,13 +385,9 @@ Status DistributionRunner::execute(const Job& job, const Log& log) {
     if (distributions.empty()) log(LogLevel::info, "the certificate has no distributions");
   }
 
-  std::string key;
-  if (!cert->private_key_sealed.empty()) {
-    auto opened = p_.secrets.open(cert->private_key_sealed);
-    if (!opened) return makeError(ErrorCode::internal, "the private key cannot be decrypted");
-    key = std::move(*opened);
-  }
-  const CertificateVersion next = versionOf(*cert, std::move(key));
+  auto version = versionOf(*cert, p_.secrets);
+  if (!version) return version.error();
+  const CertificateVersion next = std::move(*version);
   int failed = 0;
   int busyOnes = 0;
   std::string firstFailure;

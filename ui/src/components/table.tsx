@@ -2,6 +2,7 @@
 // and column headers, a row for "nothing here", and the pager.
 import type { ComponentChildren } from "preact";
 import type { Paged } from "../api/types";
+import type { Loaded } from "../lib/load";
 import { ErrorBanner, Loading, Pager } from "./ui";
 
 export interface Column<T> {
@@ -10,22 +11,23 @@ export interface Column<T> {
   class?: string | ((row: T) => string);
 }
 
-export function PagedTable<T>(props: {
+// `list`: the page as read (its rows picked by `rows`), with its error and loading state.
+export function PagedTable<T, D extends Paged>(props: {
   caption: string;
   columns: Column<T>[];
-  rows: T[] | undefined;
+  list: Loaded<D>;
+  rows: (data: D) => T[];
   rowKey: (row: T) => string;
-  paged: Paged | undefined;
-  error: unknown;
-  loading: boolean;
   empty: string;
   onPage: (page: number) => void;
 }) {
-  const { rows, paged, columns } = props;
+  const { list, columns } = props;
+  const paged = list.data;
+  const rows = paged && props.rows(paged);
   return (
     <>
-      <ErrorBanner error={props.error} />
-      {props.loading && !rows && <Loading />}
+      <ErrorBanner error={list.error} />
+      {list.loading && !rows && <Loading />}
       {rows && (
         <>
           <div class="table-wrap">

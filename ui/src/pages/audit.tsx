@@ -54,11 +54,9 @@ export function Audit({ query }: { query: URLSearchParams }) {
       </form>
       <PagedTable
         caption="Audit entries"
-        rows={list.data?.logs}
+        list={list}
+        rows={(d) => d.logs}
         rowKey={(e) => e.id}
-        paged={list.data}
-        error={list.error}
-        loading={list.loading}
         empty="No entries match."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[

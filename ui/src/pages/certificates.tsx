@@ -169,11 +169,9 @@ export function Certificates({ project, query }: { project: string; query: URLSe
       </form>
       <PagedTable
         caption={`Certificates, page ${page}`}
-        rows={list.data?.certificates}
+        list={list}
+        rows={(d) => d.certificates}
         rowKey={(c) => c.id}
-        paged={list.data}
-        error={list.error}
-        loading={list.loading}
         empty="No certificate matches."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[

@@ -18,11 +18,9 @@ export function Distributions({ project, query }: { project: string; query: URLS
       <p class="muted">Dry-run, execute and roll back from the certificate's page.</p>
       <PagedTable
         caption="Distributions"
-        rows={list.data?.distributions}
+        list={list}
+        rows={(d) => d.distributions}
         rowKey={(d) => d.id}
-        paged={list.data}
-        error={list.error}
-        loading={list.loading}
         empty="No distributions yet."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[

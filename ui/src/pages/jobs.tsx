@@ -37,11 +37,9 @@ export function Jobs({ project, query }: { project: string; query: URLSearchPara
       </form>
       <PagedTable
         caption="Jobs"
-        rows={list.data?.jobs}
+        list={list}
+        rows={(d) => d.jobs}
         rowKey={(j) => j.id}
-        paged={list.data}
-        error={list.error}
-        loading={list.loading}
         empty="No jobs match."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[

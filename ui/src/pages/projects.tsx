@@ -42,11 +42,9 @@ export function Projects({ query }: { query: URLSearchParams }) {
       )}
       <PagedTable
         caption="Projects"
-        rows={list.data?.projects}
+        list={list}
+        rows={(d) => d.projects}
         rowKey={(p) => p.id}
-        paged={list.data}
-        error={list.error}
-        loading={list.loading}
         empty="No projects you can see."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[

@@ -81,11 +81,9 @@ export function Users({ query }: { query: URLSearchParams }) {
       )}
       <PagedTable
         caption="Users"
-        rows={list.data?.users}
+        list={list}
+        rows={(d) => d.users}
         rowKey={(u) => u.id}
-        paged={list.data}
-        error={list.error}
-        loading={list.loading}
         empty="No users."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[
