@@ -26,6 +26,7 @@
 #include "adapters/distribution/built_in_modules.hpp"
 #include "adapters/dns/dns_provider_factory.hpp"
 #include "adapters/http/http_server.hpp"
+#include "adapters/ldap/ldap_directory.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "adapters/notify/channel_senders.hpp"
 #include "adapters/rest/api.hpp"
@@ -44,6 +45,7 @@
 #include "domain/services/ca_quota_service.hpp"
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/configuration_services.hpp"
+#include "domain/services/directory_login.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "domain/services/job_service.hpp"
@@ -100,9 +102,13 @@ struct Application::Parts {
         work(store->transactions(), store->projects()),
         access(store->memberships(), store->projects()),
         audit(store->auditLog(), auditMac, ids, clock, store->rateLimits(), access),
+        ldapSettingsDocument(store->settings(), clock),
+        directoryLogin({ldapSettingsDocument, directory, secretBox, users_, ids, clock}, work,
+                       access, audit),
         auth({users_, store->refreshTokens(), store->rateLimits(), hasher, tokens, ids, random,
               clock, secretBox, otpHasher, csrfMac},
-             domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}, work, audit),
+             domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}, work, audit,
+             &directoryLogin),
         projects(
             {store->projects(), store->memberships(), users_, store->certificates(), ids, clock,
              store->acmeAccounts(), store->dnsCredentials(), store->zones(), store->credentials(),
@@ -150,7 +156,6 @@ struct Application::Parts {
         distributions(
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
             store->jobs(), distributionRunner, jobPolicy(c), work, access, audit),
-        ldapSettingsDocument(store->settings(), clock),
         ldapSettings({ldapSettingsDocument, secretBox}, work, access, audit),
         quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock},
                access, c.acme_rate_limits),
@@ -171,6 +176,7 @@ struct Application::Parts {
              checks,
              quotas,
              ldapSettings,
+             directoryLogin,
              access,
              secretBox,
              *store,
@@ -202,6 +208,9 @@ struct Application::Parts {
   domain::UnitOfWork work;
   domain::AccessControl access;
   domain::AuditService audit;
+  adapters::codec::LdapSettingsDocument ldapSettingsDocument;
+  adapters::ldap::LdapDirectory directory;
+  domain::DirectoryLogin directoryLogin;
   domain::AuthService auth;
   domain::ProjectService projects;
   domain::UserService users;
@@ -244,7 +253,6 @@ struct Application::Parts {
   domain::LicenseService license;
   domain::ConfigurationServices configuration;
   domain::DistributionService distributions;
-  adapters::codec::LdapSettingsDocument ldapSettingsDocument;
   domain::LdapSettingsService ldapSettings;
   domain::CaQuotaService quotas;
   domain::NotificationService notifications;

@@ -39,6 +39,9 @@ struct Error {
 // The reason of an invalid_argument whose input is malformed (an unknown enum value, a wrong
 // syntax) rather than well-formed but against a rule; the REST API answers it 400, not 422.
 inline constexpr const char* kMalformed = "MALFORMED";
+// The reason of an invalid_argument that breaks a rule of one field: references[0] names it
+// (answered 422 with "field").
+inline constexpr const char* kInvalidField = "INVALID_FIELD";
 
 inline Error makeError(ErrorCode code, std::string message, std::string reason = {}) {
   return Error{code, std::move(message), std::move(reason), {}};

@@ -1,11 +1,14 @@
-// libldap (OpenLDAP 2.5) behind the Directory port. Its result codes are translated here:
-// a directory that cannot be reached is `unavailable`, a refused user `unauthenticated`.
+// libldap (OpenLDAP 2.5, GnuTLS) behind the Directory port. Its result codes are translated
+// here: a directory that cannot be reached is `unavailable`, a refused user `unauthenticated`.
 #include "adapters/ldap/ldap_directory.hpp"
 
 #include <ldap.h>
 #include <sys/time.h>
+#include <unistd.h>
 
-#include <memory>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "domain/ldap_filter.hpp"
@@ -14,6 +17,8 @@ namespace certsteward::adapters::ldap {
 namespace {
 
 using domain::ErrorCode;
+using domain::LdapSecurity;
+using domain::LdapSettings;
 using domain::makeError;
 
 constexpr const char* kRefused = "invalid username or password";
@@ -37,17 +42,19 @@ bool unreachable(int rc) {
          rc == LDAP_UNAVAILABLE || rc == LDAP_BUSY || rc == LDAP_TIMELIMIT_EXCEEDED;
 }
 
+std::string describe(const char* what, int rc) {
+  return std::string(what) + ": " + ldap_err2string(rc) +
+         (unreachable(rc) ? " (the directory is unreachable)" : "");
+}
+
 domain::Error failure(const char* what, int rc) {
-  return makeError(ErrorCode::unavailable,
-                   std::string(what) + ": " + ldap_err2string(rc) +
-                       (unreachable(rc) ? " (the directory is unreachable)" : ""),
+  return makeError(ErrorCode::unavailable, describe(what, rc),
                    unreachable(rc) ? "DIRECTORY_UNREACHABLE" : "DIRECTORY_ERROR");
 }
 
-timeval toTimeval(std::chrono::milliseconds ms) {
+timeval seconds(int s) {
   timeval tv{};
-  tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
-  tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+  tv.tv_sec = static_cast<time_t>(s);
   return tv;
 }
 
@@ -66,63 +73,166 @@ std::string firstValue(LDAP* ld, LDAPMessage* entry, const std::string& attribut
   return out;
 }
 
-// Opens a connection: TLS as configured, timeouts, no referrals (a referral could send the
-// credentials elsewhere), and the service account bound.
-domain::Status open(const LdapDirectoryOptions& o, Handle& h) {
-  const std::string url = std::string(o.security == LdapSecurity::ldaps ? "ldaps://" : "ldap://") +
-                          (o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host) +
-                          ":" + std::to_string(o.port);
-  int rc = ldap_initialize(&h.ld, url.c_str());
-  if (rc != LDAP_SUCCESS) return failure("the directory address is not usable", rc);
+std::string urlOf(const LdapSettings& s, bool secure) {
+  const bool v6 = s.host.find(':') != std::string::npos;
+  return std::string(secure ? "ldaps://" : "ldap://") + (v6 ? "[" + s.host + "]" : s.host) + ":" +
+         std::to_string(s.port);
+}
+
+// A handle with protocol 3, no referrals (a referral could send the credentials elsewhere), the
+// timeouts, and for TLS a context of its own that demands a certificate the CAs sign (the
+// settings' bundle, written to a private file only while the context is built, or the system's).
+int initialize(const LdapSettings& s, bool secure, Handle& h, std::string& problem) {
+  int rc = ldap_initialize(&h.ld, urlOf(s, secure).c_str());
+  if (rc != LDAP_SUCCESS) {
+    problem = "the directory address is not usable";
+    return rc;
+  }
   const int version = LDAP_VERSION3;
   ldap_set_option(h.ld, LDAP_OPT_PROTOCOL_VERSION, &version);
   ldap_set_option(h.ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF);
-  const timeval tv = toTimeval(o.timeout);
-  ldap_set_option(h.ld, LDAP_OPT_NETWORK_TIMEOUT, &tv);
-  ldap_set_option(h.ld, LDAP_OPT_TIMEOUT, &tv);
-  if (o.security != LdapSecurity::none) {
-    const int demand = LDAP_OPT_X_TLS_DEMAND;
-    ldap_set_option(h.ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &demand);
-    if (!o.ca_bundle.empty()) ldap_set_option(h.ld, LDAP_OPT_X_TLS_CACERTFILE, o.ca_bundle.c_str());
-    const int isServer = 0;
-    ldap_set_option(h.ld, LDAP_OPT_X_TLS_NEWCTX, &isServer);  // this handle's own TLS context
+  const timeval connect = seconds(s.connect_timeout_seconds);
+  const timeval operation = seconds(s.operation_timeout_seconds);
+  ldap_set_option(h.ld, LDAP_OPT_NETWORK_TIMEOUT, &connect);
+  ldap_set_option(h.ld, LDAP_OPT_TIMEOUT, &operation);
+  if (s.security == LdapSecurity::none) return LDAP_SUCCESS;
+  const int demand = LDAP_OPT_X_TLS_DEMAND;
+  ldap_set_option(h.ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &demand);
+  std::string caFile;
+  if (!s.ca_bundle.empty()) {
+    char path[] = "/tmp/certsteward-ldap-ca-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) {
+      problem = "the CA bundle could not be written to a temporary file";
+      return LDAP_LOCAL_ERROR;
+    }
+    const auto written = write(fd, s.ca_bundle.data(), s.ca_bundle.size());
+    close(fd);
+    caFile = path;
+    if (written != static_cast<ssize_t>(s.ca_bundle.size())) {
+      std::remove(path);
+      problem = "the CA bundle could not be written to a temporary file";
+      return LDAP_LOCAL_ERROR;
+    }
+    ldap_set_option(h.ld, LDAP_OPT_X_TLS_CACERTFILE, caFile.c_str());
   }
-  if (o.security == LdapSecurity::starttls) {
-    rc = ldap_start_tls_s(h.ld, nullptr, nullptr);
-    if (rc != LDAP_SUCCESS) return failure("STARTTLS failed", rc);
+  const int isServer = 0;
+  rc = ldap_set_option(h.ld, LDAP_OPT_X_TLS_NEWCTX, &isServer);  // reads the CA file now
+  if (!caFile.empty()) std::remove(caFile.c_str());
+  if (rc != LDAP_OPT_SUCCESS) {
+    problem = "the TLS settings are not usable (is ca_bundle a valid PEM certificate?)";
+    return LDAP_LOCAL_ERROR;
   }
-  rc = simpleBind(h.ld, o.bind_dn, o.bind_password);
+  return LDAP_SUCCESS;
+}
+
+std::string tlsDescription(LDAP* ld) {
+  char* version = nullptr;
+  char* cipher = nullptr;
+  ldap_get_option(ld, LDAP_OPT_X_TLS_VERSION, &version);
+  ldap_get_option(ld, LDAP_OPT_X_TLS_CIPHER, &cipher);
+  std::string out = "TLS established and the directory's certificate verified";
+  if (version != nullptr) out += std::string(" (") + version + (cipher ? ", " : ")");
+  if (cipher != nullptr) out += std::string(cipher) + ")";
+  ldap_memfree(version);
+  ldap_memfree(cipher);
+  return out;
+}
+
+// The steps up to and including the service bind, each recorded in `steps` when given. On
+// failure, `error` says what went wrong.
+bool open(const ports::DirectoryAccess& a, Handle& h, std::vector<ports::DirectoryCheck>* steps,
+          domain::Error& error) {
+  const LdapSettings& s = a.settings;
+  const auto note = [&](const char* step, bool ok, std::string message) {
+    if (steps != nullptr) steps->push_back({step, ok, std::move(message)});
+  };
+  const auto fail = [&](const char* step, domain::Error e) {
+    note(step, false, e.message);
+    error = std::move(e);
+    return false;
+  };
+  const std::string where = s.host + ":" + std::to_string(s.port);
+  std::string problem;
+  int rc = initialize(s, s.security == LdapSecurity::ldaps, h, problem);
+  if (rc != LDAP_SUCCESS)
+    return fail("connect", makeError(ErrorCode::unavailable, problem, "DIRECTORY_ERROR"));
+  rc = ldap_connect(h.ld);
+  if (s.security == LdapSecurity::ldaps) {
+    if (rc != LDAP_SUCCESS) {
+      // TCP alone, to tell "nothing listens there" from "TLS failed".
+      Handle plain;
+      std::string ignored;
+      const bool tcp = initialize(s, false, plain, ignored) == LDAP_SUCCESS &&
+                       ldap_connect(plain.ld) == LDAP_SUCCESS;
+      if (!tcp) return fail("connect", failure(("cannot connect to " + where).c_str(), rc));
+      note("connect", true, "connected to " + where);
+      return fail("tls", makeError(ErrorCode::unavailable,
+                                   "the TLS handshake failed (is the directory's certificate "
+                                   "signed by ca_bundle, and valid for " +
+                                       s.host + "?)",
+                                   "DIRECTORY_ERROR"));
+    }
+    note("connect", true, "connected to " + where);
+    note("tls", true, tlsDescription(h.ld));
+  } else {
+    if (rc != LDAP_SUCCESS)
+      return fail("connect", failure(("cannot connect to " + where).c_str(), rc));
+    note("connect", true, "connected to " + where);
+    if (s.security == LdapSecurity::starttls) {
+      rc = ldap_start_tls_s(h.ld, nullptr, nullptr);
+      if (rc != LDAP_SUCCESS) {
+        return fail("tls", makeError(ErrorCode::unavailable,
+                                     describe("STARTTLS failed", rc) +
+                                         " (is the directory's certificate signed by ca_bundle, "
+                                         "and valid for " +
+                                         s.host + "?)",
+                                     "DIRECTORY_ERROR"));  // reached, but not trusted
+      }
+      note("tls", true, tlsDescription(h.ld));
+    }
+  }
+  rc = simpleBind(h.ld, s.bind_dn, a.bind_password);
   if (rc == LDAP_INVALID_CREDENTIALS) {
-    return makeError(ErrorCode::unavailable, "the directory refused the service account",
-                     "DIRECTORY_ERROR");
+    return fail("bind", makeError(ErrorCode::unavailable,
+                                  "the directory refused the service account (check bind_dn and "
+                                  "bind_password)",
+                                  "DIRECTORY_ERROR"));
   }
-  if (rc != LDAP_SUCCESS) return failure("the directory refused the connection", rc);
-  return {};
+  if (rc != LDAP_SUCCESS) return fail("bind", failure("the service bind failed", rc));
+  note("bind", true,
+       s.bind_dn.empty() ? "bound anonymously" : "bound as the service account " + s.bind_dn);
+  return true;
 }
 
 }  // namespace
 
-LdapDirectory::LdapDirectory(LdapDirectoryOptions options) : options_(std::move(options)) {}
-
-domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(std::string_view username,
+domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(const ports::DirectoryAccess& a,
+                                                                 std::string_view username,
                                                                  std::string_view password) {
   // An empty password is an unauthenticated bind (RFC 4513 5.1.2): it would "succeed".
   if (username.empty() || password.empty()) {
     return makeError(ErrorCode::unauthenticated, kRefused, "INVALID_CREDENTIALS");
   }
+  const LdapSettings& s = a.settings;
   Handle h;
-  if (auto s = open(options_, h); !s) return s.error();
+  domain::Error error;
+  if (!open(a, h, nullptr, error)) return error;
 
-  const std::string filter = domain::userFilter(options_.user_filter, username);
-  timeval tv = toTimeval(options_.timeout);
-  char dnOnly[] = "1.1";  // RFC 4511: no attributes
-  std::string email = options_.email_attribute;
-  char* attrs[] = {email.empty() ? dnOnly : email.data(), nullptr};
+  const std::string filter = domain::userFilter(s.user_filter, username);
+  timeval tv = seconds(s.operation_timeout_seconds);
+  std::string nameAttr = s.username_attribute;
+  std::string emailAttr = s.email_attribute;
+  char* attrs[] = {nameAttr.data(), emailAttr.empty() ? nullptr : emailAttr.data(), nullptr};
   Message found;
-  int rc = ldap_search_ext_s(h.ld, options_.base_dn.c_str(), LDAP_SCOPE_SUBTREE, filter.c_str(),
-                             attrs, 0, nullptr, nullptr, &tv, 2, &found.m);
+  int rc = ldap_search_ext_s(h.ld, s.base_dn.c_str(), LDAP_SCOPE_SUBTREE, filter.c_str(), attrs, 0,
+                             nullptr, nullptr, &tv, 2, &found.m);
   if (rc == LDAP_SIZELIMIT_EXCEEDED) {  // the filter names more than one entry: nobody
     return makeError(ErrorCode::unauthenticated, kRefused, "INVALID_CREDENTIALS");
+  }
+  if (rc == LDAP_NO_SUCH_OBJECT) {
+    return makeError(ErrorCode::unavailable, "the user search failed: base_dn does not exist",
+                     "DIRECTORY_ERROR");
   }
   if (rc != LDAP_SUCCESS) return failure("the user search failed", rc);
   if (ldap_count_entries(h.ld, found.m) != 1) {
@@ -131,10 +241,11 @@ domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(std::string_vie
   LDAPMessage* entry = ldap_first_entry(h.ld, found.m);
   char* dn = ldap_get_dn(h.ld, entry);
   ports::DirectoryUser user;
-  user.username = std::string(username);
   user.distinguished_name = dn != nullptr ? dn : "";
   ldap_memfree(dn);
-  user.email = firstValue(h.ld, entry, options_.email_attribute);
+  user.username = firstValue(h.ld, entry, s.username_attribute);
+  if (user.username.empty()) user.username = std::string(username);
+  user.email = firstValue(h.ld, entry, s.email_attribute);
 
   // The password, checked by binding as the user on this connection.
   rc = simpleBind(h.ld, user.distinguished_name, password);
@@ -143,17 +254,18 @@ domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(std::string_vie
   }
   if (rc != LDAP_SUCCESS) return failure("the directory did not check the password", rc);
 
-  if (!options_.group_base_dn.empty()) {
+  if (!s.group_base_dn.empty()) {
     // Groups as the service account sees them (the user may not read groups).
-    if (auto s = simpleBind(h.ld, options_.bind_dn, options_.bind_password); s != LDAP_SUCCESS) {
-      return failure("the directory refused the service account", s);
+    if (int b = simpleBind(h.ld, s.bind_dn, a.bind_password); b != LDAP_SUCCESS) {
+      return failure("the directory refused the service account", b);
     }
-    const std::string groups = "(&" + options_.group_filter + "(" + options_.member_attribute +
-                               "=" + domain::escapeFilterValue(user.distinguished_name) + "))";
+    const std::string groups = "(&" + s.group_filter + "(" + s.member_attribute + "=" +
+                               domain::escapeFilterValue(user.distinguished_name) + "))";
+    char dnOnly[] = "1.1";  // RFC 4511: no attributes
     char* none[] = {dnOnly, nullptr};
     Message listed;
-    rc = ldap_search_ext_s(h.ld, options_.group_base_dn.c_str(), LDAP_SCOPE_SUBTREE, groups.c_str(),
-                           none, 0, nullptr, nullptr, &tv, 1000, &listed.m);
+    rc = ldap_search_ext_s(h.ld, s.group_base_dn.c_str(), LDAP_SCOPE_SUBTREE, groups.c_str(), none,
+                           0, nullptr, nullptr, &tv, 1000, &listed.m);
     if (rc != LDAP_SUCCESS && rc != LDAP_SIZELIMIT_EXCEEDED) {
       return failure("the group search failed", rc);
     }
@@ -167,9 +279,34 @@ domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(std::string_vie
   return user;
 }
 
-domain::Status LdapDirectory::test() {
+std::vector<ports::DirectoryCheck> LdapDirectory::test(const ports::DirectoryAccess& a) {
+  std::vector<ports::DirectoryCheck> steps;
   Handle h;
-  return open(options_, h);
+  domain::Error error;
+  if (!open(a, h, &steps, error)) return steps;
+  const LdapSettings& s = a.settings;
+  timeval tv = seconds(s.operation_timeout_seconds);
+  char dnOnly[] = "1.1";
+  char* none[] = {dnOnly, nullptr};
+  Message found;
+  // base_dn itself, as the service account sees it (users are searched under it).
+  char any[] = "(objectClass=*)";
+  int rc = ldap_search_ext_s(h.ld, s.base_dn.c_str(), LDAP_SCOPE_BASE, any, none, 0, nullptr,
+                             nullptr, &tv, 1, &found.m);
+  if (rc == LDAP_NO_SUCH_OBJECT) {
+    steps.push_back({"search", false, "base_dn " + s.base_dn + " does not exist"});
+    return steps;
+  }
+  if (rc != LDAP_SUCCESS) {
+    steps.push_back({"search", false, describe("the search under base_dn failed", rc)});
+    return steps;
+  }
+  if (ldap_count_entries(h.ld, found.m) != 1) {
+    steps.push_back({"search", false, "the service account cannot read base_dn " + s.base_dn});
+    return steps;
+  }
+  steps.push_back({"search", true, "searched under " + s.base_dn});
+  return steps;
 }
 
 }  // namespace certsteward::adapters::ldap

@@ -57,6 +57,9 @@ HttpResponse errorResponse(const domain::Error& e) {
     case ErrorCode::not_found:
       return errorResponse(404, e.message);
     case ErrorCode::invalid_argument:  // malformed input is 400, a broken rule 422
+      if (e.reason == domain::kInvalidField && !e.references.empty()) {
+        return jsonResponse(422, json::object{{"error", e.message}, {"field", e.references[0]}});
+      }
       return errorResponse(e.reason == domain::kMalformed ? 400 : 422, e.message);
     case ErrorCode::failed_precondition:
       return errorResponse(409, e.message);

@@ -12,6 +12,7 @@
 #include "domain/services/auth_service.hpp"
 #include "domain/services/ca_quota_service.hpp"
 #include "domain/services/certificate_service.hpp"
+#include "domain/services/directory_login.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "domain/services/job_service.hpp"
 #include "domain/services/ldap_settings_service.hpp"
@@ -57,6 +58,7 @@ struct ApiServices {
   domain::ProviderChecks& checks;
   domain::CaQuotaService& quotas;
   domain::LdapSettingsService& ldapSettings;
+  domain::DirectoryLogin& directoryLogin;  // the LDAP connection test
   const domain::AccessControl& access;
   ports::SecretBox& secrets;
   ports::Store& store;

@@ -3,18 +3,143 @@
 #include "adapters/rest/api.hpp"
 #include "adapters/rest/json_io.hpp"
 
+#include <set>
+
 namespace certsteward::adapters::rest {
 namespace {
 
 json::object ldapSettingsJson(const domain::LdapSettingsView& v) {
   const auto& s = v.settings;
-  return {{"host", s.host},
+  json::array mappings;
+  for (const auto& m : s.group_mappings) {
+    mappings.push_back(
+        json::object{{"group_dn", m.group_dn}, {"org_role", std::string(nameOf(m.org_role))}});
+  }
+  return {{"enabled", s.enabled},
+          {"host", s.host},
           {"port", s.port},
+          {"security", std::string(nameOf(s.security))},
+          {"use_tls", s.security != domain::LdapSecurity::none},
+          {"ca_bundle", s.ca_bundle},
           {"bind_dn", s.bind_dn},
+          {"bind_password_configured", v.bind_password_configured},
           {"base_dn", s.base_dn},
           {"user_filter", s.user_filter},
-          {"use_tls", s.use_tls},
-          {"bind_password_configured", v.bind_password_configured}};
+          {"username_attribute", s.username_attribute},
+          {"email_attribute", s.email_attribute},
+          {"group_base_dn", s.group_base_dn},
+          {"group_filter", s.group_filter},
+          {"member_attribute", s.member_attribute},
+          {"group_mappings", mappings},
+          {"default_org_role", s.default_org_role
+                                   ? json::value(std::string(nameOf(*s.default_org_role)))
+                                   : json::value(nullptr)},
+          {"deny_without_group", !s.default_org_role.has_value()},
+          {"connect_timeout_seconds", s.connect_timeout_seconds},
+          {"operation_timeout_seconds", s.operation_timeout_seconds}};
+}
+
+std::optional<int> optionalInt(const json::object& o, const char* key, int min, int max) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_int64() || v->as_int64() < min || v->as_int64() > max) {
+    throw BadRequest(std::string(key) + " must be an integer from " + std::to_string(min) + " to " +
+                     std::to_string(max));
+  }
+  return static_cast<int>(v->as_int64());
+}
+
+// The PUT body: every field of the settings (omitted ones take their defaults; an omitted
+// bind_password keeps the one saved). Unknown fields are refused, so a misspelt one is noticed.
+domain::LdapSettings ldapSettingsFrom(const json::object& body) {
+  static const std::set<std::string, std::less<>> known = {"enabled",
+                                                           "url",
+                                                           "host",
+                                                           "port",
+                                                           "security",
+                                                           "use_tls",
+                                                           "ca_bundle",
+                                                           "bind_dn",
+                                                           "bind_password",
+                                                           "bind_password_configured",
+                                                           "base_dn",
+                                                           "user_filter",
+                                                           "username_attribute",
+                                                           "email_attribute",
+                                                           "group_base_dn",
+                                                           "group_filter",
+                                                           "member_attribute",
+                                                           "group_mappings",
+                                                           "default_org_role",
+                                                           "deny_without_group",
+                                                           "connect_timeout_seconds",
+                                                           "operation_timeout_seconds"};
+  for (const auto& [key, value] : body) {
+    if (!known.contains(key)) {
+      throw BadRequest("unknown field " + std::string(key).substr(0, 60) + " in the LDAP settings");
+    }
+  }
+  domain::LdapSettings d;
+  d.enabled = optionalBool(body, "enabled").value_or(true);
+  if (auto tls = optionalBool(body, "use_tls")) {  // the earlier form of security
+    d.security = *tls ? domain::LdapSecurity::starttls : domain::LdapSecurity::none;
+  }
+  if (auto security =
+          optionalEnum<domain::LdapSecurity>(body, "security", domain::parseLdapSecurity)) {
+    d.security = *security;
+  }
+  if (auto url = optionalString(body, "url", 300)) {
+    if (body.contains("host") || body.contains("port")) {
+      throw BadRequest("give either url or host and port, not both");
+    }
+    if (auto s = domain::applyLdapUrl(*url, d); !s) throw BadRequest(s.error().message);
+  } else {
+    d.host = requiredString(body, "host", 253);
+    const bool ldaps = d.security == domain::LdapSecurity::ldaps;
+    d.port = optionalInt(body, "port", 1, 65535).value_or(ldaps ? 636 : 389);
+  }
+  d.ca_bundle = optionalString(body, "ca_bundle", 65536).value_or("");
+  d.bind_dn = optionalString(body, "bind_dn", 1000).value_or("");
+  d.base_dn = requiredString(body, "base_dn", 1000);
+  d.user_filter = optionalString(body, "user_filter", 1000).value_or(d.user_filter);
+  d.username_attribute =
+      optionalString(body, "username_attribute", 100).value_or(d.username_attribute);
+  d.email_attribute = optionalString(body, "email_attribute", 100).value_or(d.email_attribute);
+  d.group_base_dn = optionalString(body, "group_base_dn", 1000).value_or("");
+  d.group_filter = optionalString(body, "group_filter", 1000).value_or(d.group_filter);
+  d.member_attribute = optionalString(body, "member_attribute", 100).value_or(d.member_attribute);
+  if (const auto* list = body.if_contains("group_mappings"); list != nullptr && !list->is_null()) {
+    if (!list->is_array() || list->as_array().size() > 100) {
+      throw BadRequest("group_mappings must be an array of at most 100 {group_dn, org_role}");
+    }
+    for (const auto& item : list->as_array()) {
+      if (!item.is_object()) throw BadRequest("group_mappings entries must be objects");
+      const auto& o = item.as_object();
+      domain::LdapGroupMapping m;
+      m.group_dn = requiredString(o, "group_dn", 1000);
+      auto role = optionalEnum<domain::OrgRole>(o, "org_role", domain::parseOrgRole);
+      if (!role) throw BadRequest("group_mappings entries need org_role");
+      m.org_role = *role;
+      d.group_mappings.push_back(std::move(m));
+    }
+  }
+  const bool deny = optionalBool(body, "deny_without_group").value_or(false);
+  const auto* role = body.if_contains("default_org_role");
+  const bool roleGiven = role != nullptr && !role->is_null();
+  if (deny && roleGiven) {
+    throw BadRequest("give either default_org_role or deny_without_group: true, not both");
+  }
+  if (deny) {
+    d.default_org_role.reset();
+  } else if (roleGiven) {
+    d.default_org_role =
+        optionalEnum<domain::OrgRole>(body, "default_org_role", domain::parseOrgRole);
+  }
+  d.connect_timeout_seconds =
+      optionalInt(body, "connect_timeout_seconds", 1, 60).value_or(d.connect_timeout_seconds);
+  d.operation_timeout_seconds =
+      optionalInt(body, "operation_timeout_seconds", 1, 60).value_or(d.operation_timeout_seconds);
+  return d;
 }
 
 }  // namespace
@@ -65,20 +190,7 @@ void Api::addSettingsRoutes() {
     if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
       return errorResponse(s.error());
     const auto body = parseBody(c.request);
-    domain::LdapSettings draft;
-    draft.host = requiredString(body, "host", 253);
-    draft.bind_dn = optionalString(body, "bind_dn", 1000).value_or("");
-    draft.base_dn = requiredString(body, "base_dn", 1000);
-    draft.user_filter = optionalString(body, "user_filter", 1000).value_or(draft.user_filter);
-    draft.use_tls = optionalBool(body, "use_tls").value_or(true);
-    const auto* port = body.if_contains("port");
-    if (port != nullptr && !port->is_null()) {
-      if (!port->is_int64() || port->as_int64() < 1 || port->as_int64() > 65535) {
-        throw BadRequest("port must be an integer from 1 to 65535");
-      }
-      draft.port = static_cast<int>(port->as_int64());
-    }
-    auto saved = s_.ldapSettings.put(c.who(), c.context, std::move(draft),
+    auto saved = s_.ldapSettings.put(c.who(), c.context, ldapSettingsFrom(body),
                                      optionalString(body, "bind_password", 1000));
     if (!saved) return errorResponse(saved.error());
     return jsonResponse(200, ldapSettingsJson(*saved));
@@ -87,8 +199,21 @@ void Api::addSettingsRoutes() {
   router_.add("POST", "/api/v1/settings/ldap/test", [this](const Call& c) {
     if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
       return errorResponse(s.error());
-    return errorResponse(
-        503, "the LDAP connection test is not available: no directory adapter is configured yet");
+    const auto body = parseBody(c.request);
+    std::optional<domain::DirectoryCredentials> credentials;
+    if (body.contains("username") || body.contains("password")) {
+      credentials = domain::DirectoryCredentials{requiredString(body, "username", 200),
+                                                 requiredString(body, "password", 1000)};
+    }
+    auto steps = s_.directoryLogin.test(c.who(), credentials);
+    if (!steps) return errorResponse(steps.error());
+    json::array list;
+    bool ok = !steps->empty();
+    for (const auto& step : *steps) {
+      list.push_back(json::object{{"step", step.step}, {"ok", step.ok}, {"message", step.message}});
+      ok = ok && step.ok;
+    }
+    return jsonResponse(200, json::object{{"ok", ok}, {"steps", list}});
   });
 }
 

@@ -72,37 +72,53 @@ Result<LoginResult> AuthService::login(const std::string& username, const std::s
     return s.error();
   }
   auto user = p_.users.getByUsername(username);
-  if (!user) {
-    if (user.error().code != ErrorCode::not_found) return user.error();
-    // Verifying against a real hash when the user does not exist keeps the answer time the
-    // same, so response times do not reveal which usernames exist.
-    std::call_once(dummyOnce_, [&] { dummyHash_ = p_.hasher.hash("not a password").value(); });
-    (void)p_.hasher.verify(password, dummyHash_);
+  if (!user && user.error().code != ErrorCode::not_found) return user.error();
+  if (!user || user->auth_source != AuthSource::local) {
+    // Not a local account: the directory decides, when there is one.
+    auto viaDirectory = directory_ != nullptr ? directory_->login(username, password)
+                                              : Result<std::optional<User>>(std::nullopt);
+    if (viaDirectory && *viaDirectory) return challengeOrComplete(std::move(**viaDirectory));
+    if (!viaDirectory && viaDirectory.error().code != ErrorCode::unauthenticated) {
+      return viaDirectory.error();  // unreachable, or no role
+    }
+    if (viaDirectory && user) {  // a directory user, and no directory configured
+      return makeError(ErrorCode::unavailable,
+                       "directory login is not available: LDAP is not configured or disabled",
+                       "DIRECTORY_UNAVAILABLE");
+    }
+    // The same time as a wrong password of a local user: response times do not reveal which
+    // usernames exist, here or in the directory.
+    spendHashTime(password);
     return badCredentials();
   }
-  if (user->auth_source == AuthSource::ldap) {
-    return makeError(ErrorCode::unavailable,
-                     "directory login is not available: no LDAP server is configured");
-  }
   if (!p_.hasher.verify(password, user->password_hash) || user->disabled) return badCredentials();
-  if (user->totp_enabled) {
+  return challengeOrComplete(std::move(*user));
+}
+
+void AuthService::spendHashTime(const std::string& password) {
+  std::call_once(dummyOnce_, [&] { dummyHash_ = p_.hasher.hash("not a password").value(); });
+  (void)p_.hasher.verify(password, dummyHash_);
+}
+
+Result<LoginResult> AuthService::challengeOrComplete(User user) {
+  if (user.totp_enabled) {
     const Timestamp now = p_.clock.now();
     const std::string jti = p_.ids.next();
     auto session = p_.tokens.encode(
-        ports::TokenClaims{user->id, jti, ports::TokenKind::otp, {}, now, now + kOtpSessionTtl});
+        ports::TokenClaims{user.id, jti, ports::TokenKind::otp, {}, now, now + kOtpSessionTtl});
     if (!session) return session.error();
     // Recorded so that it can be used once: verifyOtp consumes it.
     if (auto s = p_.refreshTokens.issue(
-            RefreshToken{jti, "otp:" + jti, user->id, now, now + kOtpSessionTtl, false, false});
+            RefreshToken{jti, "otp:" + jti, user.id, now, now + kOtpSessionTtl, false, false});
         !s) {
       return s.error();
     }
     LoginResult challenge;
-    challenge.user = std::move(*user);
+    challenge.user = std::move(user);
     challenge.otp_session_id = std::move(*session);
     return challenge;
   }
-  return complete(std::move(*user));
+  return complete(std::move(user));
 }
 
 Result<LoginResult> AuthService::complete(User user) {

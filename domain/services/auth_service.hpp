@@ -11,6 +11,7 @@
 #include "domain/result.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
+#include "domain/services/directory_login.hpp"
 #include "domain/services/unit_of_work.hpp"
 #include "domain/time.hpp"
 #include "ports/clock.hpp"
@@ -75,11 +76,16 @@ class AuthService {
 
   // Read-modify-writes of a user (logout, TOTP) run in `work`'s transactions under the user's
   // guard, with their audit entries.
-  AuthService(Ports ports, AuthPolicy policy, UnitOfWork& work, AuditService& audit)
-      : p_(ports), policy_(policy), work_(work), audit_(audit) {}
+  // With `directory`, users unknown here or with auth_source ldap log in through it.
+  AuthService(Ports ports, AuthPolicy policy, UnitOfWork& work, AuditService& audit,
+              DirectoryLogin* directory = nullptr)
+      : p_(ports), policy_(policy), work_(work), audit_(audit), directory_(directory) {}
 
   // unauthenticated "invalid username or password" for any wrong detail (no user enumeration);
-  // resource_exhausted/RATE_LIMITED past the limits.
+  // resource_exhausted/RATE_LIMITED past the limits. A username unknown here, or of a directory
+  // user, is checked by the directory when one is configured (see DirectoryLogin::login):
+  // unavailable with DIRECTORY_UNREACHABLE when it cannot be reached, permission_denied NO_ROLE
+  // when the user's groups grant no role.
   Result<LoginResult> login(const std::string& username, const std::string& password,
                             const std::string& clientIp);
 
@@ -126,6 +132,10 @@ class AuthService {
   // The time step of `code` for the user's TOTP secret, if it is valid now.
   std::optional<std::int64_t> matchingStep(const User& user, const std::string& code);
   Result<LoginResult> complete(User user);
+  // The second step of a login whose password was right: an OTP challenge or the session.
+  Result<LoginResult> challengeOrComplete(User user);
+  // Spends a password check's time on nothing, so refusals take as long as a wrong password.
+  void spendHashTime(const std::string& password);
   bool codeMatches(const User& user, const std::string& code);
   Result<TokenPair> issue(const User& user, const Id& family);
 
@@ -139,6 +149,7 @@ class AuthService {
   AuthPolicy policy_;
   UnitOfWork& work_;
   AuditService& audit_;
+  DirectoryLogin* directory_;
   std::once_flag dummyOnce_;
   std::string dummyHash_;
 };

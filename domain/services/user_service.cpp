@@ -134,6 +134,12 @@ Result<User> UserService::update(const Principal& who, const RequestContext& ctx
                      "you cannot disable yourself or change your own role");
   }
   std::optional<std::string> newHash;  // hashed before the transaction (it takes ~0.2 s)
+  if (changes.password && user->auth_source != AuthSource::local) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the password of a " + std::string(nameOf(user->auth_source)) +
+                         " user is kept by the directory or identity provider; change it there",
+                     "EXTERNAL_ACCOUNT");
+  }
   if (changes.password) {
     if (auto s = validatePassword(*changes.password); !s) return s.error();
     auto hash = p_.hasher.hash(*changes.password);

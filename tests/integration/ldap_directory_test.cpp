@@ -1,124 +1,190 @@
-// The LDAP directory adapter against a real slapd started here on 127.0.0.1: users are found
-// with the service account and bound with their password, their groups are read, a
-// filter-injection username matches nobody, a wrong password and an unknown user are the same
-// refusal, and a stopped directory is unavailable (not a refusal).
+// The LDAP directory adapter against a real slapd started here on 127.0.0.1 — in clear text,
+// with STARTTLS and with LDAPS, each with a certificate from a throw-away CA — through the
+// Directory contract (which the FakeDirectory passes too), then what only a real directory
+// shows: an ambiguous filter finds nobody, the entry's username attribute names the user, a
+// refused service account or an untrusted certificate is unavailable at the right step, and a
+// stopped directory answers quickly and comes back.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
 
 #include "adapters/ldap/ldap_directory.hpp"
 #include "support/slapd_server.hpp"
+#include "testing/fake_directory.hpp"
 
 using namespace certsteward;
 using adapters::ldap::LdapDirectory;
-using adapters::ldap::LdapDirectoryOptions;
-using adapters::ldap::LdapSecurity;
+using domain::LdapSecurity;
+using domain::LdapSettings;
 using testing::SlapdServer;
 
 namespace {
 
-LdapDirectoryOptions options(const SlapdServer& slapd) {
-  LdapDirectoryOptions o;
-  o.host = "127.0.0.1";
-  o.port = slapd.port();
-  o.security = LdapSecurity::none;
-  o.bind_dn = SlapdServer::kService;
-  o.bind_password = SlapdServer::kServicePassword;
-  o.base_dn = SlapdServer::kBase;
-  o.user_filter = "(&(objectClass=inetOrgPerson)(uid={username}))";
-  o.group_base_dn = SlapdServer::kGroups;
-  o.timeout = std::chrono::seconds{3};
-  return o;
+LdapSettings settingsFor(const SlapdServer& slapd, LdapSecurity security) {
+  LdapSettings s;
+  s.host = "127.0.0.1";
+  s.security = security;
+  s.port = security == LdapSecurity::ldaps ? slapd.ldapsPort() : slapd.port();
+  s.ca_bundle = slapd.caPem();
+  s.bind_dn = SlapdServer::kService;
+  s.base_dn = SlapdServer::kBase;
+  s.user_filter = "(&(objectClass=inetOrgPerson)(uid={username}))";
+  s.group_base_dn = SlapdServer::kGroups;
+  s.connect_timeout_seconds = 3;
+  s.operation_timeout_seconds = 3;
+  return s;
 }
+
+template <LdapSecurity Security>
+struct SlapdHarness {
+  SlapdServer slapd{Security != LdapSecurity::none};
+  LdapDirectory adapter;
+  LdapSettings settings = settingsFor(slapd, Security);
+  bool available() const { return slapd.available(); }
+  std::string reason() const { return slapd.reason(); }
+  ports::Directory& directory() { return adapter; }
+  ports::DirectoryAccess access() const { return {settings, SlapdServer::kServicePassword}; }
+  std::string admins() const { return SlapdServer::kAdmins; }
+  std::string operators() const { return SlapdServer::kOperators; }
+  void stop() { slapd.stop(); }
+};
+
+struct FakeHarness {
+  testing::FakeDirectory fake;
+  LdapSettings settings;
+  FakeHarness() {
+    settings.host = "ldap.example.test";
+    settings.base_dn = SlapdServer::kBase;
+    settings.group_base_dn = SlapdServer::kGroups;
+    fake.person("alice", "alice password", {SlapdServer::kAdmins});
+    fake.person("bob", "bob password", {SlapdServer::kOperators});
+    fake.person("carol", "carol password", {SlapdServer::kAdmins, SlapdServer::kOperators});
+    fake.person("dave", "dave password", {});
+  }
+  bool available() const { return true; }
+  std::string reason() const { return {}; }
+  ports::Directory& directory() { return fake; }
+  ports::DirectoryAccess access() const { return {settings, "service secret"}; }
+  std::string admins() const { return SlapdServer::kAdmins; }
+  std::string operators() const { return SlapdServer::kOperators; }
+  void stop() { fake.setReachable(false); }
+};
+
+using ClearText = SlapdHarness<LdapSecurity::none>;
+using StartTls = SlapdHarness<LdapSecurity::starttls>;
+using Ldaps = SlapdHarness<LdapSecurity::ldaps>;
 
 }  // namespace
 
-TEST_CASE("ldap directory: users bind with their password and come with their groups") {
+#define CERTSTEWARD_DIRECTORY_HARNESSES FakeHarness, ClearText, StartTls, Ldaps
+#include "testing/contract/directory_contract.hpp"
+
+TEST_CASE("ldap directory: an ambiguous filter finds nobody, the entry names the user") {
   SlapdServer slapd;
   REQUIRE_MESSAGE(slapd.available(), slapd.reason());
-  LdapDirectory directory{options(slapd)};
-  CHECK(directory.test().ok());
-
-  struct Row {
-    const char* user;
-    std::vector<std::string> groups;
-  };
-  const Row rows[] = {
-      {"alice", {SlapdServer::kAdmins}},
-      {"bob", {SlapdServer::kOperators}},
-      {"carol", {SlapdServer::kAdmins, SlapdServer::kOperators}},
-      {"dave", {}},
-  };
-  for (const auto& row : rows) {
-    CAPTURE(row.user);
-    auto user = directory.authenticate(row.user, std::string(row.user) + " password");
-    REQUIRE_MESSAGE(user.ok(), user.error().message);
-    CHECK(user->username == row.user);
-    CHECK(user->distinguished_name == SlapdServer::dn(row.user));
-    CHECK(user->email == std::string(row.user) + "@example.test");
-    auto groups = user->groups;
-    std::sort(groups.begin(), groups.end());
-    CHECK(groups == row.groups);
-  }
-}
-
-TEST_CASE("ldap directory: every wrong login is the same refusal, injection matches nobody") {
-  SlapdServer slapd;
-  REQUIRE_MESSAGE(slapd.available(), slapd.reason());
-  LdapDirectory directory{options(slapd)};
-  struct Row {
-    const char* user;
-    const char* password;
-  };
-  const Row rows[] = {
-      {"alice", "wrong"},
-      {"nobody", "nobody password"},
-      {"alice", ""},            // an empty password would be an unauthenticated bind
-      {"*", "alice password"},  // a pattern is a value, not syntax
-      {"*)(uid=*", "alice password"},
-      {"alice)(|(uid=*", "alice password"},
-      {"", "x"},
-  };
-  for (const auto& row : rows) {
-    CAPTURE(row.user);
-    auto refused = directory.authenticate(row.user, row.password);
-    REQUIRE_FALSE(refused.ok());
-    CHECK(refused.error().code == domain::ErrorCode::unauthenticated);
-    CHECK(refused.error().message == "invalid username or password");
-  }
-  // A filter that finds several entries finds nobody.
-  auto broad = options(slapd);
-  broad.user_filter = "(objectClass=inetOrgPerson)";
-  auto several = LdapDirectory{broad}.authenticate("alice", "alice password");
+  LdapDirectory directory;
+  auto broad = settingsFor(slapd, LdapSecurity::none);
+  broad.user_filter = "(|(objectClass=inetOrgPerson)(uid={username}))";
+  auto several =
+      directory.authenticate({broad, SlapdServer::kServicePassword}, "alice", "alice password");
   REQUIRE_FALSE(several.ok());
   CHECK(several.error().code == domain::ErrorCode::unauthenticated);
+
+  // uid matches case-insensitively; the user is named as the directory writes it.
+  const auto s = settingsFor(slapd, LdapSecurity::none);
+  auto upper =
+      directory.authenticate({s, SlapdServer::kServicePassword}, "ALICE", "alice password");
+  REQUIRE_MESSAGE(upper.ok(), upper.error().message);
+  CHECK(upper->username == "alice");
+
+  // Without group_base_dn no groups are read.
+  auto noGroups = s;
+  noGroups.group_base_dn.clear();
+  auto carol =
+      directory.authenticate({noGroups, SlapdServer::kServicePassword}, "carol", "carol password");
+  REQUIRE(carol.ok());
+  CHECK(carol->groups.empty());
+
+  // A base_dn that does not exist is the directory's problem, not the user's.
+  auto missing = s;
+  missing.base_dn = "ou=nowhere,dc=example,dc=test";
+  auto lost =
+      directory.authenticate({missing, SlapdServer::kServicePassword}, "alice", "alice password");
+  REQUIRE_FALSE(lost.ok());
+  CHECK(lost.error().code == domain::ErrorCode::unavailable);
+  const auto steps = directory.test({missing, SlapdServer::kServicePassword});
+  REQUIRE_FALSE(steps.empty());
+  CHECK(steps.back().step == "search");
+  CHECK_FALSE(steps.back().ok);
 }
 
-TEST_CASE("ldap directory: an unreachable directory or a refused service account is unavailable") {
+TEST_CASE("ldap directory: a refused service account fails at the bind step") {
   SlapdServer slapd;
   REQUIRE_MESSAGE(slapd.available(), slapd.reason());
-  auto wrongService = options(slapd);
-  wrongService.bind_password = "not the service password";
-  auto refusedService = LdapDirectory{wrongService}.authenticate("alice", "alice password");
-  REQUIRE_FALSE(refusedService.ok());
-  CHECK(refusedService.error().code == domain::ErrorCode::unavailable);
-  CHECK_FALSE(LdapDirectory{wrongService}.test().ok());
+  LdapDirectory directory;
+  const auto s = settingsFor(slapd, LdapSecurity::none);
+  auto refused = directory.authenticate({s, "not the service password"}, "alice", "alice password");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == domain::ErrorCode::unavailable);
+  CHECK(refused.error().reason == "DIRECTORY_ERROR");
+  const auto steps = directory.test({s, "not the service password"});
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].ok);
+  CHECK(steps[1].step == "bind");
+  CHECK_FALSE(steps[1].ok);
+  CHECK(steps[1].message.find("bind_password") != std::string::npos);
+}
 
-  LdapDirectory directory{options(slapd)};
+TEST_CASE("ldap directory: a certificate the CA bundle does not sign fails at the TLS step") {
+  SlapdServer slapd{true};
+  REQUIRE_MESSAGE(slapd.available(), slapd.reason());
+  const auto other = testing::makeTestMaterial("elsewhere").chain_pem;  // another CA
+  LdapDirectory directory;
+  for (const auto security : {LdapSecurity::starttls, LdapSecurity::ldaps}) {
+    CAPTURE(static_cast<int>(security));
+    auto s = settingsFor(slapd, security);
+    s.ca_bundle = other;
+    auto refused =
+        directory.authenticate({s, SlapdServer::kServicePassword}, "alice", "alice password");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == domain::ErrorCode::unavailable);
+    CHECK(refused.error().reason == "DIRECTORY_ERROR");  // reached, but not trusted
+    const auto steps = directory.test({s, SlapdServer::kServicePassword});
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0].step == "connect");
+    CHECK(steps[0].ok);
+    CHECK(steps[1].step == "tls");
+    CHECK_FALSE(steps[1].ok);
+    // The right CA: TLS, with its version in the message.
+    s.ca_bundle = slapd.caPem();
+    const auto good = directory.test({s, SlapdServer::kServicePassword});
+    REQUIRE(good.size() == 4);
+    CHECK(good[1].ok);
+    CHECK(good[1].message.find("TLS") != std::string::npos);
+  }
+  // A certificate for 127.0.0.1 does not do for another name of the host.
+  auto s = settingsFor(slapd, LdapSecurity::starttls);
+  s.host = "127.0.0.2";
+  const auto steps = directory.test({s, SlapdServer::kServicePassword});
+  REQUIRE_FALSE(steps.empty());
+  CHECK_FALSE(steps.back().ok);
+}
+
+TEST_CASE("ldap directory: a stopped directory answers quickly and comes back") {
+  SlapdServer slapd;
+  REQUIRE_MESSAGE(slapd.available(), slapd.reason());
+  LdapDirectory directory;
+  const auto s = settingsFor(slapd, LdapSecurity::none);
   slapd.stop();
   const auto started = std::chrono::steady_clock::now();
-  auto down = directory.authenticate("alice", "alice password");
+  auto down = directory.authenticate({s, SlapdServer::kServicePassword}, "alice", "alice password");
   REQUIRE_FALSE(down.ok());
-  CHECK(down.error().code == domain::ErrorCode::unavailable);
   CHECK(down.error().reason == "DIRECTORY_UNREACHABLE");
   CHECK(down.error().message.find("unreachable") != std::string::npos);
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds{5});
-  CHECK(directory.test().error().code == domain::ErrorCode::unavailable);
-  // Back up: logins work again.
   slapd.start();
   REQUIRE_MESSAGE(slapd.available(), slapd.reason());
-  CHECK(directory.authenticate("alice", "alice password").ok());
+  CHECK(directory.authenticate({s, SlapdServer::kServicePassword}, "alice", "alice password").ok());
 }

@@ -69,7 +69,7 @@ TEST_CASE("ldap settings: only the org owner reads or changes them") {
   CHECK_FALSE(fx.stored().has_value());
 }
 
-TEST_CASE("ldap settings: malformed fields are refused, naming the field, and nothing is saved") {
+TEST_CASE("ldap settings: every broken rule is refused, naming the field, and nothing is saved") {
   LdapFixture fx;
   const struct {
     const char* field;
@@ -82,6 +82,29 @@ TEST_CASE("ldap settings: malformed fields are refused, naming the field, and no
       {"port", [](LdapSettings& s) { s.port = 70000; }},
       {"bind_dn", [](LdapSettings& s) { s.bind_dn = std::string(1001, 'b'); }},
       {"user_filter", [](LdapSettings& s) { s.user_filter = std::string(1001, 'f'); }},
+      {"user_filter", [](LdapSettings& s) { s.user_filter = "(uid=alice)"; }},
+      {"user_filter", [](LdapSettings& s) { s.user_filter = "uid={username}"; }},
+      {"user_filter", [](LdapSettings& s) { s.user_filter = "(uid={username}))("; }},
+      {"user_filter", [](LdapSettings& s) { s.user_filter = "(uid={username})(cn=x)"; }},
+      {"host", [](LdapSettings& s) { s.host = "ldap://ldap.example.test"; }},
+      {"security", [](LdapSettings& s) { s.security = LdapSecurity::none; }},
+      {"ca_bundle", [](LdapSettings& s) { s.ca_bundle = "not a certificate"; }},
+      {"username_attribute", [](LdapSettings& s) { s.username_attribute = "uid)(x"; }},
+      {"email_attribute", [](LdapSettings& s) { s.email_attribute = "mail*"; }},
+      {"member_attribute", [](LdapSettings& s) { s.member_attribute.clear(); }},
+      {"group_filter", [](LdapSettings& s) { s.group_filter = "objectClass=group"; }},
+      {"group_mappings",
+       [](LdapSettings& s) {
+         s.group_base_dn = "ou=groups,dc=example,dc=test";
+         s.group_mappings = {{"", OrgRole::admin}};
+       }},
+      {"group_base_dn",
+       [](LdapSettings& s) {
+         s.group_mappings = {{"cn=a,dc=b", OrgRole::admin}};
+       }},
+      {"default_org_role", [](LdapSettings& s) { s.default_org_role = OrgRole::owner; }},
+      {"connect_timeout_seconds", [](LdapSettings& s) { s.connect_timeout_seconds = 0; }},
+      {"operation_timeout_seconds", [](LdapSettings& s) { s.operation_timeout_seconds = 61; }},
   };
   for (const auto& row : rows) {
     CAPTURE(row.field);
@@ -90,7 +113,9 @@ TEST_CASE("ldap settings: malformed fields are refused, naming the field, and no
     auto refused = fx.ldap.put(fx.owner(), fx.ctx(), s, std::nullopt);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().code == ErrorCode::invalid_argument);
-    CHECK(refused.error().message.find(row.field) != std::string::npos);
+    CHECK(refused.error().message.find(row.field) == 0);
+    REQUIRE(refused.error().references.size() == 1);
+    CHECK(refused.error().references[0] == row.field);
   }
   CHECK_FALSE(fx.stored().has_value());
   CHECK(fx.audited("settings.ldap.update").empty());

@@ -1,7 +1,9 @@
 // SlapdServer: Debian's OpenLDAP slapd started by a test on 127.0.0.1 at a free port, with its
 // own database in a temporary directory, seeded with people and groups (kUsers below); stopped
 // and removed by the destructor (or earlier by stop(), to test an unreachable directory).
-// available() is false, with a reason, when slapd is not installed.
+// available() is false, with a reason, when slapd is not installed. With TLS, a throw-away CA
+// signs its certificate for 127.0.0.1: it offers STARTTLS on port() and LDAPS on ldapsPort(),
+// and caPem() is the CA to trust.
 #pragma once
 
 #include <unistd.h>
@@ -12,6 +14,7 @@
 
 #include "support/child_process.hpp"
 #include "support/free_port.hpp"
+#include "support/test_certificates.hpp"
 
 namespace certsteward::testing {
 
@@ -29,7 +32,7 @@ class SlapdServer : public LocalServer {
     return "uid=" + user + ",ou=people," + std::string(kBase);
   }
 
-  SlapdServer() {
+  explicit SlapdServer(bool tls = false) {
     if (!std::filesystem::exists("/usr/sbin/slapd") ||
         !std::filesystem::exists("/usr/sbin/slapadd")) {
       reason_ = "slapd is not installed (scripts/setup installs slapd)";
@@ -39,7 +42,19 @@ class SlapdServer : public LocalServer {
     port_ = freeLoopbackPort();
     const auto d = dir_.string();
     std::filesystem::create_directories(dir_ / "db");
+    std::string tlsLines;
+    if (tls) {
+      const auto material = makeTestMaterial("127.0.0.1", "IP:127.0.0.1,DNS:localhost");
+      ca_ = material.chain_pem;
+      std::ofstream(dir_ / "ca.pem") << material.chain_pem;
+      std::ofstream(dir_ / "cert.pem") << material.certificate_pem;
+      std::ofstream(dir_ / "key.pem") << material.private_key_pem;
+      tlsLines = "TLSCACertificateFile " + d + "/ca.pem\nTLSCertificateFile " + d +
+                 "/cert.pem\nTLSCertificateKeyFile " + d + "/key.pem\n";
+      ldapsPort_ = freeLoopbackPort();
+    }
     std::ofstream(dir_ / "slapd.conf")
+        << tlsLines
         << "include /etc/ldap/schema/core.schema\ninclude /etc/ldap/schema/cosine.schema\n"
         << "include /etc/ldap/schema/inetorgperson.schema\n"
         << "pidfile " << d << "/slapd.pid\nmodulepath /usr/lib/ldap\nmoduleload back_mdb\n"
@@ -77,6 +92,29 @@ class SlapdServer : public LocalServer {
   }
 
   int port() const { return port_; }
+  int ldapsPort() const { return ldapsPort_; }
+  const std::string& caPem() const { return ca_; }
+
+  // Applies an LDIF change as the directory's administrator; true when ldapmodify succeeded.
+  bool modify(const std::string& ldif) const {
+    std::ofstream(dir_ / "change.ldif") << ldif;
+    return runShell("/usr/bin/ldapmodify -x -H ldap://127.0.0.1:" + std::to_string(port_) +
+                    " -D 'cn=admin," + kBase + "' -w admin-secret -f " +
+                    (dir_ / "change.ldif").string() + " > " + (dir_ / "modify.log").string() +
+                    " 2>&1") == 0;
+  }
+  // Moves `user` from group `from` to group `to` (DNs; either may be empty).
+  bool moveMember(const std::string& user, const std::string& from, const std::string& to) const {
+    bool ok = true;
+    if (!from.empty()) {
+      ok = modify("dn: " + from + "\nchangetype: modify\ndelete: member\nmember: " + dn(user) +
+                  "\n");
+    }
+    if (ok && !to.empty()) {
+      ok = modify("dn: " + to + "\nchangetype: modify\nadd: member\nmember: " + dn(user) + "\n");
+    }
+    return ok;
+  }
   // Stops the server, keeping its data (start() brings it back on the same port).
   void stop() {
     stopChild(pid_);
@@ -84,15 +122,21 @@ class SlapdServer : public LocalServer {
   }
   void start() {
     const std::string url = "ldap://127.0.0.1:" + std::to_string(port_) + "/";
-    pid_ =
-        spawnLogged({"/usr/sbin/slapd", "-f", (dir_ / "slapd.conf").string(), "-h", url, "-d", "0"},
-                    dir_ / "slapd.log");
+    const std::string urls =
+        ldapsPort_ > 0 ? url + " ldaps://127.0.0.1:" + std::to_string(ldapsPort_) + "/" : url;
+    pid_ = spawnLogged(
+        {"/usr/sbin/slapd", "-f", (dir_ / "slapd.conf").string(), "-h", urls, "-d", "0"},
+        dir_ / "slapd.log");
     const std::string probe =
         "/usr/bin/ldapsearch -x -H " + url + " -b '' -s base > /dev/null 2>&1";
     reason_ = waitUntilReady(
         pid_, dir_ / "slapd.log", "slapd", [&](const std::string&) { return runShell(probe) == 0; },
         std::chrono::seconds{10});
   }
+
+ private:
+  int ldapsPort_ = 0;
+  std::string ca_;
 };
 
 }  // namespace certsteward::testing

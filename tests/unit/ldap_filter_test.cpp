@@ -1,9 +1,13 @@
-// RFC 4515 escaping of usernames in LDAP filters: input is always a value, never syntax.
+// RFC 4515 escaping of usernames in LDAP filters (input is always a value, never syntax), the
+// settings' url form, and the mapping of directory groups to org roles.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "domain/ldap_filter.hpp"
+#include "domain/ldap_settings.hpp"
 
 using certsteward::domain::escapeFilterValue;
 using certsteward::domain::userFilter;
@@ -35,4 +39,75 @@ TEST_CASE("ldap filter: the template's {username} is replaced by the escaped nam
   CHECK(userFilter("(|(uid={username})(mail={username}))", "bob") == "(|(uid=bob)(mail=bob))");
   CHECK(userFilter("(objectClass=person)", "bob") == "(objectClass=person)");
   CHECK(userFilter("(cn={username}", "{username}") == "(cn={username}");  // no re-expansion
+}
+
+// ---- LDAP settings: the url form, and the group-to-role mapping ----
+
+using certsteward::domain::applyLdapUrl;
+using certsteward::domain::LdapSecurity;
+using certsteward::domain::LdapSettings;
+using certsteward::domain::mapDirectoryRole;
+using certsteward::domain::OrgRole;
+
+TEST_CASE("ldap settings: url gives host, port and security") {
+  struct Row {
+    const char* url;
+    bool ok;
+    const char* host;
+    int port;
+    LdapSecurity security;
+  };
+  const Row rows[] = {
+      {"ldap://dc1.corp.test", true, "dc1.corp.test", 389, LdapSecurity::starttls},
+      {"ldaps://dc1.corp.test", true, "dc1.corp.test", 636, LdapSecurity::ldaps},
+      {"ldaps://dc1.corp.test:3269/", true, "dc1.corp.test", 3269, LdapSecurity::ldaps},
+      {"ldap://127.0.0.1:10389", true, "127.0.0.1", 10389, LdapSecurity::starttls},
+      {"ldap://[::1]:10389", true, "::1", 10389, LdapSecurity::starttls},
+      {"http://dc1.corp.test", false, "", 0, LdapSecurity::none},
+      {"ldap://dc1.corp.test:0", false, "", 0, LdapSecurity::none},
+      {"ldap://dc1.corp.test/dc=corp", false, "", 0, LdapSecurity::none},
+      {"ldap://user@dc1.corp.test", false, "", 0, LdapSecurity::none},
+      {"ldap://", false, "", 0, LdapSecurity::none},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.url);
+    LdapSettings s;
+    const auto status = applyLdapUrl(row.url, s);
+    REQUIRE(status.ok() == row.ok);
+    if (!row.ok) {
+      CHECK(status.error().references == std::vector<std::string>{"url"});
+      continue;
+    }
+    CHECK(s.host == row.host);
+    CHECK(s.port == row.port);
+    CHECK(s.security == row.security);
+  }
+}
+
+TEST_CASE("ldap settings: the highest mapped role wins, else the default, else refused") {
+  LdapSettings s;
+  s.group_mappings = {{"cn=ops,ou=groups,dc=x", OrgRole::operator_},
+                      {"cn=admins,ou=groups,dc=x", OrgRole::admin},
+                      {"cn=owners,ou=groups,dc=x", OrgRole::owner}};
+  struct Row {
+    std::vector<std::string> groups;
+    std::optional<OrgRole> defaultRole;
+    std::optional<OrgRole> expected;
+  };
+  const Row rows[] = {
+      {{"cn=ops,ou=groups,dc=x"}, OrgRole::viewer, OrgRole::operator_},
+      {{"cn=ops,ou=groups,dc=x", "cn=admins,ou=groups,dc=x"}, OrgRole::viewer, OrgRole::admin},
+      {{"cn=admins,ou=groups,dc=x", "cn=ops,ou=groups,dc=x"}, OrgRole::viewer, OrgRole::admin},
+      {{"CN=Owners, OU=Groups, DC=X"}, OrgRole::viewer, OrgRole::owner},  // DNs case-insensitive
+      {{"cn = admins , ou=groups,dc=x "}, std::nullopt, OrgRole::admin},
+      {{"cn=other,ou=groups,dc=x"}, OrgRole::viewer, OrgRole::viewer},
+      {{}, OrgRole::operator_, OrgRole::operator_},
+      {{"cn=other,ou=groups,dc=x"}, std::nullopt, std::nullopt},  // deny_without_group
+      {{"cn=adminsx,ou=groups,dc=x"}, std::nullopt, std::nullopt},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.groups.size());
+    s.default_org_role = row.defaultRole;
+    CHECK(mapDirectoryRole(s, row.groups) == row.expected);
+  }
 }

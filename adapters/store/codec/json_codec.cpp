@@ -46,6 +46,7 @@ json::value w(const std::optional<T>& v) {
 json::value w(const TargetResult& v);
 json::value w(const DistributionTarget& v);
 json::value w(const EndedSession& v);
+json::value w(const LdapGroupMapping& v);
 template <class T>
 json::value w(const std::vector<T>& v) {
   json::array a;
@@ -120,6 +121,9 @@ bool parseEnum(std::string_view s, EventKind& e) {
 bool parseEnum(std::string_view s, DeliveryStatus& e) {
   return assign(parseDeliveryStatus(s), e);
 }
+bool parseEnum(std::string_view s, LdapSecurity& e) {
+  return assign(parseLdapSecurity(s), e);
+}
 template <class E>
 requires std::is_enum_v<E>
 void r(const json::value& j, E& out) {
@@ -146,6 +150,7 @@ void r(const json::value& j, std::optional<T>& out) {
 void r(const json::value& j, TargetResult& out);
 void r(const json::value& j, DistributionTarget& out);
 void r(const json::value& j, EndedSession& out);
+void r(const json::value& j, LdapGroupMapping& out);
 template <class T>
 void r(const json::value& j, std::vector<T>& out) {
   if (!j.is_array()) corrupt();
@@ -171,23 +176,23 @@ void field(const json::object& o, const char* key, T& out) {
   X(status) X(error) X(error_code) X(duration_ms) X(rolled_back) X(rollback_error) X(changed)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
 #define CS_ENDED_SESSION(X) X(family_id) X(until)
-#define CS_CERTIFICATE(X)                                                                  \
-  X(id)                                                                                    \
-  X(project_id)                                                                            \
-  X(common_name)                                                                           \
-  X(sans)                                                                                  \
-  X(key_type)                                                                              \
-  X(status)                                                                                \
-  X(auto_renew)                                                                            \
-  X(issuer_type)                                                                           \
-  X(acme_account_id)                                                                       \
-  X(issued_at)                                                                             \
-  X(expires_at)                                                                            \
-  X(next_renewal_at)                                                                       \
-  X(renewal_threshold_days)                                                                \
-  X(renewal_attempts) X(last_error) X(distribution_pending) X(distribution_pending_since)  \
-      X(serial_number) X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) \
-          X(updated_at) X(version)
+#define CS_CERTIFICATE(X)                                                              \
+  X(id)                                                                                \
+  X(project_id)                                                                        \
+  X(common_name)                                                                       \
+  X(sans)                                                                              \
+  X(key_type)                                                                          \
+  X(status)                                                                            \
+  X(auto_renew)                                                                        \
+  X(issuer_type)                                                                       \
+  X(acme_account_id)                                                                   \
+  X(issued_at)                                                                         \
+  X(expires_at)                                                                        \
+  X(next_renewal_at)                                                                   \
+  X(renewal_threshold_days)                                                            \
+  X(renewal_attempts)                                                                  \
+  X(last_error) X(distribution_pending) X(distribution_pending_since) X(serial_number) \
+      X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at) X(version)
 #define CS_JOB(X)    \
   X(id)              \
   X(project_id)      \
@@ -203,19 +208,19 @@ void field(const json::object& o, const char* key, T& out) {
   X(created_at)      \
   X(updated_at) X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
-#define CS_USER(X)                                                                             \
-  X(id)                                                                                        \
-  X(username)                                                                                  \
-  X(password_hash)                                                                             \
-  X(org_role)                                                                                  \
-  X(auth_source)                                                                               \
-  X(disabled)                                                                                  \
-  X(totp_enabled)                                                                              \
-  X(totp_secret_sealed)                                                                        \
-  X(created_at)                                                                                \
-  X(updated_at)                                                                                \
-  X(tokens_valid_after) X(ended_sessions) X(time_zone) X(language) X(notification_preferences) \
-      X(totp_last_step)
+#define CS_USER(X)      \
+  X(id)                 \
+  X(username)           \
+  X(password_hash)      \
+  X(org_role)           \
+  X(auth_source)        \
+  X(disabled)           \
+  X(totp_enabled)       \
+  X(totp_secret_sealed) \
+  X(created_at)         \
+  X(updated_at)         \
+  X(tokens_valid_after) \
+  X(ended_sessions) X(time_zone) X(language) X(notification_preferences) X(totp_last_step)
 #define CS_ACME_ACCOUNT(X) \
   X(id)                    \
   X(project_id)            \
@@ -237,16 +242,17 @@ void field(const json::object& o, const char* key, T& out) {
   X(id)                     \
   X(project_id)             \
   X(name) X(module) X(settings) X(targets) X(auto_rollback_on_failure) X(created_at) X(updated_at)
-#define CS_DISTRIBUTION(X)                                                                     \
-  X(id)                                                                                        \
-  X(project_id)                                                                                \
-  X(certificate_id)                                                                            \
-  X(module_config_id)                                                                          \
-  X(last_status)                                                                               \
-  X(last_action)                                                                               \
-  X(last_error)                                                                                \
-  X(last_error_at) X(last_run_at) X(last_target_results) X(deployed_serial) X(deployed_sealed) \
-      X(previous_serial) X(previous_sealed) X(created_at) X(updated_at)
+#define CS_DISTRIBUTION(X)                                                                       \
+  X(id)                                                                                          \
+  X(project_id)                                                                                  \
+  X(certificate_id)                                                                              \
+  X(module_config_id)                                                                            \
+  X(last_status)                                                                                 \
+  X(last_action)                                                                                 \
+  X(last_error)                                                                                  \
+  X(last_error_at)                                                                               \
+  X(last_run_at) X(last_target_results) X(deployed_serial) X(deployed_sealed) X(previous_serial) \
+      X(previous_sealed) X(created_at) X(updated_at)
 #define CS_CHANNEL(X) \
   X(id)               \
   X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)
@@ -293,8 +299,13 @@ void field(const json::object& o, const char* key, T& out) {
   X(license_key)      \
   X(fingerprint)      \
   X(activation_id) X(activated_at) X(last_checked_at) X(api_key_configured) X(license_mode)
-#define CS_LDAP_SETTINGS(X) \
-  X(host) X(port) X(bind_dn) X(base_dn) X(user_filter) X(use_tls) X(bind_password_sealed)
+#define CS_LDAP_GROUP_MAPPING(X) X(group_dn) X(org_role)
+#define CS_LDAP_SETTINGS(X)                                                                    \
+  X(enabled)                                                                                   \
+  X(host) X(port) X(security) X(ca_bundle) X(bind_dn) X(base_dn) X(user_filter)                \
+      X(username_attribute) X(email_attribute) X(group_base_dn) X(group_filter)                \
+          X(member_attribute) X(group_mappings) X(default_org_role) X(connect_timeout_seconds) \
+              X(operation_timeout_seconds) X(bind_password_sealed)
 #define CS_IDEMPOTENCY(X) \
   X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
 
@@ -317,6 +328,16 @@ void r(const json::value& j, DistributionTarget& x) {
   if (!j.is_object()) corrupt();
   const auto& o = j.get_object();
   CS_DISTRIBUTION_TARGET(CS_READ)
+}
+json::value w(const LdapGroupMapping& x) {
+  json::object o;
+  CS_LDAP_GROUP_MAPPING(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, LdapGroupMapping& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_LDAP_GROUP_MAPPING(CS_READ)
 }
 json::value w(const EndedSession& x) {
   json::object o;

@@ -1,0 +1,132 @@
+// Directory logins: authenticate, map groups to the org role, create or update the local user.
+#include "domain/services/directory_login.hpp"
+
+#include "domain/text.hpp"
+
+namespace certsteward::domain {
+namespace {
+
+Error refused() {
+  return makeError(ErrorCode::unauthenticated, "invalid username or password",
+                   "INVALID_CREDENTIALS");
+}
+
+Error noRole() {
+  return makeError(ErrorCode::permission_denied,
+                   "your directory account is in no group that grants a role here; ask an owner "
+                   "to map one of your groups in the LDAP settings",
+                   "NO_ROLE");
+}
+
+}  // namespace
+
+Result<std::optional<std::pair<LdapSettings, std::string>>> DirectoryLogin::load() const {
+  using Loaded = std::optional<std::pair<LdapSettings, std::string>>;
+  auto stored = p_.settings.get();
+  if (!stored) return stored.error();
+  if (!*stored) return Loaded{};
+  std::string password;
+  if (!(*stored)->bind_password_sealed.empty()) {
+    auto opened = p_.secrets.open((*stored)->bind_password_sealed);
+    if (!opened) {
+      return makeError(ErrorCode::unavailable,
+                       "the LDAP service account's password cannot be decrypted (was the "
+                       "server's secret key changed?); save it again in the LDAP settings",
+                       "DIRECTORY_ERROR");
+    }
+    password = std::move(*opened);
+  }
+  return Loaded{std::pair{std::move(**stored), std::move(password)}};
+}
+
+Result<std::optional<User>> DirectoryLogin::login(const std::string& username,
+                                                  const std::string& password) {
+  auto loaded = load();
+  if (!loaded) return loaded.error();
+  if (!*loaded || !(*loaded)->first.enabled) return std::optional<User>{};
+  const auto& [settings, bindPassword] = **loaded;
+  auto found = p_.directory.authenticate({settings, bindPassword}, username, password);
+  if (!found) return found.error();
+  const auto role = mapDirectoryRole(settings, found->groups);
+  if (!role) return noRole();
+  const std::string name = asciiLower(found->username);
+  if (!isValidUsername(name)) {
+    return makeError(ErrorCode::permission_denied,
+                     "your directory username cannot be used here (1 to 64 characters of a-z, "
+                     "0-9, '.', '_', '@', '-'); ask an owner to change username_attribute",
+                     "NO_ROLE");
+  }
+
+  std::optional<User> user;
+  const Status done = work_.run(
+      [&]() -> Status {
+        auto existing = p_.users.getByUsername(name);
+        const Timestamp now = p_.clock.now();
+        if (existing) {
+          // Never take over a local account, never let a disabled user in.
+          if (existing->auth_source != AuthSource::ldap || existing->disabled) return refused();
+          user = std::move(*existing);
+          if (user->org_role == *role) return {};
+          const std::string details = "org_role " + std::string(nameOf(user->org_role)) + " -> " +
+                                      std::string(nameOf(*role)) + " (directory groups)";
+          user->org_role = *role;
+          user->updated_at = now;
+          if (auto s = p_.users.update(*user); !s) return s;
+          const Principal actor{*user, {}};
+          return audit_.record(&actor, {"", ""}, "user.update", "user", user->id, std::nullopt,
+                               details);
+        }
+        if (existing.error().code != ErrorCode::not_found) return existing.error();
+        User created;
+        created.id = p_.ids.next();
+        created.username = name;
+        created.org_role = *role;
+        created.auth_source = AuthSource::ldap;
+        created.created_at = now;
+        created.updated_at = now;
+        if (auto s = p_.users.create(created); !s) return s;
+        user = created;
+        const Principal actor{created, {}};
+        return audit_.record(&actor, {"", ""}, "user.create", "user", created.id, std::nullopt,
+                             "ldap org_role=" + std::string(nameOf(*role)));
+      },
+      {"user:name:" + name});
+  if (!done) return done.error();
+  return user;
+}
+
+Result<std::vector<ports::DirectoryCheck>> DirectoryLogin::test(
+    const Principal& who, const std::optional<DirectoryCredentials>& credentials) {
+  if (auto s = access_.check(who, Action::manage_settings); !s) return s.error();
+  auto loaded = load();
+  if (!loaded) return loaded.error();
+  if (!*loaded) {
+    return makeError(ErrorCode::failed_precondition,
+                     "no LDAP settings are saved; save them with PUT /settings/ldap first");
+  }
+  const auto& [settings, bindPassword] = **loaded;
+  auto steps = p_.directory.test({settings, bindPassword});
+  const bool connected = !steps.empty() && steps.back().ok;
+  if (!credentials || !connected) return steps;
+  auto found = p_.directory.authenticate({settings, bindPassword}, credentials->username,
+                                         credentials->password);
+  if (!found) {
+    steps.push_back({"login", false, found.error().message});
+    return steps;
+  }
+  const auto role = mapDirectoryRole(settings, found->groups);
+  std::string message = "found " + found->distinguished_name + " in " +
+                        std::to_string(found->groups.size()) + " group(s); ";
+  if (!role) {
+    steps.push_back({"login", false,
+                     message + "no group maps to a role and deny_without_group is set, so this "
+                               "user would be refused"});
+    return steps;
+  }
+  steps.push_back({"login", true,
+                   message + "would log in as " + asciiLower(found->username) + " with org role " +
+                       std::string(nameOf(*role))});
+  return steps;
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,72 @@
+// DirectoryLogin: logging in directory (LDAP) users with the org's LDAP settings. The directory
+// checks the password and names the user's groups; the groups map to the org role (the highest
+// mapped role wins, else the default role, else the user is refused). A user is created with
+// auth_source ldap at the first login and takes the mapped role at every login; a locally
+// disabled directory user stays refused, and a local account of the same name is never taken
+// over. Also the owner's connection test of the settings.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
+#include "ports/clock.hpp"
+#include "ports/directory.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/ldap_settings_repository.hpp"
+#include "ports/secret_box.hpp"
+#include "ports/user_repository.hpp"
+
+namespace certsteward::domain {
+
+struct DirectoryCredentials {
+  std::string username;
+  std::string password;
+};
+
+class DirectoryLogin {
+ public:
+  struct Ports {
+    ports::LdapSettingsRepository& settings;
+    ports::Directory& directory;
+    ports::SecretBox& secrets;
+    ports::UserRepository& users;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+  };
+
+  DirectoryLogin(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
+      : p_(ports), work_(work), access_(access), audit_(audit) {}
+
+  /**
+   * Logs `username` in through the directory. @return the local user (created or updated), or
+   * nullopt when no directory is configured or it is disabled. unauthenticated
+   * "invalid username or password" for every refusal of the directory, a disabled user or a
+   * local account of that name; permission_denied NO_ROLE when no group maps to a role and
+   * deny_without_group is set; unavailable DIRECTORY_UNREACHABLE when the directory cannot be
+   * reached.
+   */
+  Result<std::optional<User>> login(const std::string& username, const std::string& password);
+
+  /**
+   * Owner only: the connection test of the saved settings (connect, tls, bind, search) and, with
+   * `credentials`, a "login" step that checks them and names the role they would get, without
+   * creating or changing a user. failed_precondition when no settings were saved.
+   */
+  Result<std::vector<ports::DirectoryCheck>> test(
+      const Principal& who, const std::optional<DirectoryCredentials>& credentials);
+
+ private:
+  // The settings and the opened service password; nullopt when never saved.
+  Result<std::optional<std::pair<LdapSettings, std::string>>> load() const;
+
+  Ports p_;
+  UnitOfWork& work_;
+  const AccessControl& access_;
+  AuditService& audit_;
+};
+
+}  // namespace certsteward::domain
