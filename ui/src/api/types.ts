@@ -193,14 +193,36 @@ export interface LicenseStatus {
   [key: string]: unknown;
 }
 
+export interface LdapGroupMapping {
+  group_dn: string;
+  org_role: string;
+}
+
 export interface LdapSettings {
+  enabled: boolean;
   host: string;
   port: number;
+  security: "starttls" | "ldaps" | "none";
+  ca_bundle: string;
   bind_dn: string;
+  bind_password_configured: boolean;
   base_dn: string;
   user_filter: string;
-  use_tls: boolean;
-  bind_password_configured: boolean;
+  username_attribute: string;
+  email_attribute: string;
+  group_base_dn: string;
+  group_filter: string;
+  member_attribute: string;
+  group_mappings: LdapGroupMapping[];
+  default_org_role: string | null;
+  deny_without_group: boolean;
+  connect_timeout_seconds: number;
+  operation_timeout_seconds: number;
+}
+
+export interface LdapTest {
+  ok: boolean;
+  steps: { step: string; ok: boolean; message: string }[];
 }
 
 // A configuration resource of a project (ACME account, DNS credential, zone, ...): the common

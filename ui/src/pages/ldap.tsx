@@ -1,23 +1,35 @@
-// The directory settings (owners). The bind password is write-only.
+// The directory settings (owners): where the directory is, how to reach it safely, how people
+// and their groups are found, and which org role each group grants. The bind password is
+// write-only. The test runs on the saved settings, optionally with a person's login.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
-import type { LdapSettings } from "../api/types";
-import { ActionButton, ErrorBanner, Field, Loading, Notice } from "../components/ui";
+import type { LdapGroupMapping, LdapSettings, LdapTest } from "../api/types";
+import { ActionButton, ErrorBanner, Field, Loading, Notice, SelectField } from "../components/ui";
 import { useLoad, useSubmit } from "../lib/load";
+
+const roles = ["viewer", "operator", "admin", "owner"];
 
 export function Ldap() {
   const settings = useLoad(() => api.get<LdapSettings>("/settings/ldap"), []);
   const [form, setForm] = useState<LdapSettings | null>(null);
   const [password, setPassword] = useState("");
   const [saved, setSaved] = useState(false);
-  const [test, setTest] = useState<unknown>(null);
+  const [login, setLogin] = useState({ username: "", password: "" });
+  const [test, setTest] = useState<LdapTest | null>(null);
   useEffect(() => {
     if (settings.data) setForm(settings.data);
   }, [settings.data]);
   const { error, submit: save } = useSubmit(async () => {
     if (!form) return;
     setSaved(false);
-    const body: Record<string, unknown> = { host: form.host, port: Number(form.port) || 389, base_dn: form.base_dn, bind_dn: form.bind_dn, user_filter: form.user_filter, use_tls: form.use_tls };
+    const { bind_password_configured: _configured, ...fields } = form;
+    const body: Record<string, unknown> = {
+      ...fields,
+      port: Number(form.port) || (form.security === "ldaps" ? 636 : 389),
+      connect_timeout_seconds: Number(form.connect_timeout_seconds) || 5,
+      operation_timeout_seconds: Number(form.operation_timeout_seconds) || 10,
+      default_org_role: form.deny_without_group ? null : form.default_org_role,
+    };
     if (password) body.bind_password = password;
     const answer = await api.put<LdapSettings>("/settings/ldap", body);
     setForm(answer);
@@ -26,40 +38,141 @@ export function Ldap() {
   });
   if (settings.error) return <ErrorBanner error={settings.error} />;
   if (!form) return <Loading />;
-  const set = (k: keyof LdapSettings, v: string | number | boolean) => setForm({ ...form, [k]: v });
+  const set = <K extends keyof LdapSettings>(k: K, v: LdapSettings[K]) => setForm({ ...form, [k]: v });
   const text = (k: keyof LdapSettings, label: string, hint?: string) => (
     <Field label={label} hint={hint}>
-      {(id) => <input id={id} value={String(form[k] ?? "")} onInput={(e) => set(k, (e.target as HTMLInputElement).value)} />}
+      {(id) => <input id={id} value={String(form[k] ?? "")} onInput={(e) => set(k, (e.target as HTMLInputElement).value as never)} spellcheck={false} />}
     </Field>
   );
+  const mappings = form.group_mappings;
+  const setMapping = (i: number, m: Partial<LdapGroupMapping>) => set("group_mappings", mappings.map((x, j) => (i === j ? { ...x, ...m } : x)));
+  const fallback = form.deny_without_group ? "refuse" : form.default_org_role ?? "viewer";
   return (
     <section>
       <h1>Directory (LDAP)</h1>
       <form class="panel" onSubmit={save} aria-label="LDAP settings">
         {saved && <Notice>Saved.</Notice>}
         <ErrorBanner error={error} />
+        <div class="field checkbox">
+          <input id="ldap-enabled" type="checkbox" checked={form.enabled} onChange={(e) => set("enabled", (e.target as HTMLInputElement).checked)} />
+          <label for="ldap-enabled">Directory users can log in</label>
+        </div>
+        <h2>Server</h2>
         <div class="grid">
           {text("host", "Host")}
           {text("port", "Port")}
-          {text("base_dn", "Base DN")}
+          <SelectField
+            label="Security"
+            value={form.security}
+            options={[
+              ["starttls", "STARTTLS"],
+              ["ldaps", "LDAPS (TLS)"],
+              ["none", "None (loopback only)"],
+            ]}
+            onChange={(v) => set("security", v as LdapSettings["security"])}
+          />
+          {text("connect_timeout_seconds", "Connect timeout (s)")}
+          {text("operation_timeout_seconds", "Search and bind timeout (s)")}
+        </div>
+        <Field label="CA bundle" hint="PEM certificates of the CAs that sign the directory's certificate; empty: the system's">
+          {(id) => <textarea id={id} rows={3} value={form.ca_bundle} onInput={(e) => set("ca_bundle", (e.target as HTMLTextAreaElement).value)} spellcheck={false} />}
+        </Field>
+        <h2>Service account and people</h2>
+        <div class="grid">
           {text("bind_dn", "Bind DN")}
-          {text("user_filter", "User filter", "With {username} where the name goes")}
           <Field label="Bind password" hint={form.bind_password_configured ? "Set; leave empty to keep it" : "Not set"}>
             {(id) => <input id={id} type="password" autocomplete="new-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
           </Field>
-          <div class="field checkbox">
-            <input id="ldap-tls" type="checkbox" checked={form.use_tls} onChange={(e) => set("use_tls", (e.target as HTMLInputElement).checked)} />
-            <label for="ldap-tls">Use TLS</label>
-          </div>
+          {text("base_dn", "Base DN")}
+          {text("user_filter", "User filter", "With {username} where the login name goes")}
+          {text("username_attribute", "Username attribute", "uid, or sAMAccountName for Active Directory")}
+          {text("email_attribute", "Email attribute")}
         </div>
+        <h2>Groups and roles</h2>
+        <div class="grid">
+          {text("group_base_dn", "Group base DN", "Empty: groups are not read")}
+          {text("group_filter", "Group filter")}
+          {text("member_attribute", "Member attribute")}
+          <SelectField
+            label="People in no mapped group"
+            value={fallback}
+            options={[["viewer", "Viewer"], ["operator", "Operator"], ["admin", "Admin"], ["refuse", "Are refused"]]}
+            onChange={(v) => setForm({ ...form, deny_without_group: v === "refuse", default_org_role: v === "refuse" ? null : v })}
+          />
+        </div>
+        <table class="mappings">
+          <caption>Group mappings (the highest role of a person's groups wins)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Group DN</th>
+              <th scope="col">Org role</th>
+              <th scope="col">
+                <span class="sr-only">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {mappings.map((m, i) => (
+              <tr key={i}>
+                <td>
+                  <input aria-label={`Group DN ${i + 1}`} value={m.group_dn} onInput={(e) => setMapping(i, { group_dn: (e.target as HTMLInputElement).value })} spellcheck={false} />
+                </td>
+                <td>
+                  <select aria-label={`Org role ${i + 1}`} value={m.org_role} onChange={(e) => setMapping(i, { org_role: (e.target as HTMLSelectElement).value })}>
+                    {roles.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <button type="button" onClick={() => set("group_mappings", mappings.filter((_, j) => j !== i))}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
         <div class="buttons">
+          <button type="button" onClick={() => set("group_mappings", [...mappings, { group_dn: "", org_role: "viewer" }])}>
+            Add a mapping
+          </button>
           <button class="primary" type="submit">
             Save
           </button>
-          <ActionButton label="Test the connection" run={() => api.post("/settings/ldap/test", {})} onDone={setTest} />
         </div>
-        {test !== null && <pre class="result">{JSON.stringify(test, null, 2)}</pre>}
       </form>
+      <section class="panel">
+        <h2>Test</h2>
+        <p class="muted">Runs on the saved settings. With a username and password it also checks that person's login and the role they would get, without creating anyone.</p>
+        <div class="grid">
+          <Field label="Username (optional)">
+            {(id) => <input id={id} autocomplete="off" value={login.username} onInput={(e) => setLogin({ ...login, username: (e.target as HTMLInputElement).value })} />}
+          </Field>
+          <Field label="Password (optional)">
+            {(id) => <input id={id} type="password" autocomplete="off" value={login.password} onInput={(e) => setLogin({ ...login, password: (e.target as HTMLInputElement).value })} />}
+          </Field>
+        </div>
+        <ActionButton
+          label="Test the directory"
+          run={() => api.post<LdapTest>("/settings/ldap/test", login.username ? login : {})}
+          onDone={(r) => setTest(r as LdapTest)}
+        />
+        {test && (
+          <div role="status" class="result">
+            <strong>{test.ok ? "Test passed" : "Test failed"}</strong>
+            <ul class="plain-list">
+              {test.steps.map((s) => (
+                <li key={s.step}>
+                  {s.ok ? "✓" : "✗"} {s.step}: {s.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </section>
     </section>
   );
 }
