@@ -29,6 +29,7 @@
 #include "adapters/ldap/ldap_directory.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "adapters/notify/channel_senders.hpp"
+#include "adapters/oidc/oidc_client.hpp"
 #include "adapters/rest/api.hpp"
 #include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
@@ -54,6 +55,8 @@
 #include "domain/services/notification_dispatcher.hpp"
 #include "domain/services/notification_runner.hpp"
 #include "domain/services/notification_service.hpp"
+#include "domain/services/oidc_login.hpp"
+#include "domain/services/oidc_settings_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/provider_checks.hpp"
 #include "domain/services/resource_rules.hpp"
@@ -105,6 +108,10 @@ struct Application::Parts {
         ldapSettingsDocument(store->settings(), clock),
         directoryLogin({ldapSettingsDocument, directory, secretBox, users_, ids, clock}, work,
                        access, audit),
+        oidcSettingsDocument(store->settings(), clock),
+        oidcClient(clock),
+        oidcLogin({oidcSettingsDocument, oidcClient, secretBox, random, users_, ids, clock}, work,
+                  audit),
         auth({users_, store->refreshTokens(), store->rateLimits(), hasher, tokens, ids, random,
               clock, secretBox, otpHasher, csrfMac},
              domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}, work, audit,
@@ -157,6 +164,7 @@ struct Application::Parts {
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
             store->jobs(), distributionRunner, jobPolicy(c), work, access, audit),
         ldapSettings({ldapSettingsDocument, secretBox}, work, access, audit),
+        oidcSettings({oidcSettingsDocument, secretBox}, work, access, audit),
         quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock},
                access, c.acme_rate_limits),
         notifications({store->notificationChannels(), store->notificationDeliveries()},
@@ -177,6 +185,8 @@ struct Application::Parts {
              quotas,
              ldapSettings,
              directoryLogin,
+             oidcSettings,
+             oidcLogin,
              access,
              secretBox,
              *store,
@@ -211,6 +221,9 @@ struct Application::Parts {
   adapters::codec::LdapSettingsDocument ldapSettingsDocument;
   adapters::ldap::LdapDirectory directory;
   domain::DirectoryLogin directoryLogin;
+  adapters::codec::OidcSettingsDocument oidcSettingsDocument;
+  adapters::oidc::OidcClient oidcClient;
+  domain::OidcLogin oidcLogin;
   domain::AuthService auth;
   domain::ProjectService projects;
   domain::UserService users;
@@ -254,6 +267,7 @@ struct Application::Parts {
   domain::ConfigurationServices configuration;
   domain::DistributionService distributions;
   domain::LdapSettingsService ldapSettings;
+  domain::OidcSettingsService oidcSettings;
   domain::CaQuotaService quotas;
   domain::NotificationService notifications;
   adapters::rest::Api api;

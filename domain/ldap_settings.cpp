@@ -15,11 +15,8 @@ constexpr auto kSecurityNames = makeEnumNames<LdapSecurity>(SP{LdapSecurity::non
                                                             SP{LdapSecurity::starttls, "starttls"},
                                                             SP{LdapSecurity::ldaps, "ldaps"});
 
-// A broken rule (422) naming the field, which is also the first word of the message.
 Status bad(const std::string& why) {
-  Error e = makeError(ErrorCode::invalid_argument, why, kInvalidField);
-  e.references.push_back(why.substr(0, why.find_first_of(" [")));
-  return Status(std::move(e));
+  return Status(fieldError(why));
 }
 
 bool isAttributeName(std::string_view name) {

@@ -27,7 +27,9 @@ struct LdapGroupMapping {
 };
 
 struct LdapSettings {
-  bool enabled = true;  // false: directory users cannot log in, the settings stay
+  // false: directory users cannot log in, the settings stay. Settings saved before this field
+  // existed were never used to log anyone in, so they read as disabled.
+  bool enabled = false;
   std::string host;
   int port = 389;
   LdapSecurity security = LdapSecurity::starttls;

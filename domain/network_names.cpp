@@ -24,7 +24,18 @@ std::optional<int> parsePort(std::string_view text) {
 }
 
 bool isLoopback(std::string_view host) {
-  return host == "localhost" || host == "::1" || host.starts_with("127.");
+  if (host == "localhost" || host == "::1") return true;
+  // 127.0.0.0/8 as an address literal only: "127.evil.example" is a name anywhere.
+  if (!host.starts_with("127.")) return false;
+  int dots = 0;
+  for (const char c : host) {
+    if (c == '.') {
+      ++dots;
+    } else if (c < '0' || c > '9') {
+      return false;
+    }
+  }
+  return dots == 3 && !host.ends_with(".") && host.find("..") == std::string_view::npos;
 }
 
 std::string urlProblem(std::string_view url, bool loopbackHttp) {

@@ -47,6 +47,13 @@ inline Error makeError(ErrorCode code, std::string message, std::string reason =
   return Error{code, std::move(message), std::move(reason), {}};
 }
 
+// A broken rule of the field that `message` starts with ("port must be ..."): invalid_argument
+// with kInvalidField, the field (the message's first word, before a space or '[') in references.
+inline Error fieldError(std::string message) {
+  std::string field = message.substr(0, message.find_first_of(" ["));
+  return Error{ErrorCode::invalid_argument, std::move(message), kInvalidField, {std::move(field)}};
+}
+
 template <class T>
 class [[nodiscard]] Result {
  public:

@@ -22,8 +22,8 @@ constexpr auto kProjectRoles = makeEnumNames<ProjectRole>(PP{ProjectRole::admin,
                                                           PP{ProjectRole::operator_, "operator"},
                                                           PP{ProjectRole::viewer, "viewer"});
 using AP = std::pair<AuthSource, std::string_view>;
-constexpr auto kAuthSources =
-    makeEnumNames<AuthSource>(AP{AuthSource::local, "local"}, AP{AuthSource::ldap, "ldap"});
+constexpr auto kAuthSources = makeEnumNames<AuthSource>(
+    AP{AuthSource::local, "local"}, AP{AuthSource::ldap, "ldap"}, AP{AuthSource::oidc, "oidc"});
 
 }  // namespace
 

@@ -16,7 +16,7 @@ namespace certsteward::domain {
 
 enum class OrgRole { viewer = 0, operator_ = 1, admin = 2, owner = 3 };
 enum class ProjectRole { viewer = 0, operator_ = 1, admin = 2 };
-enum class AuthSource { local, ldap };
+enum class AuthSource { local, ldap, oidc };
 
 std::string_view nameOf(OrgRole r) noexcept;
 std::string_view nameOf(ProjectRole r) noexcept;
@@ -47,9 +47,12 @@ struct EndedSession {
 struct User {
   Id id;
   std::string username;
-  std::string password_hash;  // bcrypt; empty for ldap users
+  std::string password_hash;  // bcrypt; empty for ldap and oidc users
   OrgRole org_role = OrgRole::viewer;
   AuthSource auth_source = AuthSource::local;
+  // For oidc users: "<issuer> <subject>" of the identity provider's account, so a name reused
+  // there for another person never opens this account.
+  std::string external_subject;
   bool disabled = false;
   bool totp_enabled = false;
   std::string totp_secret_sealed;   // SecretBox ciphertext; empty when not enrolled

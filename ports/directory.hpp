@@ -13,7 +13,11 @@
 namespace certsteward::ports {
 
 struct DirectoryUser {
-  std::string username;  // the entry's username_attribute (else the name given at login)
+  // The entry's lasting identity: entryUUID (OpenLDAP, 389-ds), objectGUID in hex (Active
+  // Directory), else its DN. A local account stays bound to it, so a name reused in the
+  // directory for another person never opens the account.
+  std::string id;
+  std::string username;  // the entry's username_attribute; "" when the entry has none
   std::string distinguished_name;
   std::string email;
   std::vector<std::string> groups;  // DNs of the groups that list the user (mapped to org roles)

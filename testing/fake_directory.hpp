@@ -15,12 +15,14 @@ namespace certsteward::testing {
 
 class FakeDirectory : public ports::Directory {
  public:
-  // Adds or replaces a person; the entry's username attribute is `username`.
+  // Adds or replaces a person (a replaced person is another entry: a new id); the entry's
+  // username attribute is `username`.
   void person(const std::string& username, const std::string& password,
               std::vector<std::string> groups) {
     std::lock_guard lock(mu_);
     people_[username] = {password,
-                         {username, "uid=" + username + ",ou=people,dc=example,dc=test",
+                         {"uuid-" + username + "-" + std::to_string(++generation_), username,
+                          "uid=" + username + ",ou=people,dc=example,dc=test",
                           username + "@example.test", std::move(groups)}};
   }
   void setGroups(const std::string& username, std::vector<std::string> groups) {
@@ -85,6 +87,7 @@ class FakeDirectory : public ports::Directory {
   std::map<std::string, Person> people_;
   bool reachable_ = true;
   int calls_ = 0;
+  int generation_ = 0;
   std::string lastBindPassword_;
 };
 

@@ -157,7 +157,9 @@ std::string maskSecrets(std::string text, const std::vector<std::string>& secret
   return text;
 }
 
-domain::Result<HttpResponse> postHttp(const HttpRequest& request) {
+namespace {
+
+domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
   initCurlOnce();
   std::string scheme;
   std::string hostPort;
@@ -192,9 +194,13 @@ domain::Result<HttpResponse> postHttp(const HttpRequest& request) {
   for (const auto& line : request.headers)
     raw = curl_slist_append(raw, line.c_str());
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, raw);
-  curl_easy_setopt(h, CURLOPT_POST, 1L);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
-  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  if (post) {
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  } else {
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+  }
   HttpResponse response;
   Sink sink{&response.body, request.response_limit};
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
@@ -211,6 +217,16 @@ domain::Result<HttpResponse> postHttp(const HttpRequest& request) {
     return transportError(rc, errors, hostPort, std::chrono::milliseconds{ms}, secrets);
   }
   return response;
+}
+
+}  // namespace
+
+domain::Result<HttpResponse> postHttp(const HttpRequest& request) {
+  return perform(request, true);
+}
+
+domain::Result<HttpResponse> getHttp(const HttpRequest& request) {
+  return perform(request, false);
 }
 
 }  // namespace certsteward::adapters::common

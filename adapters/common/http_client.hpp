@@ -1,8 +1,9 @@
-// One HTTP POST through libcurl for adapters that call out to receivers (notification channels,
-// webhooks): only to the URL given (https, or http to a loopback host), no redirects, no proxy,
-// the server certificate always verified (optionally against a PEM CA bundle), connect and total
-// time bounded, the answer's body read up to a limit. Errors never quote the URL's path or query
-// (they may hold a token), only its host and port. Thread-safe (one curl handle per call).
+// One HTTP POST (or GET) through libcurl for adapters that call out to receivers (notification
+// channels, webhooks, identity providers): only to the URL given (https, or http to a loopback
+// host), no redirects, no proxy, the server certificate always verified (optionally against a PEM
+// CA bundle), connect and total time bounded, the answer's body read up to a limit. Errors never
+// quote the URL's path or query (they may hold a token), only its host and port. Thread-safe (one
+// curl handle per call).
 #pragma once
 
 #include <chrono>
@@ -38,6 +39,8 @@ inline constexpr const char* kTimedOut = "timed_out";
 // host cannot be reached, the time runs out or the connection breaks ("cannot connect to
 // host:port ...").
 domain::Result<HttpResponse> postHttp(const HttpRequest& request);
+// The same rules for a GET (the request's body is not sent).
+domain::Result<HttpResponse> getHttp(const HttpRequest& request);
 
 // Whether `host` names this machine: localhost, 127.0.0.0/8 or ::1 (brackets allowed).
 bool isLoopbackHost(std::string_view host);

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "domain/encoding.hpp"
 #include "domain/ldap_filter.hpp"
 
 namespace certsteward::adapters::ldap {
@@ -223,7 +224,10 @@ domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(const ports::Di
   timeval tv = seconds(s.operation_timeout_seconds);
   std::string nameAttr = s.username_attribute;
   std::string emailAttr = s.email_attribute;
-  char* attrs[] = {nameAttr.data(), emailAttr.empty() ? nullptr : emailAttr.data(), nullptr};
+  char uuidAttr[] = "entryUUID";  // operational: returned only when asked for
+  char guidAttr[] = "objectGUID";
+  char* attrs[] = {uuidAttr, guidAttr, nameAttr.data(),
+                   emailAttr.empty() ? nullptr : emailAttr.data(), nullptr};
   Message found;
   int rc = ldap_search_ext_s(h.ld, s.base_dn.c_str(), LDAP_SCOPE_SUBTREE, filter.c_str(), attrs, 0,
                              nullptr, nullptr, &tv, 2, &found.m);
@@ -244,7 +248,11 @@ domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(const ports::Di
   user.distinguished_name = dn != nullptr ? dn : "";
   ldap_memfree(dn);
   user.username = firstValue(h.ld, entry, s.username_attribute);
-  if (user.username.empty()) user.username = std::string(username);
+  user.id = firstValue(h.ld, entry, "entryUUID");
+  if (user.id.empty()) {
+    const std::string guid = firstValue(h.ld, entry, "objectGUID");
+    user.id = guid.empty() ? "dn:" + user.distinguished_name : "guid:" + domain::toHex(guid);
+  }
   user.email = firstValue(h.ld, entry, s.email_attribute);
 
   // The password, checked by binding as the user on this connection.

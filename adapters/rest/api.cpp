@@ -102,6 +102,7 @@ HttpResponse errorResponse(const domain::Error& e) {
 
 Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(options) {
   addAuthRoutes();
+  addOidcRoutes();
   addProjectRoutes();
   addUserRoutes();
   addAuditRoutes();

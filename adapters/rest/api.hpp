@@ -18,6 +18,8 @@
 #include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/notification_service.hpp"
+#include "domain/services/oidc_login.hpp"
+#include "domain/services/oidc_settings_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/provider_checks.hpp"
 #include "domain/services/resource_service.hpp"
@@ -59,6 +61,8 @@ struct ApiServices {
   domain::CaQuotaService& quotas;
   domain::LdapSettingsService& ldapSettings;
   domain::DirectoryLogin& directoryLogin;  // the LDAP connection test
+  domain::OidcSettingsService& oidcSettings;
+  domain::OidcLogin& oidcLogin;
   const domain::AccessControl& access;
   ports::SecretBox& secrets;
   ports::Store& store;
@@ -104,6 +108,7 @@ class Api {
   HttpResponse withIdempotency(const HttpRequest& request, const Call& call, const Route& route);
 
   void addAuthRoutes();
+  void addOidcRoutes();
   void addProjectRoutes();
   void addUserRoutes();
   void addAuditRoutes();

@@ -4,6 +4,8 @@
 #include "adapters/rest/json_io.hpp"
 #include "domain/events.hpp"
 
+#include <cctype>
+
 namespace certsteward::adapters::rest {
 namespace {
 
@@ -43,7 +45,108 @@ json::object loginBody(const domain::LoginResult& result) {
   return payload;
 }
 
+// A query value: RFC 3986 unreserved characters stay, everything else is %XX.
+std::string queryValue(std::string_view text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
+      out.push_back(ch);
+    } else {
+      out += {'%', hex[c >> 4], hex[c & 15]};
+    }
+  }
+  return out;
+}
+
+// Single sign-on ends on the web UI: its start page, or its sign-in page with what went wrong.
+HttpResponse redirectTo(const std::string& location) {
+  HttpResponse r;
+  r.status = 302;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = "See " + location + "\n";
+  r.headers.emplace_back("Location", location);
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
+HttpResponse ssoFailed(const std::string& message, const ApiOptions& options) {
+  auto r = redirectTo("/?sso_error=" + queryValue(message.substr(0, 300)));
+  r.cookies.push_back(
+      SetCookie{"oidc_login", "", "/api/v1/auth/oidc", 0, true, options.secure_cookies});
+  return r;
+}
+
 }  // namespace
+
+void Api::addOidcRoutes() {
+  const RouteOptions open{false};
+
+  router_.add(
+      "GET", "/api/v1/auth/oidc",
+      [this](const Call&) {
+        auto offer = s_.oidcLogin.offer();
+        if (!offer) return errorResponse(offer.error());
+        json::object body{{"enabled", offer->enabled}};
+        if (offer->enabled) body["display_name"] = offer->display_name;
+        return jsonResponse(200, body);
+      },
+      open);
+
+  router_.add(
+      "GET", "/api/v1/auth/oidc/login",
+      [this](const Call&) {
+        auto started = s_.oidcLogin.start();
+        if (!started) return ssoFailed(started.error().message, options_);
+        auto r = redirectTo(started->provider_url);
+        const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(domain::kOidcLoginTtl);
+        r.cookies.push_back(SetCookie{"oidc_login", started->login_state, "/api/v1/auth/oidc",
+                                      ttl.count(), true, options_.secure_cookies});
+        return r;
+      },
+      open);
+
+  router_.add(
+      "GET", "/api/v1/auth/oidc/callback",
+      [this](const Call& c) {
+        const auto param = [&](const char* name) {
+          return queryParam(c.request, name).value_or("");
+        };
+        const auto fail = [&](const std::string& message) {
+          if (auto s = s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "",
+                                       std::nullopt, "oidc: " + message.substr(0, 200));
+              !s) {
+            return ssoFailed(s.error().message, options_);
+          }
+          return ssoFailed(message, options_);
+        };
+        if (const std::string error = param("error"); !error.empty()) {
+          const std::string description = param("error_description");
+          return fail("the identity provider refused the sign-in (" + error.substr(0, 60) +
+                      (description.empty() ? "" : ": " + description.substr(0, 200)) + ")");
+        }
+        const auto cookie = c.request.cookies.find("oidc_login");
+        auto user =
+            s_.oidcLogin.finish(param("code"), param("state"),
+                                cookie == c.request.cookies.end() ? "" : cookie->second, c.context);
+        if (!user) return fail(user.error().message);
+        auto result = s_.auth.completeExternal(*user);
+        if (!result) return fail(result.error().message);
+        domain::Principal who{result->user, result->tokens.refresh_family};
+        if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id,
+                                     std::nullopt, "oidc");
+            !s) {
+          return ssoFailed(s.error().message, options_);  // no session without its audit entry
+        }
+        auto r = redirectTo("/");
+        r.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
+        r.cookies.push_back(
+            SetCookie{"oidc_login", "", "/api/v1/auth/oidc", 0, true, options_.secure_cookies});
+        return r;
+      },
+      open);
+}
 
 void Api::addAuthRoutes() {
   const RouteOptions open{false};

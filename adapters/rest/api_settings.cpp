@@ -49,8 +49,33 @@ std::optional<int> optionalInt(const json::object& o, const char* key, int min, 
   return static_cast<int>(v->as_int64());
 }
 
-// The PUT body: every field of the settings (omitted ones take their defaults; an omitted
-// bind_password keeps the one saved). Unknown fields are refused, so a misspelt one is noticed.
+// default_org_role / deny_without_group, as the LDAP and OIDC settings both take them.
+std::optional<domain::OrgRole> fallbackRole(const json::object& body,
+                                            std::optional<domain::OrgRole> otherwise) {
+  const bool deny = optionalBool(body, "deny_without_group").value_or(false);
+  const auto* role = body.if_contains("default_org_role");
+  const bool roleGiven = role != nullptr && !role->is_null();
+  if (deny && roleGiven) {
+    throw BadRequest("give either default_org_role or deny_without_group: true, not both");
+  }
+  if (deny) return std::nullopt;
+  if (roleGiven)
+    return optionalEnum<domain::OrgRole>(body, "default_org_role", domain::parseOrgRole);
+  return otherwise;
+}
+
+// Unknown fields are refused, so a misspelt one is noticed.
+void refuseUnknownFields(const json::object& body, const std::set<std::string, std::less<>>& known,
+                         const char* what) {
+  for (const auto& [key, value] : body) {
+    if (!known.contains(key)) {
+      throw BadRequest("unknown field " + std::string(key).substr(0, 60) + " in the " + what);
+    }
+  }
+}
+
+// The PUT body of the LDAP settings: omitted fields take their defaults; an omitted
+// bind_password keeps the one saved.
 domain::LdapSettings ldapSettingsFrom(const json::object& body) {
   static const std::set<std::string, std::less<>> known = {"enabled",
                                                            "url",
@@ -74,11 +99,7 @@ domain::LdapSettings ldapSettingsFrom(const json::object& body) {
                                                            "deny_without_group",
                                                            "connect_timeout_seconds",
                                                            "operation_timeout_seconds"};
-  for (const auto& [key, value] : body) {
-    if (!known.contains(key)) {
-      throw BadRequest("unknown field " + std::string(key).substr(0, 60) + " in the LDAP settings");
-    }
-  }
+  refuseUnknownFields(body, known, "LDAP settings");
   domain::LdapSettings d;
   d.enabled = optionalBool(body, "enabled").value_or(true);
   if (auto tls = optionalBool(body, "use_tls")) {  // the earlier form of security
@@ -123,22 +144,87 @@ domain::LdapSettings ldapSettingsFrom(const json::object& body) {
       d.group_mappings.push_back(std::move(m));
     }
   }
-  const bool deny = optionalBool(body, "deny_without_group").value_or(false);
-  const auto* role = body.if_contains("default_org_role");
-  const bool roleGiven = role != nullptr && !role->is_null();
-  if (deny && roleGiven) {
-    throw BadRequest("give either default_org_role or deny_without_group: true, not both");
-  }
-  if (deny) {
-    d.default_org_role.reset();
-  } else if (roleGiven) {
-    d.default_org_role =
-        optionalEnum<domain::OrgRole>(body, "default_org_role", domain::parseOrgRole);
-  }
+  d.default_org_role = fallbackRole(body, d.default_org_role);
   d.connect_timeout_seconds =
       optionalInt(body, "connect_timeout_seconds", 1, 60).value_or(d.connect_timeout_seconds);
   d.operation_timeout_seconds =
       optionalInt(body, "operation_timeout_seconds", 1, 60).value_or(d.operation_timeout_seconds);
+  return d;
+}
+
+json::object oidcSettingsJson(const domain::OidcSettingsView& v) {
+  const auto& s = v.settings;
+  json::array mappings;
+  for (const auto& m : s.group_mappings) {
+    mappings.push_back(
+        json::object{{"group", m.group}, {"org_role", std::string(nameOf(m.org_role))}});
+  }
+  json::array scopes;
+  for (const auto& scope : s.scopes)
+    scopes.push_back(json::value(scope));
+  return {{"enabled", s.enabled},
+          {"display_name", s.display_name},
+          {"issuer", s.issuer},
+          {"client_id", s.client_id},
+          {"client_secret_configured", v.client_secret_configured},
+          {"redirect_uri", s.redirect_uri},
+          {"scopes", scopes},
+          {"username_claim", s.username_claim},
+          {"groups_claim", s.groups_claim},
+          {"group_mappings", mappings},
+          {"default_org_role", s.default_org_role
+                                   ? json::value(std::string(nameOf(*s.default_org_role)))
+                                   : json::value(nullptr)},
+          {"deny_without_group", !s.default_org_role.has_value()},
+          {"ca_bundle", s.ca_bundle}};
+}
+
+// The PUT body of the OIDC settings: omitted fields take their defaults; an omitted
+// client_secret keeps the saved one ("" removes it).
+domain::OidcSettings oidcSettingsFrom(const json::object& body) {
+  refuseUnknownFields(
+      body,
+      {"enabled", "display_name", "issuer", "client_id", "client_secret",
+       "client_secret_configured", "redirect_uri", "scopes", "username_claim", "groups_claim",
+       "group_mappings", "default_org_role", "deny_without_group", "ca_bundle"},
+      "OIDC settings");
+  domain::OidcSettings d;
+  d.enabled = optionalBool(body, "enabled").value_or(false);
+  d.display_name = optionalString(body, "display_name", 60).value_or(d.display_name);
+  d.issuer = requiredString(body, "issuer", 500);
+  d.client_id = requiredString(body, "client_id", 200);
+  d.redirect_uri = requiredString(body, "redirect_uri", 500);
+  if (const auto* list = body.if_contains("scopes"); list != nullptr && !list->is_null()) {
+    if (!list->is_array() || list->as_array().size() > 20) {
+      throw BadRequest("scopes must be an array of at most 20 scope names");
+    }
+    d.scopes.clear();
+    for (const auto& scope : list->as_array()) {
+      if (!scope.is_string() || scope.as_string().size() > 100) {
+        throw BadRequest("scopes must be strings of at most 100 characters");
+      }
+      d.scopes.emplace_back(scope.as_string());
+    }
+  }
+  d.username_claim = optionalString(body, "username_claim", 100).value_or(d.username_claim);
+  d.groups_claim = optionalString(body, "groups_claim", 100).value_or(d.groups_claim);
+  if (const auto* list = body.if_contains("group_mappings"); list != nullptr && !list->is_null()) {
+    if (!list->is_array() || list->as_array().size() > 100) {
+      throw BadRequest("group_mappings must be an array of at most 100 {group, org_role}");
+    }
+    for (const auto& item : list->as_array()) {
+      if (!item.is_object()) throw BadRequest("group_mappings entries must be objects");
+      const auto& o = item.as_object();
+      domain::OidcGroupMapping m;
+      m.group = requiredString(o, "group", 500);
+      auto role = optionalEnum<domain::OrgRole>(o, "org_role", domain::parseOrgRole);
+      if (!role) throw BadRequest("group_mappings entries need org_role");
+      m.org_role = *role;
+      d.group_mappings.push_back(std::move(m));
+    }
+  }
+  d.default_org_role = fallbackRole(body, d.default_org_role);
+  d.ca_bundle = optionalString(body, "ca_bundle", 65536).value_or("");
   return d;
 }
 
@@ -196,6 +282,22 @@ void Api::addSettingsRoutes() {
     return jsonResponse(200, ldapSettingsJson(*saved));
   });
 
+  router_.add("GET", "/api/v1/settings/oidc", [this](const Call& c) {
+    auto view = s_.oidcSettings.get(c.who());
+    if (!view) return errorResponse(view.error());
+    return jsonResponse(200, oidcSettingsJson(*view));
+  });
+
+  router_.add("PUT", "/api/v1/settings/oidc", [this](const Call& c) {
+    if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
+      return errorResponse(s.error());
+    const auto body = parseBody(c.request);
+    auto saved = s_.oidcSettings.put(c.who(), c.context, oidcSettingsFrom(body),
+                                     optionalString(body, "client_secret", 1000));
+    if (!saved) return errorResponse(saved.error());
+    return jsonResponse(200, oidcSettingsJson(*saved));
+  });
+
   router_.add("POST", "/api/v1/settings/ldap/test", [this](const Call& c) {
     if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
       return errorResponse(s.error());
@@ -205,7 +307,7 @@ void Api::addSettingsRoutes() {
       credentials = domain::DirectoryCredentials{requiredString(body, "username", 200),
                                                  requiredString(body, "password", 1000)};
     }
-    auto steps = s_.directoryLogin.test(c.who(), credentials);
+    auto steps = s_.directoryLogin.test(c.who(), c.context, credentials);
     if (!steps) return errorResponse(steps.error());
     json::array list;
     bool ok = !steps->empty();

@@ -5,6 +5,7 @@
 
 #include "domain/audit.hpp"
 #include "domain/services/totp_codes.hpp"
+#include "domain/text.hpp"
 
 namespace certsteward::domain {
 namespace {
@@ -68,7 +69,9 @@ Result<TokenPair> AuthService::issue(const User& user, const Id& family) {
 Result<LoginResult> AuthService::login(const std::string& username, const std::string& password,
                                        const std::string& clientIp) {
   if (auto s = limit("login:ip:" + clientIp, policy_.login_per_ip_per_minute); !s) return s.error();
-  if (auto s = limit("login:user:" + username, policy_.login_per_username_per_minute); !s) {
+  // Names are case-insensitive in directories: "Bob" and "bob" share one allowance.
+  if (auto s = limit("login:user:" + asciiLower(username), policy_.login_per_username_per_minute);
+      !s) {
     return s.error();
   }
   auto user = p_.users.getByUsername(username);
@@ -81,13 +84,8 @@ Result<LoginResult> AuthService::login(const std::string& username, const std::s
     if (!viaDirectory && viaDirectory.error().code != ErrorCode::unauthenticated) {
       return viaDirectory.error();  // unreachable, or no role
     }
-    if (viaDirectory && user) {  // a directory user, and no directory configured
-      return makeError(ErrorCode::unavailable,
-                       "directory login is not available: LDAP is not configured or disabled",
-                       "DIRECTORY_UNAVAILABLE");
-    }
-    // The same time as a wrong password of a local user: response times do not reveal which
-    // usernames exist, here or in the directory.
+    // No directory, or it refused: the same answer, in the same time, as a wrong password of a
+    // local user (also for directory users while LDAP is disabled, so it reveals no names).
     spendHashTime(password);
     return badCredentials();
   }
@@ -119,6 +117,11 @@ Result<LoginResult> AuthService::challengeOrComplete(User user) {
     return challenge;
   }
   return complete(std::move(user));
+}
+
+Result<LoginResult> AuthService::completeExternal(const User& user) {
+  if (user.disabled) return badCredentials();
+  return complete(user);
 }
 
 Result<LoginResult> AuthService::complete(User user) {
@@ -218,6 +221,11 @@ Result<TotpEnrolment> AuthService::totpSetup(const Principal& who, const Request
         if (user.totp_enabled) {
           return makeError(ErrorCode::failed_precondition,
                            "TOTP is already enabled; disable it first to enrol a new secret");
+        }
+        if (user.auth_source == AuthSource::oidc) {
+          return makeError(ErrorCode::failed_precondition,
+                           "single sign-on users set up their second factor at the identity "
+                           "provider");
         }
         user.totp_secret_sealed = *sealed;
         username = user.username;

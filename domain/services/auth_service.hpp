@@ -89,6 +89,11 @@ class AuthService {
   Result<LoginResult> login(const std::string& username, const std::string& password,
                             const std::string& clientIp);
 
+  // A session for a user whom an identity provider (OIDC) has just authenticated: the same
+  // tokens and CSRF token as a password login, no OTP step (the provider owns the second factor).
+  // unauthenticated for a disabled user.
+  Result<LoginResult> completeExternal(const User& user);
+
   // Consumes a refresh token and issues the next pair of its family. unauthenticated with
   // TOKEN_INVALID, TOKEN_EXPIRED or TOKEN_REUSE (the family is then revoked). With `csrfToken`
   // (a cookie refresh) it must be the CSRF token of the token's session: permission_denied.

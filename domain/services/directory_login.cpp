@@ -46,16 +46,38 @@ Result<std::optional<User>> DirectoryLogin::login(const std::string& username,
   if (!*loaded || !(*loaded)->first.enabled) return std::optional<User>{};
   const auto& [settings, bindPassword] = **loaded;
   auto found = p_.directory.authenticate({settings, bindPassword}, username, password);
-  if (!found) return found.error();
+  if (!found) {
+    // The details (addresses, what the directory said) are for the owner's LDAP test, not for
+    // whoever is trying names at the login form.
+    if (found.error().reason == "DIRECTORY_UNREACHABLE") {
+      return makeError(ErrorCode::unavailable,
+                       "the directory is unreachable; directory users cannot log in until it is "
+                       "back",
+                       "DIRECTORY_UNREACHABLE");
+    }
+    if (found.error().code == ErrorCode::unavailable) {
+      return makeError(ErrorCode::unavailable,
+                       "the directory refused the connection; directory users cannot log in now "
+                       "(an owner can see why with the LDAP test)",
+                       "DIRECTORY_ERROR");
+    }
+    return found.error();
+  }
   const auto role = mapDirectoryRole(settings, found->groups);
   if (!role) return noRole();
   const std::string name = asciiLower(found->username);
   if (!isValidUsername(name)) {
     return makeError(ErrorCode::permission_denied,
-                     "your directory username cannot be used here (1 to 64 characters of a-z, "
-                     "0-9, '.', '_', '@', '-'); ask an owner to change username_attribute",
-                     "NO_ROLE");
+                     "your directory entry has no " + settings.username_attribute +
+                         " usable as a username here (1 to 64 characters of a-z, 0-9, '.', '_', "
+                         "'@', '-'); ask an owner to check username_attribute",
+                     "USERNAME_UNUSABLE");
   }
+  const std::string subject = "ldap " + found->id;
+  // The user's own guard as well, once known: a concurrent change of the user (a disable, a
+  // role change) and this login never undo each other.
+  std::vector<std::string> guards{"user:name:" + name};
+  if (auto known = p_.users.getByUsername(name)) guards.push_back(userGuard(known->id));
 
   std::optional<User> user;
   const Status done = work_.run(
@@ -63,13 +85,21 @@ Result<std::optional<User>> DirectoryLogin::login(const std::string& username,
         auto existing = p_.users.getByUsername(name);
         const Timestamp now = p_.clock.now();
         if (existing) {
-          // Never take over a local account, never let a disabled user in.
+          // Never take over a local account or another entry's account; never let a disabled
+          // user in.
           if (existing->auth_source != AuthSource::ldap || existing->disabled) return refused();
+          if (!existing->external_subject.empty() && existing->external_subject != subject) {
+            return refused();
+          }
           user = std::move(*existing);
-          if (user->org_role == *role) return {};
-          const std::string details = "org_role " + std::string(nameOf(user->org_role)) + " -> " +
-                                      std::string(nameOf(*role)) + " (directory groups)";
+          if (user->org_role == *role && user->external_subject == subject) return {};
+          std::string details = "directory entry bound";
+          if (user->org_role != *role) {
+            details = "org_role " + std::string(nameOf(user->org_role)) + " -> " +
+                      std::string(nameOf(*role)) + " (directory groups)";
+          }
           user->org_role = *role;
+          user->external_subject = subject;  // accounts of earlier versions get bound now
           user->updated_at = now;
           if (auto s = p_.users.update(*user); !s) return s;
           const Principal actor{*user, {}};
@@ -82,6 +112,7 @@ Result<std::optional<User>> DirectoryLogin::login(const std::string& username,
         created.username = name;
         created.org_role = *role;
         created.auth_source = AuthSource::ldap;
+        created.external_subject = subject;
         created.created_at = now;
         created.updated_at = now;
         if (auto s = p_.users.create(created); !s) return s;
@@ -90,14 +121,21 @@ Result<std::optional<User>> DirectoryLogin::login(const std::string& username,
         return audit_.record(&actor, {"", ""}, "user.create", "user", created.id, std::nullopt,
                              "ldap org_role=" + std::string(nameOf(*role)));
       },
-      {"user:name:" + name});
+      guards);
   if (!done) return done.error();
   return user;
 }
 
 Result<std::vector<ports::DirectoryCheck>> DirectoryLogin::test(
-    const Principal& who, const std::optional<DirectoryCredentials>& credentials) {
+    const Principal& who, const RequestContext& ctx,
+    const std::optional<DirectoryCredentials>& credentials) {
   if (auto s = access_.check(who, Action::manage_settings); !s) return s.error();
+  // A test with a login checks someone's password: it leaves its trace.
+  if (auto s = audit_.record(&who, ctx, "settings.ldap.test", "settings", "ldap", std::nullopt,
+                             credentials ? "login=" + credentials->username.substr(0, 64) : "");
+      !s) {
+    return s.error();
+  }
   auto loaded = load();
   if (!loaded) return loaded.error();
   if (!*loaded) {

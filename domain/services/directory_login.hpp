@@ -16,8 +16,8 @@
 #include "ports/clock.hpp"
 #include "ports/directory.hpp"
 #include "ports/id_generator.hpp"
-#include "ports/ldap_settings_repository.hpp"
 #include "ports/secret_box.hpp"
+#include "ports/settings_documents.hpp"
 #include "ports/user_repository.hpp"
 
 namespace certsteward::domain {
@@ -45,19 +45,23 @@ class DirectoryLogin {
    * Logs `username` in through the directory. @return the local user (created or updated), or
    * nullopt when no directory is configured or it is disabled. unauthenticated
    * "invalid username or password" for every refusal of the directory, a disabled user or a
-   * local account of that name; permission_denied NO_ROLE when no group maps to a role and
-   * deny_without_group is set; unavailable DIRECTORY_UNREACHABLE when the directory cannot be
-   * reached.
+   * local account of that name or an account bound to another directory entry;
+   * permission_denied NO_ROLE when no group maps to a role and deny_without_group is set
+   * (USERNAME_UNUSABLE when the entry's username attribute is missing or unusable); unavailable
+   * DIRECTORY_UNREACHABLE when the directory cannot be reached, DIRECTORY_ERROR when it refuses
+   * the connection (in general words: the owner's test tells why).
    */
   Result<std::optional<User>> login(const std::string& username, const std::string& password);
 
   /**
    * Owner only: the connection test of the saved settings (connect, tls, bind, search) and, with
    * `credentials`, a "login" step that checks them and names the role they would get, without
-   * creating or changing a user. failed_precondition when no settings were saved.
+   * creating or changing a user. Audited settings.ldap.test (with the username tried).
+   * failed_precondition when no settings were saved.
    */
   Result<std::vector<ports::DirectoryCheck>> test(
-      const Principal& who, const std::optional<DirectoryCredentials>& credentials);
+      const Principal& who, const RequestContext& ctx,
+      const std::optional<DirectoryCredentials>& credentials);
 
  private:
   // The settings and the opened service password; nullopt when never saved.

@@ -27,7 +27,7 @@ Result<LdapSettingsView> LdapSettingsService::put(const Principal& who, const Re
   if (auto s = access_.check(who, Action::manage_settings); !s) return s.error();
   draft.bind_password_sealed.clear();
   if (auto s = checkLdapSettings(draft); !s) return s.error();
-  if (bindPassword) {
+  if (bindPassword && !bindPassword->empty()) {  // "" removes the password
     if (bindPassword->size() > 1000) {
       return makeError(ErrorCode::invalid_argument, "bind_password must be at most 1000 characters",
                        kMalformed);
@@ -40,7 +40,21 @@ Result<LdapSettingsView> LdapSettingsService::put(const Principal& who, const Re
     if (!bindPassword) {  // keep the password saved before, read in the same transaction
       auto previous = p_.settings.get();
       if (!previous) return previous.error();
-      if (*previous) draft.bind_password_sealed = (*previous)->bind_password_sealed;
+      if (*previous && !(*previous)->bind_password_sealed.empty()) {
+        const auto& before = **previous;
+        // The saved password goes only where it went before: pointing the settings at another
+        // server or account needs it typed again.
+        if (before.host != draft.host || before.port != draft.port ||
+            before.security != draft.security || before.bind_dn != draft.bind_dn) {
+          return fieldError(
+              "bind_password must be given again when host, port, security or bind_dn change");
+        }
+        draft.bind_password_sealed = before.bind_password_sealed;
+      }
+    }
+    if (!draft.bind_dn.empty() && draft.bind_password_sealed.empty()) {
+      return fieldError(
+          "bind_password is required with bind_dn (without one the bind would be anonymous)");
     }
     if (auto s = p_.settings.put(draft); !s) return s;
     return audit_.record(&who, ctx, "settings.ldap.update", "settings", "ldap");

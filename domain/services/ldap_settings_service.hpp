@@ -1,6 +1,7 @@
 // LdapSettingsService: read and replace the org's LDAP settings (org owner). A new service
-// password is sealed before it is stored; without one the previous sealed password stays. Every
-// change is audited in the same transaction.
+// password is sealed before it is stored; without one the previous sealed password stays — but
+// only while host, port, security and bind_dn stay too (the saved password is never sent to
+// another server). A bind_dn needs a password. Every change is audited in the same transaction.
 #pragma once
 
 #include <optional>
@@ -10,8 +11,8 @@
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/unit_of_work.hpp"
-#include "ports/ldap_settings_repository.hpp"
 #include "ports/secret_box.hpp"
+#include "ports/settings_documents.hpp"
 
 namespace certsteward::domain {
 

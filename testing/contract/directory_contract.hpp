@@ -1,7 +1,7 @@
 // Contract of Directory on every adapter (and on an embedding team's own directory): people log
-// in with their password and come with their groups, every wrong login is the same refusal (a
-// pattern or filter syntax in the username is a name that matches nobody), the connection test
-// passes every step, and an unreachable directory is unavailable — not a refusal.
+// in with their password and come with their groups and a lasting id, every wrong login is the same
+// refusal (a pattern or filter syntax in the username is a name that matches nobody), the
+// connection test passes every step, and an unreachable directory is unavailable — not a refusal.
 //
 // A suite header: include it from one test file of its own, after defining
 // CERTSTEWARD_DIRECTORY_HARNESSES as the list of harnesses to run it against. A harness is
@@ -46,6 +46,8 @@ TEST_CASE_TEMPLATE("directory: people log in with their password and come with t
         h.directory().authenticate(h.access(), row.user, std::string(row.user) + " password");
     REQUIRE_MESSAGE(user.ok(), user.error().message);
     CHECK(user->username == row.user);
+    CHECK_FALSE(user->id.empty());
+    CHECK(user->id != row.user);  // a lasting identity, not the name
     CHECK(user->distinguished_name.find(row.user) != std::string::npos);
     CHECK(user->email == std::string(row.user) + "@example.test");
     auto groups = user->groups;

@@ -57,6 +57,7 @@ struct DirectoryFixture : testing::ServiceFixture {
   }
   void configure(void (*change)(LdapSettings&)) {
     LdapSettings s;
+    s.enabled = true;
     s.host = "ldap.example.test";
     s.base_dn = "dc=example,dc=test";
     s.bind_dn = "cn=certsteward,ou=services,dc=example,dc=test";
@@ -194,30 +195,32 @@ TEST_CASE("directory login: unreachable is 503 for directory users, local users 
   CHECK(down.error().code == ErrorCode::unavailable);
   CHECK(down.error().reason == "DIRECTORY_UNREACHABLE");
   CHECK(down.error().message.find("unreachable") != std::string::npos);
+  CHECK(down.error().message.find("ldap.example.test") == std::string::npos);  // no details
   CHECK(fx.login("erin", "erin local password").ok());
   CHECK(fx.directory.calls() == calls + 1);  // a local login never asks the directory
   // A token issued before keeps working until it expires.
   CHECK(fx.auth.authenticate(before->tokens.access_token).ok());
 }
 
-TEST_CASE("directory login: disabled settings leave directory users out, in words") {
+TEST_CASE("directory login: disabled settings leave directory users out, revealing no names") {
   DirectoryFixture fx;
   REQUIRE(fx.login("alice", "alice password").ok());
   fx.configure([](LdapSettings& s) { s.enabled = false; });
   const int calls = fx.directory.calls();
   auto known = fx.login("alice", "alice password");
-  REQUIRE_FALSE(known.ok());
-  CHECK(known.error().code == ErrorCode::unavailable);
   auto unknown = fx.login("bob", "bob password");
+  REQUIRE_FALSE(known.ok());
   REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.error().code == ErrorCode::unauthenticated);
+  CHECK(known.error().code == ErrorCode::unauthenticated);
+  CHECK(known.error() == unknown.error());  // no name is revealed
   CHECK(fx.directory.calls() == calls);
 }
 
 TEST_CASE("directory login: rate limits count directory logins like local ones") {
   DirectoryFixture fx;
+  const char* spellings[] = {"bob", "Bob", "BOB", "bOb", "boB"};  // one name to a directory
   for (int i = 0; i < 5; ++i) {
-    CHECK(fx.login("bob", "wrong", "10.0.0." + std::to_string(i)).error().code ==
+    CHECK(fx.login(spellings[i], "wrong", "10.0.0." + std::to_string(i)).error().code ==
           ErrorCode::unauthenticated);
   }
   auto limited = fx.login("bob", "bob password", "10.0.0.9");
@@ -262,7 +265,7 @@ TEST_CASE("directory login: a directory user's password cannot be changed here")
 
 TEST_CASE("directory test: the steps, and a full login that creates nobody") {
   DirectoryFixture fx;
-  auto steps = fx.directoryLogin.test(fx.owner(), std::nullopt);
+  auto steps = fx.directoryLogin.test(fx.owner(), fx.ctx(), std::nullopt);
   REQUIRE(steps.ok());
   std::vector<std::string> names;
   for (const auto& s : *steps) {
@@ -272,7 +275,7 @@ TEST_CASE("directory test: the steps, and a full login that creates nobody") {
   CHECK(names == std::vector<std::string>{"connect", "tls", "bind", "search"});
 
   auto withLogin =
-      fx.directoryLogin.test(fx.owner(), DirectoryCredentials{"carol", "carol password"});
+      fx.directoryLogin.test(fx.owner(), fx.ctx(), DirectoryCredentials{"carol", "carol password"});
   REQUIRE(withLogin.ok());
   REQUIRE(withLogin->size() == 5);
   CHECK(withLogin->back().step == "login");
@@ -280,12 +283,13 @@ TEST_CASE("directory test: the steps, and a full login that creates nobody") {
   CHECK(withLogin->back().message.find("org role admin") != std::string::npos);
   CHECK_FALSE(fx.store.users().getByUsername("carol").ok());
 
-  auto wrong = fx.directoryLogin.test(fx.owner(), DirectoryCredentials{"carol", "nope"});
+  auto wrong = fx.directoryLogin.test(fx.owner(), fx.ctx(), DirectoryCredentials{"carol", "nope"});
   REQUIRE(wrong.ok());
   CHECK_FALSE(wrong->back().ok);
 
   fx.directory.setReachable(false);
-  auto down = fx.directoryLogin.test(fx.owner(), DirectoryCredentials{"carol", "carol password"});
+  auto down =
+      fx.directoryLogin.test(fx.owner(), fx.ctx(), DirectoryCredentials{"carol", "carol password"});
   REQUIRE(down.ok());
   REQUIRE(down->size() == 1);
   CHECK_FALSE(down->front().ok);
@@ -293,7 +297,7 @@ TEST_CASE("directory test: the steps, and a full login that creates nobody") {
   User admin;
   admin.id = "admin-1";
   admin.org_role = OrgRole::admin;
-  CHECK(fx.directoryLogin.test(Principal{admin, "s"}, std::nullopt).error().code ==
+  CHECK(fx.directoryLogin.test(Principal{admin, "s"}, fx.ctx(), std::nullopt).error().code ==
         ErrorCode::permission_denied);
 }
 
@@ -305,9 +309,34 @@ TEST_CASE("directory test: without saved settings it says what to do") {
                        base.work,
                        base.access,
                        base.audit};
-  auto r = login.test(base.owner(), std::nullopt);
+  auto r = login.test(base.owner(), base.ctx(), std::nullopt);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::failed_precondition);
   CHECK(login.login("alice", "alice password")->has_value() == false);
   CHECK(directory.calls() == 0);
+}
+
+TEST_CASE("directory login: a new entry with an old name does not open the old account") {
+  DirectoryFixture fx;
+  auto first = fx.login("bob", "bob password");
+  REQUIRE(first.ok());
+  const auto bound = fx.stored("bob").external_subject;
+  CHECK(bound.starts_with("ldap uuid-bob-"));
+  // bob leaves; the directory gives his name to somebody else.
+  fx.directory.person("bob", "new bob password", {kAdmins});
+  auto other = fx.login("bob", "new bob password", "10.0.3.1");
+  REQUIRE_FALSE(other.ok());
+  CHECK(other.error().code == ErrorCode::unauthenticated);
+  CHECK(fx.stored("bob").external_subject == bound);
+  CHECK(fx.stored("bob").org_role == OrgRole::operator_);
+}
+
+TEST_CASE("directory test: audited, with the name tried and never the password") {
+  DirectoryFixture fx;
+  REQUIRE(
+      fx.directoryLogin.test(fx.owner(), fx.ctx(), DirectoryCredentials{"carol", "carol password"})
+          .ok());
+  const auto entries = fx.audited("settings.ldap.test");
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].details == "login=carol");
 }

@@ -48,11 +48,11 @@ TEST_CASE("ldap settings: defaults until saved, the password sealed and never sh
 
   // A change without a password keeps the sealed one.
   auto changed = fx.settings();
-  changed.port = 636;
+  changed.base_dn = "ou=people,dc=example,dc=test";
   auto kept = fx.ldap.put(fx.owner(), fx.ctx(), changed, std::nullopt);
   REQUIRE(kept.ok());
   CHECK(kept->bind_password_configured);
-  CHECK(fx.stored()->port == 636);
+  CHECK(fx.stored()->base_dn == "ou=people,dc=example,dc=test");
   CHECK(*fx.secrets.open(fx.stored()->bind_password_sealed) == "BIND-SECRET");
 }
 
@@ -128,4 +128,38 @@ TEST_CASE("ldap settings: a change whose audit entry cannot be written is not sa
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().code == ErrorCode::unavailable);
   CHECK_FALSE(fx.stored().has_value());
+}
+
+TEST_CASE("ldap settings: the saved password never goes to another server or account") {
+  LdapFixture fx;
+  REQUIRE(fx.ldap.put(fx.owner(), fx.ctx(), fx.settings(), std::string("BIND-SECRET")).ok());
+  const struct {
+    const char* what;
+    void (*change)(LdapSettings&);
+  } rows[] = {
+      {"host", [](LdapSettings& s) { s.host = "elsewhere.example.test"; }},
+      {"port", [](LdapSettings& s) { s.port = 10389; }},
+      {"security", [](LdapSettings& s) { s.security = LdapSecurity::ldaps; }},
+      {"bind_dn", [](LdapSettings& s) { s.bind_dn = "cn=other,dc=example,dc=test"; }},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    auto s = fx.settings();
+    row.change(s);
+    auto refused = fx.ldap.put(fx.owner(), fx.ctx(), s, std::nullopt);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().references == std::vector<std::string>{"bind_password"});
+    CHECK(fx.stored()->host == "ldap.example.test");
+    // With the password typed again the change is saved.
+    CHECK(fx.ldap.put(fx.owner(), fx.ctx(), s, std::string("BIND-SECRET")).ok());
+    REQUIRE(fx.ldap.put(fx.owner(), fx.ctx(), fx.settings(), std::string("BIND-SECRET")).ok());
+  }
+  // A bind_dn without any password would bind anonymously.
+  auto anonymous = fx.settings();
+  auto removed = fx.ldap.put(fx.owner(), fx.ctx(), anonymous, std::string(""));
+  REQUIRE_FALSE(removed.ok());
+  CHECK(removed.error().references == std::vector<std::string>{"bind_password"});
+  anonymous.bind_dn.clear();
+  CHECK(fx.ldap.put(fx.owner(), fx.ctx(), anonymous, std::string("")).ok());
+  CHECK(fx.stored()->bind_password_sealed.empty());
 }

@@ -44,7 +44,7 @@ class SlapdServer : public LocalServer {
     std::filesystem::create_directories(dir_ / "db");
     std::string tlsLines;
     if (tls) {
-      const auto material = makeTestMaterial("127.0.0.1", "IP:127.0.0.1,DNS:localhost");
+      const auto material = makeTestMaterial("127.0.0.1", "IP:127.0.0.1");
       ca_ = material.chain_pem;
       std::ofstream(dir_ / "ca.pem") << material.chain_pem;
       std::ofstream(dir_ / "cert.pem") << material.certificate_pem;

@@ -1,5 +1,6 @@
 // RFC 4515 escaping of usernames in LDAP filters (input is always a value, never syntax), the
-// settings' url form, and the mapping of directory groups to org roles.
+// settings' url form, the mapping of directory groups to org roles, and what counts as a
+// loopback host (where clear-text LDAP is allowed).
 #include <doctest/doctest.h>
 
 #include <optional>
@@ -8,6 +9,7 @@
 
 #include "domain/ldap_filter.hpp"
 #include "domain/ldap_settings.hpp"
+#include "domain/network_names.hpp"
 
 using certsteward::domain::escapeFilterValue;
 using certsteward::domain::userFilter;
@@ -109,5 +111,18 @@ TEST_CASE("ldap settings: the highest mapped role wins, else the default, else r
     CAPTURE(row.groups.size());
     s.default_org_role = row.defaultRole;
     CHECK(mapDirectoryRole(s, row.groups) == row.expected);
+  }
+}
+
+TEST_CASE("network names: loopback means localhost, ::1 or a 127.x.y.z literal") {
+  using certsteward::domain::isLoopback;
+  for (const char* yes : {"localhost", "::1", "127.0.0.1", "127.1.2.3"}) {
+    CAPTURE(yes);
+    CHECK(isLoopback(yes));
+  }
+  for (const char* no : {"127.evil.example", "127.0.0.1.evil.example", "127.0.0", "127..0.1",
+                         "128.0.0.1", "ldap.example.test", "", "127.0.0.1."}) {
+    CAPTURE(no);
+    CHECK_FALSE(isLoopback(no));
   }
 }

@@ -11,6 +11,7 @@ import { Distributions } from "./pages/distributions";
 import { JobDetail } from "./pages/job-detail";
 import { Jobs } from "./pages/jobs";
 import { Ldap } from "./pages/ldap";
+import { Oidc } from "./pages/oidc";
 import { License } from "./pages/license";
 import { ProfilePage } from "./pages/profile";
 import { ProjectDetail, Projects } from "./pages/projects";
@@ -54,6 +55,7 @@ export function Routes({ path, query }: { path: string; query: URLSearchParams }
     ["/audit", () => <Audit query={query} />],
     ["/license", () => <License />],
     ["/settings/ldap", () => <Ldap />],
+    ["/settings/oidc", () => <Oidc />],
     ["/profile", () => <ProfilePage />],
   ];
   for (const [pattern, page] of table) {

@@ -451,6 +451,7 @@ try {
       "/audit",
       "/license",
       "/settings/ldap",
+      "/settings/oidc",
       "/profile",
       "/no/such/page",
     ];

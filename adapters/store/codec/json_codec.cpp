@@ -47,6 +47,7 @@ json::value w(const TargetResult& v);
 json::value w(const DistributionTarget& v);
 json::value w(const EndedSession& v);
 json::value w(const LdapGroupMapping& v);
+json::value w(const OidcGroupMapping& v);
 template <class T>
 json::value w(const std::vector<T>& v) {
   json::array a;
@@ -151,6 +152,7 @@ void r(const json::value& j, TargetResult& out);
 void r(const json::value& j, DistributionTarget& out);
 void r(const json::value& j, EndedSession& out);
 void r(const json::value& j, LdapGroupMapping& out);
+void r(const json::value& j, OidcGroupMapping& out);
 template <class T>
 void r(const json::value& j, std::vector<T>& out) {
   if (!j.is_array()) corrupt();
@@ -176,23 +178,25 @@ void field(const json::object& o, const char* key, T& out) {
   X(status) X(error) X(error_code) X(duration_ms) X(rolled_back) X(rollback_error) X(changed)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
 #define CS_ENDED_SESSION(X) X(family_id) X(until)
-#define CS_CERTIFICATE(X)                                                              \
-  X(id)                                                                                \
-  X(project_id)                                                                        \
-  X(common_name)                                                                       \
-  X(sans)                                                                              \
-  X(key_type)                                                                          \
-  X(status)                                                                            \
-  X(auto_renew)                                                                        \
-  X(issuer_type)                                                                       \
-  X(acme_account_id)                                                                   \
-  X(issued_at)                                                                         \
-  X(expires_at)                                                                        \
-  X(next_renewal_at)                                                                   \
-  X(renewal_threshold_days)                                                            \
-  X(renewal_attempts)                                                                  \
-  X(last_error) X(distribution_pending) X(distribution_pending_since) X(serial_number) \
-      X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at) X(version)
+#define CS_CERTIFICATE(X)                                                        \
+  X(id)                                                                          \
+  X(project_id)                                                                  \
+  X(common_name)                                                                 \
+  X(sans)                                                                        \
+  X(key_type)                                                                    \
+  X(status)                                                                      \
+  X(auto_renew)                                                                  \
+  X(issuer_type)                                                                 \
+  X(acme_account_id)                                                             \
+  X(issued_at)                                                                   \
+  X(expires_at)                                                                  \
+  X(next_renewal_at)                                                             \
+  X(renewal_threshold_days)                                                      \
+  X(renewal_attempts)                                                            \
+  X(last_error)                                                                  \
+  X(distribution_pending)                                                        \
+  X(distribution_pending_since) X(serial_number) X(certificate_pem) X(chain_pem) \
+      X(private_key_sealed) X(created_at) X(updated_at) X(version)
 #define CS_JOB(X)    \
   X(id)              \
   X(project_id)      \
@@ -214,6 +218,7 @@ void field(const json::object& o, const char* key, T& out) {
   X(password_hash)      \
   X(org_role)           \
   X(auth_source)        \
+  X(external_subject)   \
   X(disabled)           \
   X(totp_enabled)       \
   X(totp_secret_sealed) \
@@ -242,17 +247,19 @@ void field(const json::object& o, const char* key, T& out) {
   X(id)                     \
   X(project_id)             \
   X(name) X(module) X(settings) X(targets) X(auto_rollback_on_failure) X(created_at) X(updated_at)
-#define CS_DISTRIBUTION(X)                                                                       \
-  X(id)                                                                                          \
-  X(project_id)                                                                                  \
-  X(certificate_id)                                                                              \
-  X(module_config_id)                                                                            \
-  X(last_status)                                                                                 \
-  X(last_action)                                                                                 \
-  X(last_error)                                                                                  \
-  X(last_error_at)                                                                               \
-  X(last_run_at) X(last_target_results) X(deployed_serial) X(deployed_sealed) X(previous_serial) \
-      X(previous_sealed) X(created_at) X(updated_at)
+#define CS_DISTRIBUTION(X)                                                                  \
+  X(id)                                                                                     \
+  X(project_id)                                                                             \
+  X(certificate_id)                                                                         \
+  X(module_config_id)                                                                       \
+  X(last_status)                                                                            \
+  X(last_action)                                                                            \
+  X(last_error)                                                                             \
+  X(last_error_at)                                                                          \
+  X(last_run_at)                                                                            \
+  X(last_target_results)                                                                    \
+  X(deployed_serial) X(deployed_sealed) X(previous_serial) X(previous_sealed) X(created_at) \
+      X(updated_at)
 #define CS_CHANNEL(X) \
   X(id)               \
   X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)
@@ -300,12 +307,20 @@ void field(const json::object& o, const char* key, T& out) {
   X(fingerprint)      \
   X(activation_id) X(activated_at) X(last_checked_at) X(api_key_configured) X(license_mode)
 #define CS_LDAP_GROUP_MAPPING(X) X(group_dn) X(org_role)
-#define CS_LDAP_SETTINGS(X)                                                                    \
-  X(enabled)                                                                                   \
-  X(host) X(port) X(security) X(ca_bundle) X(bind_dn) X(base_dn) X(user_filter)                \
-      X(username_attribute) X(email_attribute) X(group_base_dn) X(group_filter)                \
-          X(member_attribute) X(group_mappings) X(default_org_role) X(connect_timeout_seconds) \
-              X(operation_timeout_seconds) X(bind_password_sealed)
+#define CS_LDAP_SETTINGS(X)                                                                     \
+  X(enabled)                                                                                    \
+  X(host)                                                                                       \
+  X(port)                                                                                       \
+  X(security) X(ca_bundle) X(bind_dn) X(base_dn) X(user_filter) X(username_attribute)           \
+      X(email_attribute) X(group_base_dn) X(group_filter) X(member_attribute) X(group_mappings) \
+          X(default_org_role) X(connect_timeout_seconds) X(operation_timeout_seconds)           \
+              X(bind_password_sealed)
+#define CS_OIDC_GROUP_MAPPING(X) X(group) X(org_role)
+#define CS_OIDC_SETTINGS(X)                                                                  \
+  X(enabled)                                                                                 \
+  X(display_name)                                                                            \
+  X(issuer) X(client_id) X(client_secret_sealed) X(redirect_uri) X(scopes) X(username_claim) \
+      X(groups_claim) X(group_mappings) X(default_org_role) X(ca_bundle)
 #define CS_IDEMPOTENCY(X) \
   X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
 
@@ -338,6 +353,16 @@ void r(const json::value& j, LdapGroupMapping& x) {
   if (!j.is_object()) corrupt();
   const auto& o = j.get_object();
   CS_LDAP_GROUP_MAPPING(CS_READ)
+}
+json::value w(const OidcGroupMapping& x) {
+  json::object o;
+  CS_OIDC_GROUP_MAPPING(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, OidcGroupMapping& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_OIDC_GROUP_MAPPING(CS_READ)
 }
 json::value w(const EndedSession& x) {
   json::object o;
@@ -378,6 +403,7 @@ CS_ENTITY(AuditEntry, CS_AUDIT)
 CS_ENTITY(License, CS_LICENSE)
 CS_ENTITY(IdempotencyRecord, CS_IDEMPOTENCY)
 CS_ENTITY(LdapSettings, CS_LDAP_SETTINGS)
+CS_ENTITY(OidcSettings, CS_OIDC_SETTINGS)
 
 }  // namespace
 
@@ -425,6 +451,7 @@ CS_INSTANTIATE(NotificationRule)
 CS_INSTANTIATE(NotificationDelivery)
 CS_INSTANTIATE(NotificationState)
 CS_INSTANTIATE(LdapSettings)
+CS_INSTANTIATE(OidcSettings)
 CS_INSTANTIATE(AuditEntry)
 CS_INSTANTIATE(License)
 CS_INSTANTIATE(IdempotencyRecord)

@@ -18,6 +18,7 @@
 #include "domain/license.hpp"
 #include "domain/module_config.hpp"
 #include "domain/notification.hpp"
+#include "domain/oidc_settings.hpp"
 #include "domain/result.hpp"
 #include "domain/session.hpp"
 #include "domain/user.hpp"
@@ -27,7 +28,8 @@ namespace certsteward::adapters::codec {
 
 // Defined for: Certificate, Job, Project, User, AcmeAccount, DnsCredential, Zone, Credential,
 // ModuleConfig, Distribution, NotificationChannel, NotificationRule, NotificationDelivery,
-// NotificationState, AuditEntry, License, IdempotencyRecord, LdapSettings.
+// NotificationState, AuditEntry, License, IdempotencyRecord, LdapSettings,
+// OidcSettings.
 template <class T>
 std::string encode(const T& entity);
 

@@ -1,21 +1,37 @@
-// The "ldap" settings document.
+// The "ldap" and "oidc" settings documents.
 #include "adapters/store/codec/settings_documents.hpp"
 
 #include "adapters/store/codec/json_codec.hpp"
 
 namespace certsteward::adapters::codec {
+namespace {
 
-domain::Result<std::optional<domain::LdapSettings>> LdapSettingsDocument::get() const {
-  auto stored = settings_.get("ldap");
+const char* nameOf(const domain::LdapSettings*) {
+  return "ldap";
+}
+const char* nameOf(const domain::OidcSettings*) {
+  return "oidc";
+}
+
+}  // namespace
+
+template <class T>
+domain::Result<std::optional<T>> TypedSettingsDocument<T>::get() const {
+  auto stored = settings_.get(nameOf(static_cast<const T*>(nullptr)));
   if (!stored) return stored.error();
-  if (!*stored) return std::optional<domain::LdapSettings>();
-  auto decoded = decode<domain::LdapSettings>((*stored)->value);
+  if (!*stored) return std::optional<T>();
+  auto decoded = decode<T>((*stored)->value);
   if (!decoded) return decoded.error();
-  return std::optional<domain::LdapSettings>(std::move(*decoded));
+  return std::optional<T>(std::move(*decoded));
 }
 
-domain::Status LdapSettingsDocument::put(const domain::LdapSettings& settings) {
-  return settings_.put(domain::Setting{"ldap", encode(settings), clock_.now()});
+template <class T>
+domain::Status TypedSettingsDocument<T>::put(const T& settings) {
+  return settings_.put(
+      domain::Setting{nameOf(static_cast<const T*>(nullptr)), encode(settings), clock_.now()});
 }
+
+template class TypedSettingsDocument<domain::LdapSettings>;
+template class TypedSettingsDocument<domain::OidcSettings>;
 
 }  // namespace certsteward::adapters::codec

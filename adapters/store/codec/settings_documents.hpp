@@ -1,24 +1,29 @@
 // Typed settings over the SettingsRepository's JSON documents (any store): the LDAP settings as
-// the document "ldap", in the codec's format. Thread-safe.
+// the document "ldap" and the OpenID Connect settings as "oidc", in the codec's format.
+// Thread-safe.
 #pragma once
 
 #include "ports/clock.hpp"
-#include "ports/ldap_settings_repository.hpp"
+#include "ports/settings_documents.hpp"
 #include "ports/settings_repository.hpp"
 
 namespace certsteward::adapters::codec {
 
-class LdapSettingsDocument : public ports::LdapSettingsRepository {
+template <class T>
+class TypedSettingsDocument : public ports::SettingsDocument<T> {
  public:
-  LdapSettingsDocument(ports::SettingsRepository& settings, const ports::Clock& clock)
+  TypedSettingsDocument(ports::SettingsRepository& settings, const ports::Clock& clock)
       : settings_(settings), clock_(clock) {}
 
-  domain::Result<std::optional<domain::LdapSettings>> get() const override;
-  domain::Status put(const domain::LdapSettings& settings) override;
+  domain::Result<std::optional<T>> get() const override;
+  domain::Status put(const T& settings) override;
 
  private:
   ports::SettingsRepository& settings_;
   const ports::Clock& clock_;
 };
+
+using LdapSettingsDocument = TypedSettingsDocument<domain::LdapSettings>;
+using OidcSettingsDocument = TypedSettingsDocument<domain::OidcSettings>;
 
 }  // namespace certsteward::adapters::codec

@@ -220,6 +220,22 @@ export interface LdapSettings {
   operation_timeout_seconds: number;
 }
 
+export interface OidcSettings {
+  enabled: boolean;
+  display_name: string;
+  issuer: string;
+  client_id: string;
+  client_secret_configured: boolean;
+  redirect_uri: string;
+  scopes: string[];
+  username_claim: string;
+  groups_claim: string;
+  group_mappings: { group: string; org_role: string }[];
+  default_org_role: string | null;
+  deny_without_group: boolean;
+  ca_bundle: string;
+}
+
 export interface LdapTest {
   ok: boolean;
   steps: { step: string; ok: boolean; message: string }[];

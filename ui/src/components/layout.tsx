@@ -57,7 +57,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   if (can("list_users")) nav.push(["Users", "/users"]);
   if (can("read_audit_log")) nav.push(["Audit log", "/audit"]);
   nav.push(["Licence", "/license"]);
-  if (can("manage_settings")) nav.push(["Directory", "/settings/ldap"]);
+  if (can("manage_settings")) nav.push(["Directory", "/settings/ldap"], ["Single sign-on", "/settings/oidc"]);
 
   const isCurrent = (href: string) =>
     href === `/p/${projectId}` ? path === href : path === href || path.startsWith(href.replace(/\/acme-accounts$/, "") + "/");

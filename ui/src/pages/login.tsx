@@ -1,5 +1,6 @@
-// Sign in: username and password, then the one-time code when the user has TOTP enrolled.
-import { useState } from "preact/hooks";
+// Sign in: username and password, then the one-time code when the user has TOTP enrolled; or
+// single sign-on through the org's identity provider when it is offered.
+import { useEffect, useState } from "preact/hooks";
 import { api, request } from "../api/client";
 import type { LoginResponse } from "../api/types";
 import { ErrorBanner, Field } from "../components/ui";
@@ -10,6 +11,13 @@ export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [otpSession, setOtpSession] = useState<string | null>(null);
+  const [sso, setSso] = useState<{ enabled: boolean; display_name?: string } | null>(null);
+  // A single sign-on that failed comes back here with what went wrong (the server's words).
+  const [ssoError] = useState(() => new URLSearchParams(window.location.search).get("sso_error"));
+  useEffect(() => {
+    api.get<{ enabled: boolean; display_name?: string }>("/auth/oidc").then(setSso, () => setSso(null));
+    if (ssoError) window.history.replaceState(null, "", window.location.pathname);
+  }, []);
   const { busy, error, submit } = useSubmit(async () => {
     if (otpSession) {
       await request("POST", "/auth/otp/verify", { body: { code: code.trim() }, headers: { "X-OTP-Session-ID": otpSession } });
@@ -30,6 +38,11 @@ export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
       <form onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Sign in to CertSteward</h1>
         <ErrorBanner error={error} />
+        {ssoError && !error && (
+          <div class="banner error" role="alert">
+            {ssoError}
+          </div>
+        )}
         {otpSession ? (
           <>
             <p>Enter the six-digit code from your authenticator app.</p>
@@ -91,6 +104,11 @@ export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
             <button class="primary" type="submit" disabled={busy}>
               {busy ? "Signing in…" : "Sign in"}
             </button>
+            {sso?.enabled && (
+              <a class="button" href="/api/v1/auth/oidc/login">
+                Sign in with {sso.display_name}
+              </a>
+            )}
           </>
         )}
       </form>

@@ -125,7 +125,7 @@ export function ProfilePage() {
           Save
         </button>
       </form>
-      {me.user.auth_source !== "ldap" && <Totp enabled={!!me.user.totp_enabled} onChange={reload} />}
+      {me.user.auth_source !== "oidc" && <Totp enabled={!!me.user.totp_enabled} onChange={reload} />}
     </section>
   );
 }

@@ -129,7 +129,7 @@ export function Users({ query }: { query: URLSearchParams }) {
             cell: (u) =>
               manages(u) && (
                 <span class="buttons">
-                  {u.auth_source !== "ldap" && <SetPassword user={u} onDone={list.reload} />}
+                  {(u.auth_source ?? "local") === "local" && <SetPassword user={u} onDone={list.reload} />}
                   <ActionButton label={u.disabled ? "Enable" : "Disable"} run={() => api.patch(`/users/${u.id}`, { disabled: !u.disabled })} onDone={list.reload} />
                   <ActionButton kind="danger" label="Delete" confirm={`Delete ${u.username}?`} run={() => api.del(`/users/${u.id}`)} onDone={list.reload} />
                 </span>

@@ -1,0 +1,187 @@
+// Single sign-on: the login state, the provider's answer, the user.
+#include "domain/services/oidc_login.hpp"
+
+#include <charconv>
+
+#include "domain/encoding.hpp"
+#include "domain/text.hpp"
+
+namespace certsteward::domain {
+namespace {
+
+Error refused(const std::string& why) {
+  return makeError(ErrorCode::unauthenticated, "single sign-on failed: " + why, "SSO_FAILED");
+}
+
+bool sameText(const std::string& a, const std::string& b) {  // constant time for equal sizes
+  if (a.size() != b.size()) return false;
+  unsigned diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    diff |= static_cast<unsigned>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = text.find('\n', start);
+    out.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<OidcOffer> OidcLogin::offer() const {
+  auto stored = p_.settings.get();
+  if (!stored) return stored.error();
+  if (!*stored || !(*stored)->enabled) return OidcOffer{};
+  return OidcOffer{true, (*stored)->display_name};
+}
+
+Result<std::pair<OidcSettings, std::string>> OidcLogin::enabledSettings() const {
+  auto stored = p_.settings.get();
+  if (!stored) return stored.error();
+  if (!*stored || !(*stored)->enabled) {
+    return makeError(ErrorCode::failed_precondition, "single sign-on is not enabled here",
+                     "SSO_DISABLED");
+  }
+  std::string secret;
+  if (!(*stored)->client_secret_sealed.empty()) {
+    auto opened = p_.secrets.open((*stored)->client_secret_sealed);
+    if (!opened) {
+      return makeError(ErrorCode::unavailable,
+                       "the OIDC client secret cannot be decrypted (was the server's secret key "
+                       "changed?); save it again in the OIDC settings");
+    }
+    secret = std::move(*opened);
+  }
+  return std::pair{std::move(**stored), std::move(secret)};
+}
+
+Result<OidcStart> OidcLogin::start() {
+  auto settings = enabledSettings();
+  if (!settings) return settings.error();
+  auto provider = p_.provider.discover(settings->first);
+  if (!provider) return provider.error();
+  const ports::OidcLoginRequest login{base64UrlEncode(p_.random.bytes(32)),
+                                      base64UrlEncode(p_.random.bytes(32)),
+                                      base64UrlEncode(p_.random.bytes(32))};
+  const auto expires = unixSeconds(p_.clock.now() + kOidcLoginTtl);
+  auto sealed = p_.secrets.seal("oidc-login-v1\n" + login.state + "\n" + login.nonce + "\n" +
+                                login.code_verifier + "\n" + std::to_string(expires));
+  if (!sealed) return sealed.error();
+  return OidcStart{p_.provider.authorizationUrl(*provider, settings->first, login),
+                   std::move(*sealed)};
+}
+
+Result<User> OidcLogin::finish(const std::string& code, const std::string& state,
+                               const std::string& loginState, const RequestContext& ctx) {
+  auto settings = enabledSettings();
+  if (!settings) return settings.error();
+  const auto& [s, secret] = *settings;
+  if (loginState.empty()) {
+    return refused("this browser did not start the sign-in (no login cookie); start again");
+  }
+  auto opened = p_.secrets.open(loginState);
+  const auto parts = opened ? splitLines(*opened) : std::vector<std::string>{};
+  if (parts.size() != 5 || parts[0] != "oidc-login-v1") {
+    return refused("the login cookie is not valid; start again");
+  }
+  std::int64_t expires = 0;
+  const auto& e = parts[4];
+  if (std::from_chars(e.data(), e.data() + e.size(), expires).ec != std::errc{} ||
+      expires <= unixSeconds(p_.clock.now())) {
+    return refused("the sign-in took longer than 10 minutes; start again");
+  }
+  const ports::OidcLoginRequest login{parts[1], parts[2], parts[3]};
+  if (state.empty() || !sameText(state, login.state)) {
+    return refused("the provider's answer does not belong to this sign-in (state mismatch)");
+  }
+  if (code.empty()) return refused("the provider sent no code");
+  auto provider = p_.provider.discover(s);
+  if (!provider) return provider.error();
+  auto identity = p_.provider.redeem(*provider, s, secret, login, code);
+  if (!identity) {
+    if (identity.error().code == ErrorCode::unauthenticated) {
+      return refused(identity.error().message);
+    }
+    return identity.error();
+  }
+  const auto claim = identity->claims.find(s.username_claim);
+  const std::string name = claim == identity->claims.end() || claim->second.empty()
+                               ? std::string()
+                               : asciiLower(claim->second.front());
+  if (!isValidUsername(name)) {
+    return refused("the provider's " + s.username_claim +
+                   " claim is missing or not a usable username (1 to 64 of a-z, 0-9, '.', '_', "
+                   "'@', '-'); ask an owner to change username_claim");
+  }
+  std::vector<std::string> groups;
+  if (!s.groups_claim.empty()) {
+    if (const auto it = identity->claims.find(s.groups_claim); it != identity->claims.end()) {
+      groups = it->second;
+    }
+  }
+  const auto role = mapOidcRole(s, groups);
+  if (!role) {
+    return makeError(ErrorCode::permission_denied,
+                     "your account at the identity provider is in no group that grants a role "
+                     "here; ask an owner to map one of your groups in the OIDC settings",
+                     "NO_ROLE");
+  }
+  const std::string subject = s.issuer + " " + identity->subject;
+
+  // The user's own guard as well, once known: a concurrent change of the user and this login
+  // never undo each other.
+  std::vector<std::string> guards{"user:name:" + name};
+  if (auto known = p_.users.getByUsername(name)) guards.push_back(userGuard(known->id));
+  std::optional<User> user;
+  const Status done = work_.run(
+      [&]() -> Status {
+        auto existing = p_.users.getByUsername(name);
+        const Timestamp now = p_.clock.now();
+        if (existing) {
+          if (existing->auth_source != AuthSource::oidc) {
+            return refused("an account named " + name +
+                           " exists here that does not sign in through the identity provider");
+          }
+          if (existing->external_subject != subject) {
+            return refused("the account " + name +
+                           " belongs to another person at the identity provider");
+          }
+          if (existing->disabled) return refused("the account " + name + " is disabled here");
+          user = std::move(*existing);
+          if (user->org_role == *role) return {};
+          const std::string details = "org_role " + std::string(nameOf(user->org_role)) + " -> " +
+                                      std::string(nameOf(*role)) + " (identity provider groups)";
+          user->org_role = *role;
+          user->updated_at = now;
+          if (auto st = p_.users.update(*user); !st) return st;
+          const Principal actor{*user, {}};
+          return audit_.record(&actor, ctx, "user.update", "user", user->id, std::nullopt, details);
+        }
+        if (existing.error().code != ErrorCode::not_found) return existing.error();
+        User created;
+        created.id = p_.ids.next();
+        created.username = name;
+        created.org_role = *role;
+        created.auth_source = AuthSource::oidc;
+        created.external_subject = subject;
+        created.created_at = now;
+        created.updated_at = now;
+        if (auto st = p_.users.create(created); !st) return st;
+        user = created;
+        const Principal actor{created, {}};
+        return audit_.record(&actor, ctx, "user.create", "user", created.id, std::nullopt,
+                             "oidc org_role=" + std::string(nameOf(*role)));
+      },
+      guards);
+  if (!done) return done.error();
+  return std::move(*user);
+}
+
+}  // namespace certsteward::domain

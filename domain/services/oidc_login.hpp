@@ -1,0 +1,76 @@
+// OidcLogin: single sign-on through the org's OpenID Connect provider. start() begins a login:
+// fresh state, nonce and PKCE verifier, sealed into a short-lived value the browser keeps (a
+// cookie) and the provider's URL to send it to. finish() takes the provider's answer and that
+// value back: the state must match (a forged or replayed callback fails), the code is exchanged
+// and the ID token verified (signature, issuer, audience, expiry, nonce), then the person is
+// mapped to a user with auth_source oidc — created at the first login, the role from the groups
+// claim applied at every login. A local or directory account of the same name, an account bound
+// to another subject of the provider, or a disabled user are refused.
+#pragma once
+
+#include <string>
+
+#include "domain/services/access_control.hpp"
+#include "domain/services/audit_service.hpp"
+#include "domain/services/unit_of_work.hpp"
+#include "ports/clock.hpp"
+#include "ports/id_generator.hpp"
+#include "ports/identity_provider.hpp"
+#include "ports/random.hpp"
+#include "ports/secret_box.hpp"
+#include "ports/settings_documents.hpp"
+#include "ports/user_repository.hpp"
+
+namespace certsteward::domain {
+
+inline constexpr Duration kOidcLoginTtl = std::chrono::minutes{10};
+
+struct OidcStart {
+  std::string provider_url;  // where to send the browser
+  std::string login_state;   // sealed; the browser brings it back (HttpOnly cookie)
+};
+
+// What the login page offers: whether SSO is on, and its button's name.
+struct OidcOffer {
+  bool enabled = false;
+  std::string display_name;
+};
+
+class OidcLogin {
+ public:
+  struct Ports {
+    ports::OidcSettingsRepository& settings;
+    ports::IdentityProvider& provider;
+    ports::SecretBox& secrets;
+    ports::Random& random;
+    ports::UserRepository& users;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+  };
+
+  OidcLogin(Ports ports, UnitOfWork& work, AuditService& audit)
+      : p_(ports), work_(work), audit_(audit) {}
+
+  Result<OidcOffer> offer() const;
+
+  /** failed_precondition when SSO is not enabled; unavailable when the provider is down. */
+  Result<OidcStart> start();
+
+  /**
+   * unauthenticated (the message says what went wrong) for a missing, expired or foreign login
+   * state, a state that does not match, a refused code or ID token, or an account that may not
+   * sign in this way; permission_denied NO_ROLE when no group grants a role and deny is set;
+   * unavailable when the provider cannot be reached.
+   */
+  Result<User> finish(const std::string& code, const std::string& state,
+                      const std::string& loginState, const RequestContext& ctx);
+
+ private:
+  Result<std::pair<OidcSettings, std::string>> enabledSettings() const;
+
+  Ports p_;
+  UnitOfWork& work_;
+  AuditService& audit_;
+};
+
+}  // namespace certsteward::domain

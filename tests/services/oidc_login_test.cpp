@@ -1,0 +1,242 @@
+// OidcLogin and OidcSettingsService in process, over the memory store and the shared
+// FakeIdentityProvider: settings checked field by field with the secret sealed and asked again
+// for another provider; a person's first sign-in creates the user with auth_source oidc and the
+// mapped role, the next applies group changes; a forged state, a foreign or expired login
+// state, a code for another login, a local account or another subject of the same name, a
+// disabled user and deny-without-group are refused in words; TOTP is the provider's.
+#include <doctest/doctest.h>
+
+#include "adapters/store/codec/settings_documents.hpp"
+#include "domain/services/auth_service.hpp"
+#include "domain/services/oidc_login.hpp"
+#include "domain/services/oidc_settings_service.hpp"
+#include "services/service_fixture.hpp"
+#include "testing/fake_identity_provider.hpp"
+#include "testing/fakes.hpp"
+
+using namespace certsteward;
+using namespace certsteward::domain;
+
+namespace {
+
+struct OidcFixture : testing::ServiceFixture {
+  testing::FakeIdentityProvider idp;
+  testing::FakeRandom random;
+  testing::FakePasswordHasher hasher;
+  testing::FakeTokenCodec tokens;
+  testing::FakeOtpHasher otp;
+  testing::FakeMac csrf{"csrf key"};
+  adapters::codec::OidcSettingsDocument doc{store.settings(), clock};
+  OidcSettingsService settings{{doc, secrets}, work, access, audit};
+  OidcLogin sso{{doc, idp, secrets, random, store.users(), ids, clock}, work, audit};
+  AuthService auth{{store.users(), store.refreshTokens(), store.rateLimits(), hasher, tokens, ids,
+                    random, clock, secrets, otp, csrf},
+                   AuthPolicy{},
+                   work,
+                   audit};
+
+  OidcFixture() {
+    configure([](OidcSettings&) {});
+  }
+  static OidcSettings base() {
+    OidcSettings s;
+    s.enabled = true;
+    s.issuer = "https://idp.example.test";
+    s.client_id = "certsteward";
+    s.redirect_uri = "https://certs.example.test/api/v1/auth/oidc/callback";
+    s.group_mappings = {{"pki-admins", OrgRole::admin}, {"pki-operators", OrgRole::operator_}};
+    return s;
+  }
+  void configure(void (*change)(OidcSettings&)) {
+    auto s = base();
+    change(s);
+    auto saved = settings.put(owner(), ctx(), s, std::string("client secret"));
+    REQUIRE_MESSAGE(saved.ok(), saved.error().message);
+  }
+  // The browser's round trip: start, sign in as `subject` with `claims`, back with code+state.
+  Result<User> signIn(const std::string& subject,
+                      std::map<std::string, std::vector<std::string>> claims) {
+    auto started = sso.start();
+    REQUIRE_MESSAGE(started.ok(), started.error().message);
+    const auto login = idp.lastLogin();
+    const std::string code = idp.approve(login, subject, std::move(claims));
+    return sso.finish(code, login.state, started->login_state, ctx());
+  }
+  static std::map<std::string, std::vector<std::string>> person(const std::string& name,
+                                                                std::vector<std::string> groups) {
+    return {{"preferred_username", {name}}, {"groups", std::move(groups)}};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("oidc: the first sign-in creates the user with the mapped role, the next updates it") {
+  OidcFixture fx;
+  auto alice = fx.signIn("sub-alice", OidcFixture::person("Alice", {"staff", "pki-admins"}));
+  REQUIRE_MESSAGE(alice.ok(), alice.error().message);
+  CHECK(alice->username == "alice");
+  CHECK(alice->auth_source == AuthSource::oidc);
+  CHECK(alice->org_role == OrgRole::admin);
+  CHECK(alice->external_subject == "https://idp.example.test sub-alice");
+  CHECK(fx.audited("user.create").size() == 1);
+  auto session = fx.auth.completeExternal(*alice);
+  REQUIRE(session.ok());
+  CHECK(fx.auth.authenticate(session->tokens.access_token)->user.id == alice->id);
+
+  auto again = fx.signIn("sub-alice", OidcFixture::person("alice", {"pki-operators"}));
+  REQUIRE(again.ok());
+  CHECK(again->id == alice->id);
+  CHECK(again->org_role == OrgRole::operator_);
+  CHECK(fx.audited("user.update").size() == 1);
+  auto none = fx.signIn("sub-dave", OidcFixture::person("dave", {}));
+  REQUIRE(none.ok());
+  CHECK(none->org_role == OrgRole::viewer);
+}
+
+TEST_CASE("oidc: every forged or foreign callback is refused in words, and creates nobody") {
+  OidcFixture fx;
+  auto started = fx.sso.start();
+  REQUIRE(started.ok());
+  const auto login = fx.idp.lastLogin();
+  auto other = fx.sso.start();  // a second login in flight (another tab or browser)
+  REQUIRE(other.ok());
+  const auto otherLogin = fx.idp.lastLogin();
+  const auto code = [&](const ports::OidcLoginRequest& l) {
+    return fx.idp.approve(l, "sub-mallory", OidcFixture::person("mallory", {"pki-admins"}));
+  };
+  struct Row {
+    const char* what;
+    std::string code;
+    std::string state;
+    std::string loginState;
+    const char* because;
+  };
+  const Row rows[] = {
+      {"a forged state", code(login), "forged", started->login_state, "state"},
+      {"no state", code(login), "", started->login_state, "state"},
+      {"no login cookie", code(login), login.state, "", "did not start"},
+      {"a forged login cookie", code(login), login.state, "v1:forged", "not valid"},
+      {"another login's cookie", code(login), login.state, other->login_state, "state"},
+      {"a code for another login", code(otherLogin), login.state, started->login_state, "PKCE"},
+      {"a code never issued", "code-999", login.state, started->login_state, "refused"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    auto refused = fx.sso.finish(row.code, row.state, row.loginState, fx.ctx());
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::unauthenticated);
+    CHECK_MESSAGE(refused.error().message.find(row.because) != std::string::npos,
+                  refused.error().message);
+  }
+  // Ten minutes later the login is over.
+  fx.clock.advance(std::chrono::minutes{11});
+  auto late = fx.sso.finish(code(login), login.state, started->login_state, fx.ctx());
+  REQUIRE_FALSE(late.ok());
+  CHECK(late.error().message.find("10 minutes") != std::string::npos);
+  CHECK_FALSE(fx.store.users().getByUsername("mallory").ok());
+}
+
+TEST_CASE("oidc: accounts that may not sign in this way are refused") {
+  OidcFixture fx;
+  User local;
+  local.id = fx.ids.next();
+  local.username = "erin";
+  local.password_hash = *fx.hasher.hash("local password");
+  REQUIRE(fx.store.users().create(local).ok());
+  auto takeover = fx.signIn("sub-erin", OidcFixture::person("erin", {"pki-admins"}));
+  REQUIRE_FALSE(takeover.ok());
+  CHECK(takeover.error().message.find("exists here") != std::string::npos);
+  CHECK(fx.store.users().get(local.id)->auth_source == AuthSource::local);
+
+  REQUIRE(fx.signIn("sub-bob", OidcFixture::person("bob", {})).ok());
+  auto impostor = fx.signIn("sub-other-bob", OidcFixture::person("bob", {"pki-admins"}));
+  REQUIRE_FALSE(impostor.ok());
+  CHECK(impostor.error().message.find("another person") != std::string::npos);
+
+  auto bob = *fx.store.users().getByUsername("bob");
+  bob.disabled = true;
+  REQUIRE(fx.store.users().update(bob).ok());
+  auto disabled = fx.signIn("sub-bob", OidcFixture::person("bob", {}));
+  REQUIRE_FALSE(disabled.ok());
+  CHECK(disabled.error().message.find("disabled") != std::string::npos);
+  CHECK_FALSE(fx.auth.completeExternal(bob).ok());
+
+  auto nameless = fx.signIn("sub-x", {{"groups", {"pki-admins"}}});
+  REQUIRE_FALSE(nameless.ok());
+  CHECK(nameless.error().message.find("preferred_username") != std::string::npos);
+
+  fx.configure([](OidcSettings& s) { s.default_org_role.reset(); });
+  auto denied = fx.signIn("sub-frank", OidcFixture::person("frank", {"staff"}));
+  REQUIRE_FALSE(denied.ok());
+  CHECK(denied.error().reason == "NO_ROLE");
+}
+
+TEST_CASE("oidc: disabled or unreachable, the start says so, and TOTP is the provider's") {
+  OidcFixture fx;
+  fx.idp.setReachable(false);
+  auto down = fx.sso.start();
+  REQUIRE_FALSE(down.ok());
+  CHECK(down.error().code == ErrorCode::unavailable);
+  fx.idp.setReachable(true);
+
+  auto alice = fx.signIn("sub-alice", OidcFixture::person("alice", {"pki-admins"}));
+  REQUIRE(alice.ok());
+  const Principal who{*alice, "s"};
+  CHECK(fx.auth.totpSetup(who, fx.ctx()).error().code == ErrorCode::failed_precondition);
+
+  fx.configure([](OidcSettings& s) { s.enabled = false; });
+  CHECK(fx.sso.start().error().code == ErrorCode::failed_precondition);
+  CHECK_FALSE(fx.sso.offer()->enabled);
+}
+
+TEST_CASE("oidc settings: every broken rule is refused naming the field, the secret is sealed") {
+  OidcFixture fx;
+  const struct {
+    const char* field;
+    void (*change)(OidcSettings&);
+  } rows[] = {
+      {"issuer", [](OidcSettings& s) { s.issuer = "http://idp.example.test"; }},
+      {"issuer", [](OidcSettings& s) { s.issuer = ""; }},
+      {"client_id", [](OidcSettings& s) { s.client_id = ""; }},
+      {"client_id", [](OidcSettings& s) { s.client_id = "has space"; }},
+      {"redirect_uri", [](OidcSettings& s) { s.redirect_uri = "https://certs.example.test/"; }},
+      {"redirect_uri",
+       [](OidcSettings& s) {
+         s.redirect_uri = "http://certs.example.test/api/v1/auth/oidc/callback";
+       }},
+      {"scopes", [](OidcSettings& s) { s.scopes = {"profile"}; }},
+      {"username_claim", [](OidcSettings& s) { s.username_claim = ""; }},
+      {"group_mappings",
+       [](OidcSettings& s) {
+         s.group_mappings = {{"", OrgRole::admin}};
+       }},
+      {"groups_claim", [](OidcSettings& s) { s.groups_claim = ""; }},
+      {"default_org_role", [](OidcSettings& s) { s.default_org_role = OrgRole::owner; }},
+      {"display_name", [](OidcSettings& s) { s.display_name = ""; }},
+      {"ca_bundle", [](OidcSettings& s) { s.ca_bundle = "not PEM"; }},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.field);
+    auto s = OidcFixture::base();
+    row.change(s);
+    auto refused = fx.settings.put(fx.owner(), fx.ctx(), s, std::nullopt);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().references == std::vector<std::string>{row.field});
+  }
+  auto stored = *fx.doc.get();
+  REQUIRE(stored.has_value());
+  CHECK(stored->client_secret_sealed.find("client secret") == std::string::npos);
+  CHECK(*fx.secrets.open(stored->client_secret_sealed) == "client secret");
+  CHECK(fx.settings.get(fx.owner())->client_secret_configured);
+  // The secret goes only to the provider it was given for.
+  auto moved = OidcFixture::base();
+  moved.issuer = "https://elsewhere.example.test";
+  auto refused = fx.settings.put(fx.owner(), fx.ctx(), moved, std::nullopt);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().references == std::vector<std::string>{"client_secret"});
+  CHECK(fx.settings.put(fx.owner(), fx.ctx(), moved, std::string("new secret")).ok());
+  User admin;
+  admin.id = "admin-1";
+  admin.org_role = OrgRole::admin;
+  CHECK(fx.settings.get(Principal{admin, "s"}).error().code == ErrorCode::permission_denied);
+}
