@@ -4,11 +4,17 @@
 // in through the provider's login and consent pages and lands on the UI with the three session
 // cookies and the role their groups map to; a tampered state, a callback in another browser, a
 // replayed callback, the provider's refusal, a local account of the same name and a disabled
-// SSO each end on the UI's sign-in page with what went wrong, and no session.
+// SSO each end on the UI's sign-in page with what went wrong, and no session. A provider
+// played by the test then answers ID tokens signed by another key, with another nonce, expired
+// or for another client: each is refused through the real callback.
 #include <curl/curl.h>
 
+#include <mutex>
+
 #include "e2e/api_support.hpp"
+#include "support/http_stub.hpp"
 #include "support/oidc_provider_server.hpp"
+#include "support/test_signing_key.hpp"
 
 using namespace certsteward::testing::api;
 using certsteward::testing::OidcProviderServer;
@@ -284,4 +290,116 @@ TEST_CASE("api sso: forged, foreign and refused callbacks end on the sign-in pag
   auto failures =
       fx.http.request("GET", "/api/v1/audit-logs?action=auth.login_failed", "", {bearer(fx.owner)});
   CHECK(failures.body.find("oidc: ") != std::string::npos);
+}
+
+namespace {
+
+std::string queryParamOf(const std::string& url, const std::string& name) {
+  const auto at = url.find(name + "=");
+  REQUIRE(at != std::string::npos);
+  const auto start = at + name.size() + 1;
+  return url.substr(start, url.find('&', start) - start);
+}
+
+}  // namespace
+
+TEST_CASE("api sso: ID tokens that fail a check are refused through the real callback") {
+  using certsteward::testing::HttpStub;
+  using certsteward::testing::StubReply;
+  using certsteward::testing::TestSigningKey;
+  ServerProcess srv(
+      std::map<std::string, std::string>{{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", kOwner},
+                                         {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", kOwnerPassword}});
+  HttpClient http(srv.baseUrl());
+  const auto owner = login(http, kOwner, kOwnerPassword);
+  const TestSigningKey key("RS256", "idp-key");
+  const TestSigningKey stranger("RS256", "idp-key");  // the provider's kid, not its key
+  std::mutex mu;
+  std::string issuer;
+  std::string idToken;  // what the token endpoint answers next
+  HttpStub idp([&](const std::string& method, const std::string& path) {
+    std::lock_guard lock(mu);
+    if (path == "/.well-known/openid-configuration") {
+      return StubReply{
+          200, "application/json",
+          json::serialize(json::object{{"issuer", issuer},
+                                       {"authorization_endpoint", issuer + "/authorize"},
+                                       {"token_endpoint", issuer + "/token"},
+                                       {"jwks_uri", issuer + "/jwks"}})};
+    }
+    if (path == "/jwks") {
+      return StubReply{200, "application/json",
+                       json::serialize(json::object{{"keys", json::array{key.jwk()}}})};
+    }
+    if (path == "/token" && method == "POST") {
+      return StubReply{
+          200, "application/json",
+          json::serialize(json::object{
+              {"access_token", "at"}, {"token_type", "Bearer"}, {"id_token", idToken}})};
+    }
+    return StubReply{404, "text/plain", "not found"};
+  });
+  REQUIRE(idp.available());
+  {
+    std::lock_guard lock(mu);
+    issuer = idp.url("");
+  }
+  const std::string callback = srv.baseUrl() + "/api/v1/auth/oidc/callback";
+  auto put = http.request("PUT", "/api/v1/settings/oidc",
+                          json::serialize(json::object{{"enabled", true},
+                                                       {"issuer", issuer},
+                                                       {"client_id", "certsteward"},
+                                                       {"client_secret", "stub secret"},
+                                                       {"redirect_uri", callback}}),
+                          {bearer(owner)});
+  REQUIRE_MESSAGE(put.status == 200, put.body);
+
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  struct Row {
+    const char* what;
+    const TestSigningKey* signer;
+    bool ownNonce;
+    std::int64_t expires;
+    const char* audience;
+    const char* because;  // "" = signed in
+  };
+  const Row rows[] = {
+      {"a good token", &key, true, now + 300, "certsteward", ""},
+      {"another key", &stranger, true, now + 300, "certsteward", "signature"},
+      {"another login's nonce", &key, false, now + 300, "certsteward", "nonce"},
+      {"expired", &key, true, now - 600, "certsteward", "expired"},
+      {"another client", &key, true, now + 300, "someone-else", "another client"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    Browser browser;
+    auto started = browser.hop(srv.baseUrl() + "/api/v1/auth/oidc/login");
+    REQUIRE(started.status == 302);
+    const std::string to = started.header("location");
+    REQUIRE(to.starts_with(issuer + "/authorize?"));
+    const std::string state = queryParamOf(to, "state");
+    const std::string nonce = queryParamOf(to, "nonce");
+    {
+      std::lock_guard lock(mu);
+      idToken = certsteward::testing::signJwt(
+          *row.signer, json::object{{"iss", issuer},
+                                    {"sub", "stub-user"},
+                                    {"aud", row.audience},
+                                    {"exp", row.expires},
+                                    {"iat", now - 700},
+                                    {"nonce", row.ownNonce ? nonce : std::string("other-nonce")},
+                                    {"preferred_username", "stubby"}});
+    }
+    auto back = browser.hop(callback + "?code=stub-code&state=" + state);
+    REQUIRE(back.status == 302);
+    if (std::string(row.because).empty()) {
+      CHECK(back.header("location") == "/");
+      CHECK(browser.hasCookie("access_token"));
+    } else {
+      CHECK_MESSAGE(ssoError(back).find(row.because) != std::string::npos, ssoError(back));
+      CHECK_FALSE(browser.hasCookie("access_token"));
+    }
+  }
 }

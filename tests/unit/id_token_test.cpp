@@ -3,12 +3,6 @@
 // an HMAC algorithm, another issuer or audience, an expired token, a wrong nonce each fail.
 #include <doctest/doctest.h>
 
-#include <openssl/bn.h>
-#include <openssl/core_names.h>
-#include <openssl/ecdsa.h>
-#include <openssl/evp.h>
-#include <openssl/rsa.h>
-
 #include <boost/json.hpp>
 
 #include <functional>
@@ -16,86 +10,18 @@
 
 #include "adapters/oidc/id_token.hpp"
 #include "domain/encoding.hpp"
+#include "support/test_signing_key.hpp"
 
 using namespace certsteward;
 using adapters::oidc::IdTokenExpectations;
 using adapters::oidc::verifyIdToken;
+using testing::signJwt;
+using testing::TestSigningKey;
 namespace json = boost::json;
 
 namespace {
 
 const domain::Timestamp kNow = domain::Timestamp{std::chrono::seconds{1'800'000'000}};
-
-std::string bnBytes(const BIGNUM* bn, int size = 0) {
-  std::string out(static_cast<std::size_t>(size > 0 ? size : BN_num_bytes(bn)), '\0');
-  BN_bn2binpad(bn, reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(out.size()));
-  return out;
-}
-
-struct Key {
-  EVP_PKEY* pkey = nullptr;
-  std::string alg;
-  std::string kid;
-  explicit Key(std::string algorithm, std::string id)
-      : alg(std::move(algorithm)), kid(std::move(id)) {
-    pkey = alg == "ES256" ? EVP_EC_gen("P-256") : EVP_RSA_gen(2048);
-    REQUIRE(pkey != nullptr);
-  }
-  ~Key() { EVP_PKEY_free(pkey); }
-  Key(const Key&) = delete;
-  Key& operator=(const Key&) = delete;
-
-  json::object jwk() const {
-    json::object k{{"kid", kid}, {"use", "sig"}, {"alg", alg}};
-    if (alg == "ES256") {
-      BIGNUM* x = nullptr;
-      BIGNUM* y = nullptr;
-      EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_X, &x);
-      EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_Y, &y);
-      k["kty"] = "EC";
-      k["crv"] = "P-256";
-      k["x"] = domain::base64UrlEncode(bnBytes(x, 32));
-      k["y"] = domain::base64UrlEncode(bnBytes(y, 32));
-      BN_free(x);
-      BN_free(y);
-    } else {
-      BIGNUM* n = nullptr;
-      BIGNUM* e = nullptr;
-      EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_N, &n);
-      EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_E, &e);
-      k["kty"] = "RSA";
-      k["n"] = domain::base64UrlEncode(bnBytes(n));
-      k["e"] = domain::base64UrlEncode(bnBytes(e));
-      BN_free(n);
-      BN_free(e);
-    }
-    return k;
-  }
-
-  std::string sign(const std::string& input) const {
-    EVP_MD_CTX* md = EVP_MD_CTX_new();
-    EVP_PKEY_CTX* pctx = nullptr;
-    EVP_DigestSignInit(md, &pctx, EVP_sha256(), nullptr, pkey);
-    if (alg == "PS256") {
-      EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING);
-      EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST);
-    }
-    std::size_t n = 0;
-    EVP_DigestSign(md, nullptr, &n, reinterpret_cast<const unsigned char*>(input.data()),
-                   input.size());
-    std::string sig(n, '\0');
-    EVP_DigestSign(md, reinterpret_cast<unsigned char*>(sig.data()), &n,
-                   reinterpret_cast<const unsigned char*>(input.data()), input.size());
-    sig.resize(n);
-    EVP_MD_CTX_free(md);
-    if (alg != "ES256") return sig;
-    const auto* der = reinterpret_cast<const unsigned char*>(sig.data());
-    ECDSA_SIG* ecdsa = d2i_ECDSA_SIG(nullptr, &der, static_cast<long>(sig.size()));
-    std::string raw = bnBytes(ECDSA_SIG_get0_r(ecdsa), 32) + bnBytes(ECDSA_SIG_get0_s(ecdsa), 32);
-    ECDSA_SIG_free(ecdsa);
-    return raw;
-  }
-};
 
 json::object goodClaims() {
   const auto now = domain::unixSeconds(kNow);
@@ -109,11 +35,8 @@ json::object goodClaims() {
           {"groups", json::array{"pki-admins", "staff"}}};
 }
 
-std::string token(const Key& key, const json::object& claims, json::object header = {}) {
-  if (header.empty()) header = {{"alg", key.alg}, {"kid", key.kid}, {"typ", "JWT"}};
-  const std::string input = domain::base64UrlEncode(json::serialize(header)) + "." +
-                            domain::base64UrlEncode(json::serialize(claims));
-  return input + "." + domain::base64UrlEncode(key.sign(input));
+std::string token(const TestSigningKey& key, const json::object& claims, json::object header = {}) {
+  return signJwt(key, claims, std::move(header));
 }
 
 IdTokenExpectations expected() {
@@ -125,8 +48,8 @@ IdTokenExpectations expected() {
 TEST_CASE("id token: RS256, PS256 and ES256 tokens of the provider's keys pass") {
   for (const char* alg : {"RS256", "PS256", "ES256"}) {
     CAPTURE(alg);
-    const Key key(alg, std::string("k-") + alg);
-    const Key other(alg, "k-other");
+    const TestSigningKey key(alg, std::string("k-") + alg);
+    const TestSigningKey other(alg, "k-other");
     const std::string jwks =
         json::serialize(json::object{{"keys", json::array{other.jwk(), key.jwk()}}});
     auto ok = verifyIdToken(token(key, goodClaims()), jwks, expected());
@@ -138,9 +61,9 @@ TEST_CASE("id token: RS256, PS256 and ES256 tokens of the provider's keys pass")
 }
 
 TEST_CASE("id token: every forgery and mismatch is refused, naming the check") {
-  const Key key("RS256", "k1");
-  const Key stranger("RS256", "k1");  // the same kid, not the provider's key
-  const Key ec("ES256", "k2");
+  const TestSigningKey key("RS256", "k1");
+  const TestSigningKey stranger("RS256", "k1");  // the same kid, not the provider's key
+  const TestSigningKey ec("ES256", "k2");
   const std::string jwks =
       json::serialize(json::object{{"keys", json::array{key.jwk(), ec.jwk()}}});
   const auto with = [&](const std::function<void(json::object&)>& change) {
