@@ -52,6 +52,14 @@ class Directory {
                                                      std::string_view password) = 0;
 
   /**
+   * Finds the user's entry and groups with the service account alone (no password): whether
+   * the directory still lists a person who logged in earlier, and in which groups. not_found
+   * when no single entry matches; unavailable as for authenticate. Thread-safe.
+   */
+  virtual domain::Result<DirectoryUser> lookup(const DirectoryAccess& access,
+                                               std::string_view username) = 0;
+
+  /**
    * Connects, starts TLS (when the settings ask for it), binds as the service account and
    * searches under base_dn, stopping at the first step that fails. @return the steps run, each
    * with ok and a message for a person. Thread-safe.

@@ -28,7 +28,8 @@ struct OidcLoginRequest {
   std::string code_verifier;  // PKCE (RFC 7636); the provider sees its S256 challenge
 };
 
-// A verified ID token: its subject and its claims (strings; arrays of strings as their values).
+// A verified ID token: its subject and its claims (strings; booleans as "true"/"false"; arrays
+// of strings as their values).
 struct OidcIdentity {
   std::string subject;
   std::map<std::string, std::vector<std::string>> claims;

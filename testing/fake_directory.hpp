@@ -63,6 +63,29 @@ class FakeDirectory : public ports::Directory {
     return user;
   }
 
+  domain::Result<ports::DirectoryUser> lookup(const ports::DirectoryAccess& access,
+                                              std::string_view username) override {
+    std::lock_guard lock(mu_);
+    ++calls_;
+    if (!reachable_) {
+      return domain::makeError(domain::ErrorCode::unavailable,
+                               "cannot connect: the directory is unreachable",
+                               "DIRECTORY_UNREACHABLE");
+    }
+    const auto it = people_.find(std::string(username));
+    if (it == people_.end()) {
+      return domain::makeError(domain::ErrorCode::not_found,
+                               "the directory no longer lists this user");
+    }
+    auto user = it->second.user;
+    if (access.settings.group_base_dn.empty()) user.groups.clear();
+    return user;
+  }
+  void remove(const std::string& username) {
+    std::lock_guard lock(mu_);
+    people_.erase(username);
+  }
+
   std::vector<ports::DirectoryCheck> test(const ports::DirectoryAccess& access) override {
     std::lock_guard lock(mu_);
     ++calls_;

@@ -208,6 +208,74 @@ bool open(const ports::DirectoryAccess& a, Handle& h, std::vector<ports::Directo
 
 }  // namespace
 
+namespace {
+
+// The one entry the user filter finds for `username`, with its identity and attributes (no
+// groups yet). unauthenticated (kRefused) for none or several.
+domain::Result<ports::DirectoryUser> findEntry(const LdapSettings& s, LDAP* ld,
+                                               std::string_view username) {
+  const std::string filter = domain::userFilter(s.user_filter, username);
+  timeval tv = seconds(s.operation_timeout_seconds);
+  std::string nameAttr = s.username_attribute;
+  std::string emailAttr = s.email_attribute;
+  char uuidAttr[] = "entryUUID";  // operational: returned only when asked for
+  char guidAttr[] = "objectGUID";
+  char* attrs[] = {uuidAttr, guidAttr, nameAttr.data(),
+                   emailAttr.empty() ? nullptr : emailAttr.data(), nullptr};
+  Message found;
+  const int rc = ldap_search_ext_s(ld, s.base_dn.c_str(), LDAP_SCOPE_SUBTREE, filter.c_str(), attrs,
+                                   0, nullptr, nullptr, &tv, 2, &found.m);
+  if (rc == LDAP_SIZELIMIT_EXCEEDED) {  // the filter names more than one entry: nobody
+    return makeError(ErrorCode::unauthenticated, kRefused, "INVALID_CREDENTIALS");
+  }
+  if (rc == LDAP_NO_SUCH_OBJECT) {
+    return makeError(ErrorCode::unavailable, "the user search failed: base_dn does not exist",
+                     "DIRECTORY_ERROR");
+  }
+  if (rc != LDAP_SUCCESS) return failure("the user search failed", rc);
+  if (ldap_count_entries(ld, found.m) != 1) {
+    return makeError(ErrorCode::unauthenticated, kRefused, "INVALID_CREDENTIALS");
+  }
+  LDAPMessage* entry = ldap_first_entry(ld, found.m);
+  char* dn = ldap_get_dn(ld, entry);
+  ports::DirectoryUser user;
+  user.distinguished_name = dn != nullptr ? dn : "";
+  ldap_memfree(dn);
+  user.username = firstValue(ld, entry, s.username_attribute);
+  user.id = firstValue(ld, entry, "entryUUID");
+  if (user.id.empty()) {
+    const std::string guid = firstValue(ld, entry, "objectGUID");
+    user.id = guid.empty() ? "dn:" + user.distinguished_name : "guid:" + domain::toHex(guid);
+  }
+  user.email = firstValue(ld, entry, s.email_attribute);
+  return user;
+}
+
+// The groups that list `user`, as the service account (bound on `ld`) sees them.
+domain::Status readGroups(const LdapSettings& s, LDAP* ld, ports::DirectoryUser& user) {
+  if (s.group_base_dn.empty()) return {};
+  timeval tv = seconds(s.operation_timeout_seconds);
+  const std::string groups = "(&" + s.group_filter + "(" + s.member_attribute + "=" +
+                             domain::escapeFilterValue(user.distinguished_name) + "))";
+  char dnOnly[] = "1.1";  // RFC 4511: no attributes
+  char* none[] = {dnOnly, nullptr};
+  Message listed;
+  const int rc = ldap_search_ext_s(ld, s.group_base_dn.c_str(), LDAP_SCOPE_SUBTREE, groups.c_str(),
+                                   none, 0, nullptr, nullptr, &tv, 1000, &listed.m);
+  // Past 1000 groups the list is cut: a role can only come out lower, never higher.
+  if (rc != LDAP_SUCCESS && rc != LDAP_SIZELIMIT_EXCEEDED) {
+    return failure("the group search failed", rc);
+  }
+  for (LDAPMessage* g = ldap_first_entry(ld, listed.m); g != nullptr; g = ldap_next_entry(ld, g)) {
+    char* gdn = ldap_get_dn(ld, g);
+    if (gdn != nullptr) user.groups.emplace_back(gdn);
+    ldap_memfree(gdn);
+  }
+  return {};
+}
+
+}  // namespace
+
 domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(const ports::DirectoryAccess& a,
                                                                  std::string_view username,
                                                                  std::string_view password) {
@@ -219,71 +287,39 @@ domain::Result<ports::DirectoryUser> LdapDirectory::authenticate(const ports::Di
   Handle h;
   domain::Error error;
   if (!open(a, h, nullptr, error)) return error;
-
-  const std::string filter = domain::userFilter(s.user_filter, username);
-  timeval tv = seconds(s.operation_timeout_seconds);
-  std::string nameAttr = s.username_attribute;
-  std::string emailAttr = s.email_attribute;
-  char uuidAttr[] = "entryUUID";  // operational: returned only when asked for
-  char guidAttr[] = "objectGUID";
-  char* attrs[] = {uuidAttr, guidAttr, nameAttr.data(),
-                   emailAttr.empty() ? nullptr : emailAttr.data(), nullptr};
-  Message found;
-  int rc = ldap_search_ext_s(h.ld, s.base_dn.c_str(), LDAP_SCOPE_SUBTREE, filter.c_str(), attrs, 0,
-                             nullptr, nullptr, &tv, 2, &found.m);
-  if (rc == LDAP_SIZELIMIT_EXCEEDED) {  // the filter names more than one entry: nobody
-    return makeError(ErrorCode::unauthenticated, kRefused, "INVALID_CREDENTIALS");
-  }
-  if (rc == LDAP_NO_SUCH_OBJECT) {
-    return makeError(ErrorCode::unavailable, "the user search failed: base_dn does not exist",
-                     "DIRECTORY_ERROR");
-  }
-  if (rc != LDAP_SUCCESS) return failure("the user search failed", rc);
-  if (ldap_count_entries(h.ld, found.m) != 1) {
-    return makeError(ErrorCode::unauthenticated, kRefused, "INVALID_CREDENTIALS");
-  }
-  LDAPMessage* entry = ldap_first_entry(h.ld, found.m);
-  char* dn = ldap_get_dn(h.ld, entry);
-  ports::DirectoryUser user;
-  user.distinguished_name = dn != nullptr ? dn : "";
-  ldap_memfree(dn);
-  user.username = firstValue(h.ld, entry, s.username_attribute);
-  user.id = firstValue(h.ld, entry, "entryUUID");
-  if (user.id.empty()) {
-    const std::string guid = firstValue(h.ld, entry, "objectGUID");
-    user.id = guid.empty() ? "dn:" + user.distinguished_name : "guid:" + domain::toHex(guid);
-  }
-  user.email = firstValue(h.ld, entry, s.email_attribute);
+  auto user = findEntry(s, h.ld, username);
+  if (!user) return user.error();
 
   // The password, checked by binding as the user on this connection.
-  rc = simpleBind(h.ld, user.distinguished_name, password);
+  int rc = simpleBind(h.ld, user->distinguished_name, password);
   if (rc == LDAP_INVALID_CREDENTIALS) {
     return makeError(ErrorCode::unauthenticated, kRefused, "INVALID_CREDENTIALS");
   }
   if (rc != LDAP_SUCCESS) return failure("the directory did not check the password", rc);
-
   if (!s.group_base_dn.empty()) {
     // Groups as the service account sees them (the user may not read groups).
-    if (int b = simpleBind(h.ld, s.bind_dn, a.bind_password); b != LDAP_SUCCESS) {
-      return failure("the directory refused the service account", b);
+    if (rc = simpleBind(h.ld, s.bind_dn, a.bind_password); rc != LDAP_SUCCESS) {
+      return failure("the directory refused the service account", rc);
     }
-    const std::string groups = "(&" + s.group_filter + "(" + s.member_attribute + "=" +
-                               domain::escapeFilterValue(user.distinguished_name) + "))";
-    char dnOnly[] = "1.1";  // RFC 4511: no attributes
-    char* none[] = {dnOnly, nullptr};
-    Message listed;
-    rc = ldap_search_ext_s(h.ld, s.group_base_dn.c_str(), LDAP_SCOPE_SUBTREE, groups.c_str(), none,
-                           0, nullptr, nullptr, &tv, 1000, &listed.m);
-    if (rc != LDAP_SUCCESS && rc != LDAP_SIZELIMIT_EXCEEDED) {
-      return failure("the group search failed", rc);
-    }
-    for (LDAPMessage* g = ldap_first_entry(h.ld, listed.m); g != nullptr;
-         g = ldap_next_entry(h.ld, g)) {
-      char* gdn = ldap_get_dn(h.ld, g);
-      if (gdn != nullptr) user.groups.emplace_back(gdn);
-      ldap_memfree(gdn);
-    }
+    if (auto st = readGroups(s, h.ld, *user); !st) return st.error();
   }
+  return user;
+}
+
+domain::Result<ports::DirectoryUser> LdapDirectory::lookup(const ports::DirectoryAccess& a,
+                                                           std::string_view username) {
+  if (username.empty()) return makeError(ErrorCode::not_found, "no such entry");
+  Handle h;
+  domain::Error error;
+  if (!open(a, h, nullptr, error)) return error;
+  auto user = findEntry(a.settings, h.ld, username);
+  if (!user) {
+    if (user.error().code == ErrorCode::unauthenticated) {
+      return makeError(ErrorCode::not_found, "the directory no longer lists this user");
+    }
+    return user.error();
+  }
+  if (auto st = readGroups(a.settings, h.ld, *user); !st) return st.error();
   return user;
 }
 

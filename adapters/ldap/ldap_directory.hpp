@@ -14,6 +14,8 @@ class LdapDirectory : public ports::Directory {
   domain::Result<ports::DirectoryUser> authenticate(const ports::DirectoryAccess& access,
                                                     std::string_view username,
                                                     std::string_view password) override;
+  domain::Result<ports::DirectoryUser> lookup(const ports::DirectoryAccess& access,
+                                              std::string_view username) override;
   std::vector<ports::DirectoryCheck> test(const ports::DirectoryAccess& access) override;
 };
 

@@ -11,6 +11,7 @@
 
 #include <boost/json.hpp>
 
+#include <cmath>
 #include <memory>
 
 #include "domain/encoding.hpp"
@@ -70,7 +71,7 @@ Pkey fromParams(const char* type, OSSL_PARAM_BLD* bld) {
 Pkey rsaKey(const json::object& jwk) {
   const auto n = field64(jwk, "n");
   const auto e = field64(jwk, "e");
-  if (!n || !e || n->size() < 256) return nullptr;  // at least 2048 bits
+  if (!n || !e || e->empty() || e->size() > 8) return nullptr;
   Bn bn(BN_bin2bn(reinterpret_cast<const unsigned char*>(n->data()), static_cast<int>(n->size()),
                   nullptr));
   Bn be(BN_bin2bn(reinterpret_cast<const unsigned char*>(e->data()), static_cast<int>(e->size()),
@@ -81,7 +82,13 @@ Pkey rsaKey(const json::object& jwk) {
       OSSL_PARAM_BLD_push_BN(bld.get(), OSSL_PKEY_PARAM_RSA_E, be.get()) != 1) {
     return nullptr;
   }
-  return fromParams("RSA", bld.get());
+  Pkey key = fromParams("RSA", bld.get());
+  // At least 2048 bits, and an odd public exponent of at least 3.
+  if (!key || EVP_PKEY_get_bits(key.get()) < 2048 || !BN_is_odd(be.get()) ||
+      BN_cmp(be.get(), BN_value_one()) <= 0) {
+    return nullptr;
+  }
+  return key;
 }
 
 Pkey ecKey(const json::object& jwk) {
@@ -159,12 +166,19 @@ bool verifySignature(EVP_PKEY* key, const std::string& alg, std::string_view sig
              reinterpret_cast<const unsigned char*>(signingInput.data()), signingInput.size()) == 1;
 }
 
+// A NumericDate (seconds since the epoch) within ±2^40 s, else nothing (no overflow later).
 std::optional<std::int64_t> numberField(const json::object& o, const char* key) {
+  constexpr std::int64_t kLimit = std::int64_t{1} << 40;
   const auto* v = o.if_contains(key);
   if (v == nullptr) return std::nullopt;
-  if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64()) return static_cast<std::int64_t>(v->get_uint64());
-  if (v->is_double()) return static_cast<std::int64_t>(v->get_double());
+  if (v->is_int64() && v->get_int64() > -kLimit && v->get_int64() < kLimit) return v->get_int64();
+  if (v->is_uint64() && v->get_uint64() < static_cast<std::uint64_t>(kLimit)) {
+    return static_cast<std::int64_t>(v->get_uint64());
+  }
+  if (v->is_double() && std::isfinite(v->get_double()) &&
+      std::fabs(v->get_double()) < static_cast<double>(kLimit)) {
+    return static_cast<std::int64_t>(v->get_double());
+  }
   return std::nullopt;
 }
 
@@ -185,6 +199,9 @@ domain::Result<IdToken> verifyIdToken(std::string_view token, std::string_view j
   auto payload = parseObject(*payloadText);
   if (!header || !payload) return invalid("its header or claims are not JSON objects");
 
+  if (header->contains("crit")) {  // RFC 7515 4.1.11: no extension is understood here
+    return invalid("its header names critical extensions");
+  }
   const std::string alg = stringField(*header, "alg");
   if (alg != "RS256" && alg != "PS256" && alg != "ES256") {
     return invalid("its algorithm '" + alg.substr(0, 20) + "' is not RS256, PS256 or ES256");
@@ -216,11 +233,12 @@ domain::Result<IdToken> verifyIdToken(std::string_view token, std::string_view j
   const std::int64_t now = domain::unixSeconds(expected.now);
   const std::int64_t leeway = expected.leeway.count();
   const auto exp = numberField(*payload, "exp");
-  if (!exp || *exp + leeway <= now) return invalid("it has expired");
+  if (!exp || *exp <= now - leeway) return invalid("it has expired");
   const auto iat = numberField(*payload, "iat");
-  if (!iat || *iat - leeway > now) return invalid("it was issued in the future");
-  if (const auto nbf = numberField(*payload, "nbf"); nbf && *nbf - leeway > now) {
-    return invalid("it is not valid yet");
+  if (!iat || *iat > now + leeway) return invalid("it was issued in the future");
+  if (payload->contains("nbf")) {
+    const auto nbf = numberField(*payload, "nbf");
+    if (!nbf || *nbf > now + leeway) return invalid("it is not valid yet");
   }
   if (expected.nonce.empty() || stringField(*payload, "nonce") != expected.nonce) {
     return invalid("its nonce is not the one of this login");
@@ -232,6 +250,8 @@ domain::Result<IdToken> verifyIdToken(std::string_view token, std::string_view j
     std::vector<std::string> values;
     if (value.is_string()) {
       values.emplace_back(value.get_string());
+    } else if (value.is_bool()) {  // email_verified and the like
+      values.emplace_back(value.get_bool() ? "true" : "false");
     } else if (value.is_array()) {
       for (const auto& v : value.get_array()) {
         if (v.is_string()) values.emplace_back(v.get_string());

@@ -25,7 +25,8 @@ struct IdTokenExpectations {
 
 struct IdToken {
   std::string subject;
-  // Every string claim as one value, every array of strings as its values (groups, roles, ...).
+  // Every string claim as one value, a boolean as "true" or "false", every array of strings as
+  // its values (groups, roles, ...).
   std::map<std::string, std::vector<std::string>> claims;
 
   std::string first(const std::string& claim) const {

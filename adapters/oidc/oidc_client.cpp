@@ -100,8 +100,11 @@ domain::Result<ports::OidcProviderInfo> OidcClient::discover(const domain::OidcS
                      "the identity provider names itself '" + info.issuer.substr(0, 200) +
                          "', not the configured issuer '" + s.issuer + "'");
   }
+  // An https issuer keeps its endpoints on https (the client secret and the codes go there);
+  // http is only ever accepted on a loopback test provider.
+  const bool secure = s.issuer.starts_with("https://");
   for (const auto* url : {&info.authorization_endpoint, &info.token_endpoint, &info.jwks_uri}) {
-    if (!common::isAllowedHttpUrl(*url)) {
+    if (!common::isAllowedHttpUrl(*url) || (secure && !url->starts_with("https://"))) {
       return makeError(ErrorCode::failed_precondition,
                        "the identity provider's discovery document lacks an https "
                        "authorization_endpoint, token_endpoint or jwks_uri");

@@ -119,7 +119,10 @@ http::HttpApplication Api::application(Fallback otherPaths) {
             return serve(r, otherPaths);
           },
           [](const HttpRequest& r) {
-            return r.method != "GET" && r.method != "HEAD" && r.path.starts_with("/api/");
+            // Writes, and the single sign-on steps that wait on the identity provider, run on
+            // the request pool, never on the threads that serve every connection.
+            return (r.method != "GET" && r.method != "HEAD" && r.path.starts_with("/api/")) ||
+                   r.path.starts_with("/api/v1/auth/oidc/");
           },
           [this] { return ready(); }};
 }

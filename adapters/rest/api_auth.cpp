@@ -3,6 +3,7 @@
 #include "adapters/rest/api.hpp"
 #include "adapters/rest/json_io.hpp"
 #include "domain/events.hpp"
+#include "domain/text.hpp"
 
 #include <cctype>
 
@@ -71,8 +72,19 @@ HttpResponse redirectTo(const std::string& location) {
   return r;
 }
 
-HttpResponse ssoFailed(const std::string& message, const ApiOptions& options) {
-  auto r = redirectTo("/?sso_error=" + queryValue(message.substr(0, 300)));
+// The sign-in page is told a fixed code (it words it itself), never free text: a link with
+// made-up words cannot put them on this origin's page.
+std::string ssoCode(const domain::Error& e) {
+  if (e.reason == "NO_ROLE") return "no_role";
+  if (e.reason == "RATE_LIMITED") return "rate_limited";
+  if (e.reason == "SSO_DISABLED") return "not_enabled";
+  if (e.code == domain::ErrorCode::unavailable) return "provider_unreachable";
+  if (e.reason.starts_with("SSO_")) return domain::asciiLower(e.reason.substr(4));
+  return "failed";
+}
+
+HttpResponse ssoFailed(const std::string& code, const ApiOptions& options) {
+  auto r = redirectTo("/?sso_error=" + queryValue(code));
   r.cookies.push_back(
       SetCookie{"oidc_login", "", "/api/v1/auth/oidc", 0, true, options.secure_cookies});
   return r;
@@ -96,9 +108,9 @@ void Api::addOidcRoutes() {
 
   router_.add(
       "GET", "/api/v1/auth/oidc/login",
-      [this](const Call&) {
-        auto started = s_.oidcLogin.start();
-        if (!started) return ssoFailed(started.error().message, options_);
+      [this](const Call& c) {
+        auto started = s_.oidcLogin.start(c.request.client_ip);
+        if (!started) return ssoFailed(ssoCode(started.error()), options_);
         auto r = redirectTo(started->provider_url);
         const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(domain::kOidcLoginTtl);
         r.cookies.push_back(SetCookie{"oidc_login", started->login_state, "/api/v1/auth/oidc",
@@ -113,31 +125,31 @@ void Api::addOidcRoutes() {
         const auto param = [&](const char* name) {
           return queryParam(c.request, name).value_or("");
         };
-        const auto fail = [&](const std::string& message) {
-          if (auto s = s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "",
-                                       std::nullopt, "oidc: " + message.substr(0, 200));
-              !s) {
-            return ssoFailed(s.error().message, options_);
+        const auto fail = [&](const domain::Error& e) {
+          if (e.code == domain::ErrorCode::resource_exhausted) {
+            return ssoFailed(ssoCode(e), options_);
           }
-          return ssoFailed(message, options_);
+          if (auto s = s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "",
+                                       std::nullopt, "oidc: " + e.message.substr(0, 300));
+              !s) {
+            return ssoFailed("failed", options_);
+          }
+          return ssoFailed(ssoCode(e), options_);
         };
-        if (const std::string error = param("error"); !error.empty()) {
-          const std::string description = param("error_description");
-          return fail("the identity provider refused the sign-in (" + error.substr(0, 60) +
-                      (description.empty() ? "" : ": " + description.substr(0, 200)) + ")");
-        }
         const auto cookie = c.request.cookies.find("oidc_login");
-        auto user =
-            s_.oidcLogin.finish(param("code"), param("state"),
-                                cookie == c.request.cookies.end() ? "" : cookie->second, c.context);
-        if (!user) return fail(user.error().message);
+        auto user = s_.oidcLogin.finish(param("code"), param("state"),
+                                        cookie == c.request.cookies.end() ? "" : cookie->second,
+                                        param("error"), c.context);
+        if (!user) return fail(user.error());
         auto result = s_.auth.completeExternal(*user);
-        if (!result) return fail(result.error().message);
+        if (!result) return fail(result.error());
         domain::Principal who{result->user, result->tokens.refresh_family};
         if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id,
                                      std::nullopt, "oidc");
             !s) {
-          return ssoFailed(s.error().message, options_);  // no session without its audit entry
+          // No session without its audit entry.
+          (void)s_.store.refreshTokens().revokeFamily(result->tokens.refresh_family);
+          return ssoFailed("failed", options_);
         }
         auto r = redirectTo("/");
         r.cookies = sessionCookies(result->tokens, result->csrf_token, options_);

@@ -290,6 +290,21 @@ Result<TokenPair> AuthService::refresh(const std::string& refreshToken, const st
     (void)p_.refreshTokens.revokeFamily(consumed->family_id);
     return makeError(ErrorCode::unauthenticated, "the user cannot log in", "TOKEN_INVALID");
   }
+  if (user->auth_source == AuthSource::oidc && (sso_ == nullptr || !sso_->stillAllowed(*user))) {
+    (void)p_.refreshTokens.revokeFamily(consumed->family_id);
+    return makeError(ErrorCode::unauthenticated,
+                     "single sign-on is disabled or now uses another provider; sign in again",
+                     "TOKEN_INVALID");
+  }
+  if (user->auth_source == AuthSource::ldap && directory_ != nullptr) {
+    // A session of a directory user lasts while the directory still lets them in.
+    auto checked = directory_->recheck(*user);
+    if (!checked) {
+      (void)p_.refreshTokens.revokeFamily(consumed->family_id);
+      return checked.error();
+    }
+    return issue(*checked, consumed->family_id);
+  }
   return issue(*user, consumed->family_id);
 }
 

@@ -12,6 +12,7 @@
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/directory_login.hpp"
+#include "domain/services/oidc_login.hpp"
 #include "domain/services/unit_of_work.hpp"
 #include "domain/time.hpp"
 #include "ports/clock.hpp"
@@ -76,10 +77,11 @@ class AuthService {
 
   // Read-modify-writes of a user (logout, TOTP) run in `work`'s transactions under the user's
   // guard, with their audit entries.
-  // With `directory`, users unknown here or with auth_source ldap log in through it.
+  // With `directory`, users unknown here or with auth_source ldap log in through it; with
+  // `sso`, the sessions of oidc users are renewed only while single sign-on allows them.
   AuthService(Ports ports, AuthPolicy policy, UnitOfWork& work, AuditService& audit,
-              DirectoryLogin* directory = nullptr)
-      : p_(ports), policy_(policy), work_(work), audit_(audit), directory_(directory) {}
+              DirectoryLogin* directory = nullptr, const OidcLogin* sso = nullptr)
+      : p_(ports), policy_(policy), work_(work), audit_(audit), directory_(directory), sso_(sso) {}
 
   // unauthenticated "invalid username or password" for any wrong detail (no user enumeration);
   // resource_exhausted/RATE_LIMITED past the limits. A username unknown here, or of a directory
@@ -95,8 +97,10 @@ class AuthService {
   Result<LoginResult> completeExternal(const User& user);
 
   // Consumes a refresh token and issues the next pair of its family. unauthenticated with
-  // TOKEN_INVALID, TOKEN_EXPIRED or TOKEN_REUSE (the family is then revoked). With `csrfToken`
-  // (a cookie refresh) it must be the CSRF token of the token's session: permission_denied.
+  // TOKEN_INVALID, TOKEN_EXPIRED or TOKEN_REUSE (the family is then revoked). A directory user's
+  // session is renewed only while the directory still lists them (DirectoryLogin::recheck). With
+  // `csrfToken` (a cookie refresh) it must be the CSRF token of the token's session:
+  // permission_denied.
   Result<TokenPair> refresh(const std::string& refreshToken, const std::string& clientIp,
                             const std::optional<std::string>& csrfToken = std::nullopt);
 
@@ -155,6 +159,7 @@ class AuthService {
   UnitOfWork& work_;
   AuditService& audit_;
   DirectoryLogin* directory_;
+  const OidcLogin* sso_;
   std::once_flag dummyOnce_;
   std::string dummyHash_;
 };

@@ -126,6 +126,47 @@ Result<std::optional<User>> DirectoryLogin::login(const std::string& username,
   return user;
 }
 
+Result<User> DirectoryLogin::recheck(const User& user) {
+  const auto gone = [](const char* why) {
+    return makeError(ErrorCode::unauthenticated, why, "TOKEN_INVALID");
+  };
+  auto loaded = load();
+  if (!loaded) return user;  // the settings cannot be read now: as an outage
+  if (!*loaded || !(*loaded)->first.enabled) return gone("directory login is disabled");
+  const auto& [settings, bindPassword] = **loaded;
+  auto found = p_.directory.lookup({settings, bindPassword}, user.username);
+  if (!found) {
+    if (found.error().code == ErrorCode::not_found) {
+      return gone("the directory no longer lists this user; log in again");
+    }
+    return user;  // unreachable: the session lives on until its tokens expire
+  }
+  if (!user.external_subject.empty() && user.external_subject != "ldap " + found->id) {
+    return gone("the directory lists another person under this name; log in again");
+  }
+  const auto role = mapDirectoryRole(settings, found->groups);
+  if (!role) return gone("no directory group grants this user a role any more");
+  if (*role == user.org_role) return user;
+  User changed;
+  const Status done = work_.run(
+      [&]() -> Status {
+        auto current = p_.users.get(user.id);
+        if (!current) return current.error();
+        const std::string details = "org_role " + std::string(nameOf(current->org_role)) + " -> " +
+                                    std::string(nameOf(*role)) + " (directory groups)";
+        current->org_role = *role;
+        current->updated_at = p_.clock.now();
+        if (auto s = p_.users.update(*current); !s) return s;
+        changed = *current;
+        const Principal actor{*current, {}};
+        return audit_.record(&actor, {"", ""}, "user.update", "user", current->id, std::nullopt,
+                             details);
+      },
+      {userGuard(user.id)});
+  if (!done) return done.error();
+  return changed;
+}
+
 Result<std::vector<ports::DirectoryCheck>> DirectoryLogin::test(
     const Principal& who, const RequestContext& ctx,
     const std::optional<DirectoryCredentials>& credentials) {

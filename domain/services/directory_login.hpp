@@ -54,6 +54,16 @@ class DirectoryLogin {
   Result<std::optional<User>> login(const std::string& username, const std::string& password);
 
   /**
+   * At the refresh of a directory user's session: whether the directory still lists them — the
+   * same entry, in groups that grant a role — with the service account alone. @return the user,
+   * with the role the groups map to now (a change is saved and audited); the user unchanged
+   * when the directory cannot be reached (sessions outlive an outage). unauthenticated when the
+   * entry is gone or another, no group grants a role under deny_without_group, or directory
+   * login is disabled.
+   */
+  Result<User> recheck(const User& user);
+
+  /**
    * Owner only: the connection test of the saved settings (connect, tls, bind, search) and, with
    * `credentials`, a "login" step that checks them and names the role they would get, without
    * creating or changing a user. Audited settings.ldap.test (with the username tried).

@@ -1,6 +1,7 @@
 // Single sign-on: the login state, the provider's answer, the user.
 #include "domain/services/oidc_login.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "domain/encoding.hpp"
@@ -9,8 +10,18 @@
 namespace certsteward::domain {
 namespace {
 
-Error refused(const std::string& why) {
-  return makeError(ErrorCode::unauthenticated, "single sign-on failed: " + why, "SSO_FAILED");
+// `reason` is what the sign-in page is told (a fixed code: nobody can put words there); the
+// message, for the audit log and the API's callers, says more.
+Error refused(const char* reason, const std::string& why) {
+  return makeError(ErrorCode::unauthenticated, "single sign-on failed: " + why, reason);
+}
+
+// The provider's error code as it may be repeated: a short token of [a-z_], else "error".
+std::string errorCode(const std::string& text) {
+  const bool plain = !text.empty() && text.size() <= 40 &&
+                     std::all_of(text.begin(), text.end(),
+                                 [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+  return plain ? text : "error";
 }
 
 bool sameText(const std::string& a, const std::string& b) {  // constant time for equal sizes
@@ -62,7 +73,8 @@ Result<std::pair<OidcSettings, std::string>> OidcLogin::enabledSettings() const 
   return std::pair{std::move(**stored), std::move(secret)};
 }
 
-Result<OidcStart> OidcLogin::start() {
+Result<OidcStart> OidcLogin::start(const std::string& clientIp) {
+  if (auto st = limit(clientIp); !st) return st.error();
   auto settings = enabledSettings();
   if (!settings) return settings.error();
   auto provider = p_.provider.discover(settings->first);
@@ -78,36 +90,65 @@ Result<OidcStart> OidcLogin::start() {
                    std::move(*sealed)};
 }
 
+Status OidcLogin::limit(const std::string& clientIp) {
+  auto count = p_.rateLimits.hit("sso:ip:" + clientIp, std::chrono::minutes{1}, p_.clock.now());
+  if (!count) return count.error();
+  if (*count > kOidcStepsPerMinute) {
+    return makeError(ErrorCode::resource_exhausted,
+                     "too many single sign-on attempts from this address; wait a minute",
+                     "RATE_LIMITED");
+  }
+  return {};
+}
+
+bool OidcLogin::stillAllowed(const User& user) const {
+  auto stored = p_.settings.get();
+  if (!stored) return true;  // the settings cannot be read now: as an outage
+  return *stored && (*stored)->enabled &&
+         user.external_subject.starts_with((*stored)->issuer + " ");
+}
+
 Result<User> OidcLogin::finish(const std::string& code, const std::string& state,
-                               const std::string& loginState, const RequestContext& ctx) {
+                               const std::string& loginState, const std::string& providerError,
+                               const RequestContext& ctx) {
+  if (auto st = limit(ctx.ip); !st) return st.error();
   auto settings = enabledSettings();
   if (!settings) return settings.error();
   const auto& [s, secret] = *settings;
   if (loginState.empty()) {
-    return refused("this browser did not start the sign-in (no login cookie); start again");
+    return refused("SSO_NO_LOGIN",
+                   "this browser did not start the sign-in (no login cookie); start again");
   }
   auto opened = p_.secrets.open(loginState);
   const auto parts = opened ? splitLines(*opened) : std::vector<std::string>{};
   if (parts.size() != 5 || parts[0] != "oidc-login-v1") {
-    return refused("the login cookie is not valid; start again");
+    return refused("SSO_LOGIN_INVALID", "the login cookie is not valid; start again");
   }
   std::int64_t expires = 0;
   const auto& e = parts[4];
   if (std::from_chars(e.data(), e.data() + e.size(), expires).ec != std::errc{} ||
       expires <= unixSeconds(p_.clock.now())) {
-    return refused("the sign-in took longer than 10 minutes; start again");
+    return refused("SSO_EXPIRED", "the sign-in took longer than 10 minutes; start again");
   }
   const ports::OidcLoginRequest login{parts[1], parts[2], parts[3]};
   if (state.empty() || !sameText(state, login.state)) {
-    return refused("the provider's answer does not belong to this sign-in (state mismatch)");
+    return refused("SSO_STATE_MISMATCH",
+                   "the provider's answer does not belong to this sign-in (state mismatch)");
   }
-  if (code.empty()) return refused("the provider sent no code");
+  // Only an answer that belongs to this sign-in may say the provider refused it.
+  if (!providerError.empty()) {
+    return refused("SSO_PROVIDER_REFUSED",
+                   "the identity provider refused the sign-in (" + errorCode(providerError) + ")");
+  }
+  if (code.empty()) return refused("SSO_NO_CODE", "the provider sent no code");
   auto provider = p_.provider.discover(s);
   if (!provider) return provider.error();
   auto identity = p_.provider.redeem(*provider, s, secret, login, code);
   if (!identity) {
     if (identity.error().code == ErrorCode::unauthenticated) {
-      return refused(identity.error().message);
+      return refused(
+          identity.error().reason == "IDP_REFUSED" ? "SSO_PROVIDER_REFUSED" : "SSO_TOKEN_INVALID",
+          identity.error().message);
     }
     return identity.error();
   }
@@ -116,9 +157,19 @@ Result<User> OidcLogin::finish(const std::string& code, const std::string& state
                                ? std::string()
                                : asciiLower(claim->second.front());
   if (!isValidUsername(name)) {
-    return refused("the provider's " + s.username_claim +
-                   " claim is missing or not a usable username (1 to 64 of a-z, 0-9, '.', '_', "
-                   "'@', '-'); ask an owner to change username_claim");
+    return refused("SSO_USERNAME_UNUSABLE",
+                   "the provider's " + s.username_claim +
+                       " claim is missing or not a usable username (1 to 64 of a-z, 0-9, '.', '_', "
+                       "'@', '-'); ask an owner to change username_claim");
+  }
+  // An email address names a person only once the provider has verified it.
+  if (s.username_claim == "email") {
+    const auto verified = identity->claims.find("email_verified");
+    if (verified == identity->claims.end() ||
+        verified->second != std::vector<std::string>{"true"}) {
+      return refused("SSO_EMAIL_UNVERIFIED",
+                     "the provider has not verified the email address that names you here");
+    }
   }
   std::vector<std::string> groups;
   if (!s.groups_claim.empty()) {
@@ -146,14 +197,18 @@ Result<User> OidcLogin::finish(const std::string& code, const std::string& state
         const Timestamp now = p_.clock.now();
         if (existing) {
           if (existing->auth_source != AuthSource::oidc) {
-            return refused("an account named " + name +
-                           " exists here that does not sign in through the identity provider");
+            return refused("SSO_ACCOUNT_CONFLICT",
+                           "an account named " + name +
+                               " exists here that does not sign in through the identity provider");
           }
           if (existing->external_subject != subject) {
-            return refused("the account " + name +
-                           " belongs to another person at the identity provider");
+            return refused(
+                "SSO_SUBJECT_MISMATCH",
+                "the account " + name + " belongs to another person at the identity provider");
           }
-          if (existing->disabled) return refused("the account " + name + " is disabled here");
+          if (existing->disabled) {
+            return refused("SSO_USER_DISABLED", "the account " + name + " is disabled here");
+          }
           user = std::move(*existing);
           if (user->org_role == *role) return {};
           const std::string details = "org_role " + std::string(nameOf(user->org_role)) + " -> " +

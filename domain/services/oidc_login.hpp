@@ -17,6 +17,7 @@
 #include "ports/id_generator.hpp"
 #include "ports/identity_provider.hpp"
 #include "ports/random.hpp"
+#include "ports/rate_limit_counter.hpp"
 #include "ports/secret_box.hpp"
 #include "ports/settings_documents.hpp"
 #include "ports/user_repository.hpp"
@@ -24,6 +25,8 @@
 namespace certsteward::domain {
 
 inline constexpr Duration kOidcLoginTtl = std::chrono::minutes{10};
+// Starts and callbacks per client address and minute (each waits on the provider).
+inline constexpr std::int64_t kOidcStepsPerMinute = 20;
 
 struct OidcStart {
   std::string provider_url;  // where to send the browser
@@ -46,6 +49,7 @@ class OidcLogin {
     ports::UserRepository& users;
     ports::IdGenerator& ids;
     const ports::Clock& clock;
+    ports::RateLimitCounter& rateLimits;
   };
 
   OidcLogin(Ports ports, UnitOfWork& work, AuditService& audit)
@@ -53,20 +57,32 @@ class OidcLogin {
 
   Result<OidcOffer> offer() const;
 
-  /** failed_precondition when SSO is not enabled; unavailable when the provider is down. */
-  Result<OidcStart> start();
+  /**
+   * failed_precondition when SSO is not enabled; unavailable when the provider is down;
+   * resource_exhausted past kOidcStepsPerMinute from `clientIp`.
+   */
+  Result<OidcStart> start(const std::string& clientIp);
 
   /**
-   * unauthenticated (the message says what went wrong) for a missing, expired or foreign login
-   * state, a state that does not match, a refused code or ID token, or an account that may not
-   * sign in this way; permission_denied NO_ROLE when no group grants a role and deny is set;
-   * unavailable when the provider cannot be reached.
+   * unauthenticated for a missing, expired or foreign login state, a state that does not
+   * match, the provider's `providerError` (heard only for an answer that belongs to this
+   * sign-in), a refused code or ID token, an unverified email as the username, or an account
+   * that may not sign in this way — the message says what went wrong, the reason is a fixed
+   * code (SSO_STATE_MISMATCH, SSO_TOKEN_INVALID, SSO_ACCOUNT_CONFLICT, ...) for the sign-in
+   * page; permission_denied NO_ROLE when no group grants a role and deny is set; unavailable
+   * when the provider cannot be reached; resource_exhausted as for start (by ctx.ip).
    */
   Result<User> finish(const std::string& code, const std::string& state,
-                      const std::string& loginState, const RequestContext& ctx);
+                      const std::string& loginState, const std::string& providerError,
+                      const RequestContext& ctx);
+
+  // Whether an SSO user's session may be renewed: SSO still enabled, with the issuer the
+  // account is bound to.
+  bool stillAllowed(const User& user) const;
 
  private:
   Result<std::pair<OidcSettings, std::string>> enabledSettings() const;
+  Status limit(const std::string& clientIp);
 
   Ports p_;
   UnitOfWork& work_;

@@ -58,6 +58,27 @@ TEST_CASE_TEMPLATE("directory: people log in with their password and come with t
   }
 }
 
+TEST_CASE_TEMPLATE("directory: a lookup finds the entry and its groups without a password", H,
+                   CERTSTEWARD_DIRECTORY_HARNESSES) {
+  H h;
+  REQUIRE_MESSAGE(h.available(), h.reason());
+  auto carol = h.directory().lookup(h.access(), "carol");
+  REQUIRE_MESSAGE(carol.ok(), carol.error().message);
+  auto logged = h.directory().authenticate(h.access(), "carol", "carol password");
+  REQUIRE(logged.ok());
+  CHECK(carol->id == logged->id);
+  CHECK(carol->username == "carol");
+  CHECK(carol->groups.size() == 2);
+  for (const char* nobody : {"nobody", "*", "*)(uid=*", ""}) {
+    CAPTURE(nobody);
+    CHECK(h.directory().lookup(h.access(), nobody).error().code ==
+          certsteward::domain::ErrorCode::not_found);
+  }
+  h.stop();
+  CHECK(h.directory().lookup(h.access(), "carol").error().code ==
+        certsteward::domain::ErrorCode::unavailable);
+}
+
 TEST_CASE_TEMPLATE("directory: every wrong login is the same refusal", H,
                    CERTSTEWARD_DIRECTORY_HARNESSES) {
   H h;

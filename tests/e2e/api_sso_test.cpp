@@ -4,9 +4,9 @@
 // in through the provider's login and consent pages and lands on the UI with the three session
 // cookies and the role their groups map to; a tampered state, a callback in another browser, a
 // replayed callback, the provider's refusal, a local account of the same name and a disabled
-// SSO each end on the UI's sign-in page with what went wrong, and no session. A provider
-// played by the test then answers ID tokens signed by another key, with another nonce, expired
-// or for another client: each is refused through the real callback.
+// SSO each end on the UI's sign-in page with a code saying what went wrong, and no session. A
+// provider played by the test then answers ID tokens signed by another key, with another nonce,
+// expired or for another client: each is refused through the real callback.
 #include <curl/curl.h>
 
 #include <mutex>
@@ -113,6 +113,11 @@ class Browser {
     REQUIRE_MESSAGE(!next.empty(), "the provider never sent the browser back");
   }
 
+  // Sends `nameValue` ("name=value") with every request from now on, as a stolen cookie would be.
+  void sendCookie(const std::string& nameValue) {
+    curl_easy_setopt(curl_, CURLOPT_COOKIE, nameValue.c_str());
+  }
+
   bool hasCookie(const std::string& name) const {
     curl_slist* cookies = nullptr;
     curl_easy_getinfo(curl_, CURLINFO_COOKIELIST, &cookies);
@@ -140,6 +145,13 @@ class Browser {
   CURL* curl_;
   std::string last_;
 };
+
+std::string queryParamOf(const std::string& url, const std::string& name) {
+  const auto at = url.find(name + "=");
+  REQUIRE(at != std::string::npos);
+  const auto start = at + name.size() + 1;
+  return url.substr(start, url.find('&', start) - start);
+}
 
 std::string replaceParam(const std::string& url, const std::string& name, const std::string& to) {
   const auto at = url.find(name + "=");
@@ -194,10 +206,15 @@ struct SsoFixture {
         http.request("PUT", "/api/v1/settings/oidc", json::serialize(settings), {bearer(owner)});
     REQUIRE_MESSAGE(put.status == 200, put.body);
   }
+  std::string loginCookie;  // "oidc_login=..." as the last start set it
+
   // Starts at this server, signs `person` in at the provider, stops before the callback.
   std::string toCallback(Browser& browser, const std::string& person) {
     auto started = browser.hop(srv.baseUrl() + "/api/v1/auth/oidc/login");
     REQUIRE_MESSAGE(started.status == 302, started.body);
+    for (const auto& line : started.all("set-cookie")) {
+      if (line.starts_with("oidc_login=")) loginCookie = line.substr(0, line.find(';'));
+    }
     const std::string provider = started.header("location");
     CHECK(provider.starts_with(idp.issuer()));
     CHECK(provider.find("code_challenge_method=S256") != std::string::npos);
@@ -237,9 +254,13 @@ TEST_CASE("api sso: a person signs in at the provider and lands on the UI with a
     CHECK(str(user, "username") == person);
     CHECK(str(user, "auth_source") == "oidc");
     CHECK(str(user, "org_role") == role);
-    // The same callback again: the login it belonged to is over.
-    auto replayed = browser.hop(back);
-    CHECK(ssoError(replayed).find("start again") != std::string::npos);
+    // The same callback again: this browser's login is over...
+    CHECK(ssoError(browser.hop(back)) == "no_login");
+    // ...and with the login cookie kept from before, the provider refuses its used code.
+    Browser thief;
+    thief.sendCookie(fx.loginCookie);
+    CHECK(ssoError(thief.hop(back)) == "provider_refused");
+    CHECK_FALSE(thief.hasCookie("access_token"));
   }
   auto created =
       fx.http.request("GET", "/api/v1/audit-logs?action=user.create", "", {bearer(fx.owner)});
@@ -252,7 +273,7 @@ TEST_CASE("api sso: forged, foreign and refused callbacks end on the sign-in pag
     Browser browser;
     const std::string back = fx.toCallback(browser, "alice");
     auto refused = browser.hop(replaceParam(back, "state", "forged-state"));
-    CHECK(ssoError(refused).find("state") != std::string::npos);
+    CHECK(ssoError(refused) == "state_mismatch");
     CHECK_FALSE(browser.hasCookie("access_token"));
   }
   {  // The provider's answer brought to another browser.
@@ -260,13 +281,19 @@ TEST_CASE("api sso: forged, foreign and refused callbacks end on the sign-in pag
     const std::string back = fx.toCallback(browser, "alice");
     Browser other;
     auto refused = other.hop(back);
-    CHECK(ssoError(refused).find("did not start") != std::string::npos);
+    CHECK(ssoError(refused) == "no_login");
     CHECK_FALSE(other.hasCookie("access_token"));
   }
-  {  // The provider refuses (the person cancelled).
+  {  // The provider refuses (the person cancelled): heard only with this sign-in's state.
     Browser browser;
-    auto refused = browser.hop(fx.callback + "?error=access_denied&error_description=cancelled");
-    CHECK(ssoError(refused).find("access_denied") != std::string::npos);
+    auto started = browser.hop(fx.srv.baseUrl() + "/api/v1/auth/oidc/login");
+    const std::string state = queryParamOf(started.header("location"), "state");
+    auto forged = Browser().hop(fx.callback + "?error=access_denied&state=" + state);
+    CHECK(ssoError(forged) == "no_login");
+    auto refused =
+        browser.hop(fx.callback + "?error=access_denied&error_description=Call+555&state=" + state);
+    CHECK(ssoError(refused) == "provider_refused");
+    CHECK(refused.header("location").find("555") == std::string::npos);
   }
   {  // A local account of the same name is never taken over.
     auto made = fx.http.request(
@@ -276,32 +303,22 @@ TEST_CASE("api sso: forged, foreign and refused callbacks end on the sign-in pag
     REQUIRE(made.status == 201);
     Browser browser;
     auto refused = browser.hop(fx.toCallback(browser, "carol"));
-    CHECK(ssoError(refused).find("exists here") != std::string::npos);
+    CHECK(ssoError(refused) == "account_conflict");
     CHECK_FALSE(browser.hasCookie("access_token"));
   }
   {  // SSO switched off: the start says so.
     fx.configure(false);
     Browser browser;
     auto off = browser.hop(fx.srv.baseUrl() + "/api/v1/auth/oidc/login");
-    CHECK(ssoError(off).find("not enabled") != std::string::npos);
+    CHECK(ssoError(off) == "not_enabled");
     auto offer = HttpClient(fx.srv.baseUrl()).request("GET", "/api/v1/auth/oidc");
     CHECK_FALSE(parse(offer).at("enabled").as_bool());
   }
   auto failures =
       fx.http.request("GET", "/api/v1/audit-logs?action=auth.login_failed", "", {bearer(fx.owner)});
   CHECK(failures.body.find("oidc: ") != std::string::npos);
+  CHECK(failures.body.find("state mismatch") != std::string::npos);
 }
-
-namespace {
-
-std::string queryParamOf(const std::string& url, const std::string& name) {
-  const auto at = url.find(name + "=");
-  REQUIRE(at != std::string::npos);
-  const auto start = at + name.size() + 1;
-  return url.substr(start, url.find('&', start) - start);
-}
-
-}  // namespace
 
 TEST_CASE("api sso: ID tokens that fail a check are refused through the real callback") {
   using certsteward::testing::HttpStub;
@@ -398,8 +415,15 @@ TEST_CASE("api sso: ID tokens that fail a check are refused through the real cal
       CHECK(back.header("location") == "/");
       CHECK(browser.hasCookie("access_token"));
     } else {
-      CHECK_MESSAGE(ssoError(back).find(row.because) != std::string::npos, ssoError(back));
+      CHECK(ssoError(back) == "token_invalid");
       CHECK_FALSE(browser.hasCookie("access_token"));
+      // The audit log says which check failed.
+      auto failed =
+          http.request("GET", "/api/v1/audit-logs?action=auth.login_failed", "", {bearer(owner)});
+      const auto logs = parse(failed).at("logs").as_array();
+      REQUIRE_FALSE(logs.empty());
+      CHECK_MESSAGE(str(logs[0].as_object(), "details").find(row.because) != std::string::npos,
+                    str(logs[0].as_object(), "details"));
     }
   }
 }

@@ -340,3 +340,36 @@ TEST_CASE("directory test: audited, with the name tried and never the password")
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].details == "login=carol");
 }
+
+TEST_CASE("directory login: a session is renewed only while the directory still lists the user") {
+  DirectoryFixture fx;
+  auto bob = fx.login("bob", "bob password");
+  REQUIRE(bob.ok());
+  // Renewed while listed; a group change applies at the refresh.
+  fx.directory.setGroups("bob", {kAdmins});
+  auto renewed = fx.auth.refresh(bob->tokens.refresh_token, "10.0.0.1");
+  REQUIRE_MESSAGE(renewed.ok(), renewed.error().message);
+  CHECK(fx.auth.authenticate(renewed->access_token)->user.org_role == OrgRole::admin);
+  // Through an outage the session lives on.
+  fx.directory.setReachable(false);
+  auto during = fx.auth.refresh(renewed->refresh_token, "10.0.0.1");
+  REQUIRE(during.ok());
+  fx.directory.setReachable(true);
+  // Removed from the directory: the next refresh ends the session.
+  fx.directory.remove("bob");
+  auto ended = fx.auth.refresh(during->refresh_token, "10.0.0.1");
+  REQUIRE_FALSE(ended.ok());
+  CHECK(ended.error().code == ErrorCode::unauthenticated);
+  CHECK(ended.error().message.find("no longer lists") != std::string::npos);
+
+  // Another entry under the same name, or no group under deny: ended too.
+  auto alice = fx.login("alice", "alice password");
+  REQUIRE(alice.ok());
+  fx.directory.person("alice", "alice password", {kAdmins});  // a new entry, a new id
+  CHECK_FALSE(fx.auth.refresh(alice->tokens.refresh_token, "10.0.0.1").ok());
+  auto carol = fx.login("carol", "carol password");
+  REQUIRE(carol.ok());
+  fx.configure([](LdapSettings& s) { s.default_org_role.reset(); });
+  fx.directory.setGroups("carol", {});
+  CHECK_FALSE(fx.auth.refresh(carol->tokens.refresh_token, "10.0.0.1").ok());
+}

@@ -28,12 +28,15 @@ struct OidcFixture : testing::ServiceFixture {
   testing::FakeMac csrf{"csrf key"};
   adapters::codec::OidcSettingsDocument doc{store.settings(), clock};
   OidcSettingsService settings{{doc, secrets}, work, access, audit};
-  OidcLogin sso{{doc, idp, secrets, random, store.users(), ids, clock}, work, audit};
+  OidcLogin sso{
+      {doc, idp, secrets, random, store.users(), ids, clock, store.rateLimits()}, work, audit};
   AuthService auth{{store.users(), store.refreshTokens(), store.rateLimits(), hasher, tokens, ids,
                     random, clock, secrets, otp, csrf},
                    AuthPolicy{},
                    work,
-                   audit};
+                   audit,
+                   nullptr,
+                   &sso};
 
   OidcFixture() {
     configure([](OidcSettings&) {});
@@ -56,12 +59,14 @@ struct OidcFixture : testing::ServiceFixture {
   // The browser's round trip: start, sign in as `subject` with `claims`, back with code+state.
   Result<User> signIn(const std::string& subject,
                       std::map<std::string, std::vector<std::string>> claims) {
-    auto started = sso.start();
+    auto started = sso.start(nextIp());
     REQUIRE_MESSAGE(started.ok(), started.error().message);
     const auto login = idp.lastLogin();
     const std::string code = idp.approve(login, subject, std::move(claims));
-    return sso.finish(code, login.state, started->login_state, ctx());
+    return sso.finish(code, login.state, started->login_state, "", {nextIp(), "req"});
   }
+  int addresses = 0;
+  std::string nextIp() { return "10.1.0." + std::to_string(++addresses % 250); }
   static std::map<std::string, std::vector<std::string>> person(const std::string& name,
                                                                 std::vector<std::string> groups) {
     return {{"preferred_username", {name}}, {"groups", std::move(groups)}};
@@ -95,10 +100,10 @@ TEST_CASE("oidc: the first sign-in creates the user with the mapped role, the ne
 
 TEST_CASE("oidc: every forged or foreign callback is refused in words, and creates nobody") {
   OidcFixture fx;
-  auto started = fx.sso.start();
+  auto started = fx.sso.start("10.0.0.1");
   REQUIRE(started.ok());
   const auto login = fx.idp.lastLogin();
-  auto other = fx.sso.start();  // a second login in flight (another tab or browser)
+  auto other = fx.sso.start("10.0.0.1");  // a second login in flight (another tab or browser)
   REQUIRE(other.ok());
   const auto otherLogin = fx.idp.lastLogin();
   const auto code = [&](const ports::OidcLoginRequest& l) {
@@ -109,31 +114,91 @@ TEST_CASE("oidc: every forged or foreign callback is refused in words, and creat
     std::string code;
     std::string state;
     std::string loginState;
-    const char* because;
+    std::string providerError;
+    const char* reason;
   };
   const Row rows[] = {
-      {"a forged state", code(login), "forged", started->login_state, "state"},
-      {"no state", code(login), "", started->login_state, "state"},
-      {"no login cookie", code(login), login.state, "", "did not start"},
-      {"a forged login cookie", code(login), login.state, "v1:forged", "not valid"},
-      {"another login's cookie", code(login), login.state, other->login_state, "state"},
-      {"a code for another login", code(otherLogin), login.state, started->login_state, "PKCE"},
-      {"a code never issued", "code-999", login.state, started->login_state, "refused"},
+      {"a forged state", code(login), "forged", started->login_state, "", "SSO_STATE_MISMATCH"},
+      {"no state", code(login), "", started->login_state, "", "SSO_STATE_MISMATCH"},
+      {"no login cookie", code(login), login.state, "", "", "SSO_NO_LOGIN"},
+      {"a forged login cookie", code(login), login.state, "v1:forged", "", "SSO_LOGIN_INVALID"},
+      {"another login's cookie", code(login), login.state, other->login_state, "",
+       "SSO_STATE_MISMATCH"},
+      {"a code for another login", code(otherLogin), login.state, started->login_state, "",
+       "SSO_PROVIDER_REFUSED"},
+      {"a code never issued", "code-999", login.state, started->login_state, "",
+       "SSO_PROVIDER_REFUSED"},
+      // The provider's error is heard only for an answer of this sign-in...
+      {"a provider error with a forged state", "", "forged", started->login_state, "access_denied",
+       "SSO_STATE_MISMATCH"},
+      {"a provider error without the cookie", "", login.state, "", "access_denied", "SSO_NO_LOGIN"},
+      // ...and then only as a plain code.
+      {"the provider's error", "", login.state, started->login_state, "Call 555-0100!",
+       "SSO_PROVIDER_REFUSED"},
   };
   for (const auto& row : rows) {
     CAPTURE(row.what);
-    auto refused = fx.sso.finish(row.code, row.state, row.loginState, fx.ctx());
+    auto refused =
+        fx.sso.finish(row.code, row.state, row.loginState, row.providerError, {"10.0.0.2", "req"});
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().code == ErrorCode::unauthenticated);
-    CHECK_MESSAGE(refused.error().message.find(row.because) != std::string::npos,
-                  refused.error().message);
+    CHECK(refused.error().reason == row.reason);
+    CHECK(refused.error().message.find("555") == std::string::npos);
   }
   // Ten minutes later the login is over.
   fx.clock.advance(std::chrono::minutes{11});
-  auto late = fx.sso.finish(code(login), login.state, started->login_state, fx.ctx());
+  auto late = fx.sso.finish(code(login), login.state, started->login_state, "", fx.ctx());
   REQUIRE_FALSE(late.ok());
-  CHECK(late.error().message.find("10 minutes") != std::string::npos);
+  CHECK(late.error().reason == "SSO_EXPIRED");
   CHECK_FALSE(fx.store.users().getByUsername("mallory").ok());
+}
+
+TEST_CASE("oidc: an email address names a person only once the provider verified it") {
+  OidcFixture fx;
+  fx.configure([](OidcSettings& s) { s.username_claim = "email"; });
+  auto unverified =
+      fx.signIn("sub-a", {{"email", {"boss@example.test"}}, {"email_verified", {"false"}}});
+  REQUIRE_FALSE(unverified.ok());
+  CHECK(unverified.error().reason == "SSO_EMAIL_UNVERIFIED");
+  auto silent = fx.signIn("sub-b", {{"email", {"boss@example.test"}}});
+  REQUIRE_FALSE(silent.ok());
+  auto verified =
+      fx.signIn("sub-c", {{"email", {"Boss@Example.test"}}, {"email_verified", {"true"}}});
+  REQUIRE_MESSAGE(verified.ok(), verified.error().message);
+  CHECK(verified->username == "boss@example.test");
+}
+
+TEST_CASE("oidc: starts and callbacks are limited per address") {
+  OidcFixture fx;
+  for (std::int64_t i = 0; i < kOidcStepsPerMinute; ++i)
+    REQUIRE(fx.sso.start("10.9.9.9").ok());
+  auto limited = fx.sso.start("10.9.9.9");
+  REQUIRE_FALSE(limited.ok());
+  CHECK(limited.error().reason == "RATE_LIMITED");
+  CHECK(fx.sso.finish("c", "s", "l", "", {"10.9.9.9", "r"}).error().reason == "RATE_LIMITED");
+  CHECK(fx.sso.start("10.9.9.8").ok());
+}
+
+TEST_CASE("oidc: a session is renewed only while SSO allows it, with the same provider") {
+  OidcFixture fx;
+  auto alice = fx.signIn("sub-alice", OidcFixture::person("alice", {"pki-admins"}));
+  REQUIRE(alice.ok());
+  auto session = fx.auth.completeExternal(*alice);
+  REQUIRE(session.ok());
+  auto renewed = fx.auth.refresh(session->tokens.refresh_token, "10.0.0.1");
+  REQUIRE(renewed.ok());
+  fx.configure([](OidcSettings& s) { s.enabled = false; });
+  auto ended = fx.auth.refresh(renewed->refresh_token, "10.0.0.1");
+  REQUIRE_FALSE(ended.ok());
+  CHECK(ended.error().message.find("sign in again") != std::string::npos);
+
+  fx.configure([](OidcSettings&) {});
+  auto bob = fx.signIn("sub-bob", OidcFixture::person("bob", {}));
+  REQUIRE(bob.ok());
+  auto bobSession = fx.auth.completeExternal(*bob);
+  REQUIRE(bobSession.ok());
+  fx.configure([](OidcSettings& s) { s.issuer = "https://other-idp.example.test"; });
+  CHECK_FALSE(fx.auth.refresh(bobSession->tokens.refresh_token, "10.0.0.1").ok());
 }
 
 TEST_CASE("oidc: accounts that may not sign in this way are refused") {
@@ -145,20 +210,20 @@ TEST_CASE("oidc: accounts that may not sign in this way are refused") {
   REQUIRE(fx.store.users().create(local).ok());
   auto takeover = fx.signIn("sub-erin", OidcFixture::person("erin", {"pki-admins"}));
   REQUIRE_FALSE(takeover.ok());
-  CHECK(takeover.error().message.find("exists here") != std::string::npos);
+  CHECK(takeover.error().reason == "SSO_ACCOUNT_CONFLICT");
   CHECK(fx.store.users().get(local.id)->auth_source == AuthSource::local);
 
   REQUIRE(fx.signIn("sub-bob", OidcFixture::person("bob", {})).ok());
   auto impostor = fx.signIn("sub-other-bob", OidcFixture::person("bob", {"pki-admins"}));
   REQUIRE_FALSE(impostor.ok());
-  CHECK(impostor.error().message.find("another person") != std::string::npos);
+  CHECK(impostor.error().reason == "SSO_SUBJECT_MISMATCH");
 
   auto bob = *fx.store.users().getByUsername("bob");
   bob.disabled = true;
   REQUIRE(fx.store.users().update(bob).ok());
   auto disabled = fx.signIn("sub-bob", OidcFixture::person("bob", {}));
   REQUIRE_FALSE(disabled.ok());
-  CHECK(disabled.error().message.find("disabled") != std::string::npos);
+  CHECK(disabled.error().reason == "SSO_USER_DISABLED");
   CHECK_FALSE(fx.auth.completeExternal(bob).ok());
 
   auto nameless = fx.signIn("sub-x", {{"groups", {"pki-admins"}}});
@@ -174,7 +239,7 @@ TEST_CASE("oidc: accounts that may not sign in this way are refused") {
 TEST_CASE("oidc: disabled or unreachable, the start says so, and TOTP is the provider's") {
   OidcFixture fx;
   fx.idp.setReachable(false);
-  auto down = fx.sso.start();
+  auto down = fx.sso.start("10.0.0.1");
   REQUIRE_FALSE(down.ok());
   CHECK(down.error().code == ErrorCode::unavailable);
   fx.idp.setReachable(true);
@@ -185,7 +250,7 @@ TEST_CASE("oidc: disabled or unreachable, the start says so, and TOTP is the pro
   CHECK(fx.auth.totpSetup(who, fx.ctx()).error().code == ErrorCode::failed_precondition);
 
   fx.configure([](OidcSettings& s) { s.enabled = false; });
-  CHECK(fx.sso.start().error().code == ErrorCode::failed_precondition);
+  CHECK(fx.sso.start("10.0.0.1").error().code == ErrorCode::failed_precondition);
   CHECK_FALSE(fx.sso.offer()->enabled);
 }
 

@@ -27,9 +27,9 @@ struct TestSigningKey {
   EVP_PKEY* pkey = nullptr;
   std::string alg;
   std::string kid;
-  explicit TestSigningKey(std::string algorithm, std::string id)
+  explicit TestSigningKey(std::string algorithm, std::string id, unsigned rsaBits = 2048)
       : alg(std::move(algorithm)), kid(std::move(id)) {
-    pkey = alg == "ES256" ? EVP_EC_gen("P-256") : EVP_RSA_gen(2048);
+    pkey = alg == "ES256" ? EVP_EC_gen("P-256") : EVP_RSA_gen(rsaBits);
     if (pkey == nullptr) throw std::runtime_error("key generation failed");
   }
   ~TestSigningKey() { EVP_PKEY_free(pkey); }

@@ -91,8 +91,8 @@ TEST_CASE("id token: every forgery and mismatch is refused, naming the check") {
       {"a changed claim", tampered, "signature"},
       {"another key with the provider's kid", token(stranger, goodClaims()), "signature"},
       {"alg none", unsignedToken, "algorithm"},
-      {"HS256 with the public key as secret",
-       token(key, goodClaims(), {{"alg", "HS256"}, {"kid", "k1"}}), "algorithm"},
+      {"alg HS256 (an HMAC algorithm)", token(key, goodClaims(), {{"alg", "HS256"}, {"kid", "k1"}}),
+       "algorithm"},
       {"an RS256 header on the EC key's kid",
        token(key, goodClaims(), {{"alg", "RS256"}, {"kid", "k2"}}), "key"},
       {"another issuer", with([](json::object& c) { c["iss"] = "https://evil.test"; }), "issuer"},
@@ -108,10 +108,24 @@ TEST_CASE("id token: every forgery and mismatch is refused, naming the check") {
       {"no nonce", with([](json::object& c) { c.erase("nonce"); }), "nonce"},
       {"no subject", with([](json::object& c) { c.erase("sub"); }), "subject"},
       {"two parts", good.substr(0, dot2), "three parts"},
+      {"nbf in the future", with([&](json::object& c) { c["nbf"] = now + 3600; }), "not valid yet"},
+      {"azp of another client", with([](json::object& c) { c["azp"] = "other"; }), "azp"},
+      {"a critical header extension",
+       token(key, goodClaims(), {{"alg", "RS256"}, {"kid", "k1"}, {"crit", json::array{"exp"}}}),
+       "critical"},
+      {"an ES256 signature of the wrong length",
+       [&] {
+         const std::string t = token(ec, goodClaims());
+         const auto cut = t.rfind('.');
+         auto sig = *domain::base64UrlDecode(t.substr(cut + 1));
+         sig.pop_back();  // 63 bytes instead of r || s
+         return t.substr(0, cut + 1) + domain::base64UrlEncode(sig);
+       }(),
+       "signature"},
       {"garbage", "a.b.c", "base64url"},
   };
   for (const auto& row : rows) {
-    CAPTURE(row.what);
+    CAPTURE(std::string(row.what));
     auto refused = verifyIdToken(row.token, jwks, expected());
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().code == domain::ErrorCode::unauthenticated);
@@ -127,6 +141,18 @@ TEST_CASE("id token: every forgery and mismatch is refused, naming the check") {
                       }),
                       jwks, expected())
             .ok());
+  // A key under 2048 bits is no key; without a kid, several candidate keys are none.
+  const TestSigningKey weak("RS256", "weak", 1024);
+  const std::string weakSet = json::serialize(json::object{{"keys", json::array{weak.jwk()}}});
+  CHECK(verifyIdToken(token(weak, goodClaims()), weakSet, expected())
+            .error()
+            .message.find("no key") != std::string::npos);
+  const TestSigningKey second("RS256", "k3");
+  const std::string twoKeys =
+      json::serialize(json::object{{"keys", json::array{key.jwk(), second.jwk()}}});
+  auto noKid = verifyIdToken(token(key, goodClaims(), {{"alg", "RS256"}}), twoKeys, expected());
+  CHECK(noKid.error().message.find("no key") != std::string::npos);
+  CHECK(verifyIdToken(token(key, goodClaims(), {{"alg", "RS256"}}), jwks, expected()).ok());
   // A JWKS that is not one refuses everything.
   CHECK_FALSE(verifyIdToken(good, "not json", expected()).ok());
   CHECK_FALSE(verifyIdToken(good, R"({"keys":[]})", expected()).ok());

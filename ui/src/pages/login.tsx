@@ -6,6 +6,27 @@ import type { LoginResponse } from "../api/types";
 import { ErrorBanner, Field } from "../components/ui";
 import { useSubmit } from "../lib/load";
 
+// What a failed single sign-on comes back with: a code the server chose, worded here (a link
+// cannot put its own words on this page).
+const ssoMessages: Record<string, string> = {
+  no_login: "This browser did not start the sign-in. Start again.",
+  login_invalid: "The sign-in could not be checked. Start again.",
+  expired: "The sign-in took longer than 10 minutes. Start again.",
+  state_mismatch: "The identity provider's answer does not belong to this sign-in. Start again.",
+  provider_refused: "The identity provider refused the sign-in.",
+  no_code: "The identity provider sent no answer. Start again.",
+  token_invalid: "The identity provider's answer could not be verified. Ask an owner to look at the audit log.",
+  username_unusable: "Your account at the identity provider has no name usable here. Ask an owner to check the username claim.",
+  email_unverified: "The identity provider has not verified your email address.",
+  account_conflict: "An account of that name exists here and does not use single sign-on.",
+  subject_mismatch: "That name here belongs to another person at the identity provider.",
+  user_disabled: "Your account is disabled here.",
+  no_role: "Your groups at the identity provider grant no role here. Ask an owner to map one of them.",
+  rate_limited: "Too many sign-in attempts from this address. Wait a minute.",
+  not_enabled: "Single sign-on is not enabled.",
+  provider_unreachable: "The identity provider cannot be reached right now. Try again later.",
+};
+
 export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -13,7 +34,10 @@ export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const [otpSession, setOtpSession] = useState<string | null>(null);
   const [sso, setSso] = useState<{ enabled: boolean; display_name?: string } | null>(null);
   // A single sign-on that failed comes back here with what went wrong (the server's words).
-  const [ssoError] = useState(() => new URLSearchParams(window.location.search).get("sso_error"));
+  const [ssoError] = useState(() => {
+    const code = new URLSearchParams(window.location.search).get("sso_error");
+    return code === null ? null : ssoMessages[code] ?? "Single sign-on failed. Start again.";
+  });
   useEffect(() => {
     api.get<{ enabled: boolean; display_name?: string }>("/auth/oidc").then(setSso, () => setSso(null));
     if (ssoError) window.history.replaceState(null, "", window.location.pathname);

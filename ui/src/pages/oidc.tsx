@@ -31,6 +31,7 @@ export function Oidc() {
   const settings = useLoad(() => api.get<OidcSettings>("/settings/oidc"), []);
   const [form, setForm] = useState<OidcSettings | null>(null);
   const [secret, setSecret] = useState("");
+  const [removeSecret, setRemoveSecret] = useState(false);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
     if (settings.data) setForm(settings.data.issuer ? settings.data : { ...defaults(), ...settings.data, redirect_uri: settings.data.redirect_uri || defaults().redirect_uri });
@@ -41,9 +42,11 @@ export function Oidc() {
     const { client_secret_configured: _configured, ...fields } = form;
     const body: Record<string, unknown> = { ...fields, default_org_role: form.deny_without_group ? null : form.default_org_role };
     if (secret) body.client_secret = secret;
+    else if (removeSecret) body.client_secret = "";
     const answer = await api.put<OidcSettings>("/settings/oidc", body);
     setForm(answer);
     setSecret("");
+    setRemoveSecret(false);
     setSaved(true);
   });
   if (settings.error) return <ErrorBanner error={settings.error} />;
@@ -74,6 +77,12 @@ export function Oidc() {
           <Field label="Client secret" hint={form.client_secret_configured ? "Set; leave empty to keep it" : "Not set (a public client)"}>
             {(id) => <input id={id} type="password" autocomplete="new-password" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />}
           </Field>
+          {form.client_secret_configured && (
+            <div class="field checkbox">
+              <input id="oidc-public" type="checkbox" checked={removeSecret} onChange={(e) => setRemoveSecret((e.target as HTMLInputElement).checked)} />
+              <label for="oidc-public">Remove the secret (a public client, PKCE only)</label>
+            </div>
+          )}
           {text("redirect_uri", "Redirect URI", "Register exactly this at the provider")}
           <Field label="Scopes" hint="Separated by spaces; openid is required">
             {(id) => <input id={id} value={form.scopes.join(" ")} onInput={(e) => set("scopes", (e.target as HTMLInputElement).value.split(/\s+/).filter(Boolean))} spellcheck={false} />}
