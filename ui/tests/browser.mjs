@@ -317,15 +317,23 @@ try {
     await renewLink.click();
     await page.getByRole("heading", { name: "renew certificate" }).waitFor();
     const counts = new Set();
+    let seenRunning = false; // whether the page was open while the job still ran
     await waitFor("the renewal to complete", async () => {
       counts.add(await page.locator("ol.log li:not(.muted)").count());
-      return (await page.locator(".heading .badge").textContent()) === "completed";
+      const status = await page.locator(".heading .badge").textContent();
+      if (status !== "completed") seenRunning = true;
+      return status === "completed";
     }, 90000, 250);
     await sleep(300);
     const lines = await page.locator("ol.log li:not(.muted)").count();
     assert.ok(lines >= 2, `only ${lines} log lines`);
-    assert.ok(Math.min(...counts) < lines, `the log never grew on the open page: ${[...counts].join(", ")}`);
-    log(`job log: line counts seen while it ran: ${[...counts].join(", ")}; ${lines} at the end`);
+    // A renewal through Pebble can finish before the page has opened (a busy machine loads the
+    // page slowly): then there was nothing to follow. When the page did see it running, the log
+    // must have grown there without a reload.
+    if (seenRunning) {
+      assert.ok(Math.min(...counts) < lines, `the log never grew on the open page: ${[...counts].join(", ")}`);
+    }
+    log(`job log: line counts seen while it ran: ${[...counts].join(", ")}; ${lines} at the end${seenRunning ? "" : " (finished before the page opened)"}`);
     await screenshot(page, "job");
     await page.goto(certPath);
     await page.locator(".heading .badge", { hasText: "active" }).waitFor();
