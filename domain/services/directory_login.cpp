@@ -1,6 +1,7 @@
 // Directory logins: authenticate, map groups to the org role, create or update the local user.
 #include "domain/services/directory_login.hpp"
 
+#include "domain/services/external_accounts.hpp"
 #include "domain/text.hpp"
 
 namespace certsteward::domain {
@@ -74,56 +75,21 @@ Result<std::optional<User>> DirectoryLogin::login(const std::string& username,
                      "USERNAME_UNUSABLE");
   }
   const std::string subject = "ldap " + found->id;
-  // The user's own guard as well, once known: a concurrent change of the user (a disable, a
-  // role change) and this login never undo each other.
-  std::vector<std::string> guards{"user:name:" + name};
-  if (auto known = p_.users.getByUsername(name)) guards.push_back(userGuard(known->id));
-
-  std::optional<User> user;
-  const Status done = work_.run(
-      [&]() -> Status {
-        auto existing = p_.users.getByUsername(name);
-        const Timestamp now = p_.clock.now();
-        if (existing) {
-          // Never take over a local account or another entry's account; never let a disabled
-          // user in.
-          if (existing->auth_source != AuthSource::ldap || existing->disabled) return refused();
-          if (!existing->external_subject.empty() && existing->external_subject != subject) {
-            return refused();
-          }
-          user = std::move(*existing);
-          if (user->org_role == *role && user->external_subject == subject) return {};
-          std::string details = "directory entry bound";
-          if (user->org_role != *role) {
-            details = "org_role " + std::string(nameOf(user->org_role)) + " -> " +
-                      std::string(nameOf(*role)) + " (directory groups)";
-          }
-          user->org_role = *role;
-          user->external_subject = subject;  // accounts of earlier versions get bound now
-          user->updated_at = now;
-          if (auto s = p_.users.update(*user); !s) return s;
-          const Principal actor{*user, {}};
-          return audit_.record(&actor, {"", ""}, "user.update", "user", user->id, std::nullopt,
-                               details);
+  auto user = upsertExternalAccount(
+      {p_.users, p_.ids, p_.clock}, work_, audit_, {"", ""},
+      {name, AuthSource::ldap, subject, *role, "directory groups"},
+      [&](const User& existing) -> Status {
+        // Never take over a local account or another entry's account; never let a disabled
+        // user in (and say none of it: the one refusal).
+        const bool otherEntry =
+            !existing.external_subject.empty() && existing.external_subject != subject;
+        if (existing.auth_source != AuthSource::ldap || existing.disabled || otherEntry) {
+          return refused();
         }
-        if (existing.error().code != ErrorCode::not_found) return existing.error();
-        User created;
-        created.id = p_.ids.next();
-        created.username = name;
-        created.org_role = *role;
-        created.auth_source = AuthSource::ldap;
-        created.external_subject = subject;
-        created.created_at = now;
-        created.updated_at = now;
-        if (auto s = p_.users.create(created); !s) return s;
-        user = created;
-        const Principal actor{created, {}};
-        return audit_.record(&actor, {"", ""}, "user.create", "user", created.id, std::nullopt,
-                             "ldap org_role=" + std::string(nameOf(*role)));
-      },
-      guards);
-  if (!done) return done.error();
-  return user;
+        return {};
+      });
+  if (!user) return user.error();
+  return std::optional<User>(std::move(*user));
 }
 
 Result<User> DirectoryLogin::recheck(const User& user) {

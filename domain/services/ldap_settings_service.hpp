@@ -1,53 +1,36 @@
-// LdapSettingsService: read and replace the org's LDAP settings (org owner). A new service
-// password is sealed before it is stored; without one the previous sealed password stays — but
-// only while host, port, security and bind_dn stay too (the saved password is never sent to
-// another server). A bind_dn needs a password. Every change is audited in the same transaction.
+// LdapSettingsService: the org's LDAP settings (org owner) with the service account's password
+// sealed — kept while host, port, security and bind_dn stay; a bind_dn needs a password.
 #pragma once
 
-#include <optional>
-#include <string>
-
 #include "domain/ldap_settings.hpp"
-#include "domain/services/access_control.hpp"
-#include "domain/services/audit_service.hpp"
-#include "domain/services/unit_of_work.hpp"
-#include "ports/secret_box.hpp"
-#include "ports/settings_documents.hpp"
+#include "domain/services/sealed_settings_service.hpp"
 
 namespace certsteward::domain {
 
-// The settings as shown: never the password, only whether one is configured.
-struct LdapSettingsView {
-  LdapSettings settings;  // bind_password_sealed always empty
-  bool bind_password_configured = false;
+template <>
+struct SealedSettingsTraits<LdapSettings> {
+  static constexpr const char* kAction = "settings.ldap.update";
+  static constexpr const char* kId = "ldap";
+  static constexpr const char* kSecret = "bind_password";
+  static constexpr const char* kMoved =
+      "bind_password must be given again when host, port, security or bind_dn change";
+  static std::string& sealed(LdapSettings& s) { return s.bind_password_sealed; }
+  static const std::string& sealed(const LdapSettings& s) { return s.bind_password_sealed; }
+  static Status check(const LdapSettings& s) { return checkLdapSettings(s); }
+  static bool sameTarget(const LdapSettings& a, const LdapSettings& b) {
+    return a.host == b.host && a.port == b.port && a.security == b.security &&
+           a.bind_dn == b.bind_dn;
+  }
+  static Status checkSecret(const LdapSettings& s) {
+    if (!s.bind_dn.empty() && s.bind_password_sealed.empty()) {
+      return fieldError(
+          "bind_password is required with bind_dn (without one the bind would be anonymous)");
+    }
+    return {};
+  }
 };
 
-class LdapSettingsService {
- public:
-  struct Ports {
-    ports::LdapSettingsRepository& settings;
-    ports::SecretBox& secrets;
-  };
-
-  LdapSettingsService(Ports ports, UnitOfWork& work, const AccessControl& access,
-                      AuditService& audit)
-      : p_(ports), work_(work), access_(access), audit_(audit) {}
-
-  /** @return the stored settings, or the defaults when none were saved. */
-  Result<LdapSettingsView> get(const Principal& who) const;
-
-  /**
-   * Replaces the settings with `draft` (its bind_password_sealed ignored); `bindPassword`, when
-   * given, becomes the sealed service password. invalid_argument naming the field.
-   */
-  Result<LdapSettingsView> put(const Principal& who, const RequestContext& ctx, LdapSettings draft,
-                               const std::optional<std::string>& bindPassword);
-
- private:
-  Ports p_;
-  UnitOfWork& work_;
-  const AccessControl& access_;
-  AuditService& audit_;
-};
+using LdapSettingsView = SealedSettingsView<LdapSettings>;
+using LdapSettingsService = SealedSettingsService<LdapSettings>;
 
 }  // namespace certsteward::domain

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "domain/encoding.hpp"
+#include "domain/services/external_accounts.hpp"
 #include "domain/text.hpp"
 
 namespace certsteward::domain {
@@ -185,58 +186,25 @@ Result<User> OidcLogin::finish(const std::string& code, const std::string& state
                      "NO_ROLE");
   }
   const std::string subject = s.issuer + " " + identity->subject;
-
-  // The user's own guard as well, once known: a concurrent change of the user and this login
-  // never undo each other.
-  std::vector<std::string> guards{"user:name:" + name};
-  if (auto known = p_.users.getByUsername(name)) guards.push_back(userGuard(known->id));
-  std::optional<User> user;
-  const Status done = work_.run(
-      [&]() -> Status {
-        auto existing = p_.users.getByUsername(name);
-        const Timestamp now = p_.clock.now();
-        if (existing) {
-          if (existing->auth_source != AuthSource::oidc) {
-            return refused("SSO_ACCOUNT_CONFLICT",
-                           "an account named " + name +
-                               " exists here that does not sign in through the identity provider");
-          }
-          if (existing->external_subject != subject) {
-            return refused(
-                "SSO_SUBJECT_MISMATCH",
-                "the account " + name + " belongs to another person at the identity provider");
-          }
-          if (existing->disabled) {
-            return refused("SSO_USER_DISABLED", "the account " + name + " is disabled here");
-          }
-          user = std::move(*existing);
-          if (user->org_role == *role) return {};
-          const std::string details = "org_role " + std::string(nameOf(user->org_role)) + " -> " +
-                                      std::string(nameOf(*role)) + " (identity provider groups)";
-          user->org_role = *role;
-          user->updated_at = now;
-          if (auto st = p_.users.update(*user); !st) return st;
-          const Principal actor{*user, {}};
-          return audit_.record(&actor, ctx, "user.update", "user", user->id, std::nullopt, details);
+  return upsertExternalAccount(
+      {p_.users, p_.ids, p_.clock}, work_, audit_, ctx,
+      {name, AuthSource::oidc, subject, *role, "identity provider groups"},
+      [&](const User& existing) -> Status {
+        if (existing.auth_source != AuthSource::oidc) {
+          return refused("SSO_ACCOUNT_CONFLICT",
+                         "an account named " + name +
+                             " exists here that does not sign in through the identity provider");
         }
-        if (existing.error().code != ErrorCode::not_found) return existing.error();
-        User created;
-        created.id = p_.ids.next();
-        created.username = name;
-        created.org_role = *role;
-        created.auth_source = AuthSource::oidc;
-        created.external_subject = subject;
-        created.created_at = now;
-        created.updated_at = now;
-        if (auto st = p_.users.create(created); !st) return st;
-        user = created;
-        const Principal actor{created, {}};
-        return audit_.record(&actor, ctx, "user.create", "user", created.id, std::nullopt,
-                             "oidc org_role=" + std::string(nameOf(*role)));
-      },
-      guards);
-  if (!done) return done.error();
-  return std::move(*user);
+        if (existing.external_subject != subject) {
+          return refused("SSO_SUBJECT_MISMATCH", "the account " + name +
+                                                     " belongs to another person at the identity "
+                                                     "provider");
+        }
+        if (existing.disabled) {
+          return refused("SSO_USER_DISABLED", "the account " + name + " is disabled here");
+        }
+        return {};
+      });
 }
 
 }  // namespace certsteward::domain

@@ -1,53 +1,29 @@
-// OidcSettingsService: read and replace the org's OpenID Connect settings (org owner). A new
-// client secret is sealed before it is stored; without one the previous sealed secret stays.
-// Every change is audited in the same transaction.
+// OidcSettingsService: the org's OpenID Connect settings (org owner) with the client secret
+// sealed — kept while issuer and client_id stay.
 #pragma once
 
-#include <optional>
-#include <string>
-
 #include "domain/oidc_settings.hpp"
-#include "domain/services/access_control.hpp"
-#include "domain/services/audit_service.hpp"
-#include "domain/services/unit_of_work.hpp"
-#include "ports/secret_box.hpp"
-#include "ports/settings_documents.hpp"
+#include "domain/services/sealed_settings_service.hpp"
 
 namespace certsteward::domain {
 
-// The settings as shown: never the secret, only whether one is configured.
-struct OidcSettingsView {
-  OidcSettings settings;  // client_secret_sealed always empty
-  bool client_secret_configured = false;
+template <>
+struct SealedSettingsTraits<OidcSettings> {
+  static constexpr const char* kAction = "settings.oidc.update";
+  static constexpr const char* kId = "oidc";
+  static constexpr const char* kSecret = "client_secret";
+  static constexpr const char* kMoved =
+      "client_secret must be given again when issuer or client_id change";
+  static std::string& sealed(OidcSettings& s) { return s.client_secret_sealed; }
+  static const std::string& sealed(const OidcSettings& s) { return s.client_secret_sealed; }
+  static Status check(const OidcSettings& s) { return checkOidcSettings(s); }
+  static bool sameTarget(const OidcSettings& a, const OidcSettings& b) {
+    return a.issuer == b.issuer && a.client_id == b.client_id;
+  }
+  static Status checkSecret(const OidcSettings&) { return {}; }  // a public client has none
 };
 
-class OidcSettingsService {
- public:
-  struct Ports {
-    ports::OidcSettingsRepository& settings;
-    ports::SecretBox& secrets;
-  };
-
-  OidcSettingsService(Ports ports, UnitOfWork& work, const AccessControl& access,
-                      AuditService& audit)
-      : p_(ports), work_(work), access_(access), audit_(audit) {}
-
-  /** @return the stored settings, or the defaults (disabled) when none were saved. */
-  Result<OidcSettingsView> get(const Principal& who) const;
-
-  /**
-   * Replaces the settings with `draft` (its client_secret_sealed ignored); `clientSecret`, when
-   * given, becomes the sealed secret ("" removes it: a public client). invalid_argument naming
-   * the field.
-   */
-  Result<OidcSettingsView> put(const Principal& who, const RequestContext& ctx, OidcSettings draft,
-                               const std::optional<std::string>& clientSecret);
-
- private:
-  Ports p_;
-  UnitOfWork& work_;
-  const AccessControl& access_;
-  AuditService& audit_;
-};
+using OidcSettingsView = SealedSettingsView<OidcSettings>;
+using OidcSettingsService = SealedSettingsService<OidcSettings>;
 
 }  // namespace certsteward::domain

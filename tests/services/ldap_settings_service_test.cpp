@@ -34,11 +34,11 @@ TEST_CASE("ldap settings: defaults until saved, the password sealed and never sh
   REQUIRE(initial.ok());
   CHECK(initial->settings.port == 389);
   CHECK(initial->settings.user_filter == "(uid={username})");
-  CHECK_FALSE(initial->bind_password_configured);
+  CHECK_FALSE(initial->secret_configured);
 
   auto saved = fx.ldap.put(fx.owner(), fx.ctx(), fx.settings(), std::string("BIND-SECRET"));
   REQUIRE(saved.ok());
-  CHECK(saved->bind_password_configured);
+  CHECK(saved->secret_configured);
   CHECK(saved->settings.bind_password_sealed.empty());
   REQUIRE(fx.stored().has_value());
   CHECK(fx.stored()->bind_password_sealed.starts_with("v1:"));
@@ -51,7 +51,7 @@ TEST_CASE("ldap settings: defaults until saved, the password sealed and never sh
   changed.base_dn = "ou=people,dc=example,dc=test";
   auto kept = fx.ldap.put(fx.owner(), fx.ctx(), changed, std::nullopt);
   REQUIRE(kept.ok());
-  CHECK(kept->bind_password_configured);
+  CHECK(kept->secret_configured);
   CHECK(fx.stored()->base_dn == "ou=people,dc=example,dc=test");
   CHECK(*fx.secrets.open(fx.stored()->bind_password_sealed) == "BIND-SECRET");
 }

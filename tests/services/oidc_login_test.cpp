@@ -292,7 +292,7 @@ TEST_CASE("oidc settings: every broken rule is refused naming the field, the sec
   REQUIRE(stored.has_value());
   CHECK(stored->client_secret_sealed.find("client secret") == std::string::npos);
   CHECK(*fx.secrets.open(stored->client_secret_sealed) == "client secret");
-  CHECK(fx.settings.get(fx.owner())->client_secret_configured);
+  CHECK(fx.settings.get(fx.owner())->secret_configured);
   // The secret goes only to the provider it was given for.
   auto moved = OidcFixture::base();
   moved.issuer = "https://elsewhere.example.test";

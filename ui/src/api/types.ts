@@ -193,10 +193,10 @@ export interface LicenseStatus {
   [key: string]: unknown;
 }
 
-export interface LdapGroupMapping {
+export type LdapGroupMapping = {
   group_dn: string;
   org_role: string;
-}
+};
 
 export interface LdapSettings {
   enabled: boolean;

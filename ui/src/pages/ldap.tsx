@@ -3,11 +3,10 @@
 // write-only. The test runs on the saved settings, optionally with a person's login.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
-import type { LdapGroupMapping, LdapSettings, LdapTest } from "../api/types";
+import type { LdapSettings, LdapTest } from "../api/types";
+import { RoleMappings, FallbackRole } from "../components/mappings";
 import { ActionButton, ErrorBanner, Field, Loading, Notice, SelectField } from "../components/ui";
 import { useLoad, useSubmit } from "../lib/load";
-
-const roles = ["viewer", "operator", "admin", "owner"];
 
 export function Ldap() {
   const settings = useLoad(() => api.get<LdapSettings>("/settings/ldap"), []);
@@ -44,9 +43,6 @@ export function Ldap() {
       {(id) => <input id={id} value={String(form[k] ?? "")} onInput={(e) => set(k, (e.target as HTMLInputElement).value as never)} spellcheck={false} />}
     </Field>
   );
-  const mappings = form.group_mappings;
-  const setMapping = (i: number, m: Partial<LdapGroupMapping>) => set("group_mappings", mappings.map((x, j) => (i === j ? { ...x, ...m } : x)));
-  const fallback = form.deny_without_group ? "refuse" : form.default_org_role ?? "viewer";
   return (
     <section>
       <h1>Directory (LDAP)</h1>
@@ -93,52 +89,10 @@ export function Ldap() {
           {text("group_base_dn", "Group base DN", "Empty: groups are not read")}
           {text("group_filter", "Group filter")}
           {text("member_attribute", "Member attribute")}
-          <SelectField
-            label="People in no mapped group"
-            value={fallback}
-            options={[["viewer", "Viewer"], ["operator", "Operator"], ["admin", "Admin"], ["refuse", "Are refused"]]}
-            onChange={(v) => setForm({ ...form, deny_without_group: v === "refuse", default_org_role: v === "refuse" ? null : v })}
-          />
+          <FallbackRole role={form.default_org_role} deny={form.deny_without_group} onChange={(role, deny) => setForm({ ...form, default_org_role: role, deny_without_group: deny })} />
         </div>
-        <table class="mappings">
-          <caption>Group mappings (the highest role of a person's groups wins)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Group DN</th>
-              <th scope="col">Org role</th>
-              <th scope="col">
-                <span class="sr-only">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {mappings.map((m, i) => (
-              <tr key={i}>
-                <td>
-                  <input aria-label={`Group DN ${i + 1}`} value={m.group_dn} onInput={(e) => setMapping(i, { group_dn: (e.target as HTMLInputElement).value })} spellcheck={false} />
-                </td>
-                <td>
-                  <select aria-label={`Org role ${i + 1}`} value={m.org_role} onChange={(e) => setMapping(i, { org_role: (e.target as HTMLSelectElement).value })}>
-                    {roles.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <button type="button" onClick={() => set("group_mappings", mappings.filter((_, j) => j !== i))}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RoleMappings rows={form.group_mappings} field="group_dn" label="Group DN" onChange={(rows) => set("group_mappings", rows)} />
         <div class="buttons">
-          <button type="button" onClick={() => set("group_mappings", [...mappings, { group_dn: "", org_role: "viewer" }])}>
-            Add a mapping
-          </button>
           <button class="primary" type="submit">
             Save
           </button>

@@ -4,10 +4,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { OidcSettings } from "../api/types";
-import { ErrorBanner, Field, Loading, Notice, SelectField } from "../components/ui";
+import { RoleMappings, FallbackRole } from "../components/mappings";
+import { ErrorBanner, Field, Loading, Notice } from "../components/ui";
 import { useLoad, useSubmit } from "../lib/load";
-
-const roles = ["viewer", "operator", "admin", "owner"];
 
 function defaults(): OidcSettings {
   return {
@@ -57,9 +56,6 @@ export function Oidc() {
       {(id) => <input id={id} value={form[k]} onInput={(e) => set(k, (e.target as HTMLInputElement).value)} spellcheck={false} />}
     </Field>
   );
-  const mappings = form.group_mappings;
-  const setMapping = (i: number, m: Partial<{ group: string; org_role: string }>) => set("group_mappings", mappings.map((x, j) => (i === j ? { ...x, ...m } : x)));
-  const fallback = form.deny_without_group ? "refuse" : form.default_org_role ?? "viewer";
   return (
     <section>
       <h1>Single sign-on (OpenID Connect)</h1>
@@ -89,55 +85,13 @@ export function Oidc() {
           </Field>
           {text("username_claim", "Username claim", "preferred_username, email, …")}
           {text("groups_claim", "Groups claim", "Empty: groups are not read")}
-          <SelectField
-            label="People in no mapped group"
-            value={fallback}
-            options={[["viewer", "Viewer"], ["operator", "Operator"], ["admin", "Admin"], ["refuse", "Are refused"]]}
-            onChange={(v) => setForm({ ...form, deny_without_group: v === "refuse", default_org_role: v === "refuse" ? null : v })}
-          />
+          <FallbackRole role={form.default_org_role} deny={form.deny_without_group} onChange={(role, deny) => setForm({ ...form, default_org_role: role, deny_without_group: deny })} />
         </div>
         <Field label="CA bundle" hint="PEM certificates of the CAs that sign the provider's certificate; empty: the system's">
           {(id) => <textarea id={id} rows={3} value={form.ca_bundle} onInput={(e) => set("ca_bundle", (e.target as HTMLTextAreaElement).value)} spellcheck={false} />}
         </Field>
-        <table class="mappings">
-          <caption>Group mappings (the highest role of a person's groups wins)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Group</th>
-              <th scope="col">Org role</th>
-              <th scope="col">
-                <span class="sr-only">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {mappings.map((m, i) => (
-              <tr key={i}>
-                <td>
-                  <input aria-label={`Group ${i + 1}`} value={m.group} onInput={(e) => setMapping(i, { group: (e.target as HTMLInputElement).value })} spellcheck={false} />
-                </td>
-                <td>
-                  <select aria-label={`Org role ${i + 1}`} value={m.org_role} onChange={(e) => setMapping(i, { org_role: (e.target as HTMLSelectElement).value })}>
-                    {roles.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <button type="button" onClick={() => set("group_mappings", mappings.filter((_, j) => j !== i))}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RoleMappings rows={form.group_mappings} field="group" label="Group" onChange={(rows) => set("group_mappings", rows)} />
         <div class="buttons">
-          <button type="button" onClick={() => set("group_mappings", [...mappings, { group: "", org_role: "viewer" }])}>
-            Add a mapping
-          </button>
           <button class="primary" type="submit">
             Save
           </button>
