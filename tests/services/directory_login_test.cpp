@@ -137,11 +137,7 @@ TEST_CASE("directory login: without a mapped group, deny_without_group refuses i
 
 TEST_CASE("directory login: every refusal is the local refusal") {
   DirectoryFixture fx;
-  User local;
-  local.id = fx.ids.next();
-  local.username = "erin";
-  local.password_hash = *fx.hasher.hash("erin local password");
-  REQUIRE(fx.store.users().create(local).ok());
+  fx.localUser("erin", *fx.hasher.hash("erin local password"));
   const auto localWrong = fx.login("erin", "wrong", "10.0.0.9");
   REQUIRE_FALSE(localWrong.ok());
 
@@ -180,11 +176,7 @@ TEST_CASE("directory login: every refusal is the local refusal") {
 
 TEST_CASE("directory login: unreachable is 503 for directory users, local users unaffected") {
   DirectoryFixture fx;
-  User local;
-  local.id = fx.ids.next();
-  local.username = "erin";
-  local.password_hash = *fx.hasher.hash("erin local password");
-  REQUIRE(fx.store.users().create(local).ok());
+  fx.localUser("erin", *fx.hasher.hash("erin local password"));
   auto before = fx.login("alice", "alice password");
   REQUIRE(before.ok());
 

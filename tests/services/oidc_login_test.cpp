@@ -203,11 +203,7 @@ TEST_CASE("oidc: a session is renewed only while SSO allows it, with the same pr
 
 TEST_CASE("oidc: accounts that may not sign in this way are refused") {
   OidcFixture fx;
-  User local;
-  local.id = fx.ids.next();
-  local.username = "erin";
-  local.password_hash = *fx.hasher.hash("local password");
-  REQUIRE(fx.store.users().create(local).ok());
+  const User local = fx.localUser("erin", *fx.hasher.hash("local password"));
   auto takeover = fx.signIn("sub-erin", OidcFixture::person("erin", {"pki-admins"}));
   REQUIRE_FALSE(takeover.ok());
   CHECK(takeover.error().reason == "SSO_ACCOUNT_CONFLICT");

@@ -60,6 +60,15 @@ struct ServiceFixture {
     p.name = "project " + id;
     REQUIRE(store.projects().create(p).ok());
   }
+  // A local user (org role viewer) stored with `passwordHash` from the test's own hasher.
+  domain::User localUser(const std::string& name, const std::string& passwordHash) {
+    domain::User u;
+    u.id = ids.next();
+    u.username = name;
+    u.password_hash = passwordHash;
+    REQUIRE(store.users().create(u).ok());
+    return u;
+  }
   // A new user with org role viewer and `role` in `projectId`.
   domain::Principal member(const domain::Id& projectId, domain::ProjectRole role) {
     domain::User u;
