@@ -5,6 +5,8 @@
 #include "adapters/rest/api.hpp"
 #include "adapters/rest/json_io.hpp"
 
+#include <algorithm>
+
 namespace certsteward::adapters::rest {
 namespace {
 
@@ -19,7 +21,10 @@ struct ResourceMapping {
   std::function<std::optional<std::string>(const json::object&, T&, bool creating)> fromJson;
 };
 
-std::map<std::string, std::string> stringMap(const json::object& o, const char* key) {
+// An object of strings; the settings named in `listKeys` may also be arrays of strings (an
+// email channel's "to"), kept as one comma-separated value.
+std::map<std::string, std::string> stringMap(
+    const json::object& o, const char* key, std::initializer_list<std::string_view> listKeys = {}) {
   std::map<std::string, std::string> out;
   const auto* v = o.if_contains(key);
   if (v == nullptr || v->is_null()) return out;
@@ -27,6 +32,19 @@ std::map<std::string, std::string> stringMap(const json::object& o, const char* 
     throw BadRequest(std::string(key) + " must be an object of at most 50 strings");
   }
   for (const auto& [k, item] : v->as_object()) {
+    const bool list =
+        std::find(listKeys.begin(), listKeys.end(), std::string_view(k)) != listKeys.end();
+    if (list && item.is_array() && item.as_array().size() <= 100) {
+      std::string joined;
+      for (const auto& element : item.as_array()) {
+        if (!element.is_string() || element.as_string().size() > 1024) {
+          throw BadRequest(std::string(key) + "." + std::string(k) + " must list strings");
+        }
+        joined += (joined.empty() ? "" : ", ") + std::string(element.as_string());
+      }
+      out[std::string(k)] = std::move(joined);
+      continue;
+    }
     if (!item.is_string() || k.size() > 100 || item.as_string().size() > 16 * 1024) {
       throw BadRequest(std::string(key) + " values must be strings of at most 16 KiB");
     }
@@ -216,7 +234,7 @@ void Api::addResourceRoutes() {
        [](const json::object& b, domain::NotificationChannel& ch, bool creating) {
          setIf(b, "name", ch.name, creating, 200);
          setIf(b, "kind", ch.kind, creating, 40);
-         if (b.contains("settings")) ch.settings = stringMap(b, "settings");
+         if (b.contains("settings")) ch.settings = stringMap(b, "settings", {"to"});
          if (auto enabled = optionalBool(b, "enabled")) ch.enabled = *enabled;
          if (creating) ch.enabled = optionalBool(b, "enabled").value_or(true);
          return optionalString(b, "secret", 4000);

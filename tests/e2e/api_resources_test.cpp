@@ -322,6 +322,26 @@ TEST_CASE("api: configuration resources with secrets sealed at rest and cross-re
       {bearer(owner)});
   REQUIRE(channel.status == 201);
   const std::string channelId = str(parse(channel).at("notification_channel").as_object(), "id");
+  // An email channel's recipients as a list (or one comma-separated string).
+  auto mail = http.request(
+      "POST", base + "/notification-channels",
+      R"({"name":"mail","kind":"email","settings":{"host":"127.0.0.1","from":"certs@example.test","to":["a@example.test","b@example.test"]}})",
+      {bearer(owner)});
+  REQUIRE_MESSAGE(mail.status == 201, mail.body);
+  CHECK(str(parse(mail).at("notification_channel").as_object().at("settings").as_object(), "to") ==
+        "a@example.test, b@example.test");
+  CHECK(
+      http.request(
+              "POST", base + "/notification-channels",
+              R"({"name":"bad","kind":"email","settings":{"host":"127.0.0.1","from":"c@example.test","to":["a@example.test",7]}})",
+              {bearer(owner)})
+          .status == 400);
+  CHECK(
+      http.request(
+              "POST", base + "/notification-channels",
+              R"({"name":"bad","kind":"email","settings":{"host":"127.0.0.1","from":"c@example.test","to":["not an address"]}})",
+              {bearer(owner)})
+          .status == 422);
   CHECK(http.request("POST", base + "/notification-rules",
                      R"({"name":"r","events":["cert.exploded"]})", {bearer(owner)})
             .status == 400);

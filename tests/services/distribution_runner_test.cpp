@@ -146,6 +146,11 @@ TEST_CASE(
         fx.logged.end());
   for (const auto& line : fx.logged)
     CHECK(line.find("s3cret") == std::string::npos);
+  // One distribution.succeeded, naming the serial every target holds.
+  REQUIRE(fx.notifier.events().size() == 1);
+  CHECK(fx.notifier.events()[0].kind == EventKind::distribution_succeeded);
+  CHECK(fx.notifier.events()[0].resource_id == d);
+  CHECK(fx.notifier.events()[0].message.find("serial 01") != std::string::npos);
 }
 
 TEST_CASE(
@@ -169,6 +174,8 @@ TEST_CASE(
   REQUIRE(fx.execute().ok());
   CHECK(fx.stored(d).last_status == "succeeded");
   CHECK_FALSE(fx.store.certificates().get("p1", fx.cert.id)->distribution_pending);
+  REQUIRE(fx.notifier.events().size() == 2);  // and the recovery is told
+  CHECK(fx.notifier.events()[1].kind == EventKind::distribution_succeeded);
 }
 
 TEST_CASE(

@@ -9,6 +9,7 @@
 #include "domain/services/notification_dispatcher.hpp"
 #include "domain/services/notification_runner.hpp"
 #include "domain/services/notification_service.hpp"
+#include "domain/services/scheduler.hpp"
 #include "services/service_fixture.hpp"
 #include "testing/fake_notification_sender.hpp"
 
@@ -391,4 +392,55 @@ TEST_CASE("notifications: a rule switched from digest back to each sends what it
   CHECK(*fx.runner.digestIfDue(rule) == 0);  // nothing held any more
   REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-2")).ok());
   CHECK(fx.deliveries(hook).at(0).status == DeliveryStatus::pending);  // each: sent on its own
+}
+
+TEST_CASE("notifications: the scheduler's sweep sends the day's digests, once") {
+  NotifyFixture fx;
+  fx.clock.set(fromUnixSeconds(1'800'000'000));  // 2027-01-15T08:00:00Z
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  const Id ruleId = fx.rule({EventKind::job_failed}, {hook}, [](NotificationRule& r) {
+    r.mode = kRuleModeDigest;
+    r.digest_time = "09:30";
+  });
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-1")).ok());
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-2")).ok());
+  Scheduler scheduler{
+      {fx.store.leaderLock(), fx.store.certificates(), fx.store.jobs(), fx.ids, fx.clock,
+       fx.store.projects(), fx.store.settings(), &fx.store.notificationRules(), &fx.runner},
+      SchedulerOptions{}};
+  auto early = scheduler.sweep();
+  REQUIRE(early.ok());
+  CHECK(early->digests == 0);  // 08:00: not yet
+  fx.clock.advance(95min);
+  auto due = scheduler.sweep();
+  REQUIRE(due.ok());
+  CHECK(due->digests == 1);
+  const auto digest = fx.deliveries(hook).at(0);
+  CHECK(digest.event == "digest");
+  CHECK(digest.items.size() == 2);
+  CHECK_FALSE(digest.job_id.empty());  // queued on the notification lane
+  CHECK(fx.store.notificationDeliveries().heldForRule("p1", ruleId, 100)->empty());
+  auto again = scheduler.sweep();  // a second sweep (or leader) the same day
+  REQUIRE(again.ok());
+  CHECK(again->digests == 0);
+}
+
+TEST_CASE("notifications: a delivery whose worker was lost on its last attempt is dead, in words") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  fx.rule({EventKind::job_failed}, {hook});
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-1")).ok());
+  const auto delivery = fx.deliveries(hook).at(0);
+  auto job = *fx.store.jobs().get("p1", delivery.job_id);
+  REQUIRE(fx.runner.abandon(job, "the worker was lost on its last attempt").ok());
+  const auto after = fx.deliveries(hook).at(0);
+  CHECK(after.status == DeliveryStatus::dead);
+  CHECK(after.last_error == "the worker was lost on its last attempt");
+  // A delivery already sent stays sent.
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-2")).ok());
+  auto sentOne = fx.deliveries(hook).at(0);
+  REQUIRE(fx.runJob(sentOne).ok());
+  auto sentJob = *fx.store.jobs().get("p1", sentOne.job_id);
+  REQUIRE(fx.runner.abandon(sentJob, "late").ok());
+  CHECK(fx.deliveries(hook).at(0).status == DeliveryStatus::sent);
 }

@@ -1,7 +1,10 @@
-// UserService in process: a user's record is changed by several paths (an admin's update, the
-// user's own profile, logout); none of them may write back a stale copy over another's change.
+// UserService in process: who may create, change and remove whom (a table of org roles), bad
+// names and passwords, the bootstrap owner; and a user's record changed by several paths (an
+// admin's update, the user's own profile, logout); none of them may write back a stale copy over
+// another's change.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "domain/services/user_service.hpp"
@@ -63,4 +66,129 @@ TEST_CASE("users: an admin's password reset and the user's profile change never 
   CHECK(stored->password_hash == "hash:second-password");  // and the reset survived hers
   CHECK(stored->disabled);
   CHECK(stored->tokens_valid_after == fx.clock.now());
+}
+
+namespace {
+
+struct UsersFixture : testing::ServiceFixture {
+  testing::FakePasswordHasher hasher;
+  testing::FakeTimeZones zones;
+  UserService users{
+      {zones, store.users(), store.refreshTokens(), hasher, ids, clock}, work, access, audit};
+  Principal as(OrgRole role, const std::string& name) {
+    auto u = users.createFromCli(name, "a long password", role);
+    REQUIRE_MESSAGE(u.ok(), u.error().message);
+    return Principal{*u, "s-" + name};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("users: who may create whom, as a table of org roles") {
+  UsersFixture fx;
+  const struct {
+    OrgRole actor;
+    OrgRole created;
+    bool allowed;
+  } rows[] = {
+      {OrgRole::owner, OrgRole::owner, true},    {OrgRole::owner, OrgRole::admin, true},
+      {OrgRole::admin, OrgRole::admin, true},    {OrgRole::admin, OrgRole::viewer, true},
+      {OrgRole::admin, OrgRole::owner, false},   {OrgRole::operator_, OrgRole::viewer, false},
+      {OrgRole::viewer, OrgRole::viewer, false},
+  };
+  int n = 0;
+  for (const auto& row : rows) {
+    CAPTURE(nameOf(row.actor));
+    CAPTURE(nameOf(row.created));
+    const auto actor = fx.as(row.actor, "actor" + std::to_string(++n));
+    auto made = fx.users.create(actor, fx.ctx(), "made" + std::to_string(n), "a long password",
+                                row.created);
+    CHECK(made.ok() == row.allowed);
+    if (!row.allowed) CHECK(made.error().code == ErrorCode::permission_denied);
+    if (made.ok()) CHECK(made->org_role == row.created);
+  }
+  const auto created = fx.audited("user.create");  // the actors' too, made from the CLI
+  CHECK(std::count_if(created.begin(), created.end(),
+                      [](const AuditEntry& e) { return e.details.starts_with("org_role="); }) == 4);
+}
+
+TEST_CASE("users: bad names and passwords and a taken name are refused, and nothing is stored") {
+  UsersFixture fx;
+  const auto owner = fx.as(OrgRole::owner, "root");
+  const std::string tooLong(65, 'a');
+  const struct {
+    const char* name;
+    const char* password;
+  } rows[] = {
+      {"", "a long password"}, {"Has Space", "a long password"},     {"UPPER", "a long password"},
+      {"ok-name", "short"},    {tooLong.c_str(), "a long password"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    auto refused = fx.users.create(owner, fx.ctx(), row.name, row.password, OrgRole::viewer);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::invalid_argument);
+  }
+  REQUIRE(fx.users.create(owner, fx.ctx(), "taken", "a long password", OrgRole::viewer).ok());
+  auto again = fx.users.create(owner, fx.ctx(), "taken", "a long password", OrgRole::viewer);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().code == ErrorCode::conflict);
+  CHECK(*fx.store.users().count() == 2);  // root and taken
+}
+
+TEST_CASE("users: changes of others, never of oneself; owners only by owners") {
+  UsersFixture fx;
+  const auto owner = fx.as(OrgRole::owner, "root");
+  const auto admin = fx.as(OrgRole::admin, "admin");
+  const auto other = fx.as(OrgRole::owner, "other-owner");
+  const auto viewer = fx.as(OrgRole::viewer, "viewer");
+
+  UserChanges promote;
+  promote.org_role = OrgRole::owner;
+  CHECK(fx.users.update(admin, fx.ctx(), viewer.user.id, promote).error().code ==
+        ErrorCode::permission_denied);
+  UserChanges disable;
+  disable.disabled = true;
+  CHECK(fx.users.update(admin, fx.ctx(), other.user.id, disable).error().code ==
+        ErrorCode::permission_denied);
+  CHECK(fx.users.update(admin, fx.ctx(), admin.user.id, disable).error().code ==
+        ErrorCode::failed_precondition);
+  UserChanges demoteSelf;
+  demoteSelf.org_role = OrgRole::viewer;
+  CHECK(fx.users.update(owner, fx.ctx(), owner.user.id, demoteSelf).error().code ==
+        ErrorCode::failed_precondition);
+  CHECK(fx.users.remove(owner, fx.ctx(), owner.user.id).error().code ==
+        ErrorCode::failed_precondition);
+  CHECK(fx.users.remove(admin, fx.ctx(), other.user.id).error().code ==
+        ErrorCode::permission_denied);
+
+  // A role change ends the user's sessions at once; a removal too.
+  fx.clock.advance(std::chrono::seconds{5});
+  UserChanges role;
+  role.org_role = OrgRole::operator_;
+  auto changed = fx.users.update(admin, fx.ctx(), viewer.user.id, role);
+  REQUIRE(changed.ok());
+  CHECK(changed->org_role == OrgRole::operator_);
+  CHECK(changed->tokens_valid_after == fx.clock.now());
+  CHECK(fx.audited("user.update").front().details == "org_role=operator");
+  REQUIRE(fx.users.remove(admin, fx.ctx(), viewer.user.id).ok());
+  CHECK(fx.store.users().get(viewer.user.id).error().code == ErrorCode::not_found);
+  CHECK(fx.audited("user.delete").size() == 1);
+}
+
+TEST_CASE("users: the bootstrap owner is made once, only into an empty store") {
+  UsersFixture fx;
+  auto first = fx.users.bootstrapOwner("root", "a long password");
+  REQUIRE(first.ok());
+  REQUIRE(first->has_value());
+  CHECK((*first)->org_role == OrgRole::owner);
+  CHECK(fx.hasher.verify("a long password", (*first)->password_hash));
+  auto second = fx.users.bootstrapOwner("root2", "a long password");
+  REQUIRE(second.ok());
+  CHECK_FALSE(second->has_value());
+  CHECK(*fx.store.users().count() == 1);
+  CHECK(fx.audited("user.bootstrap").size() == 1);
+  auto cli = fx.users.createFromCli("ops", "a long password", OrgRole::operator_);
+  REQUIRE(cli.ok());
+  CHECK(fx.audited("user.create").front().details == "cli");
 }
