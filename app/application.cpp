@@ -126,8 +126,9 @@ struct Application::Parts {
         certificates({store->certificates(), store->jobs(), store->distributions(),
                       store->license(), ids, clock, secretBox, store->acmeAccounts()},
                      work, access, audit, jobPolicy(c)),
-        jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock}, work,
-             access, audit),
+        jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock,
+              store->certificates()},
+             work, access, audit),
         dnsProviders(
             adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval, c.dns_exec_timeout},
             c.dns_exec_commands),

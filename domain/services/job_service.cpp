@@ -1,6 +1,8 @@
 // Job use cases.
 #include "domain/services/job_service.hpp"
 
+#include "domain/certificate.hpp"
+
 namespace certsteward::domain {
 
 Result<Page<Job>> JobService::list(const Principal& who, const Id& projectId,
@@ -42,6 +44,22 @@ Result<Job> JobService::transition(const Principal& who, const RequestContext& c
     if (!job) return job.error();
     auto update = p_.jobs.apply(id, event, JobContext{p_.clock.now(), "", "", {}});
     if (!update) return update.error();
+    // A dead renewal retried: its certificate waits for it again (renewal_failed ->
+    // renewal_pending, as a manual renewal), or the renewed certificate could not be applied.
+    if (event == JobEvent::retry && job->type == JobType::renew_certificate &&
+        job->certificate_id) {
+      auto cert = p_.certificates.get(projectId, *job->certificate_id);
+      if (!cert) return cert.error();
+      if (cert->status == CertificateStatus::renewal_failed) {
+        if (auto applied =
+                applyCertificateEvent(*cert, CertificateEvent::manual_renew,
+                                      CertificateContext{p_.clock.now(), "", {}, {}, false, {}});
+            !applied) {
+          return applied.error();
+        }
+        if (auto stored = p_.certificates.update(*cert); !stored) return stored.error();
+      }
+    }
     out = std::move(update->job);
     return audit_.record(&who, ctx, action, "job", id, projectId);
   });

@@ -6,6 +6,7 @@
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/unit_of_work.hpp"
+#include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 #include "ports/event_log.hpp"
 #include "ports/job_log_repository.hpp"
@@ -22,6 +23,8 @@ class JobService {
     ports::EventLog& events;
     ports::RateLimitCounter& rateLimits;
     const ports::Clock& clock;
+    // A retried renewal takes its certificate from renewal_failed back to renewal_pending.
+    ports::CertificateRepository& certificates;
   };
   JobService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
       : p_(ports), work_(work), access_(access), audit_(audit) {}

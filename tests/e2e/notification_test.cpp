@@ -1,8 +1,9 @@
 // Notifications end to end through the packaged binary, with Pebble, bind9, a real SMTP server
 // (aiosmtpd, STARTTLS) and an HTTPS webhook receiver on 127.0.0.1: a renewal that dies on a
 // wrong TSIG key is told by email and webhook with the reason and without any secret, once; the
-// fix and a renewal send the recovery once; a server killed between the event and the send
-// delivers it once after a restart; the channel test and the deliveries list over the API.
+// fix and a retry of the dead renewal send the recovery once; a server killed between the event and
+// the send delivers it once after a restart; the channel test and the deliveries list over the API;
+// a mail server that hangs never holds up issuance or renewal.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 
 #include "e2e/deployment.hpp"
 #include "support/https_receiver.hpp"
+#include "support/silent_listener.hpp"
 #include "support/smtp_server.hpp"
 
 using namespace certsteward::testing;
@@ -96,8 +98,12 @@ TEST_CASE(
   REQUIRE(http.request("PATCH", credential, json::serialize(json::object{{"secret", kWrongTsig}}),
                        {d.auth})
               .status == 200);
-  REQUIRE(http.request("POST", certPath + "/renew", "", {d.auth}).status == 202);
+  const auto renewal = http.request("POST", certPath + "/renew", "", {d.auth});
+  REQUIRE(renewal.status == 202);
+  const std::string renewalJob =
+      d.base + "/jobs/" + field(parseObject(renewal).at("job").as_object(), "id");
   d.waitFor(certPath, "renewal_failed", "");
+  d.waitForJob(renewalJob, "dead");
 
   // Both failures, by webhook and by email, once each.
   REQUIRE_MESSAGE(eventually([&] { return webhookDocuments(hook).size() >= 2; }, 30),
@@ -167,12 +173,12 @@ TEST_CASE(
             .at("secret_configured")
             .as_bool());
 
-  // The fix and a renewal asked for again: renewed, and the recovery is told once (a second renewal
-  // is not).
+  // The fix and the dead renewal retried: renewed, and the recovery is told once (a second
+  // renewal is not).
   REQUIRE(http.request("PATCH", credential,
                        json::serialize(json::object{{"secret", Bind9Server::kSecret256}}), {d.auth})
               .status == 200);
-  REQUIRE(http.request("POST", certPath + "/renew", "", {d.auth}).status == 202);
+  REQUIRE(http.request("POST", renewalJob + "/retry", "", {d.auth}).status == 200);
   const auto renewed = d.waitFor(certPath, "active", field(active, "serial_number"));
   REQUIRE(eventually([&] { return webhookDocuments(hook).size() >= 3; }, 30));
   REQUIRE(eventually([&] { return smtp.messages().size() >= 3; }, 30));
@@ -352,4 +358,53 @@ TEST_CASE(
   CHECK(dead.at("attempts").as_int64() == 3);
   CHECK(field(dead, "last_error").find("502") != std::string::npos);
   CHECK(d.server->stop() == 0);
+}
+
+TEST_CASE("notifications e2e: a mail server that hangs never holds up issuance or renewal") {
+  SilentListener stuck;  // accepts and never answers: every send waits for its timeout
+  REQUIRE(stuck.port() != 0);
+  // One worker on each lane: were deliveries on the issuance lane, the renewals below would
+  // queue behind a minute-long hang each and miss waitFor's minute.
+  Deployment d(0,
+               "notifications.timeout = 60s\nnotifications.workers = 1\n"
+               "worker.max_concurrency = 1\n");
+  auto& http = *d.http;
+  const std::string mail =
+      d.created(d.base + "/notification-channels",
+                json::object{{"name", "stuck mail"},
+                             {"kind", "email"},
+                             {"settings", json::object{{"host", "127.0.0.1"},
+                                                       {"port", std::to_string(stuck.port())},
+                                                       {"tls", "none"},
+                                                       {"from", "certs@example.test"},
+                                                       {"to", "ops@example.test"}}}},
+                "notification_channel");
+  d.created(d.base + "/notification-rules",
+            json::object{{"name", "everything"},
+                         {"events", json::array{"cert.issued", "cert.renewed"}},
+                         {"channel_ids", json::array{mail}}},
+            "notification_rule");
+  const std::string deliveries = d.base + "/notification-channels/" + mail + "/deliveries";
+  const auto sentCount = [&] {
+    int sent = 0;
+    auto page = parseObject(http.request("GET", deliveries + "?page_size=100", "", {d.auth}));
+    for (const auto& item : page.at("deliveries").as_array())
+      sent += field(item.as_object(), "status") == "sent" ? 1 : 0;
+    return std::pair{page.at("total").as_int64(), sent};
+  };
+
+  // Issued, then renewed three times, while the first message still hangs on the mail server
+  // (its attempt waits up to 60 s; the notification lane has one worker).
+  const auto [certPath, jobPath] = d.order(R"({"common_name":"busy.example.test"})");
+  auto cert = d.waitFor(certPath, "active", "");
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(http.request("POST", certPath + "/renew", "", {d.auth}).status == 202);
+    cert = d.waitFor(certPath, "active", field(cert, "serial_number"));
+  }
+  const auto [total, sent] = sentCount();
+  CHECK(total == 4);  // issued + three renewals, each recorded with its delivery
+  CHECK(sent == 0);   // and the first still hangs on the mail server
+  // (A send in progress is not interrupted by a stop yet: the stop would wait for it, up to
+  // worker.shutdown_wait. Not this test's subject: the server is killed.)
+  d.server->kill9();
 }

@@ -21,6 +21,7 @@
 #include "support/free_port.hpp"
 #include "support/http_stub.hpp"
 #include "support/https_receiver.hpp"
+#include "support/silent_listener.hpp"
 #include "support/smtp_server.hpp"
 #include "support/test_certificates.hpp"
 
@@ -28,37 +29,13 @@ using namespace certsteward;
 using namespace std::chrono_literals;
 namespace json = boost::json;
 using domain::ErrorCode;
+using testing::SilentListener;
 using testing::SmtpServer;
 
 namespace {
 
 constexpr auto kTimeout = 10s;
 const std::string kSigningKey = "whsec_0123456789abcdef";
-
-// A port that accepts connections (the kernel completes them) but never says a word.
-class SilentListener {
- public:
-  SilentListener() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0 &&
-        ::listen(fd_, 8) == 0) {
-      port_ = ntohs(addr.sin_port);
-    }
-  }
-  ~SilentListener() { ::close(fd_); }
-  SilentListener(const SilentListener&) = delete;
-  SilentListener& operator=(const SilentListener&) = delete;
-  int port() const { return port_; }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
 
 ports::OutgoingMessage sampleMessage() {
   ports::OutgoingMessage m;

@@ -1,5 +1,6 @@
 // JobService in process: retry and cancel through the job table with their roles, the retry
-// limit of 20 a minute, another project's job invisible, and every transition audited.
+// limit of 20 a minute, another project's job invisible, every transition audited, and a retried
+// renewal that takes its certificate back from renewal_failed.
 #include <doctest/doctest.h>
 
 #include "domain/services/job_service.hpp"
@@ -11,7 +12,8 @@ using namespace certsteward::domain;
 namespace {
 
 struct JobFixture : testing::ServiceFixture {
-  JobService jobs{{store.jobs(), store.jobLogs(), store.events(), store.rateLimits(), clock},
+  JobService jobs{{store.jobs(), store.jobLogs(), store.events(), store.rateLimits(), clock,
+                   store.certificates()},
                   work,
                   access,
                   audit};
@@ -84,4 +86,32 @@ TEST_CASE("jobs: at most 20 retries a minute per user") {
   CHECK(refused->reason == "RATE_LIMITED");
   fx.clock.advance(std::chrono::minutes{1});
   CHECK(fx.jobs.retry(who, fx.ctx(), "p1", fx.queued("p1", JobStatus::dead).id).ok());
+}
+
+TEST_CASE("jobs: a dead renewal retried takes its certificate back from renewal_failed") {
+  JobFixture fx;
+  Certificate cert;
+  cert.id = fx.ids.next();
+  cert.project_id = "p1";
+  cert.common_name = "www.example.com";
+  cert.sans = {"www.example.com"};
+  cert.status = CertificateStatus::renewal_failed;
+  cert.renewal_attempts = 2;
+  cert.last_error = "the DNS server did not accept the TSIG key";
+  REQUIRE(fx.store.certificates().create(cert).ok());
+  Job j = newJob(fx.ids.next(), "p1", JobType::renew_certificate, fx.clock.now());
+  j.certificate_id = cert.id;
+  j.status = JobStatus::dead;
+  j.attempts = 2;
+  REQUIRE(fx.store.jobs().enqueue(j).ok());
+
+  auto retried = fx.jobs.retry(fx.owner(), fx.ctx(), "p1", j.id);
+  REQUIRE_MESSAGE(retried.ok(), retried.error().message);
+  CHECK(retried->status == JobStatus::pending);
+  // As a manual renewal would: the worker's renewal_started and renewed now apply.
+  auto after = *fx.store.certificates().get("p1", cert.id);
+  CHECK(after.status == CertificateStatus::renewal_pending);
+  CHECK(applyCertificateEvent(after, CertificateEvent::renewal_started,
+                              CertificateContext{fx.clock.now(), "", {}, {}, false, {}})
+            .ok());
 }
