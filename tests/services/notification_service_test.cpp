@@ -5,13 +5,16 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 
+#include "domain/services/expiration_check.hpp"
 #include "domain/services/notification_dispatcher.hpp"
 #include "domain/services/notification_runner.hpp"
 #include "domain/services/notification_service.hpp"
 #include "domain/services/scheduler.hpp"
 #include "services/service_fixture.hpp"
 #include "testing/fake_notification_sender.hpp"
+#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -443,4 +446,42 @@ TEST_CASE("notifications: a delivery whose worker was lost on its last attempt i
   auto sentJob = *fx.store.jobs().get("p1", sentOne.job_id);
   REQUIRE(fx.runner.abandon(sentJob, "late").ok());
   CHECK(fx.deliveries(hook).at(0).status == DeliveryStatus::sent);
+}
+
+TEST_CASE("notifications: the expiry check itself reaches as far as a rule's largest threshold") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  const auto inDays = [&](int days, const char* name) {
+    Certificate c;
+    c.id = fx.ids.next();
+    c.project_id = "p1";
+    c.common_name = name;
+    c.sans = {name};
+    c.status = CertificateStatus::active;
+    c.expires_at = fx.clock.now() + std::chrono::days{days};
+    REQUIRE(fx.store.certificates().create(c).ok());
+  };
+  inDays(10, "soon.example.com");
+  inDays(45, "later.example.com");
+  inDays(90, "far.example.com");
+  testing::RecordingNotifierFake notifier;
+  ExpirationCheck check{
+      {fx.store.certificates(), fx.store.jobs(), notifier, fx.ids, fx.clock, &fx.runner},
+      CertificatePolicy{},
+      JobPolicy{}};
+  const Job job =
+      newJob(fx.ids.next(), "p1", JobType::certificate_expiration_check, fx.clock.now());
+  const auto named = [&] {
+    std::set<std::string> out;
+    for (const auto& e : notifier.events())
+      out.insert(e.details.at("certificate.common_name"));
+    return out;
+  };
+  REQUIRE(check.run(job, [](LogLevel, const std::string&) {}).ok());
+  CHECK(named() == std::set<std::string>{"soon.example.com"});  // 14 days without a rule
+  fx.rule({EventKind::cert_expiring_soon}, {hook}, [](NotificationRule& r) {
+    r.thresholds_days = {60, 7};
+  });
+  REQUIRE(check.run(job, [](LogLevel, const std::string&) {}).ok());
+  CHECK(named() == std::set<std::string>{"soon.example.com", "later.example.com"});
 }
