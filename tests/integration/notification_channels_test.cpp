@@ -505,6 +505,7 @@ TEST_CASE("slack: {\"text\"} with subject and text, and the URL never appears in
   REQUIRE(senders.send(channel, url, message, kTimeout).ok());
   const auto requests = receiver.requests();
   REQUIRE(requests.size() == 1);
+  CHECK(requests[0].method == "POST");
   CHECK(requests[0].path == "/services/T0001/B0002/XXXXsecretXXXX");
   CHECK(requests[0].header("Content-Type") == "application/json");
   CHECK(json::parse(requests[0].body) ==
@@ -551,6 +552,8 @@ TEST_CASE("discord: {\"content\"} cut to 2000 characters on a code point, with a
 
   const auto requests = receiver.requests();
   REQUIRE(requests.size() == 3);
+  for (const auto& r : requests)
+    CHECK(r.method == "POST");
   const auto first = json::parse(requests[0].body).as_object();
   CHECK(first.at("content").as_string() == "Expiring\nshort");
   CHECK(first.at("allowed_mentions") == json::value(json::object{{"parse", json::array{}}}));
@@ -575,6 +578,7 @@ TEST_CASE("teams: one Adaptive Card message in the documented shape") {
               .ok());
   const auto requests = receiver.requests();
   REQUIRE(requests.size() == 1);
+  CHECK(requests[0].method == "POST");
   CHECK(requests[0].path == "/workflows/abc?sig=secret");
   const json::value expected = json::parse(R"({"type":"message","attachments":[{
       "contentType":"application/vnd.microsoft.card.adaptive",
@@ -608,6 +612,7 @@ TEST_CASE(
   REQUIRE_MESSAGE(sent.ok(), why(sent));
   auto requests = receiver.requests();
   REQUIRE(requests.size() == 1);
+  CHECK(requests[0].method == "POST");
   CHECK(requests[0].path == "/bot" + token + "/sendMessage");
   CHECK(json::parse(requests[0].body) ==
         json::value(json::object{{"chat_id", -1001234567890LL},
