@@ -4,7 +4,7 @@
 // counted per registered domain.
 #include <doctest/doctest.h>
 
-#include "unit/issuance_worker_fixture.hpp"
+#include "services/issuance_worker_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -1,6 +1,7 @@
-// The issuance worker with a scripted CA on the memory store and the real clock: the heartbeat
-// keeps a slow attempt's job from being taken, failures walk the job and certificate tables
-// with the reason kept, and a cancel seen by the heartbeat stops a failing job from retrying.
+// The issuance worker in process, with a scripted CA on the memory store and the real clock: the
+// heartbeat keeps a slow attempt's job from being taken, failures walk the job and certificate
+// tables with the reason kept, and a cancel seen by the heartbeat stops a failing job from
+// retrying.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,9 +11,8 @@
 #include <set>
 #include <thread>
 
-#include "app/worker_pool.hpp"
+#include "services/issuance_worker_fixture.hpp"
 #include "testing/fake_distribution.hpp"
-#include "unit/issuance_worker_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
@@ -67,7 +67,8 @@ TEST_CASE("issuance worker: failures keep the reason, retry with backoff, then t
   REQUIRE(events->items.size() == 1);
   CHECK(events->items[0].kind == EventKind::job_failed);
   CHECK(events->items[0].resource_id == fx.job.id);
-  CHECK(events->items[0].message == "issue_certificate (www.example.test) is dead: CA refused: too many orders");
+  CHECK(events->items[0].message ==
+        "issue_certificate (www.example.test) is dead: CA refused: too many orders");
   CHECK_FALSE(events->items[0].id.empty());
 }
 
@@ -126,27 +127,6 @@ TEST_CASE("issuance worker: a cancel stops a long attempt at its next step") {
   CHECK(fx.storedCert().status == CertificateStatus::issuing);
 }
 
-namespace {
-
-bool logMentions(Fixture& fx, const std::string& text) {
-  const auto logs = fx.store.jobLogs().list(fx.job.id, PageRequest{1, 100});
-  REQUIRE(logs.ok());
-  return std::any_of(logs->items.begin(), logs->items.end(), [&](const JobLogEntry& e) {
-    return e.message.find(text) != std::string::npos;
-  });
-}
-
-// Polls (bounded) until the job is held by a worker.
-bool waitUntilActive(Fixture& fx) {
-  for (int i = 0; i < 200; ++i) {
-    if (fx.storedJob().status == JobStatus::active) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return false;
-}
-
-}  // namespace
-
 TEST_CASE("issuance worker: released at shutdown, a running job goes back to pending uncounted") {
   Fixture fx;
   fx.ca.delay = 60s;
@@ -166,36 +146,6 @@ TEST_CASE("issuance worker: released at shutdown, a running job goes back to pen
   // A releasing worker claims nothing more; another instance's worker takes the job.
   CHECK_FALSE(*fx.worker.runOnce(Lane::standard, "worker-a"));
   CHECK(fx.storedJob().status == JobStatus::pending);
-}
-
-TEST_CASE("worker pool: stop waits for a running job that finishes within the shutdown wait") {
-  Fixture fx;
-  fx.ca.delay = 300ms;
-  app::WorkerPool pool(fx.worker, Lane::standard, 1, 20ms, 5s, "test");
-  pool.start();
-  REQUIRE(waitUntilActive(fx));
-  pool.stop();
-  CHECK(fx.storedJob().status == JobStatus::completed);
-  CHECK(fx.ca.stopsSeen() == 0);
-  CHECK(fx.storedCert().status == CertificateStatus::active);
-}
-
-TEST_CASE("worker pool: past the shutdown wait a running job is released to pending") {
-  Fixture fx;
-  fx.ca.delay = 60s;
-  app::WorkerPool pool(fx.worker, Lane::standard, 2, 20ms, 300ms, "test");
-  pool.start();
-  REQUIRE(waitUntilActive(fx));
-  const auto before = std::chrono::steady_clock::now();
-  pool.stop();
-  // Bounded: the wait (300 ms) plus the attempt's next step, far below the CA's 60 s.
-  CHECK(std::chrono::steady_clock::now() - before < 20s);
-  const auto job = fx.storedJob();
-  CHECK(job.status == JobStatus::pending);
-  CHECK(job.attempts == 0);
-  CHECK(job.locked_by.empty());
-  CHECK(fx.ca.stopsSeen() == 1);
-  CHECK(logMentions(fx, "the worker stopped before the attempt finished"));
 }
 
 TEST_CASE(

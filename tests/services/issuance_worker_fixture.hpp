@@ -137,4 +137,21 @@ struct Fixture {
   }
 };
 
+inline bool logMentions(Fixture& fx, const std::string& text) {
+  const auto logs = fx.store.jobLogs().list(fx.job.id, PageRequest{1, 100});
+  REQUIRE(logs.ok());
+  return std::any_of(logs->items.begin(), logs->items.end(), [&](const JobLogEntry& e) {
+    return e.message.find(text) != std::string::npos;
+  });
+}
+
+// Polls (bounded) until the job is held by a worker.
+inline bool waitUntilActive(Fixture& fx) {
+  for (int i = 0; i < 200; ++i) {
+    if (fx.storedJob().status == JobStatus::active) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
 }  // namespace certsteward::issuance_test
