@@ -136,7 +136,7 @@ TEST_CASE("users: bad names and passwords and a taken name are refused, and noth
   CHECK(*fx.store.users().count() == 2);  // root and taken
 }
 
-TEST_CASE("users: changes of others, never of oneself; owners only by owners") {
+TEST_CASE("users: changes of others, never of oneself, and owners only by owners") {
   UsersFixture fx;
   const auto owner = fx.as(OrgRole::owner, "root");
   const auto admin = fx.as(OrgRole::admin, "admin");
