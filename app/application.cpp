@@ -332,6 +332,11 @@ domain::Status Application::createUser(const std::string& username, const std::s
   return {};
 }
 
+domain::Result<domain::AuditVerification> Application::verifyAuditLog(
+    const std::optional<domain::AuditHead>& expected) {
+  return parts_->audit.verifyWholeChain(expected);
+}
+
 const Config& Application::config() const {
   return parts_->config;
 }

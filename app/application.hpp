@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/config.hpp"
+#include "domain/audit.hpp"
 #include "domain/result.hpp"
 #include "domain/user.hpp"
 
@@ -25,6 +26,10 @@ class Application {
   // `certsteward user create`.
   domain::Status createUser(const std::string& username, const std::string& password,
                             domain::OrgRole role);
+
+  // `certsteward audit verify`: the whole audit chain, offline.
+  domain::Result<domain::AuditVerification> verifyAuditLog(
+      const std::optional<domain::AuditHead>& expected);
 
   const Config& config() const;
 

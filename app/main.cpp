@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -25,6 +26,10 @@ Commands:
   user create [--config FILE] --username NAME [--role owner|admin|operator|viewer]
                                create a local user; the password is read from stdin
   routes                       print every route of the REST API, one "METHOD /path" a line
+  audit verify [--config FILE] [--expected-sequence N --expected-checksum HEX]
+                               check the whole audit chain (checksums and entry MACs) offline,
+                               and that it still holds a head recorded earlier; exit 0 intact,
+                               1 broken (each break printed), 2 when the store cannot be read
 
 Options:
   --config FILE           configuration file of `key = value` lines (see docs/configuration.md);
@@ -110,6 +115,54 @@ int createUser(const std::optional<std::string>& configPath,
   return 0;
 }
 
+int verifyAudit(const std::optional<std::string>& configPath,
+                const std::map<std::string, std::string>& flags) {
+  std::optional<domain::AuditHead> expected;
+  const bool hasSequence = flags.count("--expected-sequence") != 0;
+  if (hasSequence != (flags.count("--expected-checksum") != 0)) {
+    std::fputs(
+        "certsteward audit verify: give --expected-sequence and --expected-checksum "
+        "together\n",
+        stderr);
+    return 2;
+  }
+  if (hasSequence) {
+    const std::string& text = flags.at("--expected-sequence");
+    char* end = nullptr;
+    const long long sequence = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || sequence < 1) {
+      std::fputs("certsteward audit verify: --expected-sequence must be a positive integer\n",
+                 stderr);
+      return 2;
+    }
+    expected = domain::AuditHead{sequence, flags.at("--expected-checksum")};
+  }
+  auto application = build(configPath);
+  if (!application) {
+    std::fprintf(stderr, "certsteward: %s\n", application.error().message.c_str());
+    return 2;
+  }
+  auto result = (*application)->verifyAuditLog(expected);
+  if (!result) {
+    std::fprintf(stderr, "certsteward audit verify: %s\n", result.error().message.c_str());
+    return 2;
+  }
+  if (result->intact) {
+    std::printf("audit log intact: %lld entries verified%s\n",
+                static_cast<long long>(result->verified),
+                expected ? ", the recorded head is still there" : "");
+    return 0;
+  }
+  std::printf("audit log BROKEN: %lld entries verified, %zu break(s)\n",
+              static_cast<long long>(result->verified), result->breaks.size());
+  for (const auto& b : result->breaks) {
+    std::printf("  %s entry %s at %s\n", b.reason.c_str(),
+                b.entry_id.empty() ? "(none)" : b.entry_id.c_str(),
+                domain::formatTimestamp(b.timestamp).c_str());
+  }
+  return 1;
+}
+
 int printRoutes() {
   app::Config config;
   config.store_url = "memory:";  // the table only: no data is opened or written
@@ -147,7 +200,8 @@ int main(int argc, char** argv) {
       std::printf("certsteward %s\n", certsteward::app::kVersion);
       return 0;
     }
-    if (a == "--config" || a == "--username" || a == "--role") {
+    if (a == "--config" || a == "--username" || a == "--role" || a == "--expected-sequence" ||
+        a == "--expected-checksum") {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "certsteward: %s needs a value\n", a.c_str());
         return 2;
@@ -167,6 +221,7 @@ int main(int argc, char** argv) {
   if (words == std::vector<std::string>{"serve"}) return serve(configPath);
   if (words == std::vector<std::string>{"user", "create"}) return createUser(configPath, flags);
   if (words == std::vector<std::string>{"routes"}) return printRoutes();
+  if (words == std::vector<std::string>{"audit", "verify"}) return verifyAudit(configPath, flags);
   std::fprintf(stderr, "certsteward: unknown command\n\n%s", kUsage);
   return 2;
 }

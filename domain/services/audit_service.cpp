@@ -99,4 +99,29 @@ Result<AuditVerification> AuditService::verify(const Principal& who, std::option
   return result;
 }
 
+Result<AuditVerification> AuditService::verifyWholeChain(const std::optional<AuditHead>& expected,
+                                                         std::size_t maxBreaks) {
+  AuditVerification total;
+  std::optional<Timestamp> since;
+  for (;;) {
+    auto page = log_.chainPage(since, 10000);
+    if (!page) return page.error();
+    const auto result =
+        verifyAuditPage(sealer_, page->predecessor_checksum, page->entries, page->next_since);
+    total.verified += result.verified;
+    total.intact = total.intact && result.intact;
+    for (const auto& b : result.breaks) {
+      if (total.breaks.size() < maxBreaks) total.breaks.push_back(b);
+    }
+    if (!result.next_since) break;
+    since = result.next_since;
+  }
+  if (expected) {
+    auto atHead = log_.atSequence(expected->sequence);
+    if (!atHead) return atHead.error();
+    checkAuditHead(*expected, *atHead, total);
+  }
+  return total;
+}
+
 }  // namespace certsteward::domain

@@ -50,6 +50,12 @@ class AuditService {
                                    std::optional<std::int64_t> limit,
                                    const std::optional<AuditHead>& expected = std::nullopt);
 
+  // The operator's offline check (`certsteward audit verify`, no principal: whoever can open the
+  // store): the whole chain, page by page, each entry by its checksum and its entry MAC, then the
+  // expected head when given. At most `maxBreaks` breaks are kept (verified still counts all).
+  Result<AuditVerification> verifyWholeChain(const std::optional<AuditHead>& expected,
+                                             std::size_t maxBreaks = 100);
+
   // Cursor reads of the log in chain order: up to `limit` chain entries from `since` (the start
   // when nullopt), those matching `filter` returned, and where to go on from. A growing log is
   // walked without skipping or repeating entries (timestamps strictly increase along it).

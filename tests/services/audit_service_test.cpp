@@ -57,6 +57,25 @@ TEST_CASE("audit service: verify against a recorded head reports a truncated tai
   CHECK(wrong->breaks[0].reason == "head_missing");
 }
 
+TEST_CASE("audit service: the whole chain, past one page of 10000, offline and unlimited") {
+  testing::ServiceFixture fx;
+  const auto who = fx.owner();
+  for (int i = 0; i < 10'050; ++i)
+    REQUIRE(fx.audit.record(&who, fx.ctx(), "project.create", "project", "p").ok());
+  const auto head = *fx.audit.head(who);
+  auto whole = fx.audit.verifyWholeChain(AuditHead{head->sequence, head->checksum});
+  REQUIRE(whole.ok());
+  CHECK(whole->intact);
+  CHECK(whole->verified == head->sequence);  // every entry, the checkpoints included
+  CHECK(whole->verified > 10'050);
+  // No per-user limit (an operator at the console), and a wrong head is a break.
+  auto wrong = fx.audit.verifyWholeChain(AuditHead{head->sequence, "0000"});
+  REQUIRE(wrong.ok());
+  CHECK_FALSE(wrong->intact);
+  REQUIRE(wrong->breaks.size() == 1);
+  CHECK(wrong->breaks[0].reason == "head_mismatch");
+}
+
 TEST_CASE("audit service: an action whose audit entry cannot be written does not happen") {
   testing::ServiceFixture fx;
   const auto who = fx.owner();
