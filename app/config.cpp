@@ -362,43 +362,101 @@ domain::Result<std::map<std::string, std::string>> parseConfigText(std::string_v
   return values;
 }
 
-domain::Result<Config> loadConfig(
-    const std::map<std::string, std::string>& fileValues,
-    const std::function<std::optional<std::string>(const std::string&)>& getenv) {
-  Config config;
-  std::map<std::string, std::string> merged = fileValues;
-  for (const auto& key : knownKeys()) {
-    if (auto v = getenv(environmentName(key))) merged[key] = *v;
-  }
-  for (const auto& [key, value] : merged) {
-    if (auto s = apply(config, key, value); !s) return s.error();
-  }
+namespace {
+
+// The rules across keys, on a Config whose keys each applied: every one broken, in order.
+std::vector<domain::Error> wholeConfigProblems(Config& config) {
+  std::vector<domain::Error> problems;
   if (config.jwt_secret.empty()) {
-    return makeError(ErrorCode::invalid_argument,
-                     "configuration key jwt.secret is required (at least 32 characters; set it "
-                     "in the file or CERTSTEWARD_JWT_SECRET)");
+    problems.push_back(makeError(ErrorCode::invalid_argument,
+                                 "configuration key jwt.secret is required (at least 32 "
+                                 "characters; set it in the file or CERTSTEWARD_JWT_SECRET)"));
   }
   if (config.secrets_key.empty()) {
-    return makeError(ErrorCode::invalid_argument,
-                     "configuration key secrets.key is required (at least 32 characters; it "
-                     "encrypts secrets at rest — keep it safe, set it in the file or "
-                     "CERTSTEWARD_SECRETS_KEY)");
+    problems.push_back(makeError(ErrorCode::invalid_argument,
+                                 "configuration key secrets.key is required (at least 32 "
+                                 "characters; it encrypts secrets at rest — keep it safe, set it "
+                                 "in the file or CERTSTEWARD_SECRETS_KEY)"));
   }
   if (config.audit_signing_key.empty()) config.audit_signing_key = config.jwt_secret;
   if (!config.license_public_key_file.empty()) {
     std::ifstream key(config.license_public_key_file);
     if (!key) {
-      return makeError(ErrorCode::invalid_argument,
-                       "configuration key license.public_key_file: cannot read " +
-                           config.license_public_key_file);
+      problems.push_back(makeError(ErrorCode::invalid_argument,
+                                   "configuration key license.public_key_file: cannot read " +
+                                       config.license_public_key_file));
     }
   }
   if (config.scheduler_heartbeat >= config.scheduler_leader_ttl) {
-    return makeError(ErrorCode::invalid_argument,
-                     "configuration key scheduler.heartbeat must be shorter than "
-                     "scheduler.leader_ttl");
+    problems.push_back(makeError(ErrorCode::invalid_argument,
+                                 "configuration key scheduler.heartbeat must be shorter than "
+                                 "scheduler.leader_ttl"));
   }
+  return problems;
+}
+
+std::map<std::string, std::string> mergedValues(
+    const std::map<std::string, std::string>& fileValues,
+    const std::function<std::optional<std::string>(const std::string&)>& getenv) {
+  std::map<std::string, std::string> merged = fileValues;
+  for (const auto& key : knownKeys()) {
+    if (auto v = getenv(environmentName(key))) merged[key] = *v;
+  }
+  return merged;
+}
+
+bool isSecretKey(std::string_view key) {
+  return key == "jwt.secret" || key == "secrets.key" || key == "audit.signing_key" ||
+         key.ends_with("password") || key.ends_with("api_key") || key.ends_with("token");
+}
+
+// A value as it may be shown: secrets masked, a URL's credentials masked.
+std::string shown(const std::string& key, const std::string& value) {
+  if (isSecretKey(key))
+    return value.empty() ? "" : "******** (" + std::to_string(value.size()) + " characters)";
+  const auto scheme = value.find("://");
+  const auto at = value.find('@');
+  if (scheme != std::string::npos && at != std::string::npos && at > scheme) {
+    return value.substr(0, scheme + 3) + "********" + value.substr(at);
+  }
+  return value;
+}
+
+}  // namespace
+
+domain::Result<Config> loadConfig(
+    const std::map<std::string, std::string>& fileValues,
+    const std::function<std::optional<std::string>(const std::string&)>& getenv) {
+  Config config;
+  for (const auto& [key, value] : mergedValues(fileValues, getenv)) {
+    if (auto s = apply(config, key, value); !s) return s.error();
+  }
+  auto problems = wholeConfigProblems(config);
+  if (!problems.empty()) return problems.front();
   return config;
+}
+
+ConfigReport checkConfig(
+    const std::map<std::string, std::string>& fileValues,
+    const std::function<std::optional<std::string>(const std::string&)>& getenv) {
+  ConfigReport report;
+  Config config;
+  const auto merged = mergedValues(fileValues, getenv);
+  for (const auto& [key, value] : merged) {
+    if (auto s = apply(config, key, value); !s) report.problems.push_back(s.error().message);
+  }
+  for (const auto& key : knownKeys()) {
+    const auto it = merged.find(key);
+    if (it == merged.end()) {
+      report.lines.push_back({key, "(default)", "default"});
+    } else {
+      report.lines.push_back(
+          {key, shown(key, it->second), getenv(environmentName(key)) ? "environment" : "file"});
+    }
+  }
+  for (const auto& e : wholeConfigProblems(config))
+    report.problems.push_back(e.message);
+  return report;
 }
 
 domain::Result<Config> loadConfigFromFileAndEnvironment(const std::optional<std::string>& path) {

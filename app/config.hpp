@@ -109,4 +109,20 @@ domain::Result<Config> loadConfig(
 // Reads the file (when `path` is set) and the process environment.
 domain::Result<Config> loadConfigFromFileAndEnvironment(const std::optional<std::string>& path);
 
+// `certsteward config check`: every known key with its value as it may be shown (secrets and a
+// URL's credentials masked) and where it came from (file, environment or default), and every
+// problem — not only the first.
+struct ConfigReport {
+  struct Line {
+    std::string key;
+    std::string value;
+    std::string source;  // "file", "environment" or "default"
+  };
+  std::vector<Line> lines;
+  std::vector<std::string> problems;
+};
+ConfigReport checkConfig(
+    const std::map<std::string, std::string>& fileValues,
+    const std::function<std::optional<std::string>(const std::string&)>& getenv);
+
 }  // namespace certsteward::app

@@ -5,9 +5,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,9 @@ Commands:
   user create [--config FILE] --username NAME [--role owner|admin|operator|viewer]
                                create a local user; the password is read from stdin
   routes                       print every route of the REST API, one "METHOD /path" a line
+  config check [--config FILE] print the effective configuration (secrets masked), where each
+                               value comes from, and every problem; exit 0 fine, 1 problems,
+                               2 the file cannot be read
   audit verify [--config FILE] [--expected-sequence N --expected-checksum HEX]
                                check the whole audit chain (checksums and entry MACs) offline,
                                and that it still holds a head recorded earlier; exit 0 intact,
@@ -163,6 +168,42 @@ int verifyAudit(const std::optional<std::string>& configPath,
   return 1;
 }
 
+int checkConfiguration(const std::optional<std::string>& configPath) {
+  std::map<std::string, std::string> fileValues;
+  if (configPath) {
+    std::ifstream in(*configPath);
+    if (!in) {
+      std::fprintf(stderr, "certsteward config check: cannot read %s\n", configPath->c_str());
+      return 2;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto parsed = app::parseConfigText(text.str());
+    if (!parsed) {
+      std::fprintf(stderr, "certsteward config check: %s\n", parsed.error().message.c_str());
+      return 2;
+    }
+    fileValues = std::move(*parsed);
+  }
+  const auto report =
+      app::checkConfig(fileValues, [](const std::string& name) -> std::optional<std::string> {
+        const char* v = std::getenv(name.c_str());
+        return v == nullptr ? std::nullopt : std::optional<std::string>(v);
+      });
+  for (const auto& line : report.lines) {
+    std::printf("%s = %s%s\n", line.key.c_str(), line.value.c_str(),
+                line.source == "default" ? "" : ("    # " + line.source).c_str());
+  }
+  if (report.problems.empty()) {
+    std::printf("\nno problems\n");
+    return 0;
+  }
+  std::printf("\n%zu problem(s):\n", report.problems.size());
+  for (const auto& problem : report.problems)
+    std::printf("  %s\n", problem.c_str());
+  return 1;
+}
+
 int printRoutes() {
   app::Config config;
   config.store_url = "memory:";  // the table only: no data is opened or written
@@ -222,6 +263,7 @@ int main(int argc, char** argv) {
   if (words == std::vector<std::string>{"user", "create"}) return createUser(configPath, flags);
   if (words == std::vector<std::string>{"routes"}) return printRoutes();
   if (words == std::vector<std::string>{"audit", "verify"}) return verifyAudit(configPath, flags);
+  if (words == std::vector<std::string>{"config", "check"}) return checkConfiguration(configPath);
   std::fprintf(stderr, "certsteward: unknown command\n\n%s", kUsage);
   return 2;
 }

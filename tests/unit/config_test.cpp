@@ -1,6 +1,8 @@
 // Configuration: the file format, environment overrides, and errors that name the key.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <fstream>
 #include <set>
 #include <string>
@@ -183,4 +185,37 @@ TEST_CASE("config: auth.bcrypt_cost and license.public_key_file come from the en
   });
   REQUIRE(cost.ok());
   CHECK(cost->bcrypt_cost == 11);
+}
+
+TEST_CASE("config check: every problem, secrets masked, sources named") {
+  const auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "CERTSTEWARD_WORKER_POLL_INTERVAL") return "fast";
+    return std::nullopt;
+  };
+  const auto report = app::checkConfig({{"jwt.secret", "a-secret-that-is-long-enough-0123456"},
+                                        {"server.listen", "nowhere"},
+                                        {"store.url", "mongodb://u:pw@127.0.0.1:27017/x"},
+                                        {"no.such.key", "1"}},
+                                       env);
+  // All four broken things, not the first only: the listener, the interval from the
+  // environment, the unknown key, the missing secrets.key.
+  REQUIRE(report.problems.size() == 4);
+  const auto mentions = [&](const char* word) {
+    return std::any_of(report.problems.begin(), report.problems.end(),
+                       [&](const std::string& p) { return p.find(word) != std::string::npos; });
+  };
+  for (const char* word : {"server.listen", "worker.poll_interval", "no.such.key", "secrets.key"})
+    CHECK_MESSAGE(mentions(word), word);
+  const auto line = [&](const std::string& key) {
+    for (const auto& l : report.lines)
+      if (l.key == key) return l;
+    FAIL("no line for " << key);
+    return app::ConfigReport::Line{};
+  };
+  CHECK(line("jwt.secret").value.find("a-secret") == std::string::npos);
+  CHECK(line("jwt.secret").source == "file");
+  CHECK(line("store.url").value == "mongodb://********@127.0.0.1:27017/x");
+  CHECK(line("worker.poll_interval").source == "environment");
+  CHECK(line("auth.bcrypt_cost").source == "default");
+  CHECK(report.lines.size() == app::knownKeys().size());
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# `certsteward config check`: the effective configuration with secrets and URL credentials
+# masked and where each value comes from; every problem listed, not only the first; exit 0 / 1 /
+# 2 (unreadable file).
+set -euo pipefail
+bin="$1"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+jwt="jwt-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+cat > "$work/good" <<CONF
+server.listen = 127.0.0.1:0
+store.url = sqlite://$work/db.sqlite
+jwt.secret = $jwt
+secrets.key = secrets-key-with-at-least-32-characters-x
+CONF
+CERTSTEWARD_SERVER_SECURE_COOKIES=true "$bin" config check --config "$work/good" > "$work/out" \
+  || fail "a good configuration was refused: $(cat "$work/out")"
+grep -q "^no problems" "$work/out" || fail "no verdict: $(cat "$work/out")"
+grep -q "^server.listen = 127.0.0.1:0    # file" "$work/out" || fail "file value not shown"
+grep -q "^server.secure_cookies = true    # environment" "$work/out" || fail "env not shown"
+grep -q "^worker.poll_interval = (default)" "$work/out" || fail "default not shown"
+grep -q "^jwt.secret = \*\*\*\*\*\*\*\* (" "$work/out" || fail "the secret is not masked"
+grep -q "$jwt" "$work/out" && fail "the secret was printed"
+grep -q "secrets-key-with" "$work/out" && fail "secrets.key was printed"
+
+cat > "$work/bad" <<CONF
+server.listen = nowhere
+store.url = mongodb://admin:hunter2@127.0.0.1:27017/certsteward
+worker.poll_interval = fast
+jwt.secret = short
+no.such.key = 1
+CONF
+set +e
+"$bin" config check --config "$work/bad" > "$work/out"
+status=$?
+set -e
+[ $status = 1 ] || fail "problems gave exit $status"
+grep -q "problem(s):" "$work/out" || fail "no problem list: $(cat "$work/out")"
+for word in server.listen worker.poll_interval jwt.secret no.such.key secrets.key; do
+  grep -q "  .*$word" "$work/out" || fail "$word not among the problems: $(cat "$work/out")"
+done
+grep -q "hunter2" "$work/out" && fail "the URL's password was printed"
+grep -q "^store.url = mongodb://\*\*\*\*\*\*\*\*@127.0.0.1:27017/certsteward" "$work/out" \
+  || fail "URL credentials not masked: $(grep store.url "$work/out")"
+
+set +e
+"$bin" config check --config "$work/missing" 2> "$work/err"
+status=$?
+set -e
+[ $status = 2 ] || fail "an unreadable file gave exit $status"
+grep -q "cannot read" "$work/err" || fail "unclear: $(cat "$work/err")"
+echo "ok: config check masks secrets, names sources, lists every problem"
