@@ -332,6 +332,11 @@ domain::Status Application::createUser(const std::string& username, const std::s
   return {};
 }
 
+domain::Status Application::resetPassword(const std::string& username,
+                                          const std::string& password) {
+  return parts_->users.resetPasswordFromCli(username, password);
+}
+
 domain::Result<domain::AuditVerification> Application::verifyAuditLog(
     const std::optional<domain::AuditHead>& expected) {
   return parts_->audit.verifyWholeChain(expected);

@@ -27,6 +27,9 @@ class Application {
   domain::Status createUser(const std::string& username, const std::string& password,
                             domain::OrgRole role);
 
+  // `certsteward user reset-password`.
+  domain::Status resetPassword(const std::string& username, const std::string& password);
+
   // `certsteward audit verify`: the whole audit chain, offline.
   domain::Result<domain::AuditVerification> verifyAuditLog(
       const std::optional<domain::AuditHead>& expected);

@@ -27,6 +27,8 @@ Commands:
   serve [--config FILE]        run the server (HTTP API, workers, scheduler)
   user create [--config FILE] --username NAME [--role owner|admin|operator|viewer]
                                create a local user; the password is read from stdin
+  user reset-password [--config FILE] --username NAME
+                               a local user's new password, read from stdin; ends their sessions
   routes                       print every route of the REST API, one "METHOD /path" a line
   config check [--config FILE] print the effective configuration (secrets masked), where each
                                value comes from, and every problem; exit 0 fine, 1 problems,
@@ -204,6 +206,28 @@ int checkConfiguration(const std::optional<std::string>& configPath) {
   return 1;
 }
 
+int resetPassword(const std::optional<std::string>& configPath,
+                  const std::map<std::string, std::string>& flags) {
+  const auto username = flags.find("--username");
+  if (username == flags.end()) {
+    std::fputs("certsteward user reset-password: --username is required\n", stderr);
+    return 2;
+  }
+  std::string password;
+  std::getline(std::cin, password);
+  auto application = build(configPath);
+  if (!application) {
+    std::fprintf(stderr, "certsteward: %s\n", application.error().message.c_str());
+    return 2;
+  }
+  if (auto s = (*application)->resetPassword(username->second, password); !s) {
+    std::fprintf(stderr, "certsteward user reset-password: %s\n", s.error().message.c_str());
+    return 1;
+  }
+  std::printf("new password set for %s; their sessions have ended\n", username->second.c_str());
+  return 0;
+}
+
 int printRoutes() {
   app::Config config;
   config.store_url = "memory:";  // the table only: no data is opened or written
@@ -261,6 +285,9 @@ int main(int argc, char** argv) {
   }
   if (words == std::vector<std::string>{"serve"}) return serve(configPath);
   if (words == std::vector<std::string>{"user", "create"}) return createUser(configPath, flags);
+  if (words == std::vector<std::string>{"user", "reset-password"}) {
+    return resetPassword(configPath, flags);
+  }
   if (words == std::vector<std::string>{"routes"}) return printRoutes();
   if (words == std::vector<std::string>{"audit", "verify"}) return verifyAudit(configPath, flags);
   if (words == std::vector<std::string>{"config", "check"}) return checkConfiguration(configPath);

@@ -69,6 +69,10 @@ class UserService {
   // The command line's `certsteward user create` (no caller: the operator has the machine).
   Result<User> createFromCli(const std::string& username, const std::string& password,
                              OrgRole role);
+  // `certsteward user reset-password` (whoever can open the store): a local user's new
+  // password; every session of the user ends. not_found for an unknown name,
+  // failed_precondition for a directory or SSO user, invalid_argument for a weak password.
+  Status resetPasswordFromCli(const std::string& username, const std::string& password);
 
  private:
   Result<User> insert(std::string username, const std::string& password, OrgRole role);

@@ -192,3 +192,24 @@ TEST_CASE("users: the bootstrap owner is made once, only into an empty store") {
   REQUIRE(cli.ok());
   CHECK(fx.audited("user.create").front().details == "cli");
 }
+
+TEST_CASE("users: the console's password reset ends every session, local users only") {
+  UsersFixture fx;
+  const auto ops = fx.as(OrgRole::admin, "ops");
+  fx.clock.advance(std::chrono::seconds{5});
+  REQUIRE(fx.users.resetPasswordFromCli("ops", "another long password").ok());
+  const auto after = *fx.store.users().get(ops.user.id);
+  CHECK(fx.hasher.verify("another long password", after.password_hash));
+  CHECK(after.tokens_valid_after == fx.clock.now());
+  CHECK(fx.audited("user.update").front().details == "password (cli)");
+  CHECK(fx.users.resetPasswordFromCli("ops", "short").error().code == ErrorCode::invalid_argument);
+  CHECK(fx.users.resetPasswordFromCli("ghost", "a long password").error().code ==
+        ErrorCode::not_found);
+  User directory;
+  directory.id = fx.ids.next();
+  directory.username = "dir";
+  directory.auth_source = AuthSource::ldap;
+  REQUIRE(fx.store.users().create(directory).ok());
+  CHECK(fx.users.resetPasswordFromCli("dir", "a long password").error().code ==
+        ErrorCode::failed_precondition);
+}
