@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -94,17 +95,15 @@ int serve(const std::optional<std::string>& configPath) {
   return 0;
 }
 
-int createUser(const std::optional<std::string>& configPath,
-               const std::map<std::string, std::string>& flags) {
+// The user commands' common part: --username required, the password read from stdin (a line),
+// the application built; then `run`, which answers the exit status.
+int userCommand(const char* command, const std::optional<std::string>& configPath,
+                const std::map<std::string, std::string>& flags,
+                const std::function<int(app::Application&, const std::string& username,
+                                        const std::string& password)>& run) {
   const auto username = flags.find("--username");
   if (username == flags.end()) {
-    std::fputs("certsteward user create: --username is required\n", stderr);
-    return 2;
-  }
-  const auto roleName = flags.count("--role") ? flags.at("--role") : std::string("viewer");
-  const auto role = domain::parseOrgRole(roleName);
-  if (!role) {
-    std::fprintf(stderr, "certsteward user create: unknown role '%s'\n", roleName.c_str());
+    std::fprintf(stderr, "certsteward %s: --username is required\n", command);
     return 2;
   }
   std::string password;
@@ -114,12 +113,27 @@ int createUser(const std::optional<std::string>& configPath,
     std::fprintf(stderr, "certsteward: %s\n", application.error().message.c_str());
     return 2;
   }
-  if (auto s = (*application)->createUser(username->second, password, *role); !s) {
-    std::fprintf(stderr, "certsteward user create: %s\n", s.error().message.c_str());
-    return 1;
+  return run(**application, username->second, password);
+}
+
+int createUser(const std::optional<std::string>& configPath,
+               const std::map<std::string, std::string>& flags) {
+  const auto roleName = flags.count("--role") ? flags.at("--role") : std::string("viewer");
+  const auto role = domain::parseOrgRole(roleName);
+  if (!role) {
+    std::fprintf(stderr, "certsteward user create: unknown role '%s'\n", roleName.c_str());
+    return 2;
   }
-  std::printf("created user %s (%s)\n", username->second.c_str(), roleName.c_str());
-  return 0;
+  return userCommand(
+      "user create", configPath, flags,
+      [&](app::Application& application, const std::string& username, const std::string& password) {
+        if (auto s = application.createUser(username, password, *role); !s) {
+          std::fprintf(stderr, "certsteward user create: %s\n", s.error().message.c_str());
+          return 1;
+        }
+        std::printf("created user %s (%s)\n", username.c_str(), roleName.c_str());
+        return 0;
+      });
 }
 
 int verifyAudit(const std::optional<std::string>& configPath,
@@ -208,24 +222,16 @@ int checkConfiguration(const std::optional<std::string>& configPath) {
 
 int resetPassword(const std::optional<std::string>& configPath,
                   const std::map<std::string, std::string>& flags) {
-  const auto username = flags.find("--username");
-  if (username == flags.end()) {
-    std::fputs("certsteward user reset-password: --username is required\n", stderr);
-    return 2;
-  }
-  std::string password;
-  std::getline(std::cin, password);
-  auto application = build(configPath);
-  if (!application) {
-    std::fprintf(stderr, "certsteward: %s\n", application.error().message.c_str());
-    return 2;
-  }
-  if (auto s = (*application)->resetPassword(username->second, password); !s) {
-    std::fprintf(stderr, "certsteward user reset-password: %s\n", s.error().message.c_str());
-    return 1;
-  }
-  std::printf("new password set for %s; their sessions have ended\n", username->second.c_str());
-  return 0;
+  return userCommand(
+      "user reset-password", configPath, flags,
+      [](app::Application& application, const std::string& username, const std::string& password) {
+        if (auto s = application.resetPassword(username, password); !s) {
+          std::fprintf(stderr, "certsteward user reset-password: %s\n", s.error().message.c_str());
+          return 1;
+        }
+        std::printf("new password set for %s; their sessions have ended\n", username.c_str());
+        return 0;
+      });
 }
 
 int printRoutes() {

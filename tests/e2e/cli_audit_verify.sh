@@ -5,28 +5,9 @@
 # head_missing), and refusals of bad options (exit 2).
 set -euo pipefail
 bin="$1"
-work=$(mktemp -d)
-pid=""
-cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2> /dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cat > "$work/conf" <<CONF
-server.listen = 127.0.0.1:0
-store.url = sqlite://$work/db.sqlite
-auth.bcrypt_cost = 10
-jwt.secret = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-secrets.key = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-CONF
+source "$(dirname "$0")/cli_common.sh"
 CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=root CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD="root password 1" \
-  "$bin" serve --config "$work/conf" > "$work/log" 2>&1 &
-pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$' || true)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || fail "server did not start"
+  start_server
 api="http://127.0.0.1:$port/api/v1"
 token=$(curl -s -X POST "$api/auth/login" -H 'Content-Type: application/json' \
   -d '{"username":"root","password":"root password 1"}' | sed -E 's/.*"access_token":"([^"]+)".*/\1/')

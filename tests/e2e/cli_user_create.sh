@@ -3,18 +3,7 @@
 # to the packaged server afterwards; `user reset-password` gives a new one (the old one stops).
 set -euo pipefail
 bin="$1"
-work=$(mktemp -d)
-pid=""
-cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2> /dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cat > "$work/conf" <<CONF
-server.listen = 127.0.0.1:0
-store.url = sqlite://$work/db.sqlite
-auth.bcrypt_cost = 10
-jwt.secret = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-secrets.key = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-CONF
+source "$(dirname "$0")/cli_common.sh"
 echo "ops-password-1" | "$bin" user create --config "$work/conf" --username ops --role admin \
   | grep -q "created user ops (admin)" || fail "create"
 if echo "short" | "$bin" user create --config "$work/conf" --username ops2 2> "$work/err"; then
@@ -27,15 +16,7 @@ fi
 if echo "x-password-1" | "$bin" user create --config "$work/conf" --username x --role root 2> /dev/null; then
   fail "an unknown role was accepted"
 fi
-"$bin" serve --config "$work/conf" > "$work/log" 2>&1 &
-pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$' || true)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || fail "server did not start"
+start_server
 grep -q "created the owner" "$work/log" && fail "bootstrap ran although a user exists"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/api/v1/auth/login" \
   -H 'Content-Type: application/json' -d '{"username":"ops","password":"ops-password-1"}')
