@@ -16,6 +16,7 @@
 
 #include "app/application.hpp"
 #include "app/config.hpp"
+#include "app/store_factory.hpp"
 #include "app/version.hpp"
 
 namespace {
@@ -31,6 +32,12 @@ Commands:
   user reset-password [--config FILE] --username NAME
                                a local user's new password, read from stdin; ends their sessions
   routes                       print every route of the REST API, one "METHOD /path" a line
+  backup [--config FILE] --to FILE
+                               a consistent copy of the SQLite store while the server runs
+                               (never over an existing file); MongoDB: use mongodump
+  restore [--config FILE] --from FILE
+                               replace the SQLite store with a backup; refused while a server
+                               uses the store or when FILE is not a CertSteward store
   config check [--config FILE] print the effective configuration (secrets masked), where each
                                value comes from, and every problem; exit 0 fine, 1 problems,
                                2 the file cannot be read
@@ -234,6 +241,32 @@ int resetPassword(const std::optional<std::string>& configPath,
       });
 }
 
+// backup and restore: the store.url of the configuration, and one file.
+int copyStore(const char* command, const std::optional<std::string>& configPath,
+              const std::map<std::string, std::string>& flags) {
+  const bool backup = std::string(command) == "backup";
+  const char* flag = backup ? "--to" : "--from";
+  const auto file = flags.find(flag);
+  if (file == flags.end()) {
+    std::fprintf(stderr, "certsteward %s: %s FILE is required\n", command, flag);
+    return 2;
+  }
+  auto config = app::loadConfigFromFileAndEnvironment(configPath);
+  if (!config) {
+    std::fprintf(stderr, "certsteward: %s\n", config.error().message.c_str());
+    return 2;
+  }
+  const auto done = backup ? app::backupStore(config->store_url, file->second)
+                           : app::restoreStore(config->store_url, file->second);
+  if (!done) {
+    std::fprintf(stderr, "certsteward %s: %s\n", command, done.error().message.c_str());
+    return 1;
+  }
+  std::printf(backup ? "backed up the store to %s\n" : "restored the store from %s\n",
+              file->second.c_str());
+  return 0;
+}
+
 int printRoutes() {
   app::Config config;
   config.store_url = "memory:";  // the table only: no data is opened or written
@@ -272,7 +305,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (a == "--config" || a == "--username" || a == "--role" || a == "--expected-sequence" ||
-        a == "--expected-checksum") {
+        a == "--expected-checksum" || a == "--to" || a == "--from") {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "certsteward: %s needs a value\n", a.c_str());
         return 2;
@@ -294,6 +327,8 @@ int main(int argc, char** argv) {
   if (words == std::vector<std::string>{"user", "reset-password"}) {
     return resetPassword(configPath, flags);
   }
+  if (words == std::vector<std::string>{"backup"}) return copyStore("backup", configPath, flags);
+  if (words == std::vector<std::string>{"restore"}) return copyStore("restore", configPath, flags);
   if (words == std::vector<std::string>{"routes"}) return printRoutes();
   if (words == std::vector<std::string>{"audit", "verify"}) return verifyAudit(configPath, flags);
   if (words == std::vector<std::string>{"config", "check"}) return checkConfiguration(configPath);

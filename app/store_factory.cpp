@@ -5,6 +5,7 @@
 
 #include "adapters/store/memory/memory_store.hpp"
 #include "adapters/store/mongo/mongo_store.hpp"
+#include "adapters/store/sqlite/sqlite_backup.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
 
 namespace certsteward::app {
@@ -44,6 +45,34 @@ domain::Result<ports::StorePtr> openStore(const std::string& url) {
   return domain::makeError(domain::ErrorCode::invalid_argument,
                            "configuration key store.url: expected memory:, sqlite://<path> or "
                            "mongodb://<hosts>/<db>");
+}
+
+namespace {
+
+domain::Result<std::string> fileOf(const std::string& url, const char* command) {
+  if (!url.starts_with("sqlite:")) {
+    return domain::makeError(
+        domain::ErrorCode::failed_precondition,
+        std::string(command) +
+            " copies SQLite stores; for MongoDB use mongodump and mongorestore on the replica set");
+  }
+  return sqlitePath(url);
+}
+
+}  // namespace
+
+domain::Status backupStore(const std::string& url, const std::string& to) {
+  auto path = fileOf(url, "backup");
+  if (!path) return path.error();
+  return adapters::sqlite::backupDatabase(*path, to);
+}
+
+domain::Status restoreStore(const std::string& url, const std::string& from) {
+  auto path = fileOf(url, "restore");
+  if (!path) return path.error();
+  return adapters::sqlite::restoreDatabase(
+      from, *path,
+      std::chrono::time_point_cast<domain::Duration>(std::chrono::system_clock::now()));
 }
 
 }  // namespace certsteward::app

@@ -15,4 +15,12 @@ domain::Result<std::string> sqlitePath(const std::string& url);
 // Opens the store, creating a SQLite file's directory when missing. Errors name store.url.
 domain::Result<ports::StorePtr> openStore(const std::string& url);
 
+// `certsteward backup --to FILE`: a consistent copy of a SQLite store while it runs.
+// failed_precondition for other stores (MongoDB: mongodump) or an existing FILE.
+domain::Status backupStore(const std::string& url, const std::string& to);
+
+// `certsteward restore --from FILE`: the SQLite store replaced by a backup; refused while a
+// server uses it, or when FILE is not a CertSteward store.
+domain::Status restoreStore(const std::string& url, const std::string& from);
+
 }  // namespace certsteward::app
