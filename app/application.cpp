@@ -36,6 +36,7 @@
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
 #include "adapters/store/codec/settings_documents.hpp"
 #include "adapters/webui/static_site.hpp"
+#include "app/logging.hpp"
 #include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
@@ -198,7 +199,7 @@ struct Application::Parts {
              issuer,
              dnsProviders,
              keyBundles},
-            {c.secure_cookies, c.refresh_token_ttl}) {}
+            {c.secure_cookies, c.refresh_token_ttl, accessLog(c)}) {}
 
   Config config;
   ports::StorePtr store;

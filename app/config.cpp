@@ -298,6 +298,12 @@ const KeyRule kKeys[] = {
        }
        return s.text(s.c.log_level);
      }},
+    {"log.format",
+     [](Setter& s) -> domain::Status {
+       if (s.value != "text" && s.value != "json") return badValue(s.key, "expected text or json");
+       return s.text(s.c.log_format);
+     }},
+    {"log.access", [](Setter& s) { return s.boolean(s.c.log_access); }},
 };
 
 // Applies one key's value to the Config through the table.

@@ -88,6 +88,8 @@ struct Config {
   std::string license_public_key_file;  // PEM of the Ed25519 key that signs licence keys
   // log.*
   std::string log_level = "info";
+  std::string log_format = "text";  // or "json": one object per line
+  bool log_access = true;           // a line per answered API request
 };
 
 // CERTSTEWARD_ + the key upper-cased with dots as underscores.

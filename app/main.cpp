@@ -16,6 +16,7 @@
 
 #include "app/application.hpp"
 #include "app/config.hpp"
+#include "app/logging.hpp"
 #include "app/store_factory.hpp"
 #include "app/version.hpp"
 
@@ -61,7 +62,7 @@ domain::Result<std::unique_ptr<app::Application>> build(
     const std::optional<std::string>& configPath) {
   auto config = app::loadConfigFromFileAndEnvironment(configPath);
   if (!config) return config.error();
-  spdlog::set_level(spdlog::level::from_str(config->log_level));
+  app::configureLogging(*config);
   return app::Application::create(*config);
 }
 

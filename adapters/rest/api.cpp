@@ -154,8 +154,9 @@ HttpResponse Api::handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   HttpResponse response;
   std::string route = "unmatched";
+  std::string actor;
   try {
-    response = dispatch(request, route);
+    response = dispatch(request, route, actor);
   } catch (const BadRequest& e) {
     response = errorResponse(400, e.what());
   } catch (const std::exception& e) {
@@ -166,9 +167,13 @@ HttpResponse Api::handle(const HttpRequest& request) {
       "certsteward_http_requests_total",
       {{"route", route}, {"method", request.method}, {"status", std::to_string(response.status)}},
       1.0);
-  s_.metrics.observe(
-      "certsteward_http_request_duration_seconds", {{"route", route}},
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s_.metrics.observe("certsteward_http_request_duration_seconds", {{"route", route}}, seconds);
+  if (options_.on_access) {
+    options_.on_access(AccessRecord{request.request_id, request.method, route, response.status,
+                                    seconds * 1000.0, actor, request.client_ip});
+  }
   return response;
 }
 
@@ -201,7 +206,8 @@ std::string Api::metricsText() {
   return s_.metrics.exposition(gauges);
 }
 
-HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel) {
+HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel,
+                           std::string& actor) {
   const auto match = router_.match(request.method, request.path);
   if (match.route != nullptr) routeLabel = match.route->pattern;
   if (match.route == nullptr) {
@@ -245,6 +251,7 @@ HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel) 
   }
   auto principal = s_.auth.authenticate(token);
   if (!principal) return errorResponse(principal.error());
+  actor = principal->user.id;
   // CSRF double submit for cookie sessions (a request that sends cookies is one), bound to the
   // session: the token must also be the one issued to this access token's session.
   if (isMutation(request.method) && !request.cookies.empty()) {

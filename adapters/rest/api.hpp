@@ -3,7 +3,9 @@
 // shapes) and routes to handlers that call the domain services.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "adapters/common/bounded_cache.hpp"
 #include "adapters/http/http_server.hpp"
@@ -74,9 +76,22 @@ struct ApiServices {
   const ports::KeyBundles& bundles;  // password-protected key downloads (PEM, PKCS#12)
 };
 
+// One answered API request, for the access log: never a body, a header value or a token.
+struct AccessRecord {
+  std::string request_id;
+  std::string method;
+  std::string route;  // the route's pattern ("/api/v1/projects/:project_id"), or "unmatched"
+  int status = 0;
+  double duration_ms = 0;
+  std::string actor;  // the authenticated user's id, "" for anonymous requests
+  std::string client_ip;
+};
+
 struct ApiOptions {
   bool secure_cookies = false;
   domain::Duration refresh_token_ttl = std::chrono::days{7};
+  // Called once per answered request (the access log); unset: none.
+  std::function<void(const AccessRecord&)> on_access = {};
 };
 
 class Api {
@@ -104,7 +119,7 @@ class Api {
   // The store answers (GET /readyz); a failure is logged.
   bool ready();
   // `routeLabel` receives the matched route's pattern (for metrics).
-  HttpResponse dispatch(const HttpRequest& request, std::string& routeLabel);
+  HttpResponse dispatch(const HttpRequest& request, std::string& routeLabel, std::string& actor);
   HttpResponse withIdempotency(const HttpRequest& request, const Call& call, const Route& route);
 
   void addAuthRoutes();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/config.hpp"
+#include "app/logging.hpp"
 #include "app/store_factory.hpp"
 
 using namespace certsteward;
@@ -217,4 +218,24 @@ TEST_CASE("config check: every problem, secrets masked, sources named") {
   CHECK(line("worker.poll_interval").source == "environment");
   CHECK(line("auth.bcrypt_cost").source == "default");
   CHECK(report.lines.size() == app::knownKeys().size());
+}
+
+TEST_CASE("logging: JSON strings escape quotes, backslashes and control characters") {
+  CHECK(app::jsonEscape("plain") == "plain");
+  CHECK(app::jsonEscape("say \"hi\"") == "say \\\"hi\\\"");
+  CHECK(app::jsonEscape("a\\b") == "a\\\\b");
+  CHECK(app::jsonEscape("line\nbreak\ttab") == "line\\u000abreak\\u0009tab");
+  CHECK(app::jsonEscape("caf\xc3\xa9") == "caf\xc3\xa9");  // UTF-8 stays
+}
+
+TEST_CASE("config: log.format and log.access") {
+  auto values = base();
+  values["log.format"] = "json";
+  values["log.access"] = "false";
+  auto c = app::loadConfig(values, noEnv);
+  REQUIRE(c.ok());
+  CHECK(c->log_format == "json");
+  CHECK_FALSE(c->log_access);
+  values["log.format"] = "xml";
+  CHECK(app::loadConfig(values, noEnv).error().message.find("log.format") != std::string::npos);
 }
