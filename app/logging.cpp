@@ -79,6 +79,7 @@ std::function<void(const adapters::rest::AccessRecord&)> accessLog(const Config&
   auto logger = std::make_shared<spdlog::logger>(
       "access", spdlog::default_logger()->sinks().begin(), spdlog::default_logger()->sinks().end());
   if (config.log_format == "json") logger->set_formatter(std::make_unique<JsonFormatter>());
+  logger->set_level(spdlog::level::from_str(config.log_level));  // info lines: off at warn
   const bool json = config.log_format == "json";
   return [logger, json](const adapters::rest::AccessRecord& r) {
     char duration[32];

@@ -31,6 +31,7 @@ jwt.secret = bench-jwt-secret-with-at-least-32-characters
 secrets.key = bench-secrets-key-with-at-least-32-characters
 auth.bcrypt_cost = 10
 log.level = warn
+log.access = false
 server.threads = ${THREADS:-0}
 CONF
 start() {
