@@ -3,6 +3,7 @@
 #include "app/logging.hpp"
 
 #include "adapters/rest/api.hpp"
+#include "domain/time.hpp"
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>
@@ -14,27 +15,18 @@
 namespace certsteward::app {
 namespace {
 
-std::string isoTime(spdlog::log_clock::time_point t) {
-  const auto ms = std::chrono::time_point_cast<std::chrono::milliseconds>(t);
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(ms);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char out[40];
-  std::snprintf(out, sizeof out, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                static_cast<int>(ms.time_since_epoch().count() % 1000));
-  return out;
-}
-
 // The access logger's messages are already "key":value pairs; every other message is text.
 class JsonFormatter : public spdlog::formatter {
  public:
   void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
     const std::string_view payload(msg.payload.data(), msg.payload.size());
-    std::string line = "{\"time\":\"" + isoTime(msg.time) + "\",\"level\":\"" +
-                       std::string(spdlog::level::to_string_view(msg.level).data(),
-                                   spdlog::level::to_string_view(msg.level).size()) +
-                       "\"";
+    std::string line =
+        "{\"time\":\"" +
+        domain::formatTimestamp(std::chrono::time_point_cast<domain::Duration>(msg.time)) +
+        "\",\"level\":\"" +
+        std::string(spdlog::level::to_string_view(msg.level).data(),
+                    spdlog::level::to_string_view(msg.level).size()) +
+        "\"";
     if (std::string_view(msg.logger_name.data(), msg.logger_name.size()) == "access") {
       line += ",\"log\":\"access\"," + std::string(payload) + "}\n";
     } else {

@@ -15,5 +15,8 @@ std::string base64Encode(std::string_view bytes);                   // with '=' 
 std::optional<std::string> base64Decode(std::string_view text);     // padding required
 std::string base64UrlEncode(std::string_view bytes);                // '-' '_', no padding
 std::optional<std::string> base64UrlDecode(std::string_view text);  // no padding
+// RFC 3986: unreserved characters (A-Z a-z 0-9 - . _ ~) stay, every other byte is %XX (upper
+// case). For query and form values, URI components and otpauth labels.
+std::string percentEncode(std::string_view text);
 
 }  // namespace certsteward::domain

@@ -27,4 +27,14 @@ inline std::string asciiLower(std::string_view s) {
   return out;
 }
 
+// Whether `a` and `b` are equal, in a time that depends only on their lengths (tokens, MACs
+// and states compared against what an attacker sends).
+inline bool constantTimeEquals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  unsigned diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    diff |= static_cast<unsigned>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
 }  // namespace certsteward::domain

@@ -19,24 +19,6 @@ using domain::makeError;
 
 constexpr std::size_t kDocumentLimit = 256 * 1024;
 
-// RFC 3986 unreserved characters stay, everything else is %XX (form and query values).
-std::string percentEncode(std::string_view text) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-        c == '.' || c == '_' || c == '~') {
-      out.push_back(ch);
-    } else {
-      out.push_back('%');
-      out.push_back(hex[c >> 4]);
-      out.push_back(hex[c & 15]);
-    }
-  }
-  return out;
-}
-
 std::string sha256(std::string_view data) {
   unsigned char digest[32];
   unsigned int n = 0;
@@ -121,9 +103,11 @@ std::string OidcClient::authorizationUrl(const ports::OidcProviderInfo& provider
     scopes += (scopes.empty() ? "" : " ") + scope;
   const char joiner = provider.authorization_endpoint.find('?') == std::string::npos ? '?' : '&';
   return provider.authorization_endpoint + joiner +
-         "response_type=code&client_id=" + percentEncode(s.client_id) +
-         "&redirect_uri=" + percentEncode(s.redirect_uri) + "&scope=" + percentEncode(scopes) +
-         "&state=" + percentEncode(login.state) + "&nonce=" + percentEncode(login.nonce) +
+         "response_type=code&client_id=" + domain::percentEncode(s.client_id) +
+         "&redirect_uri=" + domain::percentEncode(s.redirect_uri) +
+         "&scope=" + domain::percentEncode(scopes) +
+         "&state=" + domain::percentEncode(login.state) +
+         "&nonce=" + domain::percentEncode(login.nonce) +
          "&code_challenge=" + domain::base64UrlEncode(sha256(login.code_verifier)) +
          "&code_challenge_method=S256";
 }
@@ -134,16 +118,16 @@ domain::Result<ports::OidcIdentity> OidcClient::redeem(const ports::OidcProvider
                                                        const ports::OidcLoginRequest& login,
                                                        const std::string& code) {
   auto exchange = requestTo(provider.token_endpoint, s);
-  exchange.body = "grant_type=authorization_code&code=" + percentEncode(code) +
-                  "&redirect_uri=" + percentEncode(s.redirect_uri) +
-                  "&code_verifier=" + percentEncode(login.code_verifier);
+  exchange.body = "grant_type=authorization_code&code=" + domain::percentEncode(code) +
+                  "&redirect_uri=" + domain::percentEncode(s.redirect_uri) +
+                  "&code_verifier=" + domain::percentEncode(login.code_verifier);
   exchange.headers.emplace_back("Content-Type: application/x-www-form-urlencoded");
   if (clientSecret.empty()) {
-    exchange.body += "&client_id=" + percentEncode(s.client_id);
+    exchange.body += "&client_id=" + domain::percentEncode(s.client_id);
   } else {  // client_secret_basic (RFC 6749 2.3.1: the parts form-encoded first)
-    exchange.headers.push_back(
-        "Authorization: Basic " +
-        domain::base64Encode(percentEncode(s.client_id) + ":" + percentEncode(clientSecret)));
+    exchange.headers.push_back("Authorization: Basic " +
+                               domain::base64Encode(domain::percentEncode(s.client_id) + ":" +
+                                                    domain::percentEncode(clientSecret)));
     exchange.secrets = {std::string(clientSecret)};
   }
   exchange.secrets.push_back(code);

@@ -2,10 +2,9 @@
 // the three cookies of the spec; tokens never appear in logs.
 #include "adapters/rest/api.hpp"
 #include "adapters/rest/json_io.hpp"
+#include "domain/encoding.hpp"
 #include "domain/events.hpp"
 #include "domain/text.hpp"
-
-#include <cctype>
 
 namespace certsteward::adapters::rest {
 namespace {
@@ -46,21 +45,6 @@ json::object loginBody(const domain::LoginResult& result) {
   return payload;
 }
 
-// A query value: RFC 3986 unreserved characters stay, everything else is %XX.
-std::string queryValue(std::string_view text) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
-      out.push_back(ch);
-    } else {
-      out += {'%', hex[c >> 4], hex[c & 15]};
-    }
-  }
-  return out;
-}
-
 // Single sign-on ends on the web UI: its start page, or its sign-in page with what went wrong.
 HttpResponse redirectTo(const std::string& location) {
   HttpResponse r;
@@ -84,7 +68,7 @@ std::string ssoCode(const domain::Error& e) {
 }
 
 HttpResponse ssoFailed(const std::string& code, const ApiOptions& options) {
-  auto r = redirectTo("/?sso_error=" + queryValue(code));
+  auto r = redirectTo("/?sso_error=" + domain::percentEncode(code));
   r.cookies.push_back(
       SetCookie{"oidc_login", "", "/api/v1/auth/oidc", 0, true, options.secure_cookies});
   return r;

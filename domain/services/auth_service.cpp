@@ -37,12 +37,7 @@ std::string AuthService::csrfTokenFor(const Id& session) const {
 
 bool AuthService::csrfMatches(const Principal& who, const std::string& token) const {
   if (who.session.empty()) return false;
-  const std::string expected = csrfTokenFor(who.session);
-  if (expected.size() != token.size()) return false;
-  unsigned diff = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i)
-    diff |= static_cast<unsigned>(expected[i] ^ token[i]);
-  return diff == 0;
+  return constantTimeEquals(csrfTokenFor(who.session), token);
 }
 
 Result<TokenPair> AuthService::issue(const User& user, const Id& family) {

@@ -25,14 +25,6 @@ std::string errorCode(const std::string& text) {
   return plain ? text : "error";
 }
 
-bool sameText(const std::string& a, const std::string& b) {  // constant time for equal sizes
-  if (a.size() != b.size()) return false;
-  unsigned diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    diff |= static_cast<unsigned>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
 std::vector<std::string> splitLines(const std::string& text) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -132,7 +124,7 @@ Result<User> OidcLogin::finish(const std::string& code, const std::string& state
     return refused("SSO_EXPIRED", "the sign-in took longer than 10 minutes; start again");
   }
   const ports::OidcLoginRequest login{parts[1], parts[2], parts[3]};
-  if (state.empty() || !sameText(state, login.state)) {
+  if (state.empty() || !constantTimeEquals(state, login.state)) {
     return refused("SSO_STATE_MISMATCH",
                    "the provider's answer does not belong to this sign-in (state mismatch)");
   }
