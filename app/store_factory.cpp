@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "adapters/crypto/system_clock.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "adapters/store/mongo/mongo_store.hpp"
 #include "adapters/store/sqlite/sqlite_backup.hpp"
@@ -73,6 +74,34 @@ domain::Status restoreStore(const std::string& url, const std::string& from) {
   return adapters::sqlite::restoreDatabase(
       from, *path,
       std::chrono::time_point_cast<domain::Duration>(std::chrono::system_clock::now()));
+}
+
+domain::Result<domain::MigrationReport> migrateStore(
+    const std::string& from, const std::string& to,
+    const std::function<void(const std::string&)>& progress) {
+  if (from == "memory:" || to == "memory:") {
+    return domain::makeError(domain::ErrorCode::invalid_argument,
+                             "a memory: store holds nothing to migrate from or to");
+  }
+  if (from == to) {
+    return domain::makeError(domain::ErrorCode::invalid_argument,
+                             "--from and --to name the same store");
+  }
+  if (from.starts_with("sqlite:")) {
+    auto path = sqlitePath(from);
+    if (!path) return path.error();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(*path, ec)) {
+      return domain::makeError(domain::ErrorCode::not_found,
+                               "--from: there is no SQLite store at " + *path);
+    }
+  }
+  auto source = openStore(from);
+  if (!source) return domain::makeError(source.error().code, "--from: " + source.error().message);
+  auto target = openStore(to);
+  if (!target) return domain::makeError(target.error().code, "--to: " + target.error().message);
+  const adapters::crypto::SystemClock clock;
+  return domain::StoreMigration(**source, **target, clock).run(progress);
 }
 
 }  // namespace certsteward::app

@@ -1,9 +1,11 @@
 // Opens the store that `store.url` names: memory:, sqlite://<path>, mongodb://... (issue #3).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "domain/result.hpp"
+#include "domain/services/store_migration.hpp"
 #include "ports/store.hpp"
 
 namespace certsteward::app {
@@ -22,5 +24,12 @@ domain::Status backupStore(const std::string& url, const std::string& to);
 // `certsteward restore --from FILE`: the SQLite store replaced by a backup; refused while a
 // server uses it, or when FILE is not a CertSteward store.
 domain::Status restoreStore(const std::string& url, const std::string& from);
+
+// `certsteward migrate --from URL --to URL`: everything copied into an empty store and counted
+// again (domain::StoreMigration; `progress` hears a line per kind). invalid_argument for a
+// memory: store or the same URL twice; the migration's own refusals otherwise.
+domain::Result<domain::MigrationReport> migrateStore(
+    const std::string& from, const std::string& to,
+    const std::function<void(const std::string&)>& progress);
 
 }  // namespace certsteward::app
