@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -49,7 +50,10 @@ Commands:
                                mongodb://... and back, with every instance stopped; then count
                                each kind in both and verify the copied chain with the
                                configuration's audit key; exit 0 complete, 1 a count or the
-                               chain differs, 2 refused (in use, target not empty) or unreadable
+                               chain differs (or the source's chain does not verify with the
+                               key: nothing copied), 2 refused (in use, target not empty,
+                               source empty) or unreadable: nothing copied, 3 stopped
+                               part-way: the target holds part of the data
   audit verify [--config FILE] [--expected-sequence N --expected-checksum HEX]
                                check the whole audit chain (checksums and entry MACs) offline,
                                and that it still holds a head recorded earlier; exit 0 intact,
@@ -283,17 +287,64 @@ int migrate(const std::optional<std::string>& configPath,
     std::fputs("certsteward migrate: --from URL and --to URL are required\n", stderr);
     return 2;
   }
+  const std::string& from = flags.at("--from");
+  const std::string& to = flags.at("--to");
   auto config = app::loadConfigFromFileAndEnvironment(configPath);
   if (!config) {
     std::fprintf(stderr, "certsteward: %s\n", config.error().message.c_str());
     return 2;
   }
-  auto report =
-      app::migrateStore(flags.at("--from"), flags.at("--to"),
-                        [](const std::string& line) { std::printf("  %s\n", line.c_str()); });
-  if (!report) {
-    std::fprintf(stderr, "certsteward migrate: %s\n", report.error().message.c_str());
+  if (auto s = app::checkMigrationStores(from, to); !s) {
+    std::fprintf(stderr, "certsteward migrate: %s\n", s.error().message.c_str());
     return 2;
+  }
+  auto open = [&](const std::string& url) {
+    app::Config c = *config;
+    c.store_url = url;
+    return app::Application::create(c);
+  };
+  // Before anything is copied: the source's chain must verify with this configuration's audit
+  // key (else the copy could not be verified either), and the target must open.
+  {
+    auto source = open(from);
+    if (!source) {
+      std::fprintf(stderr, "certsteward migrate: --from: %s\n", source.error().message.c_str());
+      return 2;
+    }
+    auto verified = (*source)->verifyAuditLog(std::nullopt);
+    if (!verified) {
+      std::fprintf(stderr, "certsteward migrate: --from: %s\n", verified.error().message.c_str());
+      return 2;
+    }
+    if (!verified->intact) {
+      std::printf(
+          "the source's audit chain does not verify with this configuration's audit key (%zu "
+          "break(s)); nothing was copied. Use the configuration the source was written with, or "
+          "see `certsteward audit verify`\n",
+          verified->breaks.size());
+      return 1;
+    }
+  }
+  auto target = open(to);
+  if (!target) {
+    std::fprintf(stderr, "certsteward migrate: --to: %s\n", target.error().message.c_str());
+    return 2;
+  }
+
+  auto report = app::migrateStore(
+      from, to, [](const std::string& line) { std::printf("  %s\n", line.c_str()); });
+  if (!report) {
+    std::fprintf(stderr, "certsteward migrate: %s; nothing was copied\n",
+                 report.error().message.c_str());
+    return 2;
+  }
+  if (report->stopped) {
+    std::fprintf(stderr,
+                 "certsteward migrate: the copy STOPPED part-way: %s. The target now holds part "
+                 "of the data: empty it (drop the database, or delete the file) before running "
+                 "again; the source is as it was\n",
+                 report->stopped->message.c_str());
+    return 3;
   }
   std::printf("audit log: %lld entries copied unchanged",
               static_cast<long long>(report->audit_entries));
@@ -303,29 +354,24 @@ int migrate(const std::optional<std::string>& configPath,
   }
   std::printf("\n");
   // The copied chain, checked as `audit verify` would check it on the new store.
-  app::Config target = *config;
-  target.store_url = flags.at("--to");
-  auto application = app::Application::create(target);
-  if (!application) {
-    std::fprintf(stderr, "certsteward migrate: %s\n", application.error().message.c_str());
-    return 2;
-  }
-  auto verified = (*application)->verifyAuditLog(report->audit_head);
+  auto verified = (*target)->verifyAuditLog(report->audit_head);
   if (!verified) {
-    std::fprintf(stderr, "certsteward migrate: %s\n", verified.error().message.c_str());
+    std::fprintf(stderr, "certsteward migrate: --to: %s\n", verified.error().message.c_str());
     return 2;
   }
   if (!verified->intact) {
-    std::printf(
-        "audit log: BROKEN in the target (%zu break(s)); was the configuration's audit "
-        "key the source's?\n",
-        verified->breaks.size());
+    std::printf("audit log: BROKEN in the target (%zu break(s))\n", verified->breaks.size());
     return 1;
   }
   std::printf("audit log: intact in the target, %lld entries verified\n",
               static_cast<long long>(verified->verified));
   if (!report->complete) {
-    std::printf("migration INCOMPLETE: a count above differs between the stores\n");
+    const bool countsDiffer = std::any_of(report->kinds.begin(), report->kinds.end(),
+                                          [](const auto& k) { return k.source != k.target; });
+    std::printf("migration INCOMPLETE: %s\n",
+                countsDiffer ? "a count above differs between the stores (was an instance "
+                               "writing to the source?)"
+                             : "the audit chain's head differs between the stores");
     return 1;
   }
   std::printf("migration complete\n");

@@ -76,9 +76,7 @@ domain::Status restoreStore(const std::string& url, const std::string& from) {
       std::chrono::time_point_cast<domain::Duration>(std::chrono::system_clock::now()));
 }
 
-domain::Result<domain::MigrationReport> migrateStore(
-    const std::string& from, const std::string& to,
-    const std::function<void(const std::string&)>& progress) {
+domain::Status checkMigrationStores(const std::string& from, const std::string& to) {
   if (from == "memory:" || to == "memory:") {
     return domain::makeError(domain::ErrorCode::invalid_argument,
                              "a memory: store holds nothing to migrate from or to");
@@ -96,6 +94,13 @@ domain::Result<domain::MigrationReport> migrateStore(
                                "--from: there is no SQLite store at " + *path);
     }
   }
+  return {};
+}
+
+domain::Result<domain::MigrationReport> migrateStore(
+    const std::string& from, const std::string& to,
+    const std::function<void(const std::string&)>& progress) {
+  if (auto s = checkMigrationStores(from, to); !s) return s.error();
   auto source = openStore(from);
   if (!source) return domain::makeError(source.error().code, "--from: " + source.error().message);
   auto target = openStore(to);

@@ -25,6 +25,10 @@ domain::Status backupStore(const std::string& url, const std::string& to);
 // server uses it, or when FILE is not a CertSteward store.
 domain::Status restoreStore(const std::string& url, const std::string& from);
 
+// The stores of `certsteward migrate`, checked before either is opened: invalid_argument for
+// memory: or the same URL twice; not_found for a SQLite source file that does not exist.
+domain::Status checkMigrationStores(const std::string& from, const std::string& to);
+
 // `certsteward migrate --from URL --to URL`: everything copied into an empty store and counted
 // again (domain::StoreMigration; `progress` hears a line per kind). invalid_argument for a
 // memory: store or the same URL twice; the migration's own refusals otherwise.

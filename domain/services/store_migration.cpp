@@ -122,8 +122,10 @@ std::vector<ProjectKind> projectKinds() {
   kinds.push_back(scoped("notification_rules", &ports::Store::notificationRules));
   kinds.push_back(scoped("notification_deliveries", &ports::Store::notificationDeliveries));
   kinds.push_back(scoped("notification_states", &ports::Store::notificationStates));
-  // Jobs are listed newest first; they are added oldest first, each exactly as it was (status,
-  // attempts, lock), so a job that was running is reclaimed once its lock has expired.
+  // Jobs are listed newest first. They are added finished ones first, then the unfinished, each
+  // oldest first and exactly as it was (status, attempts, next run, lock), so that enqueue's
+  // idempotency check (one unfinished job per key) meets the same jobs it met in the source; a
+  // job that was running is reclaimed once its lock has expired.
   kinds.push_back({"jobs",
                    [](ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n) {
                      std::vector<Job> jobs;
@@ -134,14 +136,18 @@ std::vector<ProjectKind> projectKinds() {
                                           });
                          !s)
                        return s;
-                     for (auto it = jobs.rbegin(); it != jobs.rend(); ++it) {
-                       auto added = to.jobs().enqueue(*it);
+                     std::reverse(jobs.begin(), jobs.end());
+                     std::stable_partition(jobs.begin(), jobs.end(),
+                                           [](const Job& j) { return isTerminal(j.status); });
+                     for (const auto& job : jobs) {
+                       auto added = to.jobs().enqueue(job);
                        if (!added) return Status(added.error());
                        if (!added->created) {
-                         return Status(makeError(ErrorCode::conflict,
-                                                 "job " + it->id +
-                                                     " shares its idempotency key with another "
-                                                     "unfinished job in the target"));
+                         return Status(
+                             makeError(ErrorCode::conflict,
+                                       "job " + job.id +
+                                           " shares its idempotency key with another unfinished "
+                                           "job in the target"));
                        }
                        ++n;
                      }
@@ -232,6 +238,14 @@ const std::vector<std::string>& StoreMigration::settingKeys() {
   return keys;
 }
 
+namespace {
+
+// Long enough for a slow page of a remote store, short enough that a migration that died lets
+// the instances' schedulers take over soon; renewed after every project and audit page.
+constexpr auto kLeaseTtl = std::chrono::minutes(2);
+
+}  // namespace
+
 Status StoreMigration::preflight() {
   const auto now = clock_.now();
   for (auto* store : {&from_, &to_}) {
@@ -244,19 +258,74 @@ Status StoreMigration::preflight() {
                            "instance first");
     }
   }
+
+  // The source: not empty, and a chain without gaps (entries keep their sequence numbers, which
+  // their MACs cover, so a gap could not be copied).
+  auto sourceUsers = from_.users().count();
+  if (!sourceUsers) return sourceUsers.error();
+  auto sourceHead = from_.auditLog().head();
+  if (!sourceHead) return sourceHead.error();
+  if (*sourceUsers == 0 && !*sourceHead) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the source store is empty (no user, no audit entry): check --from");
+  }
+  std::optional<Timestamp> since;
+  std::int64_t expected = 1;
+  for (;;) {
+    auto page = from_.auditLog().chainPage(since, 1000);
+    if (!page) return page.error();
+    for (const auto& entry : page->entries) {
+      if (entry.sequence != expected) {
+        return makeError(ErrorCode::failed_precondition,
+                         "the source's audit chain has a gap: entry " + entry.id +
+                             " has sequence " + std::to_string(entry.sequence) + " where " +
+                             std::to_string(expected) +
+                             " was expected; run `certsteward audit verify` on it");
+      }
+      ++expected;
+    }
+    if (!page->next_since) break;
+    since = page->next_since;
+  }
+
+  // The target: empty.
   auto users = to_.users().count();
   if (!users) return users.error();
   auto projects = to_.projects().list(PageRequest{1, 1, 0});
   if (!projects) return projects.error();
   auto head = to_.auditLog().head();
   if (!head) return head.error();
+  auto certificates = to_.certificates().countAll();
+  if (!certificates) return certificates.error();
+  auto jobs = to_.jobs().countByTypeAndStatus();
+  if (!jobs) return jobs.error();
   auto documents = countOrgDocuments(to_);
   if (!documents) return documents.error();
-  if (*users > 0 || !projects->items.empty() || *head || *documents > 0) {
+  if (*users > 0 || !projects->items.empty() || *head || *certificates > 0 || !jobs->empty() ||
+      *documents > 0) {
     return makeError(ErrorCode::failed_precondition,
                      "the target store is not empty; migrate copies into an empty store only");
   }
   return {};
+}
+
+Status StoreMigration::holdLeases() {
+  const auto now = clock_.now();
+  for (auto* store : {&from_, &to_}) {
+    auto held = store->leaderLock().tryAcquire(Scheduler::kLockName, kLeaseHolder, now, kLeaseTtl);
+    if (!held) return held.error();
+    if (!*held) {
+      return makeError(ErrorCode::failed_precondition,
+                       std::string(store == &from_ ? "the source" : "the target") +
+                           " store's scheduler lease was taken by an instance that started");
+    }
+  }
+  return {};
+}
+
+void StoreMigration::releaseLeases() {
+  for (auto* store : {&from_, &to_})
+    (void)store->leaderLock().release(Scheduler::kLockName, kLeaseHolder);
 }
 
 Status StoreMigration::copyAuditLog(MigrationReport& report) {
@@ -278,100 +347,78 @@ Status StoreMigration::copyAuditLog(MigrationReport& report) {
       predecessor = entry.checksum;
       ++report.audit_entries;
     }
+    if (auto s = holdLeases(); !s) return s;
     if (!page->next_since) return {};
     since = page->next_since;
   }
 }
 
-Result<MigrationReport> StoreMigration::run(
-    const std::function<void(const std::string&)>& progress) {
-  if (auto s = preflight(); !s) return s.error();
-  MigrationReport report;
-  auto tell = [&](const MigratedKind& k) {
-    if (progress) {
-      progress(k.kind + ": " + std::to_string(k.source) + " copied, " + std::to_string(k.target) +
-               " in the target");
-    }
-  };
-
+Status StoreMigration::copyEverything(MigrationReport& report) {
   // Org-wide first: users, projects, the licence and settings.
-  MigratedKind users{"users"};
-  if (auto s = eachUser(from_,
-                        [&](const User& u) {
-                          ++users.source;
-                          return to_.users().create(u);
-                        });
-      !s)
-    return s.error();
-  MigratedKind projects{"projects"};
+  std::int64_t ignored = 0;
+  if (auto s = eachUser(from_, [&](const User& u) { return to_.users().create(u); }); !s) return s;
   std::vector<Id> projectIds;
   if (auto s = eachProject(from_,
                            [&](const Project& p) {
-                             ++projects.source;
                              projectIds.push_back(p.id);
                              return to_.projects().create(p);
                            });
       !s)
-    return s.error();
-  MigratedKind documents{"org_documents"};
-  {
-    auto license = from_.license().get();
-    if (!license) return license.error();
-    if (*license) {
-      if (auto s = to_.license().put(**license); !s) return s.error();
-    }
-    for (const auto& key : settingKeys()) {
-      auto setting = from_.settings().get(key);
-      if (!setting) return setting.error();
-      if (*setting) {
-        if (auto s = to_.settings().put(**setting); !s) return s.error();
-      }
-    }
-    auto n = countOrgDocuments(from_);
-    if (!n) return n.error();
-    documents.source = *n;
+    return s;
+  auto license = from_.license().get();
+  if (!license) return license.error();
+  if (*license) {
+    if (auto s = to_.license().put(**license); !s) return s;
   }
-
+  for (const auto& key : settingKeys()) {
+    auto setting = from_.settings().get(key);
+    if (!setting) return setting.error();
+    if (*setting) {
+      if (auto s = to_.settings().put(**setting); !s) return s;
+    }
+  }
   // Then each project's share of every kind.
+  const auto kinds = projectKinds();
+  for (const auto& project : projectIds) {
+    for (const auto& kind : kinds) {
+      if (auto s = kind.copy(from_, to_, project, ignored); !s) return s;
+    }
+    if (auto s = holdLeases(); !s) return s;
+  }
+  // The audit log, entry by entry.
+  return copyAuditLog(report);
+}
+
+Status StoreMigration::countAgain(MigrationReport& report) {
+  MigratedKind users{"users"}, projects{"projects"}, documents{"org_documents"};
   const auto kinds = projectKinds();
   std::vector<MigratedKind> perKind;
   for (const auto& kind : kinds)
     perKind.push_back({kind.name});
-  for (const auto& project : projectIds) {
-    for (std::size_t i = 0; i < kinds.size(); ++i) {
-      if (auto s = kinds[i].copy(from_, to_, project, perKind[i].source); !s) return s.error();
+  for (auto* store : {&from_, &to_}) {
+    const bool source = store == &from_;
+    auto slot = [&](MigratedKind& k) -> std::int64_t& { return source ? k.source : k.target; };
+    if (auto s = eachUser(*store, [&](const User&) { return counted(slot(users)); }); !s) return s;
+    std::vector<Id> projectIds;
+    if (auto s = eachProject(*store,
+                             [&](const Project& p) {
+                               projectIds.push_back(p.id);
+                               return counted(slot(projects));
+                             });
+        !s)
+      return s;
+    auto n = countOrgDocuments(*store);
+    if (!n) return n.error();
+    slot(documents) = *n;
+    for (const auto& project : projectIds) {
+      for (std::size_t i = 0; i < kinds.size(); ++i) {
+        if (auto s = kinds[i].count(*store, project, slot(perKind[i])); !s) return s;
+      }
     }
   }
-
-  // The audit log, entry by entry.
-  if (auto s = copyAuditLog(report); !s) return s.error();
-
-  // Counted again, in the target.
-  if (auto s = eachUser(to_, [&](const User&) { return counted(users.target); }); !s)
-    return s.error();
-  std::vector<Id> targetProjects;
-  if (auto s = eachProject(to_,
-                           [&](const Project& p) {
-                             targetProjects.push_back(p.id);
-                             return counted(projects.target);
-                           });
-      !s)
-    return s.error();
-  auto targetDocuments = countOrgDocuments(to_);
-  if (!targetDocuments) return targetDocuments.error();
-  documents.target = *targetDocuments;
-  for (const auto& project : targetProjects) {
-    for (std::size_t i = 0; i < kinds.size(); ++i) {
-      if (auto s = kinds[i].count(to_, project, perKind[i].target); !s) return s.error();
-    }
-  }
-  report.kinds.push_back(users);
-  report.kinds.push_back(projects);
-  report.kinds.push_back(documents);
+  report.kinds = {users, projects, documents};
   for (auto& k : perKind)
     report.kinds.push_back(std::move(k));
-  for (const auto& k : report.kinds)
-    tell(k);
 
   auto sourceHead = from_.auditLog().head();
   if (!sourceHead) return sourceHead.error();
@@ -386,6 +433,31 @@ Result<MigrationReport> StoreMigration::run(
   report.complete =
       sameChain && std::all_of(report.kinds.begin(), report.kinds.end(),
                                [](const MigratedKind& k) { return k.source == k.target; });
+  return {};
+}
+
+Result<MigrationReport> StoreMigration::run(
+    const std::function<void(const std::string&)>& progress) {
+  if (auto s = preflight(); !s) return s.error();
+  if (auto s = holdLeases(); !s) {
+    releaseLeases();
+    return s.error();
+  }
+  MigrationReport report;
+  if (auto s = copyEverything(report); !s) {
+    releaseLeases();
+    report.stopped = s.error();
+    return report;
+  }
+  auto counted = countAgain(report);
+  releaseLeases();
+  if (!counted) return counted.error();
+  if (progress) {
+    for (const auto& k : report.kinds) {
+      progress(k.kind + ": " + std::to_string(k.source) + " in the source, " +
+               std::to_string(k.target) + " in the target");
+    }
+  }
   return report;
 }
 

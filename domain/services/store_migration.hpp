@@ -11,8 +11,13 @@
 // Not copied, being transient: refresh tokens (everyone signs in again), idempotency records,
 // rate-limit counters, the scheduler lease and the CA activity records behind quota counting.
 //
-// Refused: while either store's scheduler lease is current (an instance is running), and when
-// the target holds anything already (it never merges; empty it and run again).
+// Refused before anything is copied: while either store's scheduler lease is current (an
+// instance with a scheduler is running), when the source is empty (a mistyped --from), when the
+// source's audit chain has a gap in its sequence numbers, and when the target holds anything
+// already (it never merges). While it copies, the migration holds both stores' scheduler leases
+// itself, so no instance takes one up meanwhile. Instances without a scheduler
+// (scheduler.enabled = false) hold no lease and are not noticed: stop them first; what they
+// write meanwhile shows as a count that differs.
 #pragma once
 
 #include <cstdint>
@@ -30,8 +35,8 @@ namespace certsteward::domain {
 
 struct MigratedKind {
   std::string kind;         // "users", "certificates", "job_logs", ...
-  std::int64_t source = 0;  // found in the source
-  std::int64_t target = 0;  // found in the target after the copy
+  std::int64_t source = 0;  // counted in the source once the copy is done
+  std::int64_t target = 0;  // counted in the target once the copy is done
 };
 
 struct MigrationReport {
@@ -39,25 +44,34 @@ struct MigrationReport {
   std::int64_t audit_entries = 0;       // copied, each checked in place
   std::optional<AuditHead> audit_head;  // the target's head, equal to the source's
   bool complete = false;                // every count matches and the chain is the same
+  // Set when the copy stopped part-way (a store error): the target holds part of the data and
+  // must be emptied before another run; kinds and complete are then not filled in.
+  std::optional<Error> stopped;
 };
 
 class StoreMigration {
  public:
   // The settings documents that are copied: every key the services write.
   static const std::vector<std::string>& settingKeys();
+  // The holder of the scheduler leases the migration takes while it copies.
+  static constexpr const char* kLeaseHolder = "certsteward-migrate";
 
   StoreMigration(ports::Store& from, ports::Store& to, const ports::Clock& clock)
       : from_(from), to_(to), clock_(clock) {}
 
-  // Copies, then counts again. @return the report (complete = false when a count differs: the
-  // report says which); failed_precondition when an instance holds either store's scheduler
-  // lease or the target is not empty; the first store error otherwise (the target then holds
-  // part of the data: empty it before trying again). `progress` hears a line per kind.
+  // Copies, then counts again in both. @return the report (complete = false when a count
+  // differs: the report says which; `stopped` when a store failed part-way); an error, with
+  // nothing copied, for the refusals above (failed_precondition) or a store that cannot be
+  // read. `progress` hears a line per kind.
   Result<MigrationReport> run(const std::function<void(const std::string&)>& progress = {});
 
  private:
   Status preflight();
+  Status holdLeases();
+  void releaseLeases();
+  Status copyEverything(MigrationReport& report);
   Status copyAuditLog(MigrationReport& report);
+  Status countAgain(MigrationReport& report);
 
   ports::Store& from_;
   ports::Store& to_;

@@ -5,13 +5,16 @@
 // MongoDB and back.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <map>
 #include <string>
 
+#include "adapters/store/codec/json_codec.hpp"
 #include "contract/store_factories.hpp"
 #include "domain/services/audit_sealer.hpp"
 #include "domain/services/scheduler.hpp"
 #include "domain/services/store_migration.hpp"
+#include "testing/failable_audit_log.hpp"
 #include "testing/fake_clock.hpp"
 #include "testing/fakes.hpp"
 #include "testing/sequential_ids.hpp"
@@ -59,7 +62,7 @@ constexpr int kAuditEntries = 1010;  // more than one chain page of 1000
 
 // What the source holds, so that the test can count and compare.
 struct Seeded {
-  Id projectA, projectB, userAlice, certificate, doneJob, runningJob;
+  Id projectA, projectB, userAlice, certificate, doneJob, retriedJob, runningJob;
 };
 
 template <class F>
@@ -84,7 +87,8 @@ Seeded seed(F& f) {
     p.created_at = f.clock.now();
     REQUIRE(s.projects().create(p).ok());
   }
-  REQUIRE(s.memberships().put({d.projectA, d.userAlice, ProjectRole::operator_, f.clock.now()}).ok());
+  REQUIRE(
+      s.memberships().put({d.projectA, d.userAlice, ProjectRole::operator_, f.clock.now()}).ok());
   REQUIRE(s.memberships().put({d.projectB, d.userAlice, ProjectRole::viewer, f.clock.now()}).ok());
 
   for (const auto& project : {d.projectA, d.projectB}) {
@@ -143,9 +147,31 @@ Seeded seed(F& f) {
   done.created_at = f.clock.now();
   d.doneJob = done.id;
   REQUIRE(s.jobs().enqueue(done).ok());
+  // A renewal that went dead was retried (pending again, the older id) after a newer one with
+  // the same key had completed: one unfinished job per key, but not in id order.
+  auto retried = scoped<Job>(d.projectA, f.ids.next());
+  retried.type = JobType::renew_certificate;
+  retried.idempotency_key = "renew:" + d.certificate;
+  retried.attempts = 3;
+  retried.next_run_at = f.clock.now() + std::chrono::minutes(5);
+  auto newer = scoped<Job>(d.projectA, f.ids.next());
+  newer.type = JobType::renew_certificate;
+  newer.idempotency_key = retried.idempotency_key;
+  newer.status = JobStatus::completed;
+  retried.status = JobStatus::dead;
+  REQUIRE(s.jobs().enqueue(retried).ok());
+  REQUIRE(s.jobs().enqueue(newer).ok());
+  JobContext retryNow;
+  retryNow.now = f.clock.now();
+  REQUIRE(s.jobs().apply(retried.id, JobEvent::retry, retryNow).ok());
+  d.retriedJob = retried.id;
+  // A job a worker held when the instances were stopped: active, with its lock.
   auto running = scoped<Job>(d.projectA, f.ids.next());
-  running.type = JobType::renew_certificate;
-  running.idempotency_key = "renew:" + d.certificate;
+  running.type = JobType::issue_certificate;
+  running.status = JobStatus::active;
+  running.locked_by = "worker-1";
+  running.lock_expires_at = f.clock.now() + std::chrono::seconds(30);
+  running.attempts = 1;
   running.created_at = f.clock.now();
   d.runningJob = running.id;
   REQUIRE(s.jobs().enqueue(running).ok());
@@ -220,6 +246,53 @@ AuditVerification verifyChain(ports::Store& store, const AuditSealer& sealer) {
   return total;
 }
 
+// A store whose audit log refuses appends while `failing` is set: a target lost part-way.
+class FailingAuditStore : public ports::Store {
+ public:
+  explicit FailingAuditStore(ports::Store& inner) : inner_(inner), audit_(inner.auditLog()) {}
+  std::atomic<bool>& failing() { return audit_.failing; }
+
+  domain::Status ping() override { return inner_.ping(); }
+  ports::CertificateRepository& certificates() override { return inner_.certificates(); }
+  ports::JobQueue& jobs() override { return inner_.jobs(); }
+  ports::JobLogRepository& jobLogs() override { return inner_.jobLogs(); }
+  ports::ProjectRepository& projects() override { return inner_.projects(); }
+  ports::UserRepository& users() override { return inner_.users(); }
+  ports::MembershipRepository& memberships() override { return inner_.memberships(); }
+  ports::AcmeAccountRepository& acmeAccounts() override { return inner_.acmeAccounts(); }
+  ports::DnsCredentialRepository& dnsCredentials() override { return inner_.dnsCredentials(); }
+  ports::ZoneRepository& zones() override { return inner_.zones(); }
+  ports::CredentialRepository& credentials() override { return inner_.credentials(); }
+  ports::ModuleConfigRepository& moduleConfigs() override { return inner_.moduleConfigs(); }
+  ports::DistributionRepository& distributions() override { return inner_.distributions(); }
+  ports::NotificationChannelRepository& notificationChannels() override {
+    return inner_.notificationChannels();
+  }
+  ports::NotificationRuleRepository& notificationRules() override {
+    return inner_.notificationRules();
+  }
+  ports::NotificationDeliveryRepository& notificationDeliveries() override {
+    return inner_.notificationDeliveries();
+  }
+  ports::NotificationStateRepository& notificationStates() override {
+    return inner_.notificationStates();
+  }
+  ports::AuditLog& auditLog() override { return audit_; }
+  ports::EventLog& events() override { return inner_.events(); }
+  ports::LicenseRepository& license() override { return inner_.license(); }
+  ports::RefreshTokenStore& refreshTokens() override { return inner_.refreshTokens(); }
+  ports::IdempotencyStore& idempotency() override { return inner_.idempotency(); }
+  ports::RateLimitCounter& rateLimits() override { return inner_.rateLimits(); }
+  ports::LeaderLock& leaderLock() override { return inner_.leaderLock(); }
+  ports::CaActivityLog& caActivity() override { return inner_.caActivity(); }
+  ports::SettingsRepository& settings() override { return inner_.settings(); }
+  ports::Transactions& transactions() override { return inner_.transactions(); }
+
+ private:
+  ports::Store& inner_;
+  testing::FailableAuditLog audit_;
+};
+
 }  // namespace
 
 #if defined(CERTSTEWARD_CONTRACT_MONGO)
@@ -245,6 +318,7 @@ TEST_CASE_TEMPLATE("migrate: everything arrives, counted again, with the audit c
     heard.push_back(line);
   });
   REQUIRE(report.ok());
+  REQUIRE_MESSAGE(!report->stopped, (report->stopped ? report->stopped->message : ""));
   CHECK(report->complete);
   CHECK(countOf(*report, "users") == 3);
   CHECK(countOf(*report, "projects") == 2);
@@ -257,7 +331,7 @@ TEST_CASE_TEMPLATE("migrate: everything arrives, counted again, with the audit c
     CHECK_MESSAGE(countOf(*report, kind) == 2, kind);
   }
   CHECK(countOf(*report, "certificates") == kCertificates);
-  CHECK(countOf(*report, "jobs") == 3);
+  CHECK(countOf(*report, "jobs") == 5);
   CHECK(countOf(*report, "job_logs") == kLogLines + 1);
   CHECK(heard.size() == report->kinds.size());
   CHECK(report->audit_entries == kAuditEntries);
@@ -287,9 +361,45 @@ TEST_CASE_TEMPLATE("migrate: everything arrives, counted again, with the audit c
   auto done = f.to->jobs().get(d.projectA, d.doneJob);
   REQUIRE(done.ok());
   CHECK(done->status == JobStatus::completed);
+  // Every job, certificate and user exactly as it was: status, attempts, next run, lock, ...
+  for (const auto& project : {d.projectA, d.projectB}) {
+    auto jobs = f.from->jobs().list(project, ports::JobFilter{}, PageRequest{1, 100, 0});
+    REQUIRE(jobs.ok());
+    for (const auto& job : jobs->items) {
+      auto copied = f.to->jobs().get(project, job.id);
+      REQUIRE(copied.ok());
+      CHECK(adapters::codec::encode(*copied) == adapters::codec::encode(job));
+    }
+  }
+  auto retried = f.to->jobs().get(d.projectA, d.retriedJob);
+  REQUIRE(retried.ok());
+  CHECK(retried->status == JobStatus::pending);
   auto running = f.to->jobs().get(d.projectA, d.runningJob);
   REQUIRE(running.ok());
-  CHECK(running->idempotency_key == "renew:" + d.certificate);
+  CHECK(running->status == JobStatus::active);
+  CHECK(running->locked_by == "worker-1");
+  REQUIRE(running->lock_expires_at.has_value());
+  auto certs =
+      f.from->certificates().list(d.projectA, ports::CertificateFilter{}, PageRequest{1, 100, 0});
+  REQUIRE(certs.ok());
+  for (const auto& c : certs->items) {
+    auto copied = f.to->certificates().get(d.projectA, c.id);
+    REQUIRE(copied.ok());
+    CHECK(adapters::codec::encode(*copied) == adapters::codec::encode(c));
+  }
+  auto sourceUserPage = f.from->users().list(PageRequest{1, 100, 0});
+  REQUIRE(sourceUserPage.ok());
+  for (const auto& u : sourceUserPage->items) {
+    auto copied = f.to->users().get(u.id);
+    REQUIRE(copied.ok());
+    CHECK(adapters::codec::encode(*copied) == adapters::codec::encode(u));
+  }
+  // The migration's leases are given back.
+  for (auto* store : {f.from.get(), f.to.get()}) {
+    auto holder = store->leaderLock().holder(Scheduler::kLockName, f.clock.now());
+    REQUIRE(holder.ok());
+    CHECK_FALSE(holder->has_value());
+  }
   auto lines = f.to->jobLogs().list(d.doneJob, PageRequest{2, 100, 0});
   REQUIRE(lines.ok());
   REQUIRE(lines->items.size() == kLogLines - 100);
@@ -390,6 +500,14 @@ TEST_CASE_TEMPLATE("migrate: a target that holds anything is refused", P,
          l.license_key = "K";
          REQUIRE(f.to->license().put(l).ok());
        }},
+      {"a certificate",
+       [](auto& f) {
+         auto cert = scoped<Certificate>("p", f.ids.next());
+         cert.common_name = "a.example.com";
+         REQUIRE(f.to->certificates().create(cert).ok());
+       }},
+      {"a job",
+       [](auto& f) { REQUIRE(f.to->jobs().enqueue(scoped<Job>("p", f.ids.next())).ok()); }},
       {"a setting", [](auto& f) {
          REQUIRE(f.to->settings().put({"ldap", "{}", f.clock.now()}).ok());
        }}};
@@ -407,4 +525,40 @@ TEST_CASE_TEMPLATE("migrate: a target that holds anything is refused", P,
     auto owner = f.to->users().getByUsername("owner");
     CHECK_FALSE(owner.ok());
   }
+}
+
+TEST_CASE_TEMPLATE("migrate: an empty source is refused, nothing written", P,
+                   CERTSTEWARD_MIGRATION_PAIRS) {
+  MigrationFixture<P> f;
+  auto refused = StoreMigration(*f.from, *f.to, f.clock).run();
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::failed_precondition);
+  CHECK(refused.error().message.find("source store is empty") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("migrate: a copy that stops part-way says so, and the target is refused after",
+                   P, CERTSTEWARD_MIGRATION_PAIRS) {
+  MigrationFixture<P> f;
+  seed(f);
+  FailingAuditStore target(*f.to);
+  target.failing() = true;  // everything but the audit log arrives
+  auto report = StoreMigration(*f.from, target, f.clock).run();
+  REQUIRE(report.ok());
+  REQUIRE(report->stopped.has_value());
+  CHECK(report->stopped->code == ErrorCode::unavailable);
+  CHECK_FALSE(report->complete);
+  CHECK(report->kinds.empty());
+  // Part of the data is there, and the leases are given back.
+  auto users = f.to->users().count();
+  REQUIRE(users.ok());
+  CHECK(*users == 3);
+  for (auto* store : {f.from.get(), f.to.get()}) {
+    auto holder = store->leaderLock().holder(Scheduler::kLockName, f.clock.now());
+    REQUIRE(holder.ok());
+    CHECK_FALSE(holder->has_value());
+  }
+  target.failing() = false;
+  auto again = StoreMigration(*f.from, target, f.clock).run();
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().message.find("not empty") != std::string::npos);
 }

@@ -5,7 +5,7 @@
 # sign in with the same passwords, the projects are there, and `audit verify` still finds the
 # head recorded before the move. Refused with exit 2: a running server's store, a target that
 # holds anything, a missing source, memory:, one store named twice, missing flags. A
-# configuration with another audit key: the copy is made but its chain does not verify (exit 1).
+# configuration with another audit key: refused before anything is copied (exit 1).
 # Exit 77 (skipped) when the stand-in cannot run here (no node/npm).
 set -euo pipefail
 bin="$1"
@@ -83,8 +83,8 @@ grep -q "no SQLite store" "$work/out" || fail "unclear: $(cat "$work/out")"
 
 # SQLite -> MongoDB.
 expect_exit 0 "sqlite to mongodb" "$bin" migrate --config "$work/conf" --from "$sqlite" --to "$mongo"
-grep -q "users: 2 copied, 2 in the target" "$work/out" || fail "users: $(cat "$work/out")"
-grep -q "projects: 3 copied, 3 in the target" "$work/out" || fail "projects: $(cat "$work/out")"
+grep -q "users: 2 in the source, 2 in the target" "$work/out" || fail "users: $(cat "$work/out")"
+grep -q "projects: 3 in the source, 3 in the target" "$work/out" || fail "projects: $(cat "$work/out")"
 grep -q "audit log: intact in the target" "$work/out" || fail "chain: $(cat "$work/out")"
 grep -q "^migration complete" "$work/out" || fail "not complete: $(cat "$work/out")"
 grep -q "head $sequence $checksum" "$work/out" || fail "not the recorded head: $(cat "$work/out")"
@@ -102,7 +102,14 @@ moved=$(sed -nE 's/^audit log: ([0-9]+) entries copied unchanged.*/\1/p' "$work/
   > "$work/other.conf"
 expect_exit 1 "another audit key" "$bin" migrate --config "$work/other.conf" --from "$sqlite" \
   --to "sqlite://$work/other/db.sqlite"
-grep -q "BROKEN" "$work/out" || fail "unclear: $(cat "$work/out")"
+grep -q "does not verify with this configuration's audit key.*nothing was copied" "$work/out" ||
+  fail "unclear: $(cat "$work/out")"
+[ ! -e "$work/other/db.sqlite" ] || fail "a target was written for a source that does not verify"
+# An empty store as the source (a mistyped path that exists): refused.
+: > "$work/empty.db"
+expect_exit 2 "an empty source" "$bin" migrate --config "$work/conf" --from "sqlite://$work/empty.db" \
+  --to "sqlite://$work/other/db.sqlite"
+grep -q "source store is empty" "$work/out" || fail "unclear: $(cat "$work/out")"
 
 # The server on the copy of the copy.
 sed -i "s|^store.url = .*|store.url = $back|" "$work/conf"
