@@ -41,6 +41,7 @@
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
 #include "domain/audit.hpp"
+#include "domain/job.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/auth_service.hpp"
@@ -388,6 +389,25 @@ void Application::stopHttp() {
 
 namespace {
 
+// The worker series the shipped dashboard and alerts (docs/monitoring) read exist from the
+// start, at 0: rate() and increase() then see the first failure instead of an absent series.
+void declareWorkerSeries(adapters::metrics::PrometheusRegistry& metrics) {
+  for (int i = 0; nameOf(static_cast<domain::JobType>(i)) != "unknown"; ++i) {
+    const auto type = static_cast<domain::JobType>(i);
+    for (const char* outcome : {"succeeded", "retrying", "dead"}) {
+      metrics.increment("certsteward_job_attempts_total",
+                        {{"type", std::string(nameOf(type))},
+                         {"lane", std::string(nameOf(domain::laneOf(type)))},
+                         {"outcome", outcome}},
+                        0);
+    }
+  }
+  for (const auto type : {domain::JobType::issue_certificate, domain::JobType::renew_certificate}) {
+    metrics.declareHistogram("certsteward_issuance_latency_seconds",
+                             {{"type", std::string(nameOf(type))}});
+  }
+}
+
 std::string instanceId() {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
@@ -398,6 +418,8 @@ std::string instanceId() {
 
 void Application::startScheduler() {
   if (!parts_->config.scheduler_enabled) return;
+  // At 0 from the start, so increase() sees the first failed sweep (docs/monitoring).
+  parts_->metrics.increment("certsteward_scheduler_sweeps_total", {{"result", "error"}}, 0);
   parts_->schedulerLoop = std::make_unique<SchedulerLoop>(
       parts_->scheduler, instanceId(), parts_->config.scheduler_heartbeat,
       parts_->config.scheduler_interval, parts_->metrics);
@@ -411,6 +433,7 @@ void Application::stopScheduler() {
 void Application::startWorkers() {
   if (!parts_->config.worker_enabled) return;
   const std::string id = instanceId();
+  declareWorkerSeries(parts_->metrics);
   // Deliveries have their own lane too: a slow SMTP server never delays issuance or
   // distribution. Started first: the other lanes' events wake it.
   if (parts_->config.notifications_workers > 0) {

@@ -56,6 +56,10 @@ PrometheusRegistry::PrometheusRegistry()
     : help_{{"certsteward_http_requests_total", "HTTP requests by route, method and status."},
             {"certsteward_http_request_duration_seconds", "HTTP request latency by route."},
             {"certsteward_certificates", "Certificates by status."},
+            {"certsteward_certificates_expiring",
+             "Issued certificates expiring within within_days days (expired ones included)."},
+            {"certsteward_certificates_expired", "Issued certificates already expired."},
+            {"certsteward_ready", "1 while the store answers (GET /readyz answers 200), else 0."},
             {"certsteward_jobs", "Jobs by type, lane and status."},
             {"certsteward_job_attempts_total",
              "Job attempts by type, lane and outcome (succeeded, retrying, dead, cancelled, "
@@ -99,6 +103,12 @@ void PrometheusRegistry::increment(std::string_view name, const ports::MetricLab
 void PrometheusRegistry::set(std::string_view name, const ports::MetricLabels& l, double value) {
   std::lock_guard lock(mu_);
   gauges_[std::string(name)][l] = value;
+}
+
+void PrometheusRegistry::declareHistogram(std::string_view name, const ports::MetricLabels& l) {
+  std::lock_guard lock(mu_);
+  auto& h = histograms_[std::string(name)][l];
+  if (h.buckets.empty()) h.buckets.assign(bucketsFor(name).size(), 0);
 }
 
 void PrometheusRegistry::observe(std::string_view name, const ports::MetricLabels& l,

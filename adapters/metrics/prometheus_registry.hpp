@@ -20,6 +20,10 @@ class PrometheusRegistry : public ports::Metrics {
   void set(std::string_view name, const ports::MetricLabels& labels, double value) override;
   void observe(std::string_view name, const ports::MetricLabels& labels, double value) override;
 
+  // Creates the histogram series with no observations (every bucket 0) unless it exists, so
+  // dashboards meet it before its first observation. Counters: increment by 0.
+  void declareHistogram(std::string_view name, const ports::MetricLabels& labels);
+
   // Renders everything recorded. `gauges` are extra samples computed at scrape time (name ->
   // labelled values), rendered as gauges.
   std::string render(const ports::MetricSamples& gauges = {}) const;

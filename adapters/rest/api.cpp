@@ -6,8 +6,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
+#include <optional>
+#include <vector>
 
 #include "domain/license.hpp"
 
@@ -177,33 +180,95 @@ HttpResponse Api::handle(const HttpRequest& request) {
   return response;
 }
 
-std::string Api::metricsText() {
+namespace {
+
+// Every value of a contiguous enum whose names come from nameOf ("unknown" past the last).
+template <class E>
+std::vector<E> everyValue() {
+  std::vector<E> values;
+  for (int i = 0; nameOf(static_cast<E>(i)) != "unknown"; ++i)
+    values.push_back(static_cast<E>(i));
+  return values;
+}
+
+// Issued certificates of all projects expiring before each of `before` (one indexed count per
+// project and instant); nullopt when the store fails.
+std::optional<std::vector<std::int64_t>> countExpiringBefore(
+    ports::Store& store, const std::vector<domain::Timestamp>& before) {
+  std::vector<std::int64_t> totals(before.size(), 0);
+  domain::PageRequest page{1, 500};
+  for (;;) {
+    auto projects = store.projects().list(page);
+    if (!projects) return std::nullopt;
+    for (const auto& project : projects->items) {
+      for (std::size_t i = 0; i < before.size(); ++i) {
+        ports::CertificateFilter filter;
+        filter.expires_before = before[i];
+        auto n = store.certificates().countMatching(project.id, filter);
+        if (!n) return std::nullopt;
+        totals[i] += *n;
+      }
+    }
+    if (static_cast<std::int64_t>(projects->items.size()) < page.page_size) break;
+    ++page.page;
+  }
+  return totals;
+}
+
+}  // namespace
+
+ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now) {
   ports::MetricSamples gauges;
-  if (auto certs = s_.store.certificates().countByStatus()) {
+  const bool ready = store.ping().ok();
+  gauges["certsteward_ready"].push_back({{}, ready ? 1.0 : 0.0});
+  // A store that does not answer would make every query below wait for its timeout.
+  if (!ready) return gauges;
+  if (auto certs = store.certificates().countByStatus()) {
     auto& samples = gauges["certsteward_certificates"];
-    for (const auto& [status, n] : *certs) {
-      samples.push_back({{{"status", std::string(nameOf(status))}}, static_cast<double>(n)});
+    for (const auto status : everyValue<domain::CertificateStatus>()) {
+      const auto it = certs->find(status);
+      samples.push_back({{{"status", std::string(nameOf(status))}},
+                         it == certs->end() ? 0.0 : static_cast<double>(it->second)});
     }
   }
-  if (auto jobs = s_.store.jobs().countByTypeAndStatus()) {
+  if (auto jobs = store.jobs().countByTypeAndStatus()) {
     auto& samples = gauges["certsteward_jobs"];
-    for (const auto& [key, n] : *jobs) {
-      samples.push_back({{{"type", std::string(nameOf(key.first))},
-                          {"lane", std::string(nameOf(domain::laneOf(key.first)))},
-                          {"status", std::string(nameOf(key.second))}},
-                         static_cast<double>(n)});
+    for (const auto type : everyValue<domain::JobType>()) {
+      for (const auto status : everyValue<domain::JobStatus>()) {
+        const auto it = jobs->find({type, status});
+        samples.push_back({{{"type", std::string(nameOf(type))},
+                            {"lane", std::string(nameOf(domain::laneOf(type)))},
+                            {"status", std::string(nameOf(status))}},
+                           it == jobs->end() ? 0.0 : static_cast<double>(it->second)});
+      }
     }
   }
-  auto license = s_.store.license().get();
-  auto used = s_.store.certificates().countAll();
+  constexpr std::array<int, 3> kWindowsDays{1, 7, 30};
+  std::vector<domain::Timestamp> instants{now};
+  for (const int days : kWindowsDays)
+    instants.push_back(now + std::chrono::days{days});
+  if (auto expiring = countExpiringBefore(store, instants)) {
+    gauges["certsteward_certificates_expired"].push_back({{}, static_cast<double>((*expiring)[0])});
+    auto& samples = gauges["certsteward_certificates_expiring"];
+    for (std::size_t i = 0; i < kWindowsDays.size(); ++i) {
+      samples.push_back({{{"within_days", std::to_string(kWindowsDays[i])}},
+                         static_cast<double>((*expiring)[i + 1])});
+    }
+  }
+  auto license = store.license().get();
+  auto used = store.certificates().countAll();
   if (license && used) {
-    const auto view = domain::licenseStatusView(*license, s_.clock.now());
+    const auto view = domain::licenseStatusView(*license, now);
     gauges["certsteward_license_certificates_used"].push_back(
         {{{"plan", view.plan}}, static_cast<double>(*used)});
     gauges["certsteward_license_certificate_limit"].push_back(
         {{{"plan", view.plan}}, static_cast<double>(view.cert_limit)});
   }
-  return s_.metrics.exposition(gauges);
+  return gauges;
+}
+
+std::string Api::metricsText() {
+  return s_.metrics.exposition(storeGauges(s_.store, s_.clock.now()));
 }
 
 HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel,

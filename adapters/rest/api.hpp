@@ -94,6 +94,14 @@ struct ApiOptions {
   std::function<void(const AccessRecord&)> on_access = {};
 };
 
+// The gauges GET /metrics reads from the store at scrape time: certsteward_ready (1 while the
+// store answers, what GET /readyz reports), and while it does certificates by status and jobs by
+// type, lane and status (every combination, 0 included, so alerts never meet an absent series),
+// issued certificates expiring within 1, 7 and 30 days of `now` (expired ones included) and
+// already expired, and licence usage. The expiry counts take one indexed count per project and
+// window.
+ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now);
+
 class Api {
  public:
   Api(ApiServices services, ApiOptions options);
@@ -109,8 +117,8 @@ class Api {
 
   const Router& router() const { return router_; }
 
-  // The Prometheus text of GET /metrics: request counters and latencies, plus certificates by
-  // status, jobs by type and status, and licence usage read from the store at scrape time.
+  // The Prometheus text of GET /metrics: request counters and latencies, plus what storeGauges
+  // reads from the store at scrape time.
   std::string metricsText();
 
  private:
