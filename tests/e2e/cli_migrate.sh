@@ -13,25 +13,9 @@ standin_cmd="$2"
 source "$(dirname "$0")/cli_common.sh"
 standin=""
 trap 'cleanup; [ -n "$standin" ] && kill "$standin" 2> /dev/null || true' EXIT
-
-"$standin_cmd" --install > /dev/null 2>&1 || { echo "SKIPPED: the MongoDB stand-in needs node and npm"; exit 77; }
-start_standin() {  # on $mport; bounded wait
-  "$standin_cmd" "$mport" > "$work/standin" 2>&1 &
-  standin=$!
-  for _ in $(seq 1 100); do
-    grep -q "^ready $mport" "$work/standin" && return 0
-    kill -0 "$standin" 2> /dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-for _ in $(seq 1 20); do
-  mport=$((20000 + RANDOM % 40000))
-  start_standin && break
-  standin=""
-done
-[ -n "$standin" ] || fail "stand-in did not start"
-mongo="mongodb://127.0.0.1:$mport/certsteward_migrate?serverSelectionTimeoutMS=2000"
+source "$(dirname "$0")/standin_common.sh"
+start_standin_on_a_free_port || fail "stand-in did not start"
+mongo="mongodb://127.0.0.1:$standin_port/certsteward_migrate?serverSelectionTimeoutMS=2000"
 sqlite="sqlite://$work/db.sqlite"
 back="sqlite://$work/back/db.sqlite"
 

@@ -17,28 +17,12 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; [ -f "$work/log" ] && cat "$work/log" >&2; exit 1; }
 
-"$standin_cmd" --install > /dev/null 2>&1 || { echo "SKIPPED: the MongoDB stand-in needs node and npm"; exit 77; }
-
-start_standin() {  # on $port; bounded wait
-  "$standin_cmd" "$port" > "$work/standin" 2>&1 &
-  standin=$!
-  for _ in $(seq 1 100); do
-    grep -q "^ready $port" "$work/standin" && return 0
-    kill -0 "$standin" 2> /dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-for _ in $(seq 1 20); do
-  port=$((20000 + RANDOM % 40000))
-  start_standin && break
-  standin=""
-done
-[ -n "$standin" ] || fail "stand-in did not start"
+source "$(dirname "$0")/standin_common.sh"
+start_standin_on_a_free_port || fail "stand-in did not start"
 
 cat > "$work/conf" <<CONF
 server.listen = 127.0.0.1:0
-store.url = mongodb://127.0.0.1:$port/certsteward_e2e?serverSelectionTimeoutMS=500&connectTimeoutMS=500
+store.url = mongodb://127.0.0.1:$standin_port/certsteward_e2e?serverSelectionTimeoutMS=500&connectTimeoutMS=500
 jwt.secret = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 secrets.key = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 CONF
