@@ -79,6 +79,6 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${CERTSTEWARD_PACKAGING_SOURCE}/postinst
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 
 # `package_source` (not the Debian package): the tree without builds, data or dependencies.
-set(CPACK_SOURCE_IGNORE_FILES "^${PROJECT_SOURCE_DIR}/(\\.git|build|data)/" "/node_modules/")
+set(CPACK_SOURCE_IGNORE_FILES "^${PROJECT_SOURCE_DIR}/([.]git|build|data)/" "/node_modules/")
 
 include(CPack)

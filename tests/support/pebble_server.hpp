@@ -66,8 +66,9 @@ class PebbleServer : public LocalServer {
     pid_ = ::fork();
     if (pid_ == 0) {
       const std::string log = (dir_ / "pebble.log").string();
-      (void)std::freopen(log.c_str(), "w", stdout);
-      (void)std::freopen(log.c_str(), "a", stderr);
+      if (std::freopen(log.c_str(), "w", stdout) == nullptr ||
+          std::freopen(log.c_str(), "a", stderr) == nullptr)
+        ::_exit(127);
       ::setenv("PEBBLE_VA_NOSLEEP", "1", 1);
       ::setenv("PEBBLE_WFE_NONCEREJECT", "0", 1);
       ::setenv("PEBBLE_AUTHZREUSE", "0", 1);
