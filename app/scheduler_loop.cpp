@@ -37,7 +37,14 @@ void SchedulerLoop::loop() {
   while (!stopping_) {
     auto lead = scheduler_.lead(instance_);
     if (!lead) {
+      // The lease cannot be renewed: it lapses, and another instance may take it. Not counted as
+      // leading from here on, so the gauge never shows two leaders or hides a missing one.
       spdlog::warn("scheduler: leader lease: {}", lead.error().message);
+      if (leading) {
+        leading = false;
+        metrics_.set("certsteward_scheduler_leader", {}, 0);
+        spdlog::info("scheduler: {} stops leading: the store did not answer", instance_);
+      }
     } else if (*lead != leading) {
       leading = *lead;
       metrics_.set("certsteward_scheduler_leader", {}, leading ? 1 : 0);

@@ -92,6 +92,10 @@ class CertificateRepository {
   /** @return how many certificates exist in all projects (the licence counts them). */
   virtual domain::Result<std::int64_t> countAll() const = 0;
 
+  /** @return how many issued certificates of all projects expire before `before` (expired ones
+   * included; metrics), counted by the store through an index without reading them. */
+  virtual domain::Result<std::int64_t> countExpiringBefore(domain::Timestamp before) const = 0;
+
   /**
    * @return a number that changes whenever a certificate of the project is created, updated or
    * deleted (0 before the first). Readers use it to tell whether something they derived from

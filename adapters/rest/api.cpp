@@ -191,30 +191,6 @@ std::vector<E> everyValue() {
   return values;
 }
 
-// Issued certificates of all projects expiring before each of `before` (one indexed count per
-// project and instant); nullopt when the store fails.
-std::optional<std::vector<std::int64_t>> countExpiringBefore(
-    ports::Store& store, const std::vector<domain::Timestamp>& before) {
-  std::vector<std::int64_t> totals(before.size(), 0);
-  domain::PageRequest page{1, 500};
-  for (;;) {
-    auto projects = store.projects().list(page);
-    if (!projects) return std::nullopt;
-    for (const auto& project : projects->items) {
-      for (std::size_t i = 0; i < before.size(); ++i) {
-        ports::CertificateFilter filter;
-        filter.expires_before = before[i];
-        auto n = store.certificates().countMatching(project.id, filter);
-        if (!n) return std::nullopt;
-        totals[i] += *n;
-      }
-    }
-    if (static_cast<std::int64_t>(projects->items.size()) < page.page_size) break;
-    ++page.page;
-  }
-  return totals;
-}
-
 }  // namespace
 
 ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now) {
@@ -247,12 +223,18 @@ ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now) {
   std::vector<domain::Timestamp> instants{now};
   for (const int days : kWindowsDays)
     instants.push_back(now + std::chrono::days{days});
-  if (auto expiring = countExpiringBefore(store, instants)) {
-    gauges["certsteward_certificates_expired"].push_back({{}, static_cast<double>((*expiring)[0])});
+  std::vector<std::int64_t> expiring;
+  for (const auto instant : instants) {
+    auto n = store.certificates().countExpiringBefore(instant);
+    if (!n) break;
+    expiring.push_back(*n);
+  }
+  if (expiring.size() == instants.size()) {
+    gauges["certsteward_certificates_expired"].push_back({{}, static_cast<double>(expiring[0])});
     auto& samples = gauges["certsteward_certificates_expiring"];
     for (std::size_t i = 0; i < kWindowsDays.size(); ++i) {
       samples.push_back({{{"within_days", std::to_string(kWindowsDays[i])}},
-                         static_cast<double>((*expiring)[i + 1])});
+                         static_cast<double>(expiring[i + 1])});
     }
   }
   auto license = store.license().get();

@@ -98,8 +98,8 @@ struct ApiOptions {
 // store answers, what GET /readyz reports), and while it does certificates by status and jobs by
 // type, lane and status (every combination, 0 included, so alerts never meet an absent series),
 // issued certificates expiring within 1, 7 and 30 days of `now` (expired ones included) and
-// already expired, and licence usage. The expiry counts take one indexed count per project and
-// window.
+// already expired, and licence usage. The expiry counts take one indexed count per window,
+// whatever the number of projects.
 ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now);
 
 class Api {

@@ -249,6 +249,29 @@ TEST_CASE_TEMPLATE("certificate repository: counts by status across projects", F
         0);  // statuses without certificates are absent
 }
 
+TEST_CASE_TEMPLATE(
+    "certificate repository: issued certificates expiring before an instant, all projects", F,
+    CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  CHECK(*repo.countExpiringBefore(fx.now() + 24h) == 0);
+  REQUIRE(repo.create(makeCert(fx, "p1", "gone.example.com", CertificateStatus::active, -1h)).ok());
+  REQUIRE(repo.create(makeCert(fx, "p1", "soon.example.com", CertificateStatus::active, 2h)).ok());
+  REQUIRE(repo.create(makeCert(fx, "p2", "week.example.com", CertificateStatus::renewal_failed,
+                               5 * 24h))
+              .ok());
+  REQUIRE(repo.create(makeCert(fx, "p2", "later.example.com", CertificateStatus::active, 60 * 24h))
+              .ok());
+  REQUIRE(repo.create(makeCert(fx, "p3", "new.example.com", CertificateStatus::issuing)).ok());
+  const auto at = [&](Duration d) { return *repo.countExpiringBefore(fx.now() + d); };
+  CHECK(at(0h) == 1);  // the expired one
+  CHECK(at(24h) == 2);
+  CHECK(at(7 * 24h) == 3);
+  CHECK(at(30 * 24h) == 3);
+  CHECK(at(90 * 24h) == 4);  // never the one without an expiry
+  CHECK(at(2h) == 1);        // strictly before
+}
+
 TEST_CASE_TEMPLATE("certificate repository: the generation moves with every write of its project",
                    F, CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;

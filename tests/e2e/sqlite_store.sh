@@ -69,19 +69,20 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")
 stop
 
 # An older database (as release 1 left it: schema version 1) is migrated forward on start.
-# Undo what migrations 2 to 6 made; all must come back.
-[ "$applied" -ge 6 ] || fail "expected at least 6 migrations, found $applied"
+# Undo what migrations 2 to 7 made; all must come back.
+[ "$applied" -ge 7 ] || fail "expected at least 7 migrations, found $applied"
 sqlite3 "$db" "DELETE FROM schema_migrations WHERE version >= 2;
   DROP INDEX jobs_status_type;
   DROP TRIGGER certificates_generation_insert; DROP TRIGGER certificates_generation_update;
   DROP TRIGGER certificates_generation_delete; DROP TABLE certificate_generations;
   DROP TABLE events; DROP TABLE ca_activity;
-  DROP INDEX resources_ref2; ALTER TABLE resources DROP COLUMN ref2;"
+  DROP INDEX resources_ref2; ALTER TABLE resources DROP COLUMN ref2;
+  DROP INDEX certificates_expires;"
 start
 stop
 [ "$(sqlite3 "$db" 'SELECT MAX(version) FROM schema_migrations')" = "$applied" ] || fail "not migrated forward"
 for name in jobs_status_type certificate_generations certificates_generation_update events \
-  events_project_at ca_activity ca_activity_domain resources_ref2; do
+  events_project_at ca_activity ca_activity_domain resources_ref2 certificates_expires; do
   [ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name = '$name'")" ] \
     || fail "$name missing after migrating forward"
 done

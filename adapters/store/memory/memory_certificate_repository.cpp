@@ -154,6 +154,15 @@ domain::Result<std::int64_t> MemoryCertificateRepository::countAll() const {
   return static_cast<std::int64_t>(items_.size());
 }
 
+domain::Result<std::int64_t> MemoryCertificateRepository::countExpiringBefore(
+    domain::Timestamp before) const {
+  std::lock_guard lock(mu_);
+  std::int64_t n = 0;
+  for (const auto& [id, c] : items_)
+    n += c.expires_at && *c.expires_at < before ? 1 : 0;
+  return n;
+}
+
 domain::Result<std::int64_t> MemoryCertificateRepository::generation(
     const domain::Id& projectId) const {
   std::lock_guard lock(mu_);

@@ -22,6 +22,7 @@ class MemoryCertificateRepository : public ports::CertificateRepository {
   domain::Result<std::int64_t> countMatching(const domain::Id& projectId,
                                              const ports::CertificateFilter& filter) const override;
   domain::Result<std::int64_t> countAll() const override;
+  domain::Result<std::int64_t> countExpiringBefore(domain::Timestamp before) const override;
   domain::Result<std::int64_t> generation(const domain::Id& projectId) const override;
   domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
                                                                  std::int64_t limit) const override;

@@ -268,6 +268,14 @@ domain::Result<std::int64_t> MongoCertificateRepository::countAll() const {
   });
 }
 
+domain::Result<std::int64_t> MongoCertificateRepository::countExpiringBefore(
+    domain::Timestamp before) const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.client();
+    return c.count("certificates", Bson().doc("expires_at", Bson().ts("$lt", before)));
+  });
+}
+
 domain::Result<std::vector<Certificate>> MongoCertificateRepository::dueForRenewal(
     domain::Timestamp now, std::int64_t limit) const {
   return guarded([&]() -> domain::Result<std::vector<Certificate>> {

@@ -24,6 +24,7 @@ constexpr IndexSpec kIndexes[] = {
     {"certificates", "project_expires", R"({"project_id":1,"expires_at":1,"id":1})", "{}"},
     {"certificates", "project_renewal", R"({"project_id":1,"next_renewal_at":1,"id":1})", "{}"},
     {"certificates", "project_name", R"({"project_id":1,"common_name":1,"id":1})", "{}"},
+    {"certificates", "expires", R"({"expires_at":1})", "{}"},
     {"certificates", "due", R"({"next_renewal_at":1,"id":1})",
      R"({"partialFilterExpression":{"auto_renew":true}})"},
     {"certificates", "distribution_pending", R"({"distribution_pending_since":1,"id":1})",

@@ -228,6 +228,18 @@ domain::Result<std::int64_t> SqliteCertificateRepository::countAll() const {
   });
 }
 
+domain::Result<std::int64_t> SqliteCertificateRepository::countExpiringBefore(
+    domain::Timestamp before) const {
+  return guarded([&]() -> domain::Result<std::int64_t> {
+    auto c = db_.reader();
+    auto s = c->prepare(
+        "SELECT COUNT(*) FROM certificates WHERE expires_at IS NOT NULL AND expires_at < ?");
+    s.bind(before);
+    s.step();
+    return s.integer(0);
+  });
+}
+
 domain::Result<std::int64_t> SqliteCertificateRepository::generation(
     const domain::Id& projectId) const {
   if (auto known = generations_.find(projectId)) return *known;
