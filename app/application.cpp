@@ -41,6 +41,7 @@
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
 #include "domain/audit.hpp"
+#include "domain/enum_names.hpp"
 #include "domain/job.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
@@ -392,8 +393,7 @@ namespace {
 // The worker series the shipped dashboard and alerts (docs/monitoring) read exist from the
 // start, at 0: rate() and increase() then see the first failure instead of an absent series.
 void declareWorkerSeries(adapters::metrics::PrometheusRegistry& metrics) {
-  for (int i = 0; nameOf(static_cast<domain::JobType>(i)) != "unknown"; ++i) {
-    const auto type = static_cast<domain::JobType>(i);
+  for (const auto type : domain::everyValue<domain::JobType>()) {
     for (const char* outcome : {"succeeded", "retrying", "dead"}) {
       metrics.increment("certsteward_job_attempts_total",
                         {{"type", std::string(nameOf(type))},

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace certsteward::domain {
 
@@ -31,6 +32,16 @@ struct EnumNames {
 template <class E, class... Pairs>
 constexpr auto makeEnumNames(Pairs... pairs) {
   return EnumNames<E, sizeof...(Pairs)>{{{pairs...}}};
+}
+
+// Every value of a contiguous enum (0, 1, ...) in order, for enums whose nameOf answers
+// "unknown" past the last value (found by argument-dependent lookup).
+template <class E>
+std::vector<E> everyValue() {
+  std::vector<E> values;
+  for (int i = 0; nameOf(static_cast<E>(i)) != "unknown"; ++i)
+    values.push_back(static_cast<E>(i));
+  return values;
 }
 
 }  // namespace certsteward::domain

@@ -2,6 +2,7 @@
 #include "adapters/rest/api.hpp"
 
 #include "domain/encoding.hpp"
+#include "domain/enum_names.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -180,19 +181,6 @@ HttpResponse Api::handle(const HttpRequest& request) {
   return response;
 }
 
-namespace {
-
-// Every value of a contiguous enum whose names come from nameOf ("unknown" past the last).
-template <class E>
-std::vector<E> everyValue() {
-  std::vector<E> values;
-  for (int i = 0; nameOf(static_cast<E>(i)) != "unknown"; ++i)
-    values.push_back(static_cast<E>(i));
-  return values;
-}
-
-}  // namespace
-
 ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now) {
   ports::MetricSamples gauges;
   const bool ready = store.ping().ok();
@@ -201,7 +189,7 @@ ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now) {
   if (!ready) return gauges;
   if (auto certs = store.certificates().countByStatus()) {
     auto& samples = gauges["certsteward_certificates"];
-    for (const auto status : everyValue<domain::CertificateStatus>()) {
+    for (const auto status : domain::everyValue<domain::CertificateStatus>()) {
       const auto it = certs->find(status);
       samples.push_back({{{"status", std::string(nameOf(status))}},
                          it == certs->end() ? 0.0 : static_cast<double>(it->second)});
@@ -209,8 +197,8 @@ ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now) {
   }
   if (auto jobs = store.jobs().countByTypeAndStatus()) {
     auto& samples = gauges["certsteward_jobs"];
-    for (const auto type : everyValue<domain::JobType>()) {
-      for (const auto status : everyValue<domain::JobStatus>()) {
+    for (const auto type : domain::everyValue<domain::JobType>()) {
+      for (const auto status : domain::everyValue<domain::JobStatus>()) {
         const auto it = jobs->find({type, status});
         samples.push_back({{{"type", std::string(nameOf(type))},
                             {"lane", std::string(nameOf(domain::laneOf(type)))},

@@ -34,29 +34,34 @@ Status counted(std::int64_t& n) {
 // A kind held per project: how to copy one project's share, and how to count it in a store.
 struct ProjectKind {
   std::string name;
-  std::function<Status(ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n)>
-      copy;
+  std::function<Status(ports::Store& from, ports::Store& to, const Id& project)> copy;
   std::function<Status(ports::Store& store, const Id& project, std::int64_t& n)> count;
 };
+
+// A kind read page by page with `list(store, project, page)` and written an item at a time with
+// `write(store, item)`.
+template <class List, class Write>
+ProjectKind listed(std::string name, List list, Write write) {
+  return {std::move(name),
+          [list, write](ports::Store& from, ports::Store& to, const Id& project) {
+            return eachItem([&](const PageRequest& r) { return list(from, project, r); },
+                            [&](const auto& item) { return write(to, item); });
+          },
+          [list](ports::Store& store, const Id& project, std::int64_t& n) {
+            return eachItem([&](const PageRequest& r) { return list(store, project, r); },
+                            [&](const auto&) { return counted(n); });
+          }};
+}
 
 // The project-scoped repositories (create / list), chosen by the Store accessor.
 template <class Repo>
 ProjectKind scoped(std::string name, Repo& (ports::Store::*of)()) {
-  return {std::move(name),
-          [of](ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n) {
-            auto& source = (from.*of)();
-            auto& target = (to.*of)();
-            return eachItem([&](const PageRequest& r) { return source.list(project, r); },
-                            [&](const auto& entity) {
-                              ++n;
-                              return target.create(entity);
-                            });
-          },
-          [of](ports::Store& store, const Id& project, std::int64_t& n) {
-            auto& repo = (store.*of)();
-            return eachItem([&](const PageRequest& r) { return repo.list(project, r); },
-                            [&](const auto&) { return counted(n); });
-          }};
+  return listed(
+      std::move(name),
+      [of](ports::Store& s, const Id& project, const PageRequest& r) {
+        return (s.*of)().list(project, r);
+      },
+      [of](ports::Store& s, const auto& entity) { return (s.*of)().create(entity); });
 }
 
 // Oldest first (created_at, then id): the order the store had them in.
@@ -78,114 +83,81 @@ Status eachJobLog(ports::Store& store, const Id& job,
   return eachItem([&](const PageRequest& r) { return store.jobLogs().list(job, r); }, visit);
 }
 
+// Jobs are listed newest first. They are added finished ones first, then the unfinished, each
+// oldest first and exactly as it was (status, attempts, next run, lock), so that enqueue's
+// idempotency check (one unfinished job per key) meets the same jobs it met in the source; a
+// job that was running is reclaimed once its lock has expired.
+Status copyJobs(ports::Store& from, ports::Store& to, const Id& project) {
+  std::vector<Job> jobs;
+  if (auto s = eachJob(from, project,
+                       [&](const Job& j) {
+                         jobs.push_back(j);
+                         return Status{};
+                       });
+      !s)
+    return s;
+  std::reverse(jobs.begin(), jobs.end());
+  std::stable_partition(jobs.begin(), jobs.end(),
+                        [](const Job& j) { return isTerminal(j.status); });
+  for (const auto& job : jobs) {
+    auto added = to.jobs().enqueue(job);
+    if (!added) return Status(added.error());
+    if (!added->created) {
+      return Status(makeError(ErrorCode::conflict,
+                              "job " + job.id +
+                                  " shares its idempotency key with another unfinished job in "
+                                  "the target"));
+    }
+  }
+  return Status{};
+}
+
 std::vector<ProjectKind> projectKinds() {
   std::vector<ProjectKind> kinds;
-  kinds.push_back(
-      {"memberships",
-       [](ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n) {
-         return eachItem(
-             [&](const PageRequest& r) { return from.memberships().listForProject(project, r); },
-             [&](const Membership& m) {
-               ++n;
-               return to.memberships().put(m);
-             });
-       },
-       [](ports::Store& store, const Id& project, std::int64_t& n) {
-         return eachItem(
-             [&](const PageRequest& r) { return store.memberships().listForProject(project, r); },
-             [&](const Membership&) { return counted(n); });
-       }});
+  kinds.push_back(listed(
+      "memberships",
+      [](ports::Store& s, const Id& project, const PageRequest& r) {
+        return s.memberships().listForProject(project, r);
+      },
+      [](ports::Store& s, const Membership& m) { return s.memberships().put(m); }));
   kinds.push_back(scoped("acme_accounts", &ports::Store::acmeAccounts));
   kinds.push_back(scoped("dns_credentials", &ports::Store::dnsCredentials));
   kinds.push_back(scoped("zones", &ports::Store::zones));
   kinds.push_back(scoped("credentials", &ports::Store::credentials));
   kinds.push_back(scoped("module_configs", &ports::Store::moduleConfigs));
-  kinds.push_back(
-      {"certificates",
-       [](ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n) {
-         const auto filter = allCertificates();
-         return eachItem(
-             [&](const PageRequest& r) { return from.certificates().list(project, filter, r); },
-             [&](const Certificate& c) {
-               ++n;
-               return to.certificates().create(c);
-             });
-       },
-       [](ports::Store& store, const Id& project, std::int64_t& n) {
-         const auto filter = allCertificates();
-         return eachItem(
-             [&](const PageRequest& r) { return store.certificates().list(project, filter, r); },
-             [&](const Certificate&) { return counted(n); });
-       }});
+  kinds.push_back(listed(
+      "certificates",
+      [](ports::Store& s, const Id& project, const PageRequest& r) {
+        return s.certificates().list(project, allCertificates(), r);
+      },
+      [](ports::Store& s, const Certificate& c) { return s.certificates().create(c); }));
   kinds.push_back(scoped("distributions", &ports::Store::distributions));
   kinds.push_back(scoped("notification_channels", &ports::Store::notificationChannels));
   kinds.push_back(scoped("notification_rules", &ports::Store::notificationRules));
   kinds.push_back(scoped("notification_deliveries", &ports::Store::notificationDeliveries));
   kinds.push_back(scoped("notification_states", &ports::Store::notificationStates));
-  // Jobs are listed newest first. They are added finished ones first, then the unfinished, each
-  // oldest first and exactly as it was (status, attempts, next run, lock), so that enqueue's
-  // idempotency check (one unfinished job per key) meets the same jobs it met in the source; a
-  // job that was running is reclaimed once its lock has expired.
-  kinds.push_back({"jobs",
-                   [](ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n) {
-                     std::vector<Job> jobs;
-                     if (auto s = eachJob(from, project,
-                                          [&](const Job& j) {
-                                            jobs.push_back(j);
-                                            return Status{};
-                                          });
-                         !s)
-                       return s;
-                     std::reverse(jobs.begin(), jobs.end());
-                     std::stable_partition(jobs.begin(), jobs.end(),
-                                           [](const Job& j) { return isTerminal(j.status); });
-                     for (const auto& job : jobs) {
-                       auto added = to.jobs().enqueue(job);
-                       if (!added) return Status(added.error());
-                       if (!added->created) {
-                         return Status(
-                             makeError(ErrorCode::conflict,
-                                       "job " + job.id +
-                                           " shares its idempotency key with another unfinished "
-                                           "job in the target"));
-                       }
-                       ++n;
-                     }
-                     return Status{};
-                   },
-                   [](ports::Store& store, const Id& project, std::int64_t& n) {
+  kinds.push_back({"jobs", copyJobs, [](ports::Store& store, const Id& project, std::int64_t& n) {
                      return eachJob(store, project, [&](const Job&) { return counted(n); });
                    }});
-  kinds.push_back({"job_logs",
-                   [](ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n) {
-                     return eachJob(from, project, [&](const Job& job) {
-                       return eachJobLog(from, job.id, [&](const JobLogEntry& line) {
-                         ++n;
-                         return to.jobLogs().append(line);
-                       });
-                     });
-                   },
-                   [](ports::Store& store, const Id& project, std::int64_t& n) {
-                     return eachJob(store, project, [&](const Job& job) {
-                       return eachJobLog(store, job.id,
-                                         [&](const JobLogEntry&) { return counted(n); });
-                     });
-                   }});
   kinds.push_back(
-      {"events",
-       [](ports::Store& from, ports::Store& to, const Id& project, std::int64_t& n) {
-         return eachItem(
-             [&](const PageRequest& r) { return from.events().listInOrder(project, r); },
-             [&](const Event& e) {
-               ++n;
-               return to.events().record(e);
-             });
+      {"job_logs",
+       [](ports::Store& from, ports::Store& to, const Id& project) {
+         return eachJob(from, project, [&](const Job& job) {
+           return eachJobLog(from, job.id,
+                             [&](const JobLogEntry& line) { return to.jobLogs().append(line); });
+         });
        },
        [](ports::Store& store, const Id& project, std::int64_t& n) {
-         return eachItem(
-             [&](const PageRequest& r) { return store.events().listInOrder(project, r); },
-             [&](const Event&) { return counted(n); });
+         return eachJob(store, project, [&](const Job& job) {
+           return eachJobLog(store, job.id, [&](const JobLogEntry&) { return counted(n); });
+         });
        }});
+  kinds.push_back(listed(
+      "events",
+      [](ports::Store& s, const Id& project, const PageRequest& r) {
+        return s.events().listInOrder(project, r);
+      },
+      [](ports::Store& s, const Event& e) { return s.events().record(e); }));
   return kinds;
 }
 
@@ -355,7 +327,6 @@ Status StoreMigration::copyAuditLog(MigrationReport& report) {
 
 Status StoreMigration::copyEverything(MigrationReport& report) {
   // Org-wide first: users, projects, the licence and settings.
-  std::int64_t ignored = 0;
   if (auto s = eachUser(from_, [&](const User& u) { return to_.users().create(u); }); !s) return s;
   std::vector<Id> projectIds;
   if (auto s = eachProject(from_,
@@ -381,7 +352,7 @@ Status StoreMigration::copyEverything(MigrationReport& report) {
   const auto kinds = projectKinds();
   for (const auto& project : projectIds) {
     for (const auto& kind : kinds) {
-      if (auto s = kind.copy(from_, to_, project, ignored); !s) return s;
+      if (auto s = kind.copy(from_, to_, project); !s) return s;
     }
     if (auto s = holdLeases(); !s) return s;
   }

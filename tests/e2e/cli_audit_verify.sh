@@ -9,16 +9,12 @@ source "$(dirname "$0")/cli_common.sh"
 CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=root CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD="root password 1" \
   start_server
 api="http://127.0.0.1:$port/api/v1"
-token=$(curl -s -X POST "$api/auth/login" -H 'Content-Type: application/json' \
-  -d '{"username":"root","password":"root password 1"}' | sed -E 's/.*"access_token":"([^"]+)".*/\1/')
+token=$(login root "root password 1")
 for i in 1 2 3; do
   curl -s -o /dev/null -X POST "$api/projects" -H "Authorization: Bearer $token" \
     -H 'Content-Type: application/json' -d "{\"name\":\"project $i\"}"
 done
-head=$(curl -s "$api/audit-logs/head" -H "Authorization: Bearer $token")
-sequence=$(echo "$head" | sed -E 's/.*"sequence":([0-9]+).*/\1/')
-checksum=$(echo "$head" | sed -E 's/.*"checksum":"([0-9a-f]+)".*/\1/')
-[ "$sequence" -ge 5 ] || fail "too few audit entries: $head"
+read_audit_head "$token"
 kill -TERM "$pid"; wait "$pid" || true; pid=""
 
 "$bin" audit verify --config "$work/conf" --expected-sequence "$sequence" \

@@ -9,16 +9,12 @@ source "$(dirname "$0")/cli_common.sh"
 CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=root CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD="root password 1" \
   start_server
 api="http://127.0.0.1:$port/api/v1"
-login() {
-  curl -s -X POST "$api/auth/login" -H 'Content-Type: application/json' \
-    -d '{"username":"root","password":"root password 1"}' | sed -E 's/.*"access_token":"([^"]+)".*/\1/'
-}
 project() {
   curl -s -o /dev/null -w '%{http_code}' -X POST "$api/projects" -H "Authorization: Bearer $token" \
     -H 'Content-Type: application/json' -d "{\"name\":\"$1\"}"
 }
 projects() { curl -s "$api/projects" -H "Authorization: Bearer $token" | sed -E 's/.*"total":([0-9]+).*/\1/'; }
-token=$(login)
+token=$(login root "root password 1")
 [ "$(project first)" = 201 ] || fail "first project"
 [ "$(project second)" = 201 ] || fail "second project"
 
@@ -51,6 +47,6 @@ set -e
 "$bin" audit verify --config "$work/conf" | grep -q "audit log intact" || fail "restored chain"
 start_server
 api="http://127.0.0.1:$port/api/v1"
-token=$(login)
+token=$(login root "root password 1")
 [ "$(projects)" = 2 ] || fail "the restore did not bring the backup's state back: $(projects)"
 echo "ok: backup while running, refusals, restore after a stop"

@@ -1,6 +1,7 @@
 # Sourced by the command-line e2e scripts: a work directory removed at exit (with the server
 # started by start_server killed), fail, a SQLite configuration with fresh secrets in
-# $work/conf, and start_server, which runs `serve` on it and sets $pid and $port.
+# $work/conf, start_server, which runs `serve` on it and sets $pid and $port, and login and
+# read_audit_head against that server.
 # Expects $bin (the packaged binary).
 work=$(mktemp -d)
 pid=""
@@ -27,4 +28,23 @@ start_server() {
     sleep 0.1
   done
   [ -n "$port" ] || fail "server did not start: $(cat "$work/log")"
+}
+
+# login USER PASSWORD: prints the access token of a password login to that server (nothing
+# when refused).
+login() {
+  curl -s --max-time 10 -X POST "http://127.0.0.1:$port/api/v1/auth/login" \
+    -H 'Content-Type: application/json' -d "{\"username\":\"$1\",\"password\":\"$2\"}" |
+    sed -nE 's/.*"access_token":"([^"]+)".*/\1/p'
+}
+
+# read_audit_head TOKEN: sets $sequence and $checksum from GET /audit-logs/head, at least 5
+# entries in.
+read_audit_head() {
+  local head
+  head=$(curl -s --max-time 10 "http://127.0.0.1:$port/api/v1/audit-logs/head" \
+    -H "Authorization: Bearer $1")
+  sequence=$(echo "$head" | sed -E 's/.*"sequence":([0-9]+).*/\1/')
+  checksum=$(echo "$head" | sed -E 's/.*"checksum":"([0-9a-f]+)".*/\1/')
+  [ "$sequence" -ge 5 ] || fail "too few audit entries: $head"
 }

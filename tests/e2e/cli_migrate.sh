@@ -23,10 +23,6 @@ back="sqlite://$work/back/db.sqlite"
 CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=root CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD="root password 1" \
   start_server
 api="http://127.0.0.1:$port/api/v1"
-login() {  # username password -> access token
-  curl -s --max-time 10 -X POST "$api/auth/login" -H 'Content-Type: application/json' \
-    -d "{\"username\":\"$1\",\"password\":\"$2\"}" | sed -nE 's/.*"access_token":"([^"]+)".*/\1/p'
-}
 token=$(login root "root password 1")
 [ -n "$token" ] || fail "no login"
 for i in 1 2 3; do
@@ -36,10 +32,7 @@ done
 curl -s -o /dev/null --max-time 10 -X POST "$api/users" -H "Authorization: Bearer $token" \
   -H 'Content-Type: application/json' \
   -d '{"username":"carol","password":"carol password 1","org_role":"viewer"}'
-head=$(curl -s --max-time 10 "$api/audit-logs/head" -H "Authorization: Bearer $token")
-sequence=$(echo "$head" | sed -E 's/.*"sequence":([0-9]+).*/\1/')
-checksum=$(echo "$head" | sed -E 's/.*"checksum":"([0-9a-f]+)".*/\1/')
-[ "$sequence" -ge 5 ] || fail "too few audit entries: $head"
+read_audit_head "$token"
 
 expect_exit() {  # status what command...: runs it, output in $work/out
   local want=$1 what=$2
