@@ -1,6 +1,7 @@
 // Wiring only: no rules here.
 #include "app/application.hpp"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,8 +42,10 @@
 #include "app/store_factory.hpp"
 #include "app/worker_pool.hpp"
 #include "domain/audit.hpp"
+#include "domain/encoding.hpp"
 #include "domain/enum_names.hpp"
 #include "domain/job.hpp"
+#include "domain/services/abandoned_locks.hpp"
 #include "domain/services/access_control.hpp"
 #include "domain/services/audit_service.hpp"
 #include "domain/services/auth_service.hpp"
@@ -211,6 +214,7 @@ struct Application::Parts {
   // Every service reads users through this cache (authentication reads one per request).
   adapters::cache::CachingUserRepository users_;
   adapters::crypto::OpenSslRandom random;
+  std::string instance;  // "<instance>#<boot>", see instanceId()
   adapters::crypto::OpenSslMac auditMac;
   adapters::crypto::OpenSslMac fingerprintMac;
   adapters::crypto::OpenSslMac csrfMac;
@@ -247,7 +251,10 @@ struct Application::Parts {
         };
         return o;
       }()};
-  adapters::notify::ChannelSenders channelSenders;
+  // The one outbound policy of every connection a project's settings aim.
+  std::shared_ptr<const adapters::common::Outbound> outbound =
+      std::make_shared<adapters::common::Outbound>(domain::OutboundPolicy(config.outbound_allow));
+  adapters::notify::ChannelSenders channelSenders{outbound};
   domain::NotificationRunner notificationRunner{
       {store->notificationDeliveries(), store->notificationChannels(), store->notificationRules(),
        store->jobs(), store->transactions(), store->projects(), channelSenders, secretBox, ids,
@@ -255,7 +262,8 @@ struct Application::Parts {
       notificationOptions(config)};
   adapters::distribution::BuiltInModules distributionModules{
       adapters::distribution::FileModuleSettings{config.distribution_exec_commands,
-                                                 config.distribution_file_directories}};
+                                                 config.distribution_file_directories},
+      outbound};
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::acme::AcmeIssuer issuer;
@@ -408,13 +416,22 @@ void declareWorkerSeries(adapters::metrics::PrometheusRegistry& metrics) {
   }
 }
 
-std::string instanceId() {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  return std::string(host) + ":" + std::to_string(::getpid());
-}
-
 }  // namespace
+
+std::string Application::instanceId() {
+  // "<host>:<address>:<port>#<boot>": the same <instance> across restarts of this server (the
+  // host and its listener), a fresh <boot> per run of the process (domain/job.hpp).
+  if (parts_->instance.empty()) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    std::string name = std::string(host) + ":" + parts_->config.listen_address + ":" +
+                       std::to_string(httpPort() != 0 ? httpPort() : parts_->config.listen_port);
+    std::replace(name.begin(), name.end(), '#', '_');
+    std::replace(name.begin(), name.end(), '/', '_');
+    parts_->instance = name + "#" + domain::toHex(parts_->random.bytes(4));
+  }
+  return parts_->instance;
+}
 
 void Application::startScheduler() {
   if (!parts_->config.scheduler_enabled) return;
@@ -433,6 +450,18 @@ void Application::stopScheduler() {
 void Application::startWorkers() {
   if (!parts_->config.worker_enabled) return;
   const std::string id = instanceId();
+  // What an earlier run of this instance still held (it was killed) is released now, not after
+  // worker.lock_ttl: the workers below reclaim it as the job table says.
+  auto released = domain::releaseAbandonedLocks(parts_->store->projects(), parts_->store->jobs(),
+                                                parts_->clock, id);
+  if (!released) {
+    spdlog::warn(
+        "the jobs an earlier run of this instance held could not be released now ({}); "
+        "they are taken again when their locks expire",
+        released.error().message);
+  } else if (*released > 0) {
+    spdlog::info("released {} job(s) that an earlier run of this instance held", *released);
+  }
   declareWorkerSeries(parts_->metrics);
   // Deliveries have their own lane too: a slow SMTP server never delays issuance or
   // distribution. Started first: the other lanes' events wake it.

@@ -55,6 +55,8 @@ class Application {
  private:
   struct Parts;
   explicit Application(std::unique_ptr<Parts> parts);
+  // "<instance>#<boot>": this server across restarts, and this run of its process.
+  std::string instanceId();
   std::unique_ptr<Parts> parts_;
 };
 

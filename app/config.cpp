@@ -264,6 +264,20 @@ const KeyRule kKeys[] = {
      [](Setter& s) { return s.duration(s.c.distribution_timeout, seconds{1}, minutes{10}); }},
     {"distribution.concurrency",
      [](Setter& s) { return s.integer(s.c.distribution_concurrency, 1, 64); }},
+    {"network.outbound_allow",
+     [](Setter& s) -> domain::Status {
+       s.c.outbound_allow.clear();
+       std::stringstream ss(s.value);
+       std::string item;
+       while (std::getline(ss, item, ',')) {
+         const std::string text(trim(item));
+         if (text.empty()) continue;
+         const auto cidr = domain::parseCidr(text);
+         if (!cidr) return badValue(s.key, "'" + text + "' is not an address or CIDR");
+         s.c.outbound_allow.push_back(*cidr);
+       }
+       return {};
+     }},
     {"notifications.public_url",
      [](Setter& s) -> domain::Status {
        if (!s.value.empty() && !s.value.starts_with("https://") &&
@@ -401,6 +415,29 @@ std::vector<domain::Error> wholeConfigProblems(Config& config) {
   return problems;
 }
 
+std::vector<std::string> configWarnings(const Config& config) {
+  std::vector<std::string> warnings;
+  // A listener others can reach, behind proxies trusted by whole ranges: any host there (or any
+  // local process, for loopback) can write X-Forwarded-For and pass as any client address,
+  // slipping past the per-address login limits.
+  const auto listener = domain::parseIpAddress(config.listen_address);
+  const bool reachable =
+      config.listen_address != "localhost" &&
+      !(listener && domain::classify(*listener) == domain::AddressClass::loopback);
+  if (reachable) {
+    for (const auto& text : config.trusted_proxies) {
+      const auto range = domain::parseCidr(text);
+      if (range && range->bits < (range->base.v4 ? 24 : 120)) {
+        warnings.push_back("server.trusted_proxies trusts " + text + " (a whole range) while " +
+                           "the server listens on " + config.listen_address +
+                           ": any host there can set X-Forwarded-For; name the proxies' own "
+                           "addresses instead");
+      }
+    }
+  }
+  return warnings;
+}
+
 std::map<std::string, std::string> mergedValues(
     const std::map<std::string, std::string>& fileValues,
     const std::function<std::optional<std::string>(const std::string&)>& getenv) {
@@ -462,6 +499,7 @@ ConfigReport checkConfig(
   }
   for (const auto& e : wholeConfigProblems(config))
     report.problems.push_back(e.message);
+  report.warnings = configWarnings(config);
   return report;
 }
 

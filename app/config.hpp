@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "domain/ca_quota.hpp"
+#include "domain/outbound.hpp"
 #include "domain/result.hpp"
 #include "domain/time.hpp"
 
@@ -22,7 +23,7 @@ struct Config {
   std::string listen_address = "127.0.0.1";
   std::uint16_t listen_port = 8080;
   bool secure_cookies = false;
-  std::vector<std::string> trusted_proxies;  // CIDRs; empty = the built-in private ranges
+  std::vector<std::string> trusted_proxies;  // CIDRs whose X-Forwarded-For counts; empty: none
   std::size_t max_request_bytes = 1024 * 1024;
   int http_threads = 0;                  // 0: one per CPU core, at least 2
   int http_request_threads = 4;          // threads for requests that may block (mutations)
@@ -75,6 +76,11 @@ struct Config {
   domain::Duration notifications_timeout = std::chrono::seconds{30};  // one send
   std::int64_t notifications_max_attempts = 5;  // per delivery, with the worker's backoff
   std::int64_t notifications_workers = 2;       // threads of the notification lane (0: none)
+  // network.*
+  // Ranges project-aimed connections (webhook distribution, notification channels, their tests)
+  // may reach besides global addresses; none by default (loopback, private, link-local ... are
+  // refused).
+  std::vector<domain::Cidr> outbound_allow;
   // scheduler.*
   bool scheduler_enabled = true;  // false: this instance never leads
   domain::Duration scheduler_interval = std::chrono::hours{1};
@@ -122,6 +128,7 @@ struct ConfigReport {
   };
   std::vector<Line> lines;
   std::vector<std::string> problems;
+  std::vector<std::string> warnings;  // allowed, but likely not meant (exit status unchanged)
 };
 ConfigReport checkConfig(
     const std::map<std::string, std::string>& fileValues,

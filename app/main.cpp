@@ -230,6 +230,8 @@ int checkConfiguration(const std::optional<std::string>& configPath) {
     std::printf("%s = %s%s\n", line.key.c_str(), line.value.c_str(),
                 line.source == "default" ? "" : ("    # " + line.source).c_str());
   }
+  for (const auto& warning : report.warnings)
+    std::printf("\nwarning: %s\n", warning.c_str());
   if (report.problems.empty()) {
     std::printf("\nno problems\n");
     return 0;

@@ -6,6 +6,7 @@
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "adapters/store/mongo/mongo_store.hpp"
+#include "adapters/store/sqlite/private_files.hpp"
 #include "adapters/store/sqlite/sqlite_backup.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
 
@@ -25,9 +26,12 @@ domain::Result<ports::StorePtr> openStore(const std::string& url) {
   if (url.starts_with("sqlite:")) {
     auto path = sqlitePath(url);
     if (!path) return path.error();
-    const auto parent = std::filesystem::path(*path).parent_path();
-    std::error_code ec;
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    // Directories made here are 0700, the store's files 0600, whatever the umask.
+    if (auto made = adapters::sqlite::createPrivateDirectories(
+            std::filesystem::path(*path).parent_path().string());
+        !made) {
+      return domain::makeError(made.error().code, "store.url " + url + ": " + made.error().message);
+    }
     auto store = adapters::sqlite::SqliteStore::open({*path});
     if (!store) {
       return domain::makeError(store.error().code,

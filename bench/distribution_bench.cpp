@@ -16,6 +16,7 @@
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "domain/services/distribution_runner.hpp"
+#include "support/outbound.hpp"
 #include "support/sshd_server.hpp"
 #include "support/test_certificates.hpp"
 #include "testing/fakes.hpp"
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
   adapters::crypto::AesGcmSecretBox box(std::string(32, 'b'));
   adapters::runtime::ThreadBackground background;
   testing::RecordingNotifierFake notifier;
-  adapters::distribution::BuiltInModules modules({{}, {}});
+  adapters::distribution::BuiltInModules modules({{}, {}}, testing::loopbackOutbound());
   domain::DistributionRunner runner(
       {store.certificates(), store.distributions(), store.moduleConfigs(), store.credentials(),
        modules, box, notifier, clock, background},

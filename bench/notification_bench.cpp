@@ -32,6 +32,7 @@
 #include "adapters/store/sqlite/sqlite_store.hpp"
 #include "domain/services/notification_dispatcher.hpp"
 #include "domain/services/notification_runner.hpp"
+#include "support/outbound.hpp"
 
 using namespace certsteward;
 using Clock = std::chrono::steady_clock;
@@ -144,7 +145,7 @@ Figures run(int events, int workers, domain::Duration gap, domain::Duration poll
   adapters::crypto::SystemClock clock;
   adapters::crypto::ObjectIdGenerator ids(clock);
   adapters::crypto::AesGcmSecretBox box(std::string(32, 'n'));
-  adapters::notify::ChannelSenders senders;
+  adapters::notify::ChannelSenders senders{testing::loopbackOutbound()};
   domain::JobPolicy policy;
   policy.max_attempts = 5;
   // Idle workers wait for their poll interval or until the dispatcher wakes one, as the app's

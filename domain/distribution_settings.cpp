@@ -5,6 +5,8 @@
 #include <charconv>
 #include <set>
 
+#include "domain/encoding.hpp"
+
 namespace certsteward::domain {
 namespace {
 
@@ -236,8 +238,10 @@ Status checkTargetSettings(std::string_view module, const std::string& target, c
     if (v != "true" && v != "false")
       return bad(target, "include_private_key", "must be true or false");
   }
-  if (has("ca_pem") && s.at("ca_pem").find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
-    return bad(target, "ca_pem", "must hold PEM certificates");
+  if (has("ca_pem")) {
+    if (const auto problem = pemCertificatesProblem(s.at("ca_pem")); !problem.empty()) {
+      return bad(target, "ca_pem", problem);
+    }
   }
   return {};
 }

@@ -135,4 +135,59 @@ std::string percentEncode(std::string_view s) {
   return out;
 }
 
+namespace {
+
+bool blank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+// Whether `der` is one DER SEQUENCE (tag 0x30) whose length octets say exactly its size.
+bool derSequence(std::string_view der) {
+  if (der.size() < 2 || static_cast<unsigned char>(der[0]) != 0x30) return false;
+  const auto first = static_cast<unsigned char>(der[1]);
+  std::size_t length = first;
+  std::size_t header = 2;
+  if (first & 0x80) {
+    const std::size_t octets = first & 0x7f;
+    if (octets == 0 || octets > 3 || der.size() < 2 + octets) return false;
+    length = 0;
+    for (std::size_t i = 0; i < octets; ++i)
+      length = (length << 8) | static_cast<unsigned char>(der[2 + i]);
+    header += octets;
+  }
+  return header + length == der.size();
+}
+
+}  // namespace
+
+std::string pemCertificatesProblem(std::string_view bundle) {
+  static constexpr std::string_view kBegin = "-----BEGIN CERTIFICATE-----";
+  static constexpr std::string_view kEnd = "-----END CERTIFICATE-----";
+  if (bundle.size() > 65536) return "must be at most 64 KiB";
+  int count = 0;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t begin = bundle.find(kBegin, at);
+    if (begin == std::string_view::npos) {
+      if (!blank(bundle.substr(at))) return "holds text outside the certificate blocks";
+      break;
+    }
+    if (!blank(bundle.substr(at, begin - at))) return "holds text outside the certificate blocks";
+    const std::size_t bodyFrom = begin + kBegin.size();
+    const std::size_t end = bundle.find(kEnd, bodyFrom);
+    if (end == std::string_view::npos) return "has a certificate block without its END line";
+    std::string base64;
+    for (const char c : bundle.substr(bodyFrom, end - bodyFrom)) {
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+      base64 += c;
+    }
+    const auto der = base64Decode(base64);
+    if (!der || !derSequence(*der)) return "has a certificate block that is not a certificate";
+    if (++count > 100) return "must hold at most 100 certificates";
+    at = end + kEnd.size();
+  }
+  if (count == 0) return "must hold PEM certificates (-----BEGIN CERTIFICATE-----)";
+  return {};
+}
+
 }  // namespace certsteward::domain

@@ -19,4 +19,11 @@ std::optional<std::string> base64UrlDecode(std::string_view text);  // no paddin
 // case). For query and form values, URI components and otpauth labels.
 std::string percentEncode(std::string_view text);
 
+// Why `bundle` is not one or more PEM certificates, or "": every block is
+// "-----BEGIN CERTIFICATE-----" / "-----END CERTIFICATE-----" around base64 (lines of any
+// length) that decodes to a DER SEQUENCE whose length fits what was decoded; only whitespace
+// between blocks; at most 64 KiB and 100 certificates. A structural check (no signature or
+// date is looked at): what the trust stores of the adapters will read as certificates.
+std::string pemCertificatesProblem(std::string_view bundle);
+
 }  // namespace certsteward::domain

@@ -37,7 +37,7 @@ constexpr auto kEventNames = makeEnumNames<JobEvent>(
     EP{JobEvent::heartbeat, "heartbeat"}, EP{JobEvent::succeed, "succeed"},
     EP{JobEvent::fail, "fail"}, EP{JobEvent::shutdown_release, "shutdown_release"},
     EP{JobEvent::cancel, "cancel"}, EP{JobEvent::cancel_observed, "cancel_observed"},
-    EP{JobEvent::retry, "retry"}, EP{JobEvent::defer, "defer"});
+    EP{JobEvent::retry, "retry"}, EP{JobEvent::defer, "defer"}, EP{JobEvent::abandon, "abandon"});
 
 using GP = std::pair<LogLevel, std::string_view>;
 constexpr auto kLevelNames =
@@ -74,6 +74,10 @@ bool expiredExhausted(const Job& j, const JobContext& c) {
 }
 bool expiredAttemptsLeft(const Job& j, const JobContext& c) {
   return isLockExpired(j, c.now) && !j.cancel_requested && j.attempts < j.max_attempts;
+}
+
+bool earlierBootLockLive(const Job& j, const JobContext& c) {
+  return heldByEarlierBoot(j.locked_by, c.worker) && !isLockExpired(j, c.now);
 }
 
 // ---- effects ----
@@ -129,6 +133,10 @@ void deferUntil(Job& j, const JobContext& c) {
   j.attempts = std::max(0, j.attempts - 1);
   j.error_msg = c.error;
   j.next_run_at = std::max(c.now, c.not_before.value_or(c.now));
+  touch(j, c);
+}
+void expireLock(Job& j, const JobContext& c) {
+  j.lock_expires_at = c.now;
   touch(j, c);
 }
 void requestCancel(Job& j, const JobContext& c) {
@@ -190,6 +198,9 @@ constexpr std::array kTransitions{
                   "lock cleared, finished_at = now", std::nullopt},
     JobTransition{S::active, E::defer, holder, "caller holds the lock", S::pending, deferUntil,
                   "lock cleared, attempts - 1, error_msg, next_run_at = not_before", std::nullopt},
+    JobTransition{S::active, E::abandon, earlierBootLockLive,
+                  "an earlier run of the caller's instance holds a live lock", S::active,
+                  expireLock, "lock_expires_at = now (the next claim reclaims it)", std::nullopt},
     JobTransition{S::pending, E::cancel, always, "", S::cancelled, cancelNow, "finished_at = now",
                   std::nullopt},
     JobTransition{S::failed, E::cancel, always, "", S::cancelled, cancelNow, "finished_at = now",
@@ -208,6 +219,16 @@ constexpr std::array kTransitions{
 };
 
 }  // namespace
+
+bool heldByEarlierBoot(std::string_view lockedBy, std::string_view self) noexcept {
+  const auto held = lockedBy.substr(0, lockedBy.find('/'));  // "<instance>#<boot>"
+  self = self.substr(0, self.find('/'));
+  const auto heldMark = held.find('#');
+  const auto selfMark = self.find('#');
+  if (heldMark == std::string_view::npos || selfMark == std::string_view::npos) return false;
+  if (heldMark == 0 || selfMark == 0) return false;  // no instance named
+  return held.substr(0, heldMark) == self.substr(0, selfMark) && held != self;
+}
 
 std::string_view nameOf(JobStatus s) noexcept {
   return kStatusNames.name(s);

@@ -101,8 +101,14 @@ enum class JobEvent {
   cancel,            // a user cancels (POST cancel)
   cancel_observed,   // the holder saw cancel_requested at a heartbeat and stopped
   retry,             // a user retries (POST retry)
-  defer,  // the holder did not start: a CA rate limit holds until not_before (not counted)
+  defer,    // the holder did not start: a CA rate limit holds until not_before (not counted)
+  abandon,  // the holder's instance started again: the process that held the lock is gone
 };
+
+// Worker ids are "<instance>#<boot>/<lane>-<n>": <instance> names a server instance across its
+// restarts (host and listener), <boot> one run of its process. An instance that starts again
+// (ctx.worker = "<instance>#<new boot>") abandons the locks its earlier runs left behind.
+bool heldByEarlierBoot(std::string_view lockedBy, std::string_view self) noexcept;
 
 std::string_view nameOf(JobEvent e) noexcept;
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "domain/encoding.hpp"
 #include "domain/enum_names.hpp"
 #include "domain/network_names.hpp"
 #include "domain/text.hpp"
@@ -78,10 +79,10 @@ Status checkLdapSettings(const LdapSettings& s) {
         "security none sends passwords in clear text and is allowed only for a loopback host; "
         "use starttls or ldaps");
   }
-  if (s.ca_bundle.size() > 65536) return bad("ca_bundle must be at most 64 KiB");
-  if (!s.ca_bundle.empty() &&
-      s.ca_bundle.find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
-    return bad("ca_bundle must be PEM certificates (-----BEGIN CERTIFICATE-----)");
+  if (!s.ca_bundle.empty()) {
+    if (const auto problem = pemCertificatesProblem(s.ca_bundle); !problem.empty()) {
+      return bad("ca_bundle " + problem);
+    }
   }
   if (s.base_dn.empty() || s.base_dn.size() > 1000) {
     return bad("base_dn must be 1 to 1000 characters");

@@ -113,6 +113,12 @@ RuleDecision decide(const NotificationRule& rule, const Event& event,
                     const std::optional<NotificationState>& state) {
   RuleDecision d;
   if (!rule.enabled || !concerns(rule, event.kind)) return d;
+  // One failure, one message: a renewal job's death is also its certificate's cert.renewal_failed,
+  // which names the certificate; a rule that selects both sends only that one.
+  if (event.kind == EventKind::job_failed && subscribes(rule, EventKind::cert_renewal_failed)) {
+    const auto type = valueOf(event.details, "job.type");
+    if (type == "renew_certificate" || type == "msca_renew_certificate") return d;
+  }
   if (!rule.certificate_pattern.empty()) {
     const auto name = valueOf(event.details, "certificate.common_name");
     if (name.empty() || !matchesPattern(rule.certificate_pattern, name)) return d;

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "domain/distribution_settings.hpp"
+#include "domain/encoding.hpp"
 #include "domain/network_names.hpp"
 #include "domain/template.hpp"
 #include "domain/text.hpp"
@@ -228,9 +229,10 @@ Status checkChannel(const NotificationChannel& channel, bool secretSet) {
       if (auto t = checkTemplate(std::string("settings.") + key, s.at(key)); !t) return t;
     }
   }
-  if (s.count("ca_bundle") &&
-      s.at("ca_bundle").find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
-    return bad("ca_bundle", "must hold PEM certificates");
+  if (s.count("ca_bundle")) {
+    if (const auto problem = pemCertificatesProblem(s.at("ca_bundle")); !problem.empty()) {
+      return bad("ca_bundle", problem);
+    }
   }
   if (channel.kind == "email") return checkEmail(s);
   if (channel.kind == "webhook") {

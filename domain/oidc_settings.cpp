@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "domain/encoding.hpp"
 #include "domain/network_names.hpp"
 
 namespace certsteward::domain {
@@ -63,10 +64,10 @@ Status checkOidcSettings(const OidcSettings& s) {
   if (s.default_org_role == OrgRole::owner) {
     return bad("default_org_role cannot be owner; map a group to owner instead");
   }
-  if (s.ca_bundle.size() > 65536 ||
-      (!s.ca_bundle.empty() &&
-       s.ca_bundle.find("-----BEGIN CERTIFICATE-----") == std::string::npos)) {
-    return bad("ca_bundle must be PEM certificates (-----BEGIN CERTIFICATE-----), at most 64 KiB");
+  if (!s.ca_bundle.empty()) {
+    if (const auto problem = pemCertificatesProblem(s.ca_bundle); !problem.empty()) {
+      return bad("ca_bundle " + problem);
+    }
   }
   return {};
 }

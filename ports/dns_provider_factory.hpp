@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "domain/dns_credential.hpp"
 #include <string>
 #include <vector>
+#include "domain/dns_credential.hpp"
 
 #include "domain/result.hpp"
 #include "ports/dns_provider.hpp"

@@ -25,6 +25,9 @@ struct OutgoingMessage {
   std::string body;
   std::map<std::string, std::string> variables;  // what the message was rendered from
   domain::Timestamp at{};                        // when the event happened
+  // An earlier attempt of this delivery may have reached the receiver (it was cut short, or
+  // failed after sending): webhooks carry X-CertSteward-Redelivery: 1 and "redelivery": true.
+  bool redelivery = false;
 };
 
 class NotificationSender {

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
+#include "adapters/common/outbound.hpp"
 #include "domain/encoding.hpp"
 
 namespace certsteward::adapters::common {
@@ -38,14 +40,18 @@ std::string urlPart(CURLU* url, CURLUPart part, unsigned flags = 0) {
   return out;
 }
 
-// The parsed URL when it may be called: https, or http to a loopback host.
-UrlHandle parseAllowed(const std::string& url, std::string& scheme, std::string& hostPort) {
+// The parsed URL when it may be called: https, or http to a loopback host (with `pinned`
+// addresses, also a name whose every checked address is loopback).
+UrlHandle parseAllowed(const std::string& url, std::string& scheme, std::string& hostPort,
+                       bool loopbackPinned = false) {
   UrlHandle parsed(curl_url());
   if (!parsed || curl_url_set(parsed.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK) return {};
   scheme = urlPart(parsed.get(), CURLUPART_SCHEME);
   const std::string host = urlPart(parsed.get(), CURLUPART_HOST);
   if (host.empty()) return {};
-  if (scheme != "https" && !(scheme == "http" && isLoopbackHost(host))) return {};
+  if (scheme != "https" && !(scheme == "http" && (isLoopbackHost(host) || loopbackPinned))) {
+    return {};
+  }
   hostPort = host + ":" + urlPart(parsed.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
   return parsed;
 }
@@ -161,16 +167,32 @@ namespace {
 
 domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
   initCurlOnce();
-  std::string scheme;
-  std::string hostPort;
-  const UrlHandle url = parseAllowed(request.url, scheme, hostPort);
-  if (!url) {
+  const auto notAllowed = [] {
     return makeError(ErrorCode::failed_precondition,
                      "the URL is not an https URL (http is allowed for a loopback host only)");
-  }
+  };
+  std::string scheme;
+  std::string hostPort;
+  UrlHandle url = parseAllowed(request.url, scheme, hostPort, request.outbound != nullptr);
+  if (!url) return notAllowed();
   const std::unique_ptr<CURL, EasyDeleter> curl(curl_easy_init());
   if (!curl) return makeError(ErrorCode::internal, "libcurl could not start a request");
   CURL* h = curl.get();
+  CurlPin pin;
+  if (request.outbound != nullptr) {
+    const std::string port = urlPart(url.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
+    const std::string host = urlPart(url.get(), CURLUPART_HOST);
+    if (auto pinned = pin.pin(h, *request.outbound, host, std::strtol(port.c_str(), nullptr, 10));
+        !pinned) {
+      // Plain http to a name that does not resolve: refused as http, not as a lost connection.
+      if (scheme == "http" && !isLoopbackHost(host) && pinned.error().reason != kOutboundRefused) {
+        return notAllowed();
+      }
+      return pinned.error();
+    }
+    // http to a name is allowed only when it stays on this machine.
+    if (!parseAllowed(request.url, scheme, hostPort, pin.loopbackOnly())) return notAllowed();
+  }
   const long ms = static_cast<long>(std::max<std::chrono::milliseconds::rep>(
       1, std::min<std::chrono::milliseconds::rep>(request.timeout.count(), 24L * 3600 * 1000)));
   char errors[CURL_ERROR_SIZE] = {};
@@ -194,7 +216,9 @@ domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
   for (const auto& line : request.headers)
     raw = curl_slist_append(raw, line.c_str());
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, raw);
-  if (post) {
+  if (request.connect_only) {
+    curl_easy_setopt(h, CURLOPT_CONNECT_ONLY, 1L);
+  } else if (post) {
     curl_easy_setopt(h, CURLOPT_POST, 1L);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
@@ -214,7 +238,14 @@ domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
          {CURLUPART_PATH, CURLUPART_QUERY, CURLUPART_USER, CURLUPART_PASSWORD}) {
       if (std::string text = urlPart(url.get(), part); text.size() > 1) secrets.push_back(text);
     }
-    return transportError(rc, errors, hostPort, std::chrono::milliseconds{ms}, secrets);
+    auto error = transportError(rc, errors, hostPort, std::chrono::milliseconds{ms}, secrets);
+    if (request.outbound != nullptr) {  // one phrase, whatever the cause: no network map
+      logOutboundDetail(hostPort, pin.refusedSocket()
+                                      ? "an address outside the checked ones was refused"
+                                      : error.message);
+      return makeError(ErrorCode::unavailable, couldNotConnect(hostPort));
+    }
+    return error;
   }
   return response;
 }
@@ -227,6 +258,14 @@ domain::Result<HttpResponse> postHttp(const HttpRequest& request) {
 
 domain::Result<HttpResponse> getHttp(const HttpRequest& request) {
   return perform(request, false);
+}
+
+domain::Status reachHttp(const HttpRequest& request) {
+  HttpRequest connect = request;
+  connect.connect_only = true;
+  auto done = perform(connect, false);
+  if (!done) return done.error();
+  return {};
 }
 
 }  // namespace certsteward::adapters::common

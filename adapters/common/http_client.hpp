@@ -2,8 +2,11 @@
 // channels, webhooks, identity providers): only to the URL given (https, or http to a loopback
 // host), no redirects, no proxy, the server certificate always verified (optionally against a PEM
 // CA bundle), connect and total time bounded, the answer's body read up to a limit. Errors never
-// quote the URL's path or query (they may hold a token), only its host and port. Thread-safe (one
-// curl handle per call).
+// quote the URL's path or query (they may hold a token), only its host and port. With an
+// outbound policy (every connection a project's settings aim), the host must pass it, the
+// connection goes only to the addresses checked, and every transport failure is the one phrase
+// "could not connect to host:port" (the detail goes to the server log). Thread-safe (one curl
+// handle per call).
 #pragma once
 
 #include <chrono>
@@ -16,6 +19,8 @@
 
 namespace certsteward::adapters::common {
 
+class Outbound;
+
 struct HttpRequest {
   std::string url;
   std::vector<std::string> headers;  // "Name: value" lines, already checked by the caller
@@ -24,6 +29,8 @@ struct HttpRequest {
   std::chrono::milliseconds timeout{10000};
   std::size_t response_limit = 64 * 1024;  // bytes of the answer's body kept; the rest unread
   std::vector<std::string> secrets = {};   // masked wherever libcurl's own words are quoted
+  const Outbound* outbound = nullptr;      // the policy for a project-aimed connection
+  bool connect_only = false;               // connect (and for https, handshake); send nothing
 };
 
 struct HttpResponse {
@@ -44,6 +51,9 @@ domain::Result<HttpResponse> getHttp(const HttpRequest& request);
 
 // Whether `host` names this machine: localhost, 127.0.0.0/8 or ::1 (brackets allowed).
 bool isLoopbackHost(std::string_view host);
+
+// Connects (and for https completes the handshake) under the same rules, sending no request.
+domain::Status reachHttp(const HttpRequest& request);
 
 // Whether `url` is an https URL, or an http URL to a loopback host.
 bool isAllowedHttpUrl(const std::string& url);

@@ -6,11 +6,12 @@
 
 namespace certsteward::adapters::distribution {
 
-BuiltInModules::BuiltInModules(FileModuleSettings file) {
+BuiltInModules::BuiltInModules(FileModuleSettings file,
+                               std::shared_ptr<const common::Outbound> outbound) {
   modules_.emplace("ssh", std::make_unique<SshModule>());
   modules_.emplace("file", std::make_unique<FileModule>(std::move(file)));
   modules_.emplace("haproxy", std::make_unique<HaproxyModule>());
-  modules_.emplace("webhook", std::make_unique<WebhookModule>());
+  modules_.emplace("webhook", std::make_unique<WebhookModule>(std::move(outbound)));
 }
 
 ports::DistributionModule* BuiltInModules::find(std::string_view module) {

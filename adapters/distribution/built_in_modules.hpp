@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "adapters/common/outbound.hpp"
 #include "adapters/distribution/file_module.hpp"
 #include "ports/distribution_modules.hpp"
 
@@ -12,7 +13,8 @@ namespace certsteward::adapters::distribution {
 
 class BuiltInModules : public ports::DistributionModules {
  public:
-  explicit BuiltInModules(FileModuleSettings file);
+  // `outbound`: the policy of the webhook module's connections (network.outbound_allow).
+  BuiltInModules(FileModuleSettings file, std::shared_ptr<const common::Outbound> outbound);
   ports::DistributionModule* find(std::string_view module) override;
 
  private:

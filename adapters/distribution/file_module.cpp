@@ -10,7 +10,10 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "adapters/common/command_runner.hpp"
 #include "adapters/distribution/net.hpp"
@@ -28,14 +31,143 @@ domain::Error failed(const std::string& what, const std::string& path) {
                    "WRITE_FAILED");
 }
 
+domain::Error outsideAllowed(const std::string& path) {
+  return makeError(ErrorCode::failed_precondition,
+                   path + " is not below one of the server's distribution.file_directories",
+                   "WRITE_FAILED");
+}
+
+// A descriptor, closed on destruction.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd = -1) : fd_(fd) {}
+  Descriptor(Descriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Descriptor& operator=(Descriptor&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// The components of an absolute path ("//" and a trailing '/' ignored); nullopt for a relative
+// path or one holding "." or "..".
+std::optional<std::vector<std::string>> componentsOf(const std::string& path) {
+  if (path.empty() || path.front() != '/') return std::nullopt;
+  std::vector<std::string> out;
+  std::size_t from = 1;
+  while (from <= path.size()) {
+    const std::size_t slash = std::min(path.find('/', from), path.size());
+    std::string part = path.substr(from, slash - from);
+    from = slash + 1;
+    if (part.empty()) continue;
+    if (part == "." || part == "..") return std::nullopt;
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
+// The operator's allowed directories, each opened once (as configured: the operator's own links
+// are followed there), and every directory below them that a run touches, reached by a walk of
+// openat(O_NOFOLLOW) from its root and held open for the whole run. Every later open, write,
+// link, rename and unlink is relative to those descriptors: a directory swapped for a symbolic
+// link during the run cannot steer a file out of the allowed tree.
+class ConfinedTree {
+ public:
+  explicit ConfinedTree(const std::vector<std::string>& allowed) {
+    for (const auto& root : allowed) {
+      Descriptor fd(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+      if (fd.get() < 0) continue;
+      auto spelled = componentsOf(root);
+      char resolved[PATH_MAX];
+      auto real = ::realpath(root.c_str(), resolved) != nullptr
+                      ? componentsOf(resolved)
+                      : std::optional<std::vector<std::string>>{};
+      const std::size_t index = roots_.size();
+      roots_.push_back(std::move(fd));
+      if (spelled) names_.push_back({std::move(*spelled), index});
+      if (real) names_.push_back({std::move(*real), index});
+    }
+  }
+
+  // The held descriptor of the directory `dir` (opened on first use), or why there is none:
+  // not_found when a component does not exist (or is no directory), WRITE_FAILED errors for a
+  // symbolic link on the way or a path outside every allowed directory.
+  domain::Result<int> directory(const std::string& dir) {
+    if (const auto held = opened_.find(dir); held != opened_.end()) return held->second.get();
+    const auto parts = componentsOf(dir);
+    if (!parts) return outsideAllowed(dir);
+    // The longest allowed root the path lies below.
+    const Root* best = nullptr;
+    for (const auto& root : names_) {
+      if (root.parts.size() > parts->size() ||
+          !std::equal(root.parts.begin(), root.parts.end(), parts->begin()))
+        continue;
+      if (best == nullptr || root.parts.size() > best->parts.size()) best = &root;
+    }
+    if (best == nullptr) return outsideAllowed(dir);
+    Descriptor current(::dup(roots_[best->index].get()));
+    if (current.get() < 0) return failed("cannot open", dir);
+    for (std::size_t i = best->parts.size(); i < parts->size(); ++i) {
+      Descriptor next(::openat(current.get(), (*parts)[i].c_str(),
+                               O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (next.get() < 0) {
+        if (errno == ENOTDIR) {
+          struct stat st {};
+          if (::fstatat(current.get(), (*parts)[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+              S_ISLNK(st.st_mode)) {
+            errno = ELOOP;
+          }
+        }
+        const int why = errno;
+        if (why == ELOOP) return failed("refusing the symbolic link on the way to", dir);
+        auto error = failed("cannot open", dir);
+        if (why == ENOENT || why == ENOTDIR) error.code = ErrorCode::not_found;
+        return error;
+      }
+      current = std::move(next);
+    }
+    const int fd = current.get();
+    opened_.emplace(dir, std::move(current));
+    return fd;
+  }
+
+ private:
+  struct Root {
+    std::vector<std::string> parts;
+    std::size_t index;
+  };
+  std::vector<Descriptor> roots_;
+  std::vector<Root> names_;
+  std::map<std::string, Descriptor> opened_;
+};
+
+bool absent(const domain::Error& error) {
+  return error.code == ErrorCode::not_found;
+}
+
+// The file name of a path (after its last '/').
+std::string nameOf(const std::string& path) {
+  return path.substr(path.rfind('/') + 1);
+}
+
 class LocalFileSystem : public TargetFileSystem {
  public:
-  LocalFileSystem(const std::vector<std::string>& allowed, std::chrono::milliseconds timeout)
-      : allowed_(allowed), timeout_(timeout) {}
+  LocalFileSystem(const FileModuleSettings& settings, std::chrono::milliseconds timeout)
+      : tree_(settings.file_directories), allowed_(settings.exec_commands), timeout_(timeout) {}
 
   domain::Result<FileState> stat(const std::string& path) override {
+    auto dir = tree_.directory(directoryOf(path));
+    if (!dir) return absent(dir.error()) ? domain::Result<FileState>(FileState{}) : dir.error();
     struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0) {
+    if (::fstatat(*dir, nameOf(path).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       if (errno == ENOENT) return FileState{};
       return failed("cannot inspect", path);
     }
@@ -47,70 +179,95 @@ class LocalFileSystem : public TargetFileSystem {
   }
 
   domain::Result<std::string> read(const std::string& path) override {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return failed("cannot read", path);
+    auto dir = tree_.directory(directoryOf(path));
+    if (!dir) return dir.error();
+    const Descriptor fd(::openat(*dir, nameOf(path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+    if (fd.get() < 0) return failed("cannot read", path);
     std::string out;
     char buf[8192];
     for (;;) {
-      const auto n = ::read(fd, buf, sizeof buf);
+      const auto n = ::read(fd.get(), buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       out.append(buf, static_cast<std::size_t>(n));
       if (out.size() > (1u << 20)) break;
     }
-    ::close(fd);
     return out;
   }
 
   domain::Status write(const std::string& path, const std::string& bytes, unsigned mode) override {
-    ::unlink(path.c_str());  // a leftover temporary, never followed
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-                          static_cast<mode_t>(mode & 0600));
-    if (fd < 0) return failed("cannot create", path);
+    auto dir = tree_.directory(directoryOf(path));
+    if (!dir) return dir.error();
+    const std::string name = nameOf(path);
+    ::unlinkat(*dir, name.c_str(), 0);  // a leftover temporary, never followed
+    const Descriptor fd(::openat(*dir, name.c_str(),
+                                 O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+                                 static_cast<mode_t>(mode & 0600)));
+    if (fd.get() < 0) return failed("cannot create", path);
+    const auto abandon = [&](const char* what) {
+      const auto error = failed(what, path);
+      ::unlinkat(*dir, name.c_str(), 0);
+      return error;
+    };
     std::size_t done = 0;
     while (done < bytes.size()) {
-      const auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      const auto n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        const auto error = failed("cannot write", path);
-        ::close(fd);
-        ::unlink(path.c_str());
-        return error;
-      }
+      if (n <= 0) return abandon("cannot write");
       done += static_cast<std::size_t>(n);
     }
-    if (::fchmod(fd, static_cast<mode_t>(mode)) != 0 || ::fsync(fd) != 0) {
-      const auto error = failed("cannot finish", path);
-      ::close(fd);
-      ::unlink(path.c_str());
-      return error;
+    if (::fchmod(fd.get(), static_cast<mode_t>(mode)) != 0 || ::fsync(fd.get()) != 0) {
+      return abandon("cannot finish");
     }
-    ::close(fd);
     return {};
   }
 
-  domain::Status keepAside(const std::string& path, const std::string& aside) override {
-    if (::unlink(aside.c_str()) != 0 && errno != ENOENT) return failed("cannot replace", aside);
-    if (::link(path.c_str(), aside.c_str()) != 0) return failed("cannot keep", path);
+  domain::Status keepAside(const std::string& path, const std::string& aside,
+                           std::optional<unsigned> mode) override {
+    if (mode) {  // a copy with its own mode (a hard link would share the live file's)
+      auto bytes = read(path);
+      if (!bytes) return bytes.error();
+      return write(aside, *bytes, *mode);
+    }
+    auto from = tree_.directory(directoryOf(path));
+    if (!from) return from.error();
+    auto to = tree_.directory(directoryOf(aside));
+    if (!to) return to.error();
+    if (::unlinkat(*to, nameOf(aside).c_str(), 0) != 0 && errno != ENOENT) {
+      return failed("cannot replace", aside);
+    }
+    if (::linkat(*from, nameOf(path).c_str(), *to, nameOf(aside).c_str(), 0) != 0) {
+      return failed("cannot keep", path);
+    }
     return {};
   }
 
   domain::Status installAll(const Moves& moves) override {
     for (const auto& [from, path] : moves) {
-      if (::rename(from.c_str(), path.c_str()) != 0) return failed("cannot move into place", path);
+      auto source = tree_.directory(directoryOf(from));
+      if (!source) return source.error();
+      auto target = tree_.directory(directoryOf(path));
+      if (!target) return target.error();
+      if (::renameat(*source, nameOf(from).c_str(), *target, nameOf(path).c_str()) != 0) {
+        return failed("cannot move into place", path);
+      }
     }
     return {};
   }
 
   domain::Status remove(const std::string& path) override {
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT) return failed("cannot remove", path);
+    auto dir = tree_.directory(directoryOf(path));
+    if (!dir) return absent(dir.error()) ? domain::Status{} : domain::Status{dir.error()};
+    if (::unlinkat(*dir, nameOf(path).c_str(), 0) != 0 && errno != ENOENT) {
+      return failed("cannot remove", path);
+    }
     return {};
   }
 
   domain::Result<bool> writableDirectory(const std::string& dir) override {
-    struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
-    return ::access(dir.c_str(), W_OK | X_OK) == 0;
+    auto fd = tree_.directory(dir);
+    if (!fd) return absent(fd.error()) ? domain::Result<bool>(false) : fd.error();
+    return ::faccessat(*fd, ".", W_OK | X_OK, 0) == 0;
   }
 
   domain::Status run(const std::string& command) override {
@@ -143,25 +300,19 @@ class LocalFileSystem : public TargetFileSystem {
   }
 
  private:
+  ConfinedTree tree_;
   const std::vector<std::string>& allowed_;
   std::chrono::milliseconds timeout_;
 };
 
-// Whether every file of the target lies in one of `allowed` (symbolic links resolved).
+// The first file of the target whose directory is not below an allowed directory (lexically:
+// the walk refuses links on the way later), or nullopt.
 std::optional<std::string> outsideAllowed(const domain::Settings& settings,
                                           const std::vector<std::string>& allowed) {
+  ConfinedTree tree(allowed);
   for (const auto& f : filesFor(settings, {})) {
-    const std::string dir = directoryOf(f.path);
-    char resolved[PATH_MAX];
-    const bool found = ::realpath(dir.c_str(), resolved) != nullptr;
-    const bool inside =
-        found && std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) {
-          char root[PATH_MAX];
-          if (::realpath(a.c_str(), root) == nullptr) return false;
-          const std::string r = root, d = resolved;
-          return d == r || d.starts_with(r == "/" ? r : r + "/");
-        });
-    if (!inside) return f.path;
+    auto dir = tree.directory(directoryOf(f.path));
+    if (!dir && dir.error().code == ErrorCode::failed_precondition) return f.path;
   }
   return std::nullopt;
 }
@@ -178,7 +329,7 @@ ports::TargetOutcome FileModule::plan(const ports::TargetAccess& target,
                                       const domain::CertificateVersion& next) {
   if (auto path = outsideAllowed(target.settings, settings_.file_directories))
     return refused(*path);
-  LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
+  LocalFileSystem fs(settings_, millis(target.timeout));
   return planFiles(fs, target, next);
 }
 
@@ -186,7 +337,7 @@ ports::TargetOutcome FileModule::deliver(const ports::TargetAccess& target,
                                          const domain::CertificateVersion& next) {
   if (auto path = outsideAllowed(target.settings, settings_.file_directories))
     return refused(*path);
-  LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
+  LocalFileSystem fs(settings_, millis(target.timeout));
   return deliverFiles(fs, target, next, [&](const domain::Settings& s, const std::string& leaf) {
     return checkServedCertificate(s, leaf, std::min(millis(target.timeout), verifyPatience()));
   });
@@ -196,14 +347,14 @@ ports::TargetOutcome FileModule::restore(const ports::TargetAccess& target,
                                          const domain::CertificateVersion*) {
   if (auto path = outsideAllowed(target.settings, settings_.file_directories))
     return refused(*path);
-  LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
+  LocalFileSystem fs(settings_, millis(target.timeout));
   return restoreFiles(fs, target);
 }
 
 ports::TargetOutcome FileModule::check(const ports::TargetAccess& target) {
   if (auto path = outsideAllowed(target.settings, settings_.file_directories))
     return refused(*path);
-  LocalFileSystem fs(settings_.exec_commands, millis(target.timeout));
+  LocalFileSystem fs(settings_, millis(target.timeout));
   for (const auto& f : filesFor(target.settings, {})) {
     const std::string dir = directoryOf(f.path);
     auto writable = fs.writableDirectory(dir);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <variant>
 
 #include "adapters/distribution/net.hpp"
@@ -76,9 +77,45 @@ std::variant<std::string, TargetOutcome> servedSerial(const ports::TargetAccess&
   return normalSerial(shown->substr(at + 8, end == std::string::npos ? end : end - at - 8));
 }
 
+// "2.6.12-1+deb12u1", "3.0.5", "2.8-dev7": digits '.' digits, then digits, dots, and a suffix
+// of letters, digits and "-+~." — HAProxy's answer to `show version`.
+bool isVersionLine(const std::string& line) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])) && i - from < 4)
+      ++i;
+    return i > from;
+  };
+  if (line.size() > 80 || !digits() || i >= line.size() || line[i++] != '.' || !digits()) {
+    return false;
+  }
+  for (; i < line.size(); ++i) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    if (!std::isalnum(c) && c != '.' && c != '-' && c != '+' && c != '~') return false;
+  }
+  return true;
+}
+
+// Whether the peer at runtime_address is HAProxy's runtime API: its `show version` answers one
+// version line ("2.6.12-1+deb12u1") and nothing else. Asked before any key is sent.
+std::optional<TargetOutcome> notHaproxy(const ports::TargetAccess& target) {
+  auto version = ask(target, "show version\n");
+  if (!version) return outcomeOf(version.error(), domain::target_error::connect_failed);
+  std::string line = version->substr(0, version->find('\n'));
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const std::string rest = version->substr(std::min(version->size(), line.size() + 1));
+  const bool onlyBlank = rest.find_first_not_of("\r\n") == std::string::npos;
+  if (isVersionLine(line) && onlyBlank) return std::nullopt;
+  return TargetOutcome::failure(domain::target_error::connect_failed,
+                                "what answers at runtime_address is not HAProxy's runtime API "
+                                "(show version): nothing was sent");
+}
+
 TargetOutcome commit(const ports::TargetAccess& target, const domain::CertificateVersion& v,
                      bool verify) {
   const std::string name = domain::settingOf(target.settings, "cert_name");
+  if (auto refused = notHaproxy(target)) return *refused;
   auto set = ask(target, "set ssl cert " + name + " <<\n" + payloadOf(v) + "\n");
   if (!set) return outcomeOf(set.error(), domain::target_error::write_failed);
   if (set->find("Transaction created") == std::string::npos &&
@@ -133,6 +170,7 @@ TargetOutcome HaproxyModule::restore(const ports::TargetAccess& target,
 }
 
 TargetOutcome HaproxyModule::check(const ports::TargetAccess& target) {
+  if (auto refused = notHaproxy(target)) return *refused;
   auto served = servedSerial(target);
   if (auto* refused = std::get_if<TargetOutcome>(&served)) return *refused;
   return TargetOutcome::success();

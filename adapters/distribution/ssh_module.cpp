@@ -180,13 +180,14 @@ class SshTarget : public TargetFileSystem {
     return {};
   }
 
-  // A copy (bytes and mode): the live file never goes missing.
-  domain::Status keepAside(const std::string& path, const std::string& aside) override {
+  // A copy (bytes, and mode unless given): the live file never goes missing.
+  domain::Status keepAside(const std::string& path, const std::string& aside,
+                           std::optional<unsigned> mode) override {
     auto state = stat(path);
     if (!state) return state.error();
     auto bytes = read(path);
     if (!bytes) return bytes.error();
-    return write(aside, *bytes, state->mode);
+    return write(aside, *bytes, mode.value_or(state->mode));
   }
 
   // rename(2) through the host's `mv -f`, every file in one command (atomic: each path always

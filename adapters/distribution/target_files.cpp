@@ -66,7 +66,7 @@ std::vector<PlannedFile> filesFor(const domain::Settings& settings,
   if (!files.fullchain_path.empty()) {
     out.push_back({files.fullchain_path, version.fullchainPem(), mode});
   }
-  if (!files.key_path.empty()) out.push_back({files.key_path, version.private_key_pem, 0600});
+  if (!files.key_path.empty()) out.push_back({files.key_path, version.private_key_pem, 0600, true});
   return out;
 }
 
@@ -143,7 +143,8 @@ TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
     TargetFileSystem::Moves moves;
     for (const auto& c : changed) {
       const std::string& path = c.file.path;
-      const domain::Status s = c.existed ? fs.keepAside(path, path + kPreviousSuffix)
+      const auto asideMode = c.file.secret ? std::optional<unsigned>(0600) : std::nullopt;
+      const domain::Status s = c.existed ? fs.keepAside(path, path + kPreviousSuffix, asideMode)
                                          : fs.remove(path + kPreviousSuffix);
       if (!s) {
         for (const auto& rest : changed)

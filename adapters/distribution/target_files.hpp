@@ -4,11 +4,11 @@
 // Deliver, per target: compare each file with what is there (unchanged files are left alone);
 // write each changed one to "<path>.certsteward-new" with its final mode from the first byte
 // (0600 for the key, always); set the replaced file aside as "<path>.certsteward-previous"
-// (bytes and mode exactly); move the new one into place; run the reload command; check the
-// served certificate. A failure at any step puts every replaced file back (and reloads again),
-// so the target is left as it was. Restore puts the "-previous" files back (keeping them, so a
-// retried rollback does the same again) and reloads; it never deletes: a file the delivery
-// created is kept (and said so in a step), as the server may refer to it by now.
+// (bytes and mode exactly; a private key's always 0600); move the new one into place; run the
+// reload command; check the served certificate. A failure at any step puts every replaced file back
+// (and reloads again), so the target is left as it was. Restore puts the "-previous" files back
+// (keeping them, so a retried rollback does the same again) and reloads; it never deletes: a file
+// the delivery created is kept (and said so in a step), as the server may refer to it by now.
 #pragma once
 
 #include <functional>
@@ -43,8 +43,10 @@ class TargetFileSystem {
   // Creates or truncates `path`, with `mode` from the start, and writes `bytes`.
   virtual domain::Status write(const std::string& path, const std::string& bytes,
                                unsigned mode) = 0;
-  // Replaces `aside` with what `path` holds now, bytes and mode; `path` stays as it is.
-  virtual domain::Status keepAside(const std::string& path, const std::string& aside) = 0;
+  // Replaces `aside` with what `path` holds now: its bytes, and its mode unless `mode` is given
+  // (a private key's copy is always 0600); `path` stays as it is.
+  virtual domain::Status keepAside(const std::string& path, const std::string& aside,
+                                   std::optional<unsigned> mode) = 0;
   // Makes each `path` the file `from` (replacing it), atomically where the target can, in order;
   // on failure some may have moved already.
   using Moves = std::vector<std::pair<std::string, std::string>>;  // from, path
@@ -70,6 +72,7 @@ struct PlannedFile {
   std::string path;
   std::string content;  // the key's: secret
   unsigned mode = 0644;
+  bool secret = false;  // the private key: every copy of it is 0600
 };
 std::vector<PlannedFile> filesFor(const domain::Settings& settings,
                                   const domain::CertificateVersion& version);

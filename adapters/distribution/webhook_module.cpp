@@ -1,15 +1,14 @@
 // Signed HTTPS POSTs.
 #include "adapters/distribution/webhook_module.hpp"
 
-#include <curl/curl.h>
 #include <openssl/rand.h>
 
 #include <boost/json.hpp>
 
 #include <chrono>
-#include <mutex>
 
 #include "adapters/common/http_client.hpp"
+#include "adapters/common/outbound.hpp"
 #include "adapters/distribution/net.hpp"
 #include "domain/encoding.hpp"
 #include "domain/time.hpp"
@@ -21,30 +20,10 @@ using ports::TargetOutcome;
 
 namespace {
 
-TargetOutcome curlFailure(CURLcode rc, const std::string& url) {
-  const std::string why = std::string("cannot POST to ") + url + ": " + curl_easy_strerror(rc);
-  if (rc == CURLE_OPERATION_TIMEDOUT) return TargetOutcome::failure("TIMEOUT", why);
-  return TargetOutcome::failure("CONNECT_FAILED", why);
-}
-
-// A configured handle for `url`; the caller cleans it up.
-CURL* handleFor(const ports::TargetAccess& target, const std::string& url) {
-  CURL* curl = curl_easy_init();
-  if (curl == nullptr) return nullptr;
-  const auto ms = millis(target.timeout).count();
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(ms));
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(std::min<long long>(ms, 10000)));
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "certsteward-webhook");
-  if (const auto ca = domain::settingOf(target.settings, "ca_pem"); !ca.empty()) {
-    curl_blob blob{const_cast<char*>(ca.data()), ca.size(), CURL_BLOB_COPY};
-    curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
-  }
-  return curl;
+// A failed POST or connection: CONNECT_FAILED whatever the cause (refused by the outbound
+// policy, closed, silent, not HTTP): the words say no more than http_client's one phrase.
+TargetOutcome connectFailure(const domain::Error& error) {
+  return TargetOutcome::failure(domain::target_error::connect_failed, error.message);
 }
 
 std::string deliveryId() {
@@ -53,8 +32,8 @@ std::string deliveryId() {
   return domain::toHex(std::string_view(reinterpret_cast<char*>(bytes), sizeof bytes));
 }
 
-TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateVersion& v,
-                   const char* action) {
+TargetOutcome post(const common::Outbound& outbound, const ports::TargetAccess& target,
+                   const domain::CertificateVersion& v, const char* action) {
   const std::string url = domain::settingOf(target.settings, "url");
   json::array names;
   for (const auto& n : v.names)
@@ -93,12 +72,9 @@ TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateV
   request.timeout = millis(target.timeout);
   request.response_limit = 4096;
   request.secrets = {target.secret};
+  request.outbound = &outbound;
   const auto answer = common::postHttp(request);
-  if (!answer) {
-    return TargetOutcome::failure(
-        answer.error().reason == common::kTimedOut ? "TIMEOUT" : "CONNECT_FAILED",
-        "cannot POST: " + answer.error().message);
-  }
+  if (!answer) return connectFailure(answer.error());
   const long status = answer->status;
   if (status < 200 || status > 299) {
     return TargetOutcome::failure(
@@ -112,27 +88,27 @@ TargetOutcome post(const ports::TargetAccess& target, const domain::CertificateV
 }
 
 // Connects (and for https completes the handshake) without sending a request.
-TargetOutcome reach(const ports::TargetAccess& target) {
-  const std::string url = domain::settingOf(target.settings, "url");
-  CURL* curl = handleFor(target, url);
-  if (curl == nullptr) return TargetOutcome::failure("CONNECT_FAILED", "libcurl is unavailable");
-  curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
-  const CURLcode rc = curl_easy_perform(curl);
-  curl_easy_cleanup(curl);
-  if (rc != CURLE_OK) return curlFailure(rc, url);
+TargetOutcome reach(const common::Outbound& outbound, const ports::TargetAccess& target) {
+  common::HttpRequest request;
+  request.url = domain::settingOf(target.settings, "url");
+  request.ca_pem = domain::settingOf(target.settings, "ca_pem");
+  request.timeout = std::min(millis(target.timeout), std::chrono::milliseconds{10000});
+  request.secrets = {target.secret};
+  request.outbound = &outbound;
+  if (auto reached = common::reachHttp(request); !reached) return connectFailure(reached.error());
   return TargetOutcome::success();
 }
 
 }  // namespace
 
-WebhookModule::WebhookModule() {
-  static std::once_flag init;
-  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+WebhookModule::WebhookModule(std::shared_ptr<const common::Outbound> outbound)
+    : outbound_(std::move(outbound)) {
+  common::initCurlOnce();
 }
 
 TargetOutcome WebhookModule::plan(const ports::TargetAccess& target,
                                   const domain::CertificateVersion&) {
-  auto out = reach(target);
+  auto out = reach(*outbound_, target);
   if (!out.ok) return out;
   out.changes.push_back({"POST " + domain::settingOf(target.settings, "url"), "send"});
   return out;
@@ -140,7 +116,7 @@ TargetOutcome WebhookModule::plan(const ports::TargetAccess& target,
 
 TargetOutcome WebhookModule::deliver(const ports::TargetAccess& target,
                                      const domain::CertificateVersion& next) {
-  return post(target, next, "deploy");
+  return post(*outbound_, target, next, "deploy");
 }
 
 TargetOutcome WebhookModule::restore(const ports::TargetAccess& target,
@@ -149,11 +125,11 @@ TargetOutcome WebhookModule::restore(const ports::TargetAccess& target,
     return TargetOutcome::failure(domain::target_error::nothing_to_restore,
                                   "no earlier version is known");
   }
-  return post(target, *previous, "rollback");
+  return post(*outbound_, target, *previous, "rollback");
 }
 
 TargetOutcome WebhookModule::check(const ports::TargetAccess& target) {
-  return reach(target);
+  return reach(*outbound_, target);
 }
 
 }  // namespace certsteward::adapters::distribution

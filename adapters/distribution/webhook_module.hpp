@@ -6,16 +6,21 @@
 //   X-CertSteward-Signature: sha256=<hex>
 //   X-CertSteward-Delivery: <id>
 // A 2xx answer is success; anything else is REJECTED with the status. Redirects are not followed.
-// Rollback posts the version the service delivered before. Thread-safe.
+// Rollback posts the version the service delivered before. Every connection goes through the
+// server's outbound policy; a failed one is CONNECT_FAILED "could not connect", whatever the
+// cause. Thread-safe.
 #pragma once
 
+#include <memory>
+
+#include "adapters/common/outbound.hpp"
 #include "ports/distribution_module.hpp"
 
 namespace certsteward::adapters::distribution {
 
 class WebhookModule : public ports::DistributionModule {
  public:
-  WebhookModule();
+  explicit WebhookModule(std::shared_ptr<const common::Outbound> outbound);
   ports::TargetOutcome plan(const ports::TargetAccess& target,
                             const domain::CertificateVersion& next) override;
   ports::TargetOutcome deliver(const ports::TargetAccess& target,
@@ -25,6 +30,9 @@ class WebhookModule : public ports::DistributionModule {
   ports::TargetOutcome check(const ports::TargetAccess& target) override;
   bool supportsRollback() const override { return true; }
   bool rollbackNeedsPreviousVersion() const override { return true; }
+
+ private:
+  std::shared_ptr<const common::Outbound> outbound_;
 };
 
 }  // namespace certsteward::adapters::distribution

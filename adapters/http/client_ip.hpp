@@ -1,15 +1,12 @@
 // The client address of a request: the peer, unless the peer is a trusted proxy, in which case
-// X-Forwarded-For is read from the right, skipping trusted hops (spec: honoured only from
-// server.trusted_proxies; default the private ranges).
+// X-Forwarded-For is read from the right, skipping trusted hops (honoured only from
+// server.trusted_proxies; none by default).
 #pragma once
 
 #include <string>
 #include <vector>
 
 namespace certsteward::adapters::http {
-
-// The spec's built-in trust when server.trusted_proxies is unset.
-const std::vector<std::string>& defaultTrustedProxies();
 
 // Whether `ip` (v4 or v6 text) lies in `cidr` ("10.0.0.0/8", "::1/128", or a bare address).
 bool inCidr(const std::string& ip, const std::string& cidr);

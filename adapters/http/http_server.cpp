@@ -94,7 +94,7 @@ struct Shared {
   Shared(HttpServerOptions o, HttpApplication a, ports::IdGenerator& i)
       : options(std::move(o)), app(std::move(a)), ids(i) {
     limits.max_body_bytes = options.max_request_bytes;
-    trusted = options.trusted_proxies.empty() ? defaultTrustedProxies() : options.trusted_proxies;
+    trusted = options.trusted_proxies;  // none unless configured
   }
   HttpServerOptions options;
   HttpApplication app;

@@ -24,7 +24,7 @@ struct HttpServerOptions {
   int request_threads = 4;          // threads for requests that may block (mutations); 0: none
   std::size_t request_queue = 256;  // requests waiting for those threads; more get 503
   std::size_t max_request_bytes = 1024 * 1024;       // headers + body; larger requests get 413
-  std::vector<std::string> trusted_proxies;          // empty: the spec's private ranges
+  std::vector<std::string> trusted_proxies;          // empty: no proxy is trusted
   std::chrono::milliseconds drain_timeout{25000};    // stop() waits this long for running requests
   std::chrono::milliseconds idle_timeout{75000};     // a keep-alive connection with no request
   std::chrono::milliseconds request_timeout{30000};  // a request that has not fully arrived

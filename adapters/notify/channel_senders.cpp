@@ -13,8 +13,9 @@ namespace certsteward::adapters::notify {
 
 namespace {
 
-using Sender = domain::Status (*)(const domain::NotificationChannel&, const std::string&,
-                                  const ports::OutgoingMessage&, domain::Duration);
+using Sender = domain::Status (*)(const common::Outbound&, const domain::NotificationChannel&,
+                                  const std::string&, const ports::OutgoingMessage&,
+                                  domain::Duration);
 
 struct Kind {
   std::string_view name;
@@ -27,7 +28,8 @@ constexpr Kind kKinds[] = {{"email", sendEmail}, {"webhook", sendWebhook},
 
 }  // namespace
 
-ChannelSenders::ChannelSenders() {
+ChannelSenders::ChannelSenders(std::shared_ptr<const common::Outbound> outbound)
+    : outbound_(std::move(outbound)) {
   common::initCurlOnce();  // before any thread sends
 }
 
@@ -38,7 +40,7 @@ domain::Status ChannelSenders::send(const domain::NotificationChannel& channel,
   for (const auto& kind : kKinds) {
     if (kind.name != channel.kind) continue;
     try {
-      return kind.send(channel, secret, message, timeout);
+      return kind.send(*outbound_, channel, secret, message, timeout);
     } catch (const std::exception&) {  // allocation failures and the like; never the secret
       return domain::makeError(domain::ErrorCode::internal,
                                channel.kind + ": the message could not be sent (internal error)");

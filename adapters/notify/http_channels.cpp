@@ -29,9 +29,11 @@ constexpr std::size_t kTelegramLimit = 4096;  // characters of "text" (Bot API s
 constexpr std::size_t kMaxHeaderLines = 20;
 
 // A POST of `body` as JSON to `url` with the channel's ca_bundle, within `timeout`.
-HttpRequest jsonPost(const domain::NotificationChannel& channel, std::string url, std::string body,
-                     domain::Duration timeout, std::vector<std::string> secrets) {
+HttpRequest jsonPost(const common::Outbound& outbound, const domain::NotificationChannel& channel,
+                     std::string url, std::string body, domain::Duration timeout,
+                     std::vector<std::string> secrets) {
   HttpRequest request;
+  request.outbound = &outbound;
   request.url = std::move(url);
   request.headers = {"Content-Type: application/json"};
   request.body = std::move(body);
@@ -55,10 +57,21 @@ domain::Status judge(std::string_view who, const domain::Result<HttpResponse>& a
   }
   const long status = answer->status;
   if (status >= 200 && status <= 299) return {};
+  // The status and a fixed phrase: the answer's body is the peer's and stays in the log.
   std::string text = std::string(who) + " answered HTTP " + std::to_string(status);
-  if (status >= 300 && status <= 399) text += " (redirects are not followed)";
+  if (status >= 300 && status <= 399) {
+    text += " (redirects are not followed)";
+  } else if (status == 401 || status == 403) {
+    text += " (the receiver refused the credentials)";
+  } else if (status == 404 || status == 410) {
+    text += " (the receiver does not know this address)";
+  } else if (retryable(status)) {
+    text += " (the receiver is busy or failing; retried later)";
+  } else {
+    text += " (the receiver refused the message)";
+  }
   if (const auto quoted = excerpt(common::maskSecrets(answer->body, secrets)); !quoted.empty()) {
-    text += ": " + quoted;
+    common::logOutboundDetail(std::string(who), "HTTP " + std::to_string(status) + ": " + quoted);
   }
   return makeError(retryable(status) ? ErrorCode::unavailable : ErrorCode::failed_precondition,
                    text);
@@ -127,6 +140,7 @@ std::string webhookDocument(const ports::OutgoingMessage& message) {
     variables[validUtf8(name)] = validUtf8(value);
   json::object doc;
   doc["delivery_id"] = validUtf8(message.delivery_id);
+  doc["redelivery"] = message.redelivery;
   doc["event"] = validUtf8(message.event);
   doc["recovery"] = message.recovery;
   doc["subject"] = validUtf8(message.subject);
@@ -176,7 +190,8 @@ json::value chatId(const std::string& text) {
 
 }  // namespace
 
-domain::Status sendWebhook(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendWebhook(const common::Outbound& outbound,
+                           const domain::NotificationChannel& channel, const std::string& secret,
                            const ports::OutgoingMessage& message, domain::Duration timeout) {
   auto extra = customHeaders(domain::settingOf(channel.settings, "headers"));
   if (!extra) return extra.error();
@@ -198,13 +213,15 @@ domain::Status sendWebhook(const domain::NotificationChannel& channel, const std
       from = end + 1;
     }
   }
-  HttpRequest request = jsonPost(channel, url, templated ? message.body : webhookDocument(message),
-                                 timeout, std::move(masked));
+  HttpRequest request =
+      jsonPost(outbound, channel, url, templated ? message.body : webhookDocument(message), timeout,
+               std::move(masked));
   const std::string timestamp = unixSecondsNow();
   request.headers = {"Content-Type: " + (templated ? contentType : "application/json"),
                      "X-CertSteward-Delivery: " + tokenOnly(message.delivery_id),
                      "X-CertSteward-Event: " + tokenOnly(message.event),
                      "X-CertSteward-Timestamp: " + timestamp};
+  if (message.redelivery) request.headers.push_back("X-CertSteward-Redelivery: 1");
   // The secret signs the request, or (secret_header) is that header's value: a receiver that
   // wants a token (ntfy, Gotify: "Authorization: Bearer ...") gets it without the token being a
   // plain setting.
@@ -221,21 +238,26 @@ domain::Status sendWebhook(const domain::NotificationChannel& channel, const std
   return post("webhook", request);
 }
 
-domain::Status sendSlack(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendSlack(const common::Outbound& outbound,
+                         const domain::NotificationChannel& channel, const std::string& secret,
                          const ports::OutgoingMessage& message, domain::Duration timeout) {
   const json::object doc{{"text", slackEscaped(headline(message, "\n"))}};
-  return post("slack", jsonPost(channel, secret, json::serialize(doc), timeout, {secret}));
+  return post("slack",
+              jsonPost(outbound, channel, secret, json::serialize(doc), timeout, {secret}));
 }
 
-domain::Status sendDiscord(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendDiscord(const common::Outbound& outbound,
+                           const domain::NotificationChannel& channel, const std::string& secret,
                            const ports::OutgoingMessage& message, domain::Duration timeout) {
   // allowed_mentions: text from certificates and errors must never ping @everyone or a role.
   const json::object doc{{"content", truncateUtf16(headline(message, "\n"), kDiscordLimit)},
                          {"allowed_mentions", json::object{{"parse", json::array{}}}}};
-  return post("discord", jsonPost(channel, secret, json::serialize(doc), timeout, {secret}));
+  return post("discord",
+              jsonPost(outbound, channel, secret, json::serialize(doc), timeout, {secret}));
 }
 
-domain::Status sendTeams(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendTeams(const common::Outbound& outbound,
+                         const domain::NotificationChannel& channel, const std::string& secret,
                          const ports::OutgoingMessage& message, domain::Duration timeout) {
   const json::object card{{"$schema", "http://adaptivecards.io/schemas/adaptive-card.json"},
                           {"type", "AdaptiveCard"},
@@ -252,10 +274,12 @@ domain::Status sendTeams(const domain::NotificationChannel& channel, const std::
       {"attachments",
        json::array{json::object{{"contentType", "application/vnd.microsoft.card.adaptive"},
                                 {"content", card}}}}};
-  return post("teams", jsonPost(channel, secret, json::serialize(doc), timeout, {secret}));
+  return post("teams",
+              jsonPost(outbound, channel, secret, json::serialize(doc), timeout, {secret}));
 }
 
-domain::Status sendTelegram(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendTelegram(const common::Outbound& outbound,
+                            const domain::NotificationChannel& channel, const std::string& secret,
                             const ports::OutgoingMessage& message, domain::Duration timeout) {
   if (!isBotToken(secret)) return refuse("telegram: the bot token is malformed");
   const std::string chat = domain::settingOf(channel.settings, "chat_id");
@@ -270,7 +294,7 @@ domain::Status sendTelegram(const domain::NotificationChannel& channel, const st
   const std::string url = base + "/bot" + secret + "/sendMessage";
   const std::vector<std::string> secrets{secret, url};
   const auto answer =
-      common::postHttp(jsonPost(channel, url, json::serialize(doc), timeout, secrets));
+      common::postHttp(jsonPost(outbound, channel, url, json::serialize(doc), timeout, secrets));
   if (!answer) return judge("telegram", answer, secrets);
   // The Bot API answers {"ok":true,"result":...} or {"ok":false,"description":...}.
   json::error_code ec;
@@ -280,14 +304,16 @@ domain::Status sendTelegram(const domain::NotificationChannel& channel, const st
   const bool success = answer->status >= 200 && answer->status <= 299;
   if (ok == nullptr || !ok->is_bool()) return judge("telegram", answer, secrets);  // not the API
   if (success && ok->as_bool()) return {};
-  const json::value* description = fields->if_contains("description");
-  const std::string said =
-      description != nullptr && description->is_string()
-          ? excerpt(common::maskSecrets(std::string(description->as_string()), secrets))
-          : "the Bot API answered ok: false";
+  // The Bot API's description (e.g. "chat not found") is the peer's words: logged, never answered.
+  if (const json::value* description = fields->if_contains("description");
+      description != nullptr && description->is_string()) {
+    common::logOutboundDetail(
+        "telegram", excerpt(common::maskSecrets(std::string(description->as_string()), secrets)));
+  }
   return makeError(
       retryable(answer->status) ? ErrorCode::unavailable : ErrorCode::failed_precondition,
-      "telegram: " + said + " (HTTP " + std::to_string(answer->status) + ")");
+      "telegram: the Bot API refused the message (HTTP " + std::to_string(answer->status) +
+          "; its description is in the server log)");
 }
 
 }  // namespace certsteward::adapters::notify

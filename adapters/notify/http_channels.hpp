@@ -8,11 +8,14 @@
 //   discord  — secret = webhook URL; {"content": ...} cut to 2000 characters with "…", no pings.
 //   teams    — secret = Workflows webhook URL; a message with one Adaptive Card (1.4).
 //   telegram — secret = bot token; <api_base_url>/bot<token>/sendMessage.
+// Every connection goes through the server's outbound policy (adapters/common/outbound.hpp).
 // A 2xx answer is success; 408, 425, 429, 5xx and network errors are unavailable; anything else
-// is failed_precondition quoting the status and the start of the answer. Errors never hold the
-// secret (a URL or token). Thread-safe.
+// is failed_precondition quoting the status. Errors never hold the secret (a URL or token) nor
+// any of the peer's answer (logged instead); a failed connection is "could not connect".
+// Thread-safe.
 #pragma once
 
+#include "adapters/common/outbound.hpp"
 #include "domain/notification.hpp"
 #include "domain/result.hpp"
 #include "domain/time.hpp"
@@ -20,15 +23,20 @@
 
 namespace certsteward::adapters::notify {
 
-domain::Status sendWebhook(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendWebhook(const common::Outbound& outbound,
+                           const domain::NotificationChannel& channel, const std::string& secret,
                            const ports::OutgoingMessage& message, domain::Duration timeout);
-domain::Status sendSlack(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendSlack(const common::Outbound& outbound,
+                         const domain::NotificationChannel& channel, const std::string& secret,
                          const ports::OutgoingMessage& message, domain::Duration timeout);
-domain::Status sendDiscord(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendDiscord(const common::Outbound& outbound,
+                           const domain::NotificationChannel& channel, const std::string& secret,
                            const ports::OutgoingMessage& message, domain::Duration timeout);
-domain::Status sendTeams(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendTeams(const common::Outbound& outbound,
+                         const domain::NotificationChannel& channel, const std::string& secret,
                          const ports::OutgoingMessage& message, domain::Duration timeout);
-domain::Status sendTelegram(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendTelegram(const common::Outbound& outbound,
+                            const domain::NotificationChannel& channel, const std::string& secret,
                             const ports::OutgoingMessage& message, domain::Duration timeout);
 
 }  // namespace certsteward::adapters::notify

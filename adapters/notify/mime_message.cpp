@@ -166,6 +166,7 @@ std::string composeMail(const MailContent& mail) {
   out += "Auto-Submitted: auto-generated\r\n";
   out += "X-CertSteward-Delivery: " + id + "\r\n";
   out += "X-CertSteward-Event: " + tokenOnly(mail.event) + "\r\n";
+  if (mail.redelivery) out += "X-CertSteward-Redelivery: 1\r\n";
   out += "Content-Type: multipart/alternative; boundary=\"" + boundary + "\"\r\n";
   out += "\r\nThis is a message in MIME format: a plain text and an HTML version.\r\n";
   out += "\r\n--" + boundary + "\r\n";

@@ -20,6 +20,7 @@ struct MailContent {
   std::string html_fragment;  // the body of the text/html part (already escaped HTML)
   std::string delivery_id;    // Message-ID <id@certsteward>, X-CertSteward-Delivery
   std::string event;          // X-CertSteward-Event
+  bool redelivery = false;    // X-CertSteward-Redelivery: 1
   std::chrono::system_clock::time_point date{};
 };
 

@@ -102,40 +102,28 @@ int replyCode(const std::string& reply) {
   return ec == std::errc() && end == reply.data() + 3 ? code : 0;
 }
 
+// What went wrong, in the server's words: the reply's code and a fixed phrase, never the peer's
+// text (logged instead); a failed connection, whatever its cause, is one phrase.
 domain::Status failure(CURLcode rc, const char* errors, const Dialogue& d,
-                       const std::string& hostPort, long ms, const std::string& from,
+                       const std::string& hostPort, const std::string& from,
                        const std::vector<std::string>& secrets) {
   const std::string detail =
       excerpt(common::maskSecrets(errors[0] != '\0' ? errors : curl_easy_strerror(rc), secrets));
   const std::string reply = excerpt(common::maskSecrets(d.reply, secrets), 300);
+  common::logOutboundDetail(
+      hostPort, "email: " + detail + (reply.empty() ? "" : " (last reply: " + reply + ")"));
   const int code = replyCode(d.reply);
   const ErrorCode byCode =
       code >= 400 && code < 500 ? ErrorCode::unavailable : ErrorCode::failed_precondition;
-  switch (rc) {
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_COULDNT_RESOLVE_HOST:
-      return makeError(ErrorCode::unavailable,
-                       "email: cannot connect to " + hostPort + ": " + detail);
-    case CURLE_OPERATION_TIMEDOUT:
-      return makeError(ErrorCode::unavailable, "email: " + hostPort + " did not answer within " +
-                                                   std::to_string(ms) + " ms: " + detail);
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_CERTPROBLEM:
-      return refuse("the TLS certificate of " + hostPort + " is not trusted: " + detail);
-    case CURLE_SSL_CONNECT_ERROR:
-      return makeError(ErrorCode::unavailable,
-                       "email: the TLS handshake with " + hostPort + " failed: " + detail);
-    case CURLE_USE_SSL_FAILED:
-      return refuse(hostPort + " does not offer STARTTLS (tls: starttls requires it)");
-    case CURLE_LOGIN_DENIED:
-      return makeError(byCode, "email: authentication failed at " + hostPort + ": " +
-                                   (reply.empty() ? detail : reply));
-    default:
-      break;
+  const std::string coded = " (" + std::to_string(code) + ")";
+  if (rc == CURLE_USE_SSL_FAILED && code >= 200 && code < 600) {
+    return refuse(hostPort + " does not offer STARTTLS (tls: starttls requires it)");
   }
-  if (code >= 400) {
-    std::string what = "answered";
+  if (rc == CURLE_LOGIN_DENIED && code >= 400 && code < 600) {
+    return makeError(byCode, "email: " + hostPort + " refused the authentication" + coded);
+  }
+  if (code >= 400 && code < 600 && rc != CURLE_OPERATION_TIMEDOUT) {
+    std::string what = "refused the session";
     if (d.command == "RCPT") {
       what = "refused the recipient " + excerpt(d.recipient);
     } else if (d.command == "MAIL") {
@@ -145,16 +133,15 @@ domain::Status failure(CURLcode rc, const char* errors, const Dialogue& d,
     } else if (d.command == "AUTH") {
       what = "refused the authentication";
     }
-    return makeError(byCode, "email: " + hostPort + " " + what + ": " + reply);
+    return makeError(byCode, "email: " + hostPort + " " + what + coded);
   }
-  return makeError(ErrorCode::unavailable,
-                   "email: the exchange with " + hostPort + " failed: " + detail +
-                       (reply.empty() ? "" : " (last reply: " + reply + ")"));
+  return makeError(ErrorCode::unavailable, "email: " + common::couldNotConnect(hostPort));
 }
 
 }  // namespace
 
-domain::Status sendEmail(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendEmail(const common::Outbound& outbound,
+                         const domain::NotificationChannel& channel, const std::string& secret,
                          const ports::OutgoingMessage& message, domain::Duration timeout) {
   const auto& s = channel.settings;
   const std::string host = domain::settingOf(s, "host");
@@ -187,6 +174,7 @@ domain::Status sendEmail(const domain::NotificationChannel& channel, const std::
   mail.html_fragment = message.html;
   mail.delivery_id = message.delivery_id;
   mail.event = message.event;
+  mail.redelivery = message.redelivery;
   mail.date = std::chrono::system_clock::now();
   const std::string data = composeMail(mail);
 
@@ -194,6 +182,12 @@ domain::Status sendEmail(const domain::NotificationChannel& channel, const std::
   const std::unique_ptr<CURL, EasyDeleter> curl(curl_easy_init());
   if (!curl) return makeError(ErrorCode::internal, "email: libcurl could not start a session");
   CURL* h = curl.get();
+  common::CurlPin pin;
+  if (auto pinned = pin.pin(h, outbound, host, *port); !pinned) {
+    auto error = pinned.error();
+    error.message = "email: " + error.message;
+    return error;
+  }
   const bool bracket = host.find(':') != std::string::npos && host.front() != '[';
   const std::string hostPort = (bracket ? "[" + host + "]" : host) + ":" + std::to_string(*port);
   const std::string url = (tls == "tls" ? "smtps://" : "smtp://") + hostPort;
@@ -246,7 +240,7 @@ domain::Status sendEmail(const domain::NotificationChannel& channel, const std::
         secret, domain::base64Encode(secret),
         domain::base64Encode(std::string(1, '\0') + username + std::string(1, '\0') + secret)};
   }
-  return failure(rc, errors, dialogue, hostPort, ms, mail.from, secrets);
+  return failure(rc, errors, dialogue, hostPort, mail.from, secrets);
 }
 
 }  // namespace certsteward::adapters::notify

@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "adapters/common/outbound.hpp"
 #include "domain/notification.hpp"
 #include "domain/result.hpp"
 #include "domain/time.hpp"
@@ -18,7 +19,8 @@
 
 namespace certsteward::adapters::notify {
 
-domain::Status sendEmail(const domain::NotificationChannel& channel, const std::string& secret,
+domain::Status sendEmail(const common::Outbound& outbound,
+                         const domain::NotificationChannel& channel, const std::string& secret,
                          const ports::OutgoingMessage& message, domain::Duration timeout);
 
 }  // namespace certsteward::adapters::notify

@@ -174,9 +174,47 @@ Status CertificateService::remove(const Principal& who, const RequestContext& ct
       return e;
     }
     if (auto s = p_.certificates.remove(projectId, id); !s) return s;
-    return audit_.record(&who, ctx, "certificate.delete", "certificate", id, projectId,
-                         cert->common_name);
+    if (auto s = audit_.record(&who, ctx, "certificate.delete", "certificate", id, projectId,
+                               cert->common_name);
+        !s) {
+      return s;
+    }
+    return cancelJobsOf(who, ctx, projectId, id);
   });
+}
+
+Status CertificateService::cancelJobsOf(const Principal& who, const RequestContext& ctx,
+                                        const Id& projectId, const Id& certificateId) {
+  // Its issuance and renewal work ends with it: waiting or failed jobs are cancelled now, a
+  // running one is asked to stop at its next step (the heartbeat sees the request).
+  const JobContext now{p_.clock.now(), "", "", jobPolicy_};
+  for (const auto status : {JobStatus::pending, JobStatus::failed, JobStatus::active}) {
+    for (const auto type : {JobType::issue_certificate, JobType::renew_certificate}) {
+      ports::JobFilter filter;
+      filter.status = status;
+      filter.type = type;
+      filter.certificate_id = certificateId;
+      // Each pass cancels what it finds (pending and failed jobs leave the filter); bounded.
+      for (int pass = 0; pass < 100; ++pass) {
+        auto found = p_.jobs.list(projectId, filter, PageRequest{1, 100});
+        if (!found) return found.error();
+        std::size_t changed = 0;
+        for (const auto& job : found->items) {
+          if (job.cancel_requested) continue;
+          auto applied = p_.jobs.apply(job.id, JobEvent::cancel, now);
+          if (!applied) return applied.error();
+          ++changed;
+          if (auto s = audit_.record(&who, ctx, "job.cancel", "job", job.id, projectId,
+                                     "the certificate " + certificateId + " was deleted");
+              !s) {
+            return s;
+          }
+        }
+        if (changed == 0 || status == JobStatus::active) break;
+      }
+    }
+  }
+  return {};
 }
 
 Result<QueuedCertificate> CertificateService::renew(const Principal& who, const RequestContext& ctx,

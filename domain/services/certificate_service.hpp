@@ -88,7 +88,9 @@ class CertificateService {
   // Counts by status, expired, expiring within 7/14/30 days and the expiry outlook by week.
   Result<CertificateSummary> summary(const Principal& who, const Id& projectId);
   Result<Certificate> get(const Principal& who, const Id& projectId, const Id& id);
-  // conflict/DEPENDENCY_CONFLICT while distributions refer to it.
+  // conflict/DEPENDENCY_CONFLICT while distributions refer to it. In the same transaction its
+  // pending and failed issuance and renewal jobs are cancelled and a running one is asked to
+  // stop at its next step, each audited (job.cancel).
   Status remove(const Principal& who, const RequestContext& ctx, const Id& projectId, const Id& id);
   // The issued material for a download. failed_precondition (409) while nothing has been issued
   // yet. With `withPrivateKey` the caller must be a project admin; the export is audited
@@ -100,6 +102,9 @@ class CertificateService {
                                   const Id& projectId, const Id& id);
 
  private:
+  Status cancelJobsOf(const Principal& who, const RequestContext& ctx, const Id& projectId,
+                      const Id& certificateId);
+
   Ports p_;
   UnitOfWork& work_;
   const AccessControl& access_;

@@ -212,6 +212,18 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
                  ? "batch " + std::to_string(batch + 1) + " of " + std::to_string(batches) + " (" +
                        std::to_string(slice.size()) + " of " + std::to_string(n) + " targets)"
                  : std::to_string(n) + " target(s)"));
+    // The run is on record before any target is touched: a process killed from here on leaves
+    // the distribution `in_progress` (not `never_run` or the last outcome) until the run that
+    // takes its job again records what the targets hold. Its previous_serial stays what this
+    // run found (deployed_serial moves only when a run ends).
+    if (d.last_status != "in_progress") {
+      d.last_status = "in_progress";
+      d.last_action = "execute";
+      d.last_run_at = started;
+      d.updated_at = p_.clock.now();
+      if (auto s = p_.distributions.update(d); !s) return s;
+      if (auto fresh = p_.distributions.get(d.project_id, d.id); fresh) d = std::move(*fresh);
+    }
     results = runTargets(p_.background, options_.concurrency, p_.clock, p,
                          batched ? &slice : nullptr, "succeeded",
                          [&](const ports::TargetAccess& t) { return p.module->deliver(t, next); });

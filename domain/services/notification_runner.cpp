@@ -71,7 +71,7 @@ ports::OutgoingMessage NotificationRunner::render(const NotificationChannel& cha
 }
 
 Status NotificationRunner::sendOnce(const NotificationChannel& channel, NotificationDelivery& d,
-                                    Duration timeout) {
+                                    Duration timeout, bool redelivery) {
   std::vector<NotificationDelivery> items;
   for (const auto& id : d.items) {
     if (auto item = p_.deliveries.get(d.project_id, id)) items.push_back(std::move(*item));
@@ -80,14 +80,14 @@ Status NotificationRunner::sendOnce(const NotificationChannel& channel, Notifica
   if (!channel.secret_sealed.empty()) {
     auto opened = p_.secrets.open(channel.secret_sealed);
     if (!opened) {
-      d.attempts += 1;
       d.updated_at = p_.clock.now();
       d.last_error = "the channel's secret cannot be decrypted (was secrets.key changed?)";
       return makeError(ErrorCode::failed_precondition, d.last_error);
     }
     secret = std::move(*opened);
   }
-  const auto message = render(channel, d, items);
+  auto message = render(channel, d, items);
+  message.redelivery = redelivery;
   const auto started = p_.clock.now();
   Status sent = makeError(ErrorCode::internal, "the channel could not be reached");
   try {
@@ -96,7 +96,6 @@ Status NotificationRunner::sendOnce(const NotificationChannel& channel, Notifica
     sent = makeError(ErrorCode::internal, "the channel adapter failed unexpectedly");
   }
   const auto now = p_.clock.now();
-  d.attempts += 1;
   d.updated_at = now;
   if (p_.metrics != nullptr) {
     p_.metrics->increment("certsteward_notification_deliveries_total",
@@ -139,7 +138,14 @@ Status NotificationRunner::deliver(const Job& job, const Log& log) {
     log(LogLevel::warn, "delivery " + d->id + " not sent: " + d->last_error);
     return p_.deliveries.update(*d);  // nothing to retry
   }
-  const Status sent = sendOnce(*channel, *d, options_.send_timeout);
+  // The attempt is counted before anything leaves: a process killed while sending leaves it
+  // counted, and the next attempt tells the receiver it may have seen this delivery already
+  // (at least once: receivers drop duplicates by delivery_id).
+  const bool redelivery = d->attempts > 0;
+  d->attempts += 1;
+  d->updated_at = p_.clock.now();
+  if (auto counted = p_.deliveries.update(*d); !counted) return counted;
+  const Status sent = sendOnce(*channel, *d, options_.send_timeout, redelivery);
   if (sent) {
     log(LogLevel::info, "delivery " + d->id + " sent through " + channel->kind + " channel '" +
                             channel->name + "'");
@@ -178,7 +184,8 @@ Result<NotificationDelivery> NotificationRunner::test(const NotificationChannel&
   d.created_at = d.updated_at = p_.clock.now();
   d.variables = ownVariables(channel.project_id, "test", d.created_at);
   d.variables["message"] = "A test message from CertSteward: this channel works.";
-  if (!sendOnce(channel, d, kTestTimeout)) d.status = DeliveryStatus::dead;
+  d.attempts = 1;
+  if (!sendOnce(channel, d, kTestTimeout, false)) d.status = DeliveryStatus::dead;
   if (auto s = p_.deliveries.create(d); !s) return s.error();
   return d;
 }

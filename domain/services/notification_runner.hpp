@@ -69,8 +69,10 @@ class NotificationRunner {
   // The variables of a message the runner makes itself (a test, a digest), without "message".
   std::map<std::string, std::string> ownVariables(const Id& projectId, const char* event,
                                                   Timestamp at) const;
-  // Sends and records the outcome on `d` (not stored). ok when it was sent.
-  Status sendOnce(const NotificationChannel& channel, NotificationDelivery& d, Duration timeout);
+  // Sends and records the outcome on `d` (not stored; the caller counted the attempt). ok when it
+  // was sent. `redelivery`: an earlier attempt may have reached the receiver.
+  Status sendOnce(const NotificationChannel& channel, NotificationDelivery& d, Duration timeout,
+                  bool redelivery);
 
   Ports p_;
   NotificationOptions options_;

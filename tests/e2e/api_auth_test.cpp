@@ -124,6 +124,26 @@ TEST_CASE("api: cookie sessions need the CSRF header on mutations, Bearer does n
   CHECK(viaBearer.status == 201);
 }
 
+TEST_CASE(
+    "api: with no trusted proxy configured, X-Forwarded-For does not move a client past the "
+    "per-address login limit") {
+  ServerProcess plain({}, "server.trusted_proxies =\n");  // the default: no proxy is trusted
+  HttpClient http(plain.baseUrl());
+  int limited = 0;
+  for (int i = 0; i < 12; ++i) {  // 10 a minute per address; each under another name and address
+    const std::string body =
+        R"({"username":"rotating-)" + std::to_string(i) + R"(","password":"wrong-password"})";
+    auto r = http.request("POST", "/api/v1/auth/login", body,
+                          {"X-Forwarded-For: 198.51.100." + std::to_string(i + 1)});
+    if (r.status == 429) {
+      ++limited;
+    } else {
+      CHECK(r.status == 401);
+    }
+  }
+  CHECK(limited == 2);
+}
+
 TEST_CASE("api: login is limited to 5 attempts per username per minute") {
   HttpClient http(server().baseUrl());
   const std::string body =

@@ -23,11 +23,25 @@ grep -q "^worker.poll_interval = (default)" "$work/out" || fail "default not sho
 grep -q "^jwt.secret = \*\*\*\*\*\*\*\* (" "$work/out" || fail "the secret is not masked"
 grep -q "$jwt" "$work/out" && fail "the secret was printed"
 grep -q "secrets-key-with" "$work/out" && fail "secrets.key was printed"
+grep -q "^warning:" "$work/out" && fail "a warning for a loopback listener: $(cat "$work/out")"
+
+# Listening beyond loopback with whole ranges trusted as proxies: a warning, still exit 0.
+sed -e 's/^server.listen = .*/server.listen = 0.0.0.0:0/' "$work/good" > "$work/broad"
+echo "server.trusted_proxies = 10.0.0.0/8, 192.0.2.10" >> "$work/broad"
+"$bin" config check --config "$work/broad" > "$work/out" || fail "a warning changed the exit status"
+grep -q "^warning: server.trusted_proxies trusts 10.0.0.0/8" "$work/out" \
+  || fail "no warning for a broad proxy range: $(cat "$work/out")"
+grep -q "trusts 192.0.2.10 " "$work/out" && fail "a single proxy address was warned about"
+echo "network.outbound_allow = 10.1.0.0/16, fd00::/8" >> "$work/broad"
+"$bin" config check --config "$work/broad" > "$work/out" || fail "outbound_allow refused"
+grep -q "^network.outbound_allow = 10.1.0.0/16, fd00::/8    # file" "$work/out" \
+  || fail "outbound_allow not shown: $(grep outbound "$work/out")"
 
 cat > "$work/bad" <<CONF
 server.listen = nowhere
 store.url = mongodb://admin:hunter2@127.0.0.1:27017/certsteward
 worker.poll_interval = fast
+network.outbound_allow = 10.0.0.0/33
 jwt.secret = short
 no.such.key = 1
 CONF
@@ -37,7 +51,8 @@ status=$?
 set -e
 [ $status = 1 ] || fail "problems gave exit $status"
 grep -q "problem(s):" "$work/out" || fail "no problem list: $(cat "$work/out")"
-for word in server.listen worker.poll_interval jwt.secret no.such.key secrets.key; do
+for word in server.listen worker.poll_interval jwt.secret no.such.key secrets.key \
+  network.outbound_allow; do
   grep -q "  .*$word" "$work/out" || fail "$word not among the problems: $(cat "$work/out")"
 done
 grep -q "hunter2" "$work/out" && fail "the URL's password was printed"

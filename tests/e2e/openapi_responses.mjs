@@ -55,6 +55,9 @@ writeFileSync(
     'server.listen = 127.0.0.1:0',
     `store.url = sqlite://${work}/db.sqlite`,
     'auth.bcrypt_cost = 10',
+    // This script plays a proxy in front of the server, and its receivers listen on loopback.
+    'server.trusted_proxies = 127.0.0.1',
+    'network.outbound_allow = 127.0.0.0/8, ::1',
     `jwt.secret = ${hex(32)}`,
     `secrets.key = ${hex(32)}`,
     '',
@@ -200,8 +203,8 @@ async function call(method, path, expect, options = {}) {
   return out;
 }
 
-// A login from its own client address (the per-address limit is 10 a minute; 127.0.0.1 is a
-// trusted proxy, so X-Forwarded-For counts).
+// A login from its own client address (the per-address limit is 10 a minute; 127.0.0.1 is
+// configured as a trusted proxy above, so X-Forwarded-For counts).
 const nextAddress = () => `203.0.113.${++clientNumber}`;
 async function login(username, password, expect = 200) {
   const r = await call('POST', '/api/v1/auth/login', expect, { body: { username, password }, headers: { 'X-Forwarded-For': nextAddress() } });

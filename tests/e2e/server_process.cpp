@@ -38,6 +38,16 @@ ServerProcess::ServerProcess(const std::map<std::string, std::string>& env,
          // API suites drive jobs themselves (cancel, retry): no workers unless a suite asks.
          << (extraConfig.find("worker.enabled") == std::string::npos ? "worker.enabled = false\n"
                                                                      : "")
+         // The receivers the suites start listen on loopback, which an operator opens like this
+         // (refused by default: a suite that checks the default sets the key itself).
+         // The suites play a proxy in front of the server: X-Forwarded-For from loopback counts
+         // (no proxy is trusted by default: a suite that checks the default sets the key).
+         << (extraConfig.find("server.trusted_proxies") == std::string::npos
+                 ? "server.trusted_proxies = 127.0.0.1\n"
+                 : "")
+         << (extraConfig.find("network.outbound_allow") == std::string::npos
+                 ? "network.outbound_allow = 127.0.0.0/8, ::1\n"
+                 : "")
          << extraConfig;
   }
   const std::string logPath = (dir_ / "log").string();

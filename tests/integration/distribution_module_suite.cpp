@@ -14,6 +14,7 @@
 #include "support/haproxy_server.hpp"
 #include "support/https_receiver.hpp"
 #include "support/nginx_server.hpp"
+#include "support/outbound.hpp"
 #include "support/sshd_server.hpp"
 #include "support/test_certificates.hpp"
 #include "support/tls_probe.hpp"
@@ -151,7 +152,7 @@ struct HaproxyHarness : Versions {
 
 struct WebhookHarness : Versions {
   testing::HttpsReceiver receiver;
-  adapters::distribution::WebhookModule hook;
+  adapters::distribution::WebhookModule hook{testing::loopbackOutbound()};
   bool available() {
     REQUIRE_MESSAGE(receiver.available(), receiver.reason());
     return true;

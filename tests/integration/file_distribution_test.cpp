@@ -4,10 +4,14 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "adapters/distribution/file_module.hpp"
 #include "support/nginx_server.hpp"
@@ -149,4 +153,128 @@ TEST_CASE("file module: a dry-run writes nothing and a failed reload leaves the 
   CHECK(failed.error.find("[emerg] broken") != std::string::npos);
   CHECK(fx.file("fullchain.pem") == fx.v1.certificate_pem + fx.v1.chain_pem);
   CHECK(fx.file("key.pem") == fx.v1.private_key_pem);
+}
+
+TEST_CASE("file module: a replaced private key is set aside as 0600 whatever its mode was") {
+  FileFixture fx;
+  REQUIRE_MESSAGE(fx.nginx.available(), fx.nginx.reason());
+  REQUIRE(::chmod((fx.nginx.site() / "key.pem").c_str(), 0644) == 0);
+  const auto delivered = fx.module->deliver(fx.target(), fx.version(fx.v2));
+  REQUIRE_MESSAGE(delivered.ok, delivered.error_code << ": " << delivered.error);
+  struct stat st {};
+  REQUIRE(::stat((fx.nginx.site() / "key.pem.certsteward-previous").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  CHECK(fx.file("key.pem.certsteward-previous") == fx.v1.private_key_pem);
+  REQUIRE(::stat((fx.nginx.site() / "key.pem").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  // The certificate's copy keeps its mode (a hard link: the same file).
+  struct stat live {};
+  REQUIRE(::stat((fx.nginx.site() / "fullchain.pem.certsteward-previous").c_str(), &st) == 0);
+  REQUIRE(::stat((fx.nginx.site() / "fullchain.pem").c_str(), &live) == 0);
+  CHECK((st.st_mode & 0777) == 0644);
+}
+
+TEST_CASE(
+    "file module: a directory swapped for a symbolic link while executes run never steers a file "
+    "out of the allowed tree") {
+  namespace fs = std::filesystem;
+  const fs::path base =
+      fs::temp_directory_path() / ("certsteward-race-" + std::to_string(::getpid()));
+  const fs::path root = base / "allowed";
+  const fs::path outside = base / "outside";
+  fs::remove_all(base);
+  fs::create_directories(root / "sub");
+  fs::create_directories(outside);
+  adapters::distribution::FileModule module({{}, {root.string()}});
+  ports::TargetAccess t;
+  t.name = "race";
+  t.settings = {{"fullchain_path", (root / "sub" / "fullchain.pem").string()},
+                {"key_path", (root / "sub" / "key.pem").string()}};
+  t.timeout = 5s;
+  const testing::TestMaterial material[2] = {testing::makeTestMaterial("localhost"),
+                                             testing::makeTestMaterial("localhost")};
+  const auto version = [&](int i) {
+    const auto& m = material[i % 2];
+    return domain::CertificateVersion{"c",         "localhost",      {"localhost"},
+                                      "2",         std::nullopt,     m.certificate_pem,
+                                      m.chain_pem, m.private_key_pem};
+  };
+
+  // A local user who can write below the allowed directory swaps its subdirectory for a link
+  // to a directory outside, and back, as fast as it can (bounded: stops with the executes).
+  std::atomic<bool> stop{false};
+  std::atomic<long> swaps{0};
+  std::thread swapper([&] {
+    const std::string sub = (root / "sub").string();
+    const std::string real = (root / "sub.real").string();
+    // Each state held for 0 to 400 µs: about as long as an execute takes between its steps.
+    unsigned seed = 12345;
+    const auto pause = [&] {
+      seed = seed * 1103515245u + 12345u;
+      std::this_thread::sleep_for(std::chrono::microseconds((seed >> 16) % 400));
+    };
+    for (long i = 0; i < 10'000'000 && !stop.load(); ++i) {
+      if (::rename(sub.c_str(), real.c_str()) != 0) continue;
+      (void)::symlink(outside.c_str(), sub.c_str());
+      pause();
+      (void)::unlink(sub.c_str());
+      (void)::rename(real.c_str(), sub.c_str());
+      swaps.fetch_add(1);
+      pause();
+    }
+  });
+  int succeeded = 0;
+  int refused = 0;
+  for (int i = 0; i < 60; ++i) {
+    const auto outcome = module.deliver(t, version(i));
+    if (outcome.ok) {
+      ++succeeded;
+    } else {
+      CHECK(outcome.error_code == "WRITE_FAILED");
+      ++refused;
+    }
+    // Nothing, ever, outside the allowed tree: no key, no temporary, no set-aside copy.
+    CHECK_MESSAGE(fs::is_empty(outside), "execute " << i << " wrote outside the allowed tree");
+  }
+  stop = true;
+  swapper.join();
+  MESSAGE(swaps.load() << " swaps; " << succeeded << " executes succeeded, " << refused
+                       << " were refused");
+  CHECK(swaps.load() > 0);
+  CHECK(fs::is_empty(outside));
+  // Without the swapping, the same target is written as usual.
+  const auto calm = module.deliver(t, version(0));
+  REQUIRE_MESSAGE(calm.ok, calm.error_code << ": " << calm.error);
+  CHECK(testing::readLog(root / "sub" / "key.pem") == material[0].private_key_pem);
+  fs::remove_all(base);
+}
+
+TEST_CASE(
+    "file module: a link on the way to an allowed path is refused before anything is written") {
+  namespace fs = std::filesystem;
+  const fs::path base =
+      fs::temp_directory_path() / ("certsteward-walk-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  fs::create_directories(base / "allowed");
+  fs::create_directories(base / "outside");
+  fs::create_directory_symlink(base / "outside", base / "allowed" / "sub");
+  adapters::distribution::FileModule module({{}, {(base / "allowed").string()}});
+  ports::TargetAccess t;
+  t.name = "walk";
+  t.settings = {{"key_path", (base / "allowed" / "sub" / "key.pem").string()}};
+  t.timeout = 5s;
+  const auto m = testing::makeTestMaterial("localhost");
+  const domain::CertificateVersion v{"c",         "localhost",      {"localhost"},
+                                     "2",         std::nullopt,     m.certificate_pem,
+                                     m.chain_pem, m.private_key_pem};
+  CHECK(module.plan(t, v).error_code == "WRITE_FAILED");
+  const auto outcome = module.deliver(t, v);
+  CHECK(outcome.error_code == "WRITE_FAILED");
+  CHECK(outcome.error.find("symbolic link") != std::string::npos);
+  CHECK(fs::is_empty(base / "outside"));
+  auto dotted = t;
+  dotted.settings["key_path"] = (base / "allowed" / ".." / "outside" / "key.pem").string();
+  CHECK(module.deliver(dotted, v).error_code == "WRITE_FAILED");
+  CHECK(fs::is_empty(base / "outside"));
+  fs::remove_all(base);
 }

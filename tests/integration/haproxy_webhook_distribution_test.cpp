@@ -3,13 +3,20 @@
 // connection opened before the update keeps working), and an HTTPS receiver that checks the
 // signature and the document (and answers non-2xx on request).
 #include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <openssl/hmac.h>
 
 #include <boost/json.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
+#include <thread>
 
 #include "adapters/distribution/haproxy_module.hpp"
 #include "adapters/distribution/webhook_module.hpp"
@@ -17,6 +24,7 @@
 #include "support/free_port.hpp"
 #include "support/haproxy_server.hpp"
 #include "support/https_receiver.hpp"
+#include "support/outbound.hpp"
 #include "support/test_certificates.hpp"
 #include "support/tls_probe.hpp"
 
@@ -132,6 +140,90 @@ TEST_CASE(
 
 namespace {
 
+// A loopback service that is not HAProxy but answers every command as if it had worked
+// ("Transaction created ... Success!"), recording what it was sent. Bounded: each read waits at
+// most 1 s, the accept loop wakes every 100 ms to see whether it should stop.
+class Impostor {
+ public:
+  Impostor() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    REQUIRE(::listen(fd_, 8) == 0);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, 100) <= 0) continue;
+        const int client = ::accept(fd_, nullptr, nullptr);
+        if (client < 0) continue;
+        timeval tv{1, 0};
+        ::setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        std::string got;
+        char buf[4096];
+        while (got.find("\n") == std::string::npos || got.find("<<") != std::string::npos) {
+          const auto n = ::recv(client, buf, sizeof buf, 0);
+          if (n <= 0) break;
+          got.append(buf, static_cast<std::size_t>(n));
+          if (got.find("<<") != std::string::npos && got.ends_with("\n\n")) break;
+        }
+        {
+          std::lock_guard lock(mu_);
+          received_ += got;
+        }
+        const std::string answer = "Transaction created for certificate x!\nSuccess!\n";
+        (void)::send(client, answer.data(), answer.size(), MSG_NOSIGNAL);
+        ::close(client);
+      }
+    });
+  }
+  ~Impostor() {
+    stop_ = true;
+    thread_.join();
+    ::close(fd_);
+  }
+  int port() const { return port_; }
+  std::string received() const {
+    std::lock_guard lock(mu_);
+    return received_;
+  }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  mutable std::mutex mu_;
+  std::string received_;
+};
+
+}  // namespace
+
+TEST_CASE("haproxy module: a runtime_address that is not HAProxy is never sent the key") {
+  const auto v = testing::makeTestMaterial("localhost", {}, 13);
+  Impostor impostor;
+  adapters::distribution::HaproxyModule module;
+  ports::TargetAccess t;
+  t.name = "lb";
+  t.settings = {{"runtime_address", "127.0.0.1:" + std::to_string(impostor.port())},
+                {"cert_name", "/etc/haproxy/site.pem"}};
+  t.timeout = 3s;
+  const auto delivered = module.deliver(t, version(v, "0d"));
+  CHECK(delivered.error_code == "CONNECT_FAILED");
+  CHECK(delivered.error.find("not HAProxy") != std::string::npos);
+  CHECK(module.check(t).error_code == "CONNECT_FAILED");
+  const auto received = impostor.received();
+  CHECK(received.find("show version") != std::string::npos);
+  CHECK(received.find("PRIVATE KEY") == std::string::npos);
+  CHECK(received.find("set ssl cert") == std::string::npos);
+}
+
+namespace {
+
 ports::TargetAccess webhookTarget(const testing::HttpsReceiver& r) {
   ports::TargetAccess t;
   t.name = "hook";
@@ -148,7 +240,7 @@ TEST_CASE("webhook module: a signed document, the key only when asked, non-2xx a
   REQUIRE_MESSAGE(receiver.available(), receiver.reason());
   const auto v1 = testing::makeTestMaterial("localhost", {}, 21);
   const auto v2 = testing::makeTestMaterial("localhost", {}, 22);
-  adapters::distribution::WebhookModule module;
+  adapters::distribution::WebhookModule module{testing::loopbackOutbound()};
 
   const auto plan = module.plan(webhookTarget(receiver), version(v2, "16"));
   REQUIRE_MESSAGE(plan.ok, plan.error);

@@ -97,6 +97,8 @@ TEST_CASE(
   SshFixture fx;
   if (!fx.ready()) return;
   REQUIRE(testing::servedLeaf(fx.nginx.port()).pem == fx.v1.certificate_pem);
+  // A key left readable by its installer: its set-aside copy is still 0600.
+  REQUIRE(::chmod((fx.nginx.site() / "key.pem").c_str(), 0644) == 0);
   const auto before = marks(fx.nginx.site());
 
   const auto delivered = fx.module.deliver(fx.target(), version(fx.v2, "2"));
@@ -110,7 +112,8 @@ TEST_CASE(
   CHECK(after.count("fullchain.pem.certsteward-new") == 0);  // no temporary left behind
   // The replaced files are kept beside, exactly.
   CHECK(after.at("key.pem.certsteward-previous").bytes == before.at("key.pem").bytes);
-  CHECK(after.at("key.pem.certsteward-previous").mode == before.at("key.pem").mode);
+  CHECK(after.at("key.pem.certsteward-previous").mode == 0600);
+  CHECK(after.at("cert.pem.certsteward-previous").mode == before.at("cert.pem").mode);
   CHECK(std::find(fx.steps.begin(), fx.steps.end(), "reloaded") != fx.steps.end());
   for (const auto& s : fx.steps)
     CHECK(s.find("PRIVATE KEY") == std::string::npos);
@@ -120,7 +123,7 @@ TEST_CASE(
   const auto back = marks(fx.nginx.site());
   for (const char* f : {"cert.pem", "fullchain.pem", "key.pem"}) {
     CHECK(back.at(f).bytes == before.at(f).bytes);
-    CHECK(back.at(f).mode == before.at(f).mode);
+    CHECK(back.at(f).mode == (std::string(f) == "key.pem" ? 0600 : before.at(f).mode));
   }
   // nginx reloads asynchronously: the previous leaf is served again within a moment.
   std::string served;

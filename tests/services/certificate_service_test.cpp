@@ -167,6 +167,50 @@ TEST_CASE("certificates: one with distributions cannot be deleted") {
   CHECK(fx.stored() == 1);
 }
 
+TEST_CASE(
+    "certificates: a delete cancels its waiting and failed jobs and asks a running one to stop, "
+    "all in its transaction") {
+  CertFixture fx;
+  auto created = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("a.example.com"));
+  REQUIRE(created.ok());
+  const Id certId = created->certificate.id;
+  const Id pendingId = created->job.id;
+  // A failed renewal of the same certificate, a running one, and another certificate's job.
+  const auto add = [&](JobType type, JobStatus status, const Id& cert) {
+    Job j = newJob(fx.ids.next(), "p1", type, fx.clock.now(), {});
+    j.certificate_id = cert;
+    j.status = status;
+    if (status == JobStatus::active) {
+      j.locked_by = "worker-1";
+      j.lock_expires_at = fx.clock.now() + std::chrono::minutes{5};
+    }
+    REQUIRE(fx.store.jobs().enqueue(j).ok());
+    return j.id;
+  };
+  const Id failedId = add(JobType::renew_certificate, JobStatus::failed, certId);
+  const Id runningId = add(JobType::renew_certificate, JobStatus::active, certId);
+  const Id otherId = add(JobType::renew_certificate, JobStatus::pending, "another-certificate");
+
+  // Without its audit entries nothing changes: the certificate and its jobs stay as they were.
+  fx.auditLog.failing = true;
+  CHECK_FALSE(fx.certificates.remove(fx.owner(), fx.ctx(), "p1", certId).ok());
+  fx.auditLog.failing = false;
+  CHECK(fx.store.certificates().get("p1", certId).ok());
+  CHECK(fx.store.jobs().get("p1", pendingId)->status == JobStatus::pending);
+  CHECK(fx.store.jobs().get("p1", failedId)->status == JobStatus::failed);
+
+  REQUIRE(fx.certificates.remove(fx.owner(), fx.ctx(), "p1", certId).ok());
+  CHECK(fx.store.jobs().get("p1", pendingId)->status == JobStatus::cancelled);
+  CHECK(fx.store.jobs().get("p1", failedId)->status == JobStatus::cancelled);
+  const auto running = *fx.store.jobs().get("p1", runningId);
+  CHECK(running.status == JobStatus::active);
+  CHECK(running.cancel_requested);
+  CHECK(fx.store.jobs().get("p1", otherId)->status == JobStatus::pending);
+  const auto cancels = fx.audited("job.cancel");
+  CHECK(cancels.size() == 3);
+  CHECK(fx.audited("certificate.delete").size() == 1);
+}
+
 TEST_CASE("certificates: the summary counts by status, expiry window and week") {
   CertFixture fx;
   const auto now = fx.clock.now();

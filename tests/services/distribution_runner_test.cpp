@@ -154,6 +154,38 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "distribution runner: the run is on record before targets are touched, and a re-run after a "
+    "kill keeps the previous serial it found") {
+  RunnerFixture fx;
+  const Id d = fx.distribution("files", {"web-1", "web-2"});
+  REQUIRE(fx.execute().ok());
+  REQUIRE(fx.stored(d).deployed_serial == "01");
+  fx.issue("02");
+  // What a process killed in the middle of delivering leaves on record.
+  std::optional<Distribution> midRun;
+  fx.files.whileDelivering = [&](const std::string&) {
+    if (!midRun) midRun = *fx.store.distributions().get("p1", d);
+  };
+  REQUIRE(fx.execute().ok());
+  fx.files.whileDelivering = nullptr;
+  REQUIRE(midRun);
+  CHECK(midRun->last_status == "in_progress");
+  CHECK(midRun->last_action == "execute");
+  CHECK(midRun->deployed_serial == "01");
+  // The kill: the targets hold 02, the record is as the run left it before it ended.
+  auto killed = *midRun;
+  REQUIRE(fx.store.distributions().update(killed).ok());
+  CHECK(fx.files.served("web-1") == "02");
+  // The job taken again: nothing to write, and the record says what the targets hold now and
+  // what they held before the killed run.
+  REQUIRE(fx.execute(d).ok());
+  const auto after = fx.stored(d);
+  CHECK(after.last_status == "succeeded");
+  CHECK(after.deployed_serial == "02");
+  CHECK(after.previous_serial == "01");
+}
+
+TEST_CASE(
     "distribution runner: a failing target makes the run partial, raises the event, and keeps the "
     "certificate pending") {
   RunnerFixture fx;

@@ -3,6 +3,7 @@
 // renewal that takes its certificate back from renewal_failed.
 #include <doctest/doctest.h>
 
+#include "domain/services/abandoned_locks.hpp"
 #include "domain/services/job_service.hpp"
 #include "services/service_fixture.hpp"
 
@@ -114,4 +115,38 @@ TEST_CASE("jobs: a dead renewal retried takes its certificate back from renewal_
   CHECK(applyCertificateEvent(after, CertificateEvent::renewal_started,
                               CertificateContext{fx.clock.now(), "", {}, {}, false, {}})
             .ok());
+}
+
+TEST_CASE(
+    "jobs: an instance started again releases at once the locks its killed run held, and only "
+    "those") {
+  JobFixture fx;
+  const auto claimAs = [&](const std::string& worker) {
+    const JobContext c{fx.clock.now(), worker, "", JobPolicy{}};
+    auto claimed = fx.store.jobs().claim(Lane::standard, c);
+    REQUIRE(claimed.ok());
+    return claimed->claimed;
+  };
+  const auto mine = fx.queued("p1", JobStatus::pending);
+  const auto other = fx.queued("p2", JobStatus::pending);
+  REQUIRE(claimAs("host-a:8080#0badb007/default-0"));  // the run that is killed
+  REQUIRE(claimAs("host-b:8080#12345678/default-0"));  // another instance, alive
+  // Nothing is claimable while their locks are live.
+  CHECK_FALSE(claimAs("host-c:8080#aaaaaaaa/default-0"));
+
+  auto released =
+      releaseAbandonedLocks(fx.store.projects(), fx.store.jobs(), fx.clock, "host-a:8080#feedf00d");
+  REQUIRE(released.ok());
+  CHECK(*released == 1);
+  // The next claim takes the killed run's job again (a new attempt), never the live one's.
+  const auto again = claimAs("host-a:8080#feedf00d/default-0");
+  REQUIRE(again);
+  CHECK(again->id == mine.id);
+  CHECK(again->attempts == 2);
+  CHECK(again->locked_by == "host-a:8080#feedf00d/default-0");
+  CHECK_FALSE(claimAs("host-a:8080#feedf00d/default-1"));
+  CHECK(fx.store.jobs().get("p2", other.id)->locked_by == "host-b:8080#12345678/default-0");
+  // Run again by the same run: nothing more to release.
+  CHECK(*releaseAbandonedLocks(fx.store.projects(), fx.store.jobs(), fx.clock,
+                               "host-a:8080#feedf00d") == 0);
 }

@@ -89,6 +89,10 @@ TEST_CASE("ldap settings: every broken rule is refused, naming the field, and no
       {"host", [](LdapSettings& s) { s.host = "ldap://ldap.example.test"; }},
       {"security", [](LdapSettings& s) { s.security = LdapSecurity::none; }},
       {"ca_bundle", [](LdapSettings& s) { s.ca_bundle = "not a certificate"; }},
+      {"ca_bundle",
+       [](LdapSettings& s) {
+         s.ca_bundle = "-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----\n";
+       }},
       {"username_attribute", [](LdapSettings& s) { s.username_attribute = "uid)(x"; }},
       {"email_attribute", [](LdapSettings& s) { s.email_attribute = "mail*"; }},
       {"member_attribute", [](LdapSettings& s) { s.member_attribute.clear(); }},

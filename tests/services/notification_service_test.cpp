@@ -184,6 +184,45 @@ TEST_CASE("notifications: the delivery job sends once with the channel's templat
 }
 
 TEST_CASE(
+    "notifications: an attempt is counted before the send, and the next one is marked a "
+    "redelivery") {
+  NotifyFixture fx;
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  fx.rule({EventKind::cert_renewal_failed}, {hook});
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::cert_renewal_failed)).ok());
+  const auto d = fx.deliveries(hook).at(0);
+  // An attempt that fails after it started: counted once.
+  fx.sender.failNext(1, makeError(ErrorCode::unavailable, "connection reset"));
+  CHECK_FALSE(fx.runJob(d).ok());
+  auto now = *fx.store.notificationDeliveries().get("p1", d.id);
+  CHECK(now.attempts == 1);
+  CHECK(fx.sender.attempts() == 1);
+  // The first message was not marked; the next attempt of the same delivery is.
+  REQUIRE(fx.runJob(d).ok());
+  const auto sent = fx.sender.sent();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].message.redelivery);
+  CHECK(sent[0].message.delivery_id == d.id);
+  now = *fx.store.notificationDeliveries().get("p1", d.id);
+  CHECK(now.attempts == 2);
+  CHECK(now.status == DeliveryStatus::sent);
+
+  // A killed attempt (counted, never finished) makes the reclaimed one a redelivery too.
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::cert_renewal_failed, "cert-2")).ok());
+  auto killed = fx.deliveries(hook).at(0);
+  REQUIRE(killed.id != d.id);
+  killed.attempts = 1;  // as the killed process left it
+  REQUIRE(fx.store.notificationDeliveries().update(killed).ok());
+  REQUIRE(fx.runJob(killed).ok());
+  CHECK(fx.sender.sent().back().message.redelivery);
+  CHECK(fx.store.notificationDeliveries().get("p1", killed.id)->attempts == 2);
+  // A first attempt is not a redelivery.
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::cert_renewal_failed, "cert-3")).ok());
+  REQUIRE(fx.runJob(fx.deliveries(hook).at(0)).ok());
+  CHECK_FALSE(fx.sender.sent().back().message.redelivery);
+}
+
+TEST_CASE(
     "notifications: a receiver down for a while is retried, one down for good goes dead, a "
     "refusal is not retried") {
   NotifyFixture fx;

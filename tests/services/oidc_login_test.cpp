@@ -275,6 +275,15 @@ TEST_CASE("oidc settings: every broken rule is refused naming the field, the sec
       {"default_org_role", [](OidcSettings& s) { s.default_org_role = OrgRole::owner; }},
       {"display_name", [](OidcSettings& s) { s.display_name = ""; }},
       {"ca_bundle", [](OidcSettings& s) { s.ca_bundle = "not PEM"; }},
+      // Shaped like PEM, holding no certificate: refused as LDAP refuses it.
+      {"ca_bundle",
+       [](OidcSettings& s) {
+         s.ca_bundle = "-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----\n";
+       }},
+      {"ca_bundle",
+       [](OidcSettings& s) {
+         s.ca_bundle = "-----BEGIN CERTIFICATE-----\naGVsbG8=\n-----END CERTIFICATE-----\n";
+       }},
   };
   for (const auto& row : rows) {
     CAPTURE(row.field);

@@ -110,6 +110,7 @@ class LocalServer {
 
   bool available() const { return reason_.empty(); }
   const std::string& reason() const { return reason_; }
+  int port() const { return port_; }
 
  protected:
   LocalServer() = default;

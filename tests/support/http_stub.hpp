@@ -4,12 +4,14 @@
 // accept loop wakes every 100 ms to see whether it should stop, and the destructor joins it.
 #pragma once
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -30,11 +32,14 @@ class HttpStub {
  public:
   using Handler = std::function<StubReply(const std::string& method, const std::string& path)>;
 
-  explicit HttpStub(Handler handler) : handler_(std::move(handler)) {
+  // On 127.0.0.1 at a free port, or on another loopback `address` (127.0.0.2 ...) and `port`.
+  explicit HttpStub(Handler handler, const char* address = "127.0.0.1", int port = 0)
+      : handler_(std::move(handler)) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    ::inet_pton(AF_INET, address, &addr.sin_addr);
     socklen_t len = sizeof addr;
     if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
         ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0 ||
@@ -55,6 +60,7 @@ class HttpStub {
   HttpStub& operator=(const HttpStub&) = delete;
 
   bool available() const { return fd_ >= 0; }
+  int port() const { return port_; }
   std::string url(const std::string& path) const {
     return "http://127.0.0.1:" + std::to_string(port_) + path;
   }

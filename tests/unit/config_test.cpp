@@ -75,6 +75,9 @@ TEST_CASE("config: invalid values stop start-up with a message naming the key") 
       {"server.secure_cookies", "yes"},
       {"server.trusted_proxies", "10.0.0.0/33"},
       {"server.trusted_proxies", "example.com"},
+      {"network.outbound_allow", "10.0.0.0/33"},
+      {"network.outbound_allow", "127.1"},
+      {"network.outbound_allow", "intranet.example"},
       {"worker.max_concurrency", "-1"},
       {"scheduler.interval", "0s"},
       {"store.url", "postgres://db"},
@@ -90,6 +93,21 @@ TEST_CASE("config: invalid values stop start-up with a message naming the key") 
     REQUIRE_FALSE(c.ok());
     CHECK(c.error().message.find(r.key) != std::string::npos);
   }
+}
+
+TEST_CASE("config: network.outbound_allow is a list of ranges, none by default") {
+  auto c = app::loadConfig(base(), noEnv);
+  REQUIRE(c.ok());
+  CHECK(c->outbound_allow.empty());
+  CHECK(c->trusted_proxies.empty());  // no proxy trusted by default
+  auto values = base();
+  values["network.outbound_allow"] = " 10.20.0.0/16, 127.0.0.1 ,fd00::/8,";
+  c = app::loadConfig(values, noEnv);
+  REQUIRE(c.ok());
+  REQUIRE(c->outbound_allow.size() == 3);
+  CHECK(c->outbound_allow[0].bits == 16);
+  CHECK(c->outbound_allow[1].bits == 32);
+  CHECK(c->outbound_allow[2].bits == 8);
 }
 
 TEST_CASE("config: required secrets are named when missing") {

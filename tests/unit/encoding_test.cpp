@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "domain/encoding.hpp"
+#include "support/test_certificates.hpp"
 
 using namespace certsteward::domain;
 
@@ -41,8 +42,8 @@ TEST_CASE("encoding: RFC 4648 vectors in base64, base64url and hex") {
 }
 
 TEST_CASE("encoding: texts that are not the canonical encoding are refused") {
-  for (const char* text : {"Zg=", "Zg", "Zm9vYg=", "Zm9v!mFy", "Zh==", "Zm9=", "Z===", "====",
-                           "Zm9vYg==Zg==", "-__-", "Zm 9v"}) {
+  for (const char* text : {"Zg=", "Zg", "Zm9vYg=", "Zm9v!mFy",
+                           "Zh==", "Zm9=", "Z===", "====", "Zm9vYg==Zg==", "-__-", "Zm 9v"}) {
     CAPTURE(text);
     CHECK_FALSE(base64Decode(text).has_value());
   }
@@ -53,5 +54,38 @@ TEST_CASE("encoding: texts that are not the canonical encoding are refused") {
   for (const char* text : {"6", "6g", "0x66", "66 "}) {
     CAPTURE(text);
     CHECK_FALSE(fromHex(text).has_value());
+  }
+}
+
+TEST_CASE("encoding: a PEM certificate bundle is checked for its structure, not its shape") {
+  const auto a = certsteward::testing::makeTestMaterial("a.example.test");
+  const auto b = certsteward::testing::makeTestMaterial("b.example.test");
+  CHECK(pemCertificatesProblem(a.certificate_pem) == "");
+  CHECK(pemCertificatesProblem(a.certificate_pem + "\n" + b.chain_pem) == "");
+  CHECK(pemCertificatesProblem("\r\n" + a.chain_pem + "  \n") == "");
+  std::string cut = a.certificate_pem;  // one line of the body missing
+  cut.erase(cut.find('\n') + 1, 65);
+  const std::string begin = "-----BEGIN CERTIFICATE-----\n";
+  const std::string end = "-----END CERTIFICATE-----\n";
+  const struct {
+    std::string bundle;
+    const char* problem;
+  } refused[] = {
+      {"", "must hold PEM certificates (-----BEGIN CERTIFICATE-----)"},
+      {"not PEM", "holds text outside the certificate blocks"},
+      {begin + "not base64!\n" + end, "has a certificate block that is not a certificate"},
+      {begin + "aGVsbG8=\n" + end, "has a certificate block that is not a certificate"},
+      {begin + end, "has a certificate block that is not a certificate"},
+      {cut, "has a certificate block that is not a certificate"},
+      {begin + a.certificate_pem.substr(begin.size()), ""},  // the same text: accepted
+      {a.certificate_pem + "root:x:0:0\n", "holds text outside the certificate blocks"},
+      {"junk\n" + a.certificate_pem, "holds text outside the certificate blocks"},
+      {a.certificate_pem.substr(0, a.certificate_pem.find("-----END")),
+       "has a certificate block without its END line"},
+      {std::string(70000, ' '), "must be at most 64 KiB"},
+  };
+  for (const auto& row : refused) {
+    CAPTURE(row.bundle.substr(0, 80));
+    CHECK(pemCertificatesProblem(row.bundle) == row.problem);
   }
 }

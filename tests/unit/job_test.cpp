@@ -294,6 +294,47 @@ TEST_CASE("job: every transition of the table, with its guard and effect") {
        JobEvent::retry, ctx(""), false, JobStatus::completed, noCheck, std::nullopt},
       {"a pending job cannot succeed", [] { return jobIn(JobStatus::pending, 0); },
        JobEvent::succeed, ctx("w1"), false, JobStatus::pending, noCheck, std::nullopt},
+      {"the restarted instance abandons the lock of its earlier run: expired now",
+       [] {
+         auto j = jobIn(JobStatus::active, 1);
+         j.locked_by = "host-a:8080#0badb007/default-0";
+         return j;
+       },
+       JobEvent::abandon, ctx("host-a:8080#feedf00d"), true, JobStatus::active,
+       [](const Job& j) {
+         CHECK(j.lock_expires_at == kNow);
+         CHECK(j.locked_by == "host-a:8080#0badb007/default-0");  // the reclaim re-locks it
+         CHECK(j.attempts == 1);
+         CHECK(isLockExpired(j, kNow));
+       },
+       std::nullopt},
+      {"an instance never abandons its own run's lock",
+       [] {
+         auto j = jobIn(JobStatus::active, 1);
+         j.locked_by = "host-a:8080#feedf00d/default-1";
+         return j;
+       },
+       JobEvent::abandon, ctx("host-a:8080#feedf00d"), false, JobStatus::active, noCheck,
+       std::nullopt},
+      {"an instance never abandons another instance's lock",
+       [] {
+         auto j = jobIn(JobStatus::active, 1);
+         j.locked_by = "host-b:8080#0badb007/default-0";
+         return j;
+       },
+       JobEvent::abandon, ctx("host-a:8080#feedf00d"), false, JobStatus::active, noCheck,
+       std::nullopt},
+      {"a lock of the old form (no boot) is left to expire",
+       [] {
+         auto j = jobIn(JobStatus::active, 1);
+         j.locked_by = "host-a:4242/default-0";
+         return j;
+       },
+       JobEvent::abandon, ctx("host-a:8080#feedf00d"), false, JobStatus::active, noCheck,
+       std::nullopt},
+      {"abandon of a pending job is refused", [] { return jobIn(JobStatus::pending, 0); },
+       JobEvent::abandon, ctx("host-a:8080#feedf00d"), false, JobStatus::pending, noCheck,
+       std::nullopt},
   };
   for (const auto& row : rows) {
     CAPTURE(row.name);

@@ -67,6 +67,11 @@ TEST_CASE("notification rules: which events each kind of rule sends, in order") 
   const auto failed = event(EventKind::cert_renewal_failed);
   const auto renewed = event(EventKind::cert_renewed);
   const auto jobDead = event(EventKind::job_failed);
+  // A renewal job's death: its certificate's cert.renewal_failed tells the same failure.
+  const auto renewalDead =
+      event(EventKind::job_failed, "c1", {{"job.type", "renew_certificate"}, {"job.id", "j1"}});
+  const auto issueDead =
+      event(EventKind::job_failed, "c1", {{"job.type", "issue_certificate"}, {"job.id", "j2"}});
   const auto otherCert = event(EventKind::cert_renewal_failed, "c2");
   const auto distFailed = event(EventKind::distribution_failed, "d1");
   const auto distOk = event(EventKind::distribution_succeeded, "d1");
@@ -101,6 +106,18 @@ TEST_CASE("notification rules: which events each kind of rule sends, in order") 
        rule({EventKind::job_failed, EventKind::cert_renewal_failed}, true),
        {jobDead, failed, jobDead, renewed},
        "SS-R"},
+      {"one renewal failure, one message: the certificate event for a rule selecting both",
+       rule({EventKind::job_failed, EventKind::cert_renewal_failed}),
+       {renewalDead, failed, issueDead},
+       "-SS"},
+      {"one renewal failure, one message, also only on change; the recovery once",
+       rule({EventKind::job_failed, EventKind::cert_renewal_failed}, true),
+       {renewalDead, failed, renewalDead, failed, renewed},
+       "-S--R"},
+      {"a rule selecting only job.failed still hears of a renewal's death",
+       rule({EventKind::job_failed}),
+       {renewalDead, failed},
+       "S-"},
       {"distributions recover by distribution.succeeded",
        rule({EventKind::distribution_failed}, true),
        {distFailed, distFailed, distOk, distOk},

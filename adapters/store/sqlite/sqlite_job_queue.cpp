@@ -263,8 +263,9 @@ domain::Result<domain::Page<domain::Event>> SqliteEventLog::listInOrder(
   return read(projectId, request, true);
 }
 
-domain::Result<domain::Page<domain::Event>> SqliteEventLog::read(
-    const domain::Id& projectId, const domain::PageRequest& request, bool inOrder) const {
+domain::Result<domain::Page<domain::Event>> SqliteEventLog::read(const domain::Id& projectId,
+                                                                 const domain::PageRequest& request,
+                                                                 bool inOrder) const {
   return guarded([&]() -> domain::Result<domain::Page<domain::Event>> {
     auto c = db_.reader();
     Transaction snapshot(*c, false);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "adapters/store/sqlite/private_files.hpp"
 #include "adapters/store/sqlite/sqlite_audit_log.hpp"
 #include "adapters/store/sqlite/sqlite_certificate_repository.hpp"
 #include "adapters/store/sqlite/sqlite_identity_repositories.hpp"
@@ -109,6 +110,7 @@ struct SqliteStore::Parts {
 
 domain::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const SqliteOptions& options) {
   return guarded([&]() -> domain::Result<std::unique_ptr<SqliteStore>> {
+    if (auto made = makeDatabaseFilePrivate(options.path); !made) return made.error();
     auto parts = std::make_unique<Parts>(options);
     {
       auto writer = parts->db.writer();

@@ -1,0 +1,23 @@
+// At start, before its workers claim anything, an instance releases the job locks an earlier
+// run of its own process left behind (killed by kill -9, a crash, a power cut): without this
+// they would read `active` until worker.lock_ttl passed. Each one goes through the job table
+// (JobEvent::abandon: its lock expires now), so the next claim reclaims it — another attempt,
+// or dead or cancelled as the table says — exactly as an expired lock would be.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "domain/result.hpp"
+#include "ports/clock.hpp"
+#include "ports/job_queue.hpp"
+#include "ports/project_repository.hpp"
+
+namespace certsteward::domain {
+
+// `self`: this run's "<instance>#<boot>" (domain/job.hpp). Returns how many locks it released.
+Result<std::int64_t> releaseAbandonedLocks(const ports::ProjectRepository& projects,
+                                           ports::JobQueue& jobs, const ports::Clock& clock,
+                                           const std::string& self);
+
+}  // namespace certsteward::domain
