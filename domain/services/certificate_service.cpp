@@ -48,6 +48,20 @@ Result<QueuedCertificate> CertificateService::create(const Principal& who,
         auto existing = p_.certificates.countAll();
         if (!existing) return existing.error();
         if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s;
+        // Every name must be one a challenge can be answered for (today: DNS-01 in a zone of the
+        // project); refused here rather than failing later inside the job.
+        for (const auto& name : cert.sans) {
+          auto zone = p_.zones.findForName(projectId, name);
+          if (!zone) return zone.error();
+          if (!*zone) {
+            Error e = makeError(ErrorCode::invalid_argument,
+                                "no configured challenge method can serve " + name +
+                                    ": no zone of this project covers it (add its zone first)",
+                                "NAME_NOT_SERVED");
+            e.references = {"sans"};
+            return e;
+          }
+        }
         if (auto s = p_.certificates.create(cert); !s) return s;
         auto queued = p_.jobs.enqueue(job);
         if (!queued) return queued.error();

@@ -19,6 +19,7 @@
 #include "ports/job_queue.hpp"
 #include "ports/license_repository.hpp"
 #include "ports/secret_box.hpp"
+#include "ports/zone_repository.hpp"
 
 namespace certsteward::domain {
 
@@ -68,14 +69,17 @@ class CertificateService {
     const ports::Clock& clock;
     const ports::SecretBox& secrets;
     const ports::AcmeAccountRepository& acmeAccounts;
+    // Which names a challenge method can serve: today a zone of the project covering the name.
+    const ports::ZoneRepository& zones;
   };
   // `jobs`: the attempts and backoff of the jobs it queues.
   CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,
                      AuditService& audit, JobPolicy jobs = {})
       : p_(ports), work_(work), access_(access), audit_(audit), jobPolicy_(jobs) {}
 
-  // invalid_argument for bad names or numbers, or an acme_account_id that is not an ACME account
-  // of this project; resource_exhausted/LICENSE_LIMIT at the cap.
+  // invalid_argument for bad names or numbers, an acme_account_id that is not an ACME account
+  // of this project, or a name no configured challenge method can serve (no zone of the project
+  // covers it: the error names it); resource_exhausted/LICENSE_LIMIT at the cap (checked first).
   // The certificate, its issue job and its audit entry are written in one transaction, with the
   // licence count checked inside it (no two creates can both take the last free place).
   Result<QueuedCertificate> create(const Principal& who, const RequestContext& ctx,

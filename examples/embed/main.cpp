@@ -65,7 +65,7 @@ int main() {
   domain::AuditService audit(store.auditLog(), auditKey, ids, clock, store.rateLimits(), access);
   domain::CertificateService certificates(
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
-       secrets, store.acmeAccounts()},
+       secrets, store.acmeAccounts(), store.zones()},
       work, access, audit);
   domain::IssuanceWorker worker(
       {store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(), store.zones(),
@@ -88,6 +88,19 @@ int main() {
   account.name = "own CA";
   account.directory_url = "https://ca.internal/directory";
   if (!store.projects().create(project) || !store.acmeAccounts().create(account)) return 1;
+  // The zone the names are served in (a certificate is refused for names no zone covers), with
+  // the DNS credential the worker answers DNS-01 through (here the in-memory DNS).
+  domain::DnsCredential credential;
+  credential.id = ids.next();
+  credential.project_id = project.id;
+  credential.name = "internal DNS";
+  credential.provider = "exec";
+  domain::Zone zone;
+  zone.id = ids.next();
+  zone.project_id = project.id;
+  zone.domain = "example.internal";
+  zone.dns_credential_id = credential.id;
+  if (!store.dnsCredentials().create(credential) || !store.zones().create(zone)) return 1;
 
   domain::CertificateRequest request;
   request.common_name = "www.example.internal";

@@ -234,6 +234,7 @@ TEST_CASE("api: an owner activates a signed licence, which lifts the certificate
   CHECK(str(view, "license_key").size() < 16);  // masked
   CHECK(activated.body.find(good) == std::string::npos);
   const std::string project = createProject(http, owner);
+  serveZone(http, owner, project);
   for (int i = 0; i < 3; ++i) {
     CHECK(http.request("POST", "/api/v1/projects/" + project + "/certificates",
                        json::serialize(

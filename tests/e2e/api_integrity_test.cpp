@@ -65,6 +65,7 @@ TEST_CASE("integrity: creates racing a kill -9 leave no certificate without its 
     const auto owner = login(http, kOwner, kOwnerPassword);
     activateUnlimited(http, owner, priv);
     project = createProject(http, owner);
+    serveZone(http, owner, project, "example.test");
     std::mutex mu;
     std::atomic<bool> stop{false};
     std::vector<std::thread> clients;
@@ -74,11 +75,11 @@ TEST_CASE("integrity: creates racing a kill -9 leave no certificate without its 
         for (int i = 0; i < 2000 && !stop.load(); ++i) {  // bounded; the kill ends it sooner
           HttpResult r;
           try {
-            r = mine.request(
-                "POST", "/api/v1/projects/" + project + "/certificates",
-                json::serialize(json::object{
-                    {"common_name", "c" + std::to_string(t) + "-" + std::to_string(i) + ".test"}}),
-                {bearer(owner)});
+            r = mine.request("POST", "/api/v1/projects/" + project + "/certificates",
+                             json::serialize(json::object{
+                                 {"common_name", "c" + std::to_string(t) + "-" + std::to_string(i) +
+                                                     ".example.test"}}),
+                             {bearer(owner)});
           } catch (const std::runtime_error&) {
             break;  // the server is gone
           }
@@ -151,6 +152,7 @@ TEST_CASE("integrity: two instances on one SQLite file never pass the free plan'
   HttpClient httpA(a.baseUrl());
   const auto owner = login(httpA, kOwner, kOwnerPassword);
   const auto project = createProject(httpA, owner);
+  serveZone(httpA, owner, project, "example.test");
   const std::string certs = "/api/v1/projects/" + project + "/certificates";
   for (int round = 0; round < 12; ++round) {
     std::atomic<int> ready{0};
@@ -164,11 +166,11 @@ TEST_CASE("integrity: two instances on one SQLite file never pass the free plan'
         while (ready.load() < 2) {  // bounded by the other thread's start
           std::this_thread::yield();
         }
-        auto r = http.request(
-            "POST", certs,
-            json::serialize(json::object{{"common_name", "cap" + std::to_string(round) + "-" +
-                                                             std::to_string(side) + ".test"}}),
-            {bearer(owner)});
+        auto r = http.request("POST", certs,
+                              json::serialize(json::object{
+                                  {"common_name", "cap" + std::to_string(round) + "-" +
+                                                      std::to_string(side) + ".example.test"}}),
+                              {bearer(owner)});
         if (r.status == 202 || r.status == 201) {
           ++admitted;
           ids[static_cast<std::size_t>(side)] =

@@ -115,6 +115,29 @@ inline std::string createProject(HttpClient& http, const Session& s) {
   return str(parse(r).at("project").as_object(), "id");
 }
 
+// A DNS credential and the zone `domain` in `project`: certificates for names below it can be
+// created (a name no zone covers is refused with 422).
+inline std::string serveZone(HttpClient& http, const Session& s, const std::string& project,
+                             const std::string& domain = "example.com") {
+  const std::string base = "/api/v1/projects/" + project;
+  auto cred = http.request(
+      "POST", base + "/dns-credentials",
+      json::serialize(json::object{{"name", "dns for " + domain},
+                                   {"provider", "rfc2136"},
+                                   {"settings", json::object{{"server", "127.0.0.1:53"}}},
+                                   {"secret", "c2VjcmV0LWJ5dGVz"}}),
+      {bearer(s)});
+  REQUIRE_MESSAGE(cred.status == 201, cred.body);
+  auto zone = http.request(
+      "POST", base + "/zones",
+      json::serialize(json::object{
+          {"domain", domain},
+          {"dns_credential_id", str(parse(cred).at("dns_credential").as_object(), "id")}}),
+      {bearer(s)});
+  REQUIRE_MESSAGE(zone.status == 201, zone.body);
+  return str(parse(zone).at("zone").as_object(), "id");
+}
+
 // What the issuance engine will store, written straight into a server's SQLite file (another
 // process on the same file, as a second instance would be): a certificate, and with `material`
 // its leaf, chain, sealed key (the server's secrets.key) and status active. Planted

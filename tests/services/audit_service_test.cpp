@@ -81,6 +81,7 @@ TEST_CASE("audit service: an action whose audit entry cannot be written does not
   const auto who = fx.owner();
   auto project = fx.projects.create(who, fx.ctx(), "audited", "");
   REQUIRE(project.ok());
+  const Id zone = fx.servedZone(project->id, "example.test");
   fx.auditLog.failing = true;
   const auto refused =
       fx.certificates.create(who, fx.ctx(), project->id, request("a.example.test"));
@@ -88,11 +89,17 @@ TEST_CASE("audit service: an action whose audit entry cannot be written does not
   CHECK(refused.error().code == ErrorCode::unavailable);
   CHECK(*fx.store.certificates().countAll() == 0);  // no certificate ...
   CHECK(fx.store.jobs().list(project->id, {}, *makePageRequest(1, 10))->total == 0);  // no job
+  // The project emptied again (its zone and DNS credential gone), so only the audit stops the
+  // delete below.
+  const auto credential = fx.store.zones().get(project->id, zone)->dns_credential_id;
+  REQUIRE(fx.store.zones().remove(project->id, zone).ok());
+  REQUIRE(fx.store.dnsCredentials().remove(project->id, credential).ok());
   CHECK_FALSE(fx.projects.create(who, fx.ctx(), "not audited", "").ok());
   CHECK(fx.store.projects().list(*makePageRequest(1, 10))->total == 1);
   CHECK(fx.projects.remove(who, fx.ctx(), project->id).error().code == ErrorCode::unavailable);
   CHECK(fx.store.projects().get(project->id).ok());  // still there
   fx.auditLog.failing = false;
+  fx.servedZone(project->id, "example.test");
   const auto created =
       fx.certificates.create(who, fx.ctx(), project->id, request("a.example.test"));
   REQUIRE(created.ok());

@@ -15,6 +15,8 @@ struct CertFixture : testing::ServiceFixture {
   CertFixture() {
     project("p1");
     project("p2");
+    servedZone("p1");
+    servedZone("p2");
   }
   CertificateRequest request(std::string name) {
     CertificateRequest r;
@@ -57,6 +59,28 @@ TEST_CASE("certificates: a create is the certificate, its issue job and its audi
   auto refused = fx.certificates.create(fx.owner(), fx.ctx(), "p1", fx.request("b.example.com"));
   CHECK_FALSE(refused.ok());
   CHECK(fx.stored() == 1);
+}
+
+TEST_CASE(
+    "certificates: a name no zone of the project covers is refused, naming it, and nothing is "
+    "written") {
+  CertFixture fx;
+  auto request = fx.request("www.example.com");
+  request.sans = {"www.example.com", "shop.example.org"};
+  auto refused = fx.certificates.create(fx.owner(), fx.ctx(), "p1", request);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::invalid_argument);
+  CHECK(refused.error().reason == "NAME_NOT_SERVED");
+  CHECK(refused.error().message.find("shop.example.org") != std::string::npos);
+  CHECK(refused.error().message.find("www.example.com") == std::string::npos);
+  CHECK(fx.stored() == 0);
+  CHECK(fx.audited("certificate.create").empty());
+  // Its zone added, the same request is accepted; a wildcard is served by its parent's zone.
+  fx.servedZone("p1", "example.org");
+  CHECK(fx.certificates.create(fx.owner(), fx.ctx(), "p1", request).ok());
+  auto wildcard = fx.request("*.example.net");
+  CHECK(fx.certificates.create(fx.owner(), fx.ctx(), "p2", wildcard).error().reason ==
+        "LICENSE_LIMIT");  // the free plan's cap comes first
 }
 
 TEST_CASE("certificates: bad requests are refused and leave nothing behind") {

@@ -22,9 +22,12 @@ struct DistributionFixture : testing::ServiceFixture {
   DistributionFixture() {
     project("p1");
     project("p2");
+    servedZone("p1");
     CertificateRequest request;
     request.common_name = "www.example.com";
-    certificateId = certificates.create(owner(), ctx(), "p1", request)->certificate.id;
+    auto created = certificates.create(owner(), ctx(), "p1", request);
+    REQUIRE(created.ok());
+    certificateId = created->certificate.id;
     moduleId = module("p1");
   }
   Id module(const Id& projectId) {

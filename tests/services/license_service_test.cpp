@@ -56,6 +56,7 @@ TEST_CASE("licence: only the owner activates, and a bad or expired key changes n
 TEST_CASE("licence: an activated key lifts the free cap and is audited, grace follows expiry") {
   LicenseFixture fx;
   fx.project("p1");
+  fx.servedZone("p1");
   CertificateRequest request;
   request.common_name = "a.example.com";
   REQUIRE(fx.certificates.create(fx.owner(), fx.ctx(), "p1", request).ok());

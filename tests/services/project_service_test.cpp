@@ -57,8 +57,15 @@ TEST_CASE("projects: a project that holds something cannot be deleted, an empty 
   const auto member = fx.member(project->id, ProjectRole::admin);
   CertificateRequest request;
   request.common_name = "www.example.com";
+  const Id zone = fx.servedZone(project->id);
   auto cert = fx.certificates.create(fx.owner(), fx.ctx(), project->id, request);
   REQUIRE(cert.ok());
+  // Only the certificate is left holding the project.
+  REQUIRE(fx.store.zones().remove(project->id, zone).ok());
+  const auto credentials = fx.store.dnsCredentials().list(project->id, PageRequest{1, 10});
+  REQUIRE(credentials.ok());
+  REQUIRE(credentials->items.size() == 1);
+  REQUIRE(fx.store.dnsCredentials().remove(project->id, credentials->items.front().id).ok());
   auto refused = fx.projects.remove(fx.owner(), fx.ctx(), project->id);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().reason == "DEPENDENCY_CONFLICT");

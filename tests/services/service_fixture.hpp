@@ -39,7 +39,7 @@ struct ServiceFixture {
       audit};
   domain::CertificateService certificates{
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
-       secrets, store.acmeAccounts()},
+       secrets, store.acmeAccounts(), store.zones()},
       work,
       access,
       audit};
@@ -59,6 +59,23 @@ struct ServiceFixture {
     p.id = id;
     p.name = "project " + id;
     REQUIRE(store.projects().create(p).ok());
+  }
+  // A zone of `projectId` for `domain`, with its DNS credential: certificates for names below it
+  // can be created (a name no zone covers is refused). The zone's id.
+  domain::Id servedZone(const domain::Id& projectId, const std::string& domain = "example.com") {
+    domain::DnsCredential c;
+    c.id = ids.next();
+    c.project_id = projectId;
+    c.name = "dns " + c.id;
+    c.provider = "rfc2136";
+    REQUIRE(store.dnsCredentials().create(c).ok());
+    domain::Zone z;
+    z.id = ids.next();
+    z.project_id = projectId;
+    z.domain = domain;
+    z.dns_credential_id = c.id;
+    REQUIRE(store.zones().create(z).ok());
+    return z.id;
   }
   // A local user (org role viewer) stored with `passwordHash` from the test's own hasher.
   domain::User localUser(const std::string& name, const std::string& passwordHash) {
