@@ -32,6 +32,7 @@
 #include "adapters/notify/channel_senders.hpp"
 #include "adapters/oidc/oidc_client.hpp"
 #include "adapters/rest/api.hpp"
+#include "adapters/runtime/process_runs.hpp"
 #include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
@@ -129,10 +130,10 @@ struct Application::Parts {
              store->moduleConfigs(), store->notificationChannels(), store->notificationRules()},
             work, access, audit),
         users({timeZones, users_, store->refreshTokens(), hasher, ids, clock}, work, access, audit),
-        certificates({store->certificates(), store->jobs(), store->distributions(),
-                      store->license(), ids, clock, secretBox, store->acmeAccounts(),
-                      store->zones()},
-                     work, access, audit, jobPolicy(c)),
+        certificates(
+            {store->certificates(), store->jobs(), store->distributions(), store->license(), ids,
+             clock, secretBox, store->acmeAccounts(), store->zones()},
+            work, access, audit, jobPolicy(c)),
         jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock,
               store->certificates()},
              work, access, audit),
@@ -420,8 +421,9 @@ void declareWorkerSeries(adapters::metrics::PrometheusRegistry& metrics) {
 }  // namespace
 
 std::string Application::instanceId() {
-  // "<host>:<address>:<port>#<boot>": the same <instance> across restarts of this server (the
-  // host and its listener), a fresh <boot> per run of the process (domain/job.hpp).
+  // "<host>:<address>:<port>#<run>": the same <instance> across restarts of this server (the
+  // host and its listener), a <run> per run of the process that a later run can prove over
+  // (adapters/runtime/process_runs.hpp).
   if (parts_->instance.empty()) {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
@@ -429,7 +431,7 @@ std::string Application::instanceId() {
                        std::to_string(httpPort() != 0 ? httpPort() : parts_->config.listen_port);
     std::replace(name.begin(), name.end(), '#', '_');
     std::replace(name.begin(), name.end(), '/', '_');
-    parts_->instance = name + "#" + domain::toHex(parts_->random.bytes(4));
+    parts_->instance = name + "#" + adapters::runtime::currentProcessRun();
   }
   return parts_->instance;
 }
@@ -453,8 +455,9 @@ void Application::startWorkers() {
   const std::string id = instanceId();
   // What an earlier run of this instance still held (it was killed) is released now, not after
   // worker.lock_ttl: the workers below reclaim it as the job table says.
-  auto released = domain::releaseAbandonedLocks(parts_->store->projects(), parts_->store->jobs(),
-                                                parts_->clock, id);
+  auto released =
+      domain::releaseAbandonedLocks(parts_->store->projects(), parts_->store->jobs(), parts_->clock,
+                                    id, adapters::runtime::processRunGone);
   if (!released) {
     spdlog::warn(
         "the jobs an earlier run of this instance held could not be released now ({}); "

@@ -127,8 +127,11 @@ domain::Status CurlPin::pin(void* handle, const Outbound& outbound, const std::s
   addresses_ = std::move(*addresses);
   policy_ = &outbound.policy();
   CURL* curl = static_cast<CURL*>(handle);
-  // "host:port:addr,addr" as the handle's only answer for the name (ignored for a literal, which
-  // libcurl connects to as written: the socket callback checks that too).
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, openPinned);
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, this);
+  // An address literal is connected to as written (the socket callback checks it); a name gets
+  // "host:port:addr,addr" as the handle's only answer.
+  if (domain::parseAddressLiteral(host)) return {};
   std::string entry = withoutBrackets(host) + ":" + std::to_string(port) + ":";
   for (std::size_t i = 0; i < addresses_.size(); ++i) {
     const std::string text = domain::formatIpAddress(addresses_[i]);
@@ -136,8 +139,6 @@ domain::Status CurlPin::pin(void* handle, const Outbound& outbound, const std::s
   }
   resolve_ = curl_slist_append(static_cast<curl_slist*>(resolve_), entry.c_str());
   curl_easy_setopt(curl, CURLOPT_RESOLVE, static_cast<curl_slist*>(resolve_));
-  curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, openPinned);
-  curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, this);
   return {};
 }
 

@@ -181,8 +181,15 @@ class LocalFileSystem : public TargetFileSystem {
   domain::Result<std::string> read(const std::string& path) override {
     auto dir = tree_.directory(directoryOf(path));
     if (!dir) return dir.error();
-    const Descriptor fd(::openat(*dir, nameOf(path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+    // Non-blocking and only a regular file: a FIFO planted at the path cannot hold the run.
+    const Descriptor fd(
+        ::openat(*dir, nameOf(path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
     if (fd.get() < 0) return failed("cannot read", path);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      errno = EINVAL;
+      return failed("not a regular file:", path);
+    }
     std::string out;
     char buf[8192];
     for (;;) {

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <optional>
+#include <utility>
 #include <variant>
 
 #include "adapters/distribution/net.hpp"
@@ -24,18 +26,16 @@ domain::Result<std::string> ask(const ports::TargetAccess& target, const std::st
   return socket->readToEnd(64 * 1024, millis(target.timeout));
 }
 
-// The first line of the answer for an error message — only when it reads like HAProxy's own
-// words about certificates or commands: whatever else listens there keeps its banner to itself.
-std::string firstLine(const std::string& answer) {
-  std::string line = answer.substr(0, answer.find('\n'));
-  for (char& c : line) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = ' ';
+// HAProxy's own refusal, in fixed words: the peer's text never reaches an error.
+std::string refusalOf(const std::string& answer) {
+  for (const auto& [known, said] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"Permission denied", "permission denied (the runtime API needs level admin)"},
+           {"Unknown command", "an unknown command (is this HAProxy 2.2 or later?)"},
+           {"Can't", "the certificate was refused (HAProxy could not load it)"},
+           {"unknown", "no such certificate is loaded"}}) {
+    if (answer.find(known) != std::string::npos) return said;
   }
-  for (const char* known : {"ssl", "certificate", "Certificate", "Permission denied",
-                            "Unknown command", "Transaction", "Commit", "Can't", "unknown"}) {
-    if (line.find(known) != std::string::npos) return line.substr(0, 160);
-  }
-  return line.empty() ? "(nothing)" : "an answer that is not HAProxy's";
+  return "an answer the module does not know";
 }
 
 // Leaf, chain and key as one payload; HAProxy ends a payload at an empty line, so none inside.
@@ -71,7 +71,7 @@ std::variant<std::string, TargetOutcome> servedSerial(const ports::TargetAccess&
   if (at == std::string::npos) {
     return TargetOutcome::failure(
         domain::target_error::write_failed,
-        "HAProxy has no certificate " + name + " loaded: " + firstLine(*shown));
+        "HAProxy has no certificate " + name + " loaded: " + refusalOf(*shown));
   }
   const auto end = shown->find('\n', at);
   return normalSerial(shown->substr(at + 8, end == std::string::npos ? end : end - at - 8));
@@ -121,7 +121,7 @@ TargetOutcome commit(const ports::TargetAccess& target, const domain::Certificat
   if (set->find("Transaction created") == std::string::npos &&
       set->find("Transaction updated") == std::string::npos) {
     return TargetOutcome::failure(domain::target_error::write_failed,
-                                  "HAProxy refused the certificate: " + firstLine(*set));
+                                  "HAProxy refused the certificate: " + refusalOf(*set));
   }
   auto committed = ask(target, "commit ssl cert " + name + "\n");
   if (!committed || committed->find("Success!") == std::string::npos) {
@@ -129,7 +129,7 @@ TargetOutcome commit(const ports::TargetAccess& target, const domain::Certificat
     if (!committed) return outcomeOf(committed.error(), domain::target_error::write_failed);
     return TargetOutcome::failure(
         domain::target_error::write_failed,
-        "HAProxy did not commit the certificate: " + firstLine(*committed));
+        "HAProxy did not commit the certificate: " + refusalOf(*committed));
   }
   if (target.step) target.step("HAProxy committed serial " + v.serial_number + " as " + name);
   if (verify) {
@@ -145,6 +145,7 @@ TargetOutcome commit(const ports::TargetAccess& target, const domain::Certificat
 
 TargetOutcome HaproxyModule::plan(const ports::TargetAccess& target,
                                   const domain::CertificateVersion& next) {
+  if (auto refused = notHaproxy(target)) return *refused;
   auto served = servedSerial(target);
   if (auto* refused = std::get_if<TargetOutcome>(&served)) return *refused;
   auto out = TargetOutcome::success();

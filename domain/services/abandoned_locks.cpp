@@ -5,7 +5,8 @@ namespace certsteward::domain {
 
 Result<std::int64_t> releaseAbandonedLocks(const ports::ProjectRepository& projects,
                                            ports::JobQueue& jobs, const ports::Clock& clock,
-                                           const std::string& self) {
+                                           const std::string& self,
+                                           const std::function<bool(std::string_view)>& gone) {
   std::int64_t released = 0;
   ports::JobFilter active;
   active.status = JobStatus::active;
@@ -19,6 +20,8 @@ Result<std::int64_t> releaseAbandonedLocks(const ports::ProjectRepository& proje
         if (!held) return held.error();
         for (const auto& job : held->items) {
           if (!heldByEarlierBoot(job.locked_by, self) || isLockExpired(job, clock.now())) continue;
+          const auto holder = std::string_view(job.locked_by).substr(0, job.locked_by.find('/'));
+          if (!gone(holder.substr(holder.find('#') + 1))) continue;  // maybe still running
           const JobContext ctx{clock.now(), self, "", {}};
           auto applied = jobs.apply(job.id, JobEvent::abandon, ctx);
           // Refused: it changed meanwhile (finished, or already reclaimed): nothing to release.

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "domain/result.hpp"
 #include "ports/clock.hpp"
@@ -15,9 +17,12 @@
 
 namespace certsteward::domain {
 
-// `self`: this run's "<instance>#<boot>" (domain/job.hpp). Returns how many locks it released.
+// `self`: this run's "<instance>#<boot>" (domain/job.hpp). `gone(boot)` says whether the run
+// named by an earlier <boot> is certainly over (the adapter that knows processes decides); a
+// lock whose run cannot be proved gone is left to expire. Returns how many locks it released.
 Result<std::int64_t> releaseAbandonedLocks(const ports::ProjectRepository& projects,
                                            ports::JobQueue& jobs, const ports::Clock& clock,
-                                           const std::string& self);
+                                           const std::string& self,
+                                           const std::function<bool(std::string_view)>& gone);
 
 }  // namespace certsteward::domain

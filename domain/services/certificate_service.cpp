@@ -216,7 +216,16 @@ Status CertificateService::cancelJobsOf(const Principal& who, const RequestConte
         for (const auto& job : found->items) {
           if (job.cancel_requested) continue;
           auto applied = p_.jobs.apply(job.id, JobEvent::cancel, now);
-          if (!applied) return applied.error();
+          if (!applied) {
+            // It ended or changed meanwhile (completed, claimed by another worker): nothing to
+            // cancel now; a running one stops when it finds its certificate gone.
+            const auto code = applied.error().code;
+            if (code == ErrorCode::failed_precondition || code == ErrorCode::conflict ||
+                code == ErrorCode::not_found) {
+              continue;
+            }
+            return applied.error();
+          }
           ++changed;
           if (auto s = audit_.record(&who, ctx, "job.cancel", "job", job.id, projectId,
                                      "the certificate " + certificateId + " was deleted");

@@ -4,7 +4,6 @@
 // signature and the document (and answers non-2xx on request).
 #include <doctest/doctest.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,10 +12,8 @@
 
 #include <boost/json.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <mutex>
-#include <thread>
 
 #include "adapters/distribution/haproxy_module.hpp"
 #include "adapters/distribution/webhook_module.hpp"
@@ -24,6 +21,7 @@
 #include "support/free_port.hpp"
 #include "support/haproxy_server.hpp"
 #include "support/https_receiver.hpp"
+#include "support/loopback_listener.hpp"
 #include "support/outbound.hpp"
 #include "support/test_certificates.hpp"
 #include "support/tls_probe.hpp"
@@ -141,64 +139,39 @@ TEST_CASE(
 namespace {
 
 // A loopback service that is not HAProxy but answers every command as if it had worked
-// ("Transaction created ... Success!"), recording what it was sent. Bounded: each read waits at
-// most 1 s, the accept loop wakes every 100 ms to see whether it should stop.
+// ("Transaction created ... Success!"), recording what it was sent (each read waits at most 1 s).
 class Impostor {
  public:
-  Impostor() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-    REQUIRE(::listen(fd_, 8) == 0);
-    port_ = ntohs(addr.sin_port);
-    thread_ = std::thread([this] {
-      while (!stop_) {
-        pollfd p{fd_, POLLIN, 0};
-        if (::poll(&p, 1, 100) <= 0) continue;
-        const int client = ::accept(fd_, nullptr, nullptr);
-        if (client < 0) continue;
-        timeval tv{1, 0};
-        ::setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        std::string got;
-        char buf[4096];
-        while (got.find("\n") == std::string::npos || got.find("<<") != std::string::npos) {
-          const auto n = ::recv(client, buf, sizeof buf, 0);
-          if (n <= 0) break;
-          got.append(buf, static_cast<std::size_t>(n));
-          if (got.find("<<") != std::string::npos && got.ends_with("\n\n")) break;
-        }
-        {
-          std::lock_guard lock(mu_);
-          received_ += got;
-        }
-        const std::string answer = "Transaction created for certificate x!\nSuccess!\n";
-        (void)::send(client, answer.data(), answer.size(), MSG_NOSIGNAL);
-        ::close(client);
-      }
-    });
-  }
-  ~Impostor() {
-    stop_ = true;
-    thread_.join();
-    ::close(fd_);
-  }
-  int port() const { return port_; }
+  int port() const { return listener_.port(); }
   std::string received() const {
     std::lock_guard lock(mu_);
     return received_;
   }
 
  private:
-  int fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
+  void serve(int client) {
+    timeval tv{1, 0};
+    ::setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    std::string got;
+    char buf[4096];
+    while (got.find('\n') == std::string::npos || got.find("<<") != std::string::npos) {
+      const auto n = ::recv(client, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      got.append(buf, static_cast<std::size_t>(n));
+      if (got.find("<<") != std::string::npos && got.ends_with("\n\n")) break;
+    }
+    {
+      std::lock_guard lock(mu_);
+      received_ += got;
+    }
+    const std::string answer = "Transaction created for certificate x!\nSuccess!\n";
+    (void)::send(client, answer.data(), answer.size(), MSG_NOSIGNAL);
+    ::close(client);
+  }
+
   mutable std::mutex mu_;
   std::string received_;
+  testing::LoopbackListener listener_{[this](int client) { serve(client); }};
 };
 
 }  // namespace
@@ -206,6 +179,7 @@ class Impostor {
 TEST_CASE("haproxy module: a runtime_address that is not HAProxy is never sent the key") {
   const auto v = testing::makeTestMaterial("localhost", {}, 13);
   Impostor impostor;
+  REQUIRE(impostor.port() != 0);
   adapters::distribution::HaproxyModule module;
   ports::TargetAccess t;
   t.name = "lb";

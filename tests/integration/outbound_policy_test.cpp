@@ -4,17 +4,14 @@
 // that answers differently the second time), a peer's answer never reaches an error, and a
 // closed, silent, non-HTTP or untrusted-TLS port all read the same.
 #include <doctest/doctest.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cctype>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "adapters/common/outbound.hpp"
@@ -23,6 +20,7 @@
 #include "support/free_port.hpp"
 #include "support/http_stub.hpp"
 #include "support/https_receiver.hpp"
+#include "support/loopback_listener.hpp"
 #include "support/outbound.hpp"
 #include "support/silent_listener.hpp"
 
@@ -59,45 +57,13 @@ class ChangingResolver : public adapters::common::HostResolver {
 };
 
 // A TCP port on 127.0.0.1 that says `banner` to whoever connects and closes: a service that is
-// not HTTP. Bounded: the accept loop wakes every 100 ms to see whether it should stop.
-class BannerListener {
- public:
-  explicit BannerListener(std::string banner) : banner_(std::move(banner)) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0 &&
-        ::listen(fd_, 8) == 0) {
-      port_ = ntohs(addr.sin_port);
-      thread_ = std::thread([this] {
-        while (!stop_) {
-          pollfd p{fd_, POLLIN, 0};
-          if (::poll(&p, 1, 100) <= 0) continue;
-          const int client = ::accept(fd_, nullptr, nullptr);
-          if (client < 0) continue;
-          (void)::send(client, banner_.data(), banner_.size(), MSG_NOSIGNAL);
-          ::close(client);
-        }
-      });
-    }
-  }
-  ~BannerListener() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-    ::close(fd_);
-  }
-  int port() const { return port_; }
-
- private:
-  std::string banner_;
-  int fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
+// not HTTP.
+std::unique_ptr<testing::LoopbackListener> bannerListener(std::string banner) {
+  return std::make_unique<testing::LoopbackListener>([banner](int client) {
+    (void)::send(client, banner.data(), banner.size(), MSG_NOSIGNAL);
+    ::close(client);
+  });
+}
 
 domain::NotificationChannel webhookChannel(const std::string& url) {
   domain::NotificationChannel c;
@@ -239,16 +205,16 @@ TEST_CASE(
     "outbound: a closed, silent, non-HTTP or untrusted TLS port all read 'could not connect'") {
   const int closed = testing::freeLoopbackPort();
   testing::SilentListener silent;
-  BannerListener banner(std::string(kLeak) + "\r\n");
+  const auto banner = bannerListener(std::string(kLeak) + "\r\n");
   testing::HttpsReceiver tls;  // its certificate is from a CA not given here
   REQUIRE(silent.port() != 0);
-  REQUIRE(banner.port() != 0);
+  REQUIRE(banner->port() != 0);
   REQUIRE_MESSAGE(tls.available(), tls.reason());
   adapters::notify::ChannelSenders senders{testing::loopbackOutbound()};
   adapters::distribution::WebhookModule module{testing::loopbackOutbound()};
   std::vector<std::string> channelErrors;
   std::vector<std::string> healthErrors;
-  for (const int port : {closed, silent.port(), banner.port(), tls.port()}) {
+  for (const int port : {closed, silent.port(), banner->port(), tls.port()}) {
     CAPTURE(port);
     const std::string url = "https://127.0.0.1:" + std::to_string(port) + "/hook";
     const auto started = std::chrono::steady_clock::now();

@@ -134,8 +134,16 @@ TEST_CASE(
   // Nothing is claimable while their locks are live.
   CHECK_FALSE(claimAs("host-c:8080#aaaaaaaa/default-0"));
 
-  auto released =
-      releaseAbandonedLocks(fx.store.projects(), fx.store.jobs(), fx.clock, "host-a:8080#feedf00d");
+  // A run that cannot be proved over (still draining, another container) is left alone.
+  const auto proved = [](std::string_view run) { return run == "0badb007"; };
+  const auto unproved = [](std::string_view) { return false; };
+  auto released = releaseAbandonedLocks(fx.store.projects(), fx.store.jobs(), fx.clock,
+                                        "host-a:8080#feedf00d", unproved);
+  REQUIRE(released.ok());
+  CHECK(*released == 0);
+  CHECK_FALSE(claimAs("host-c:8080#aaaaaaaa/default-1"));
+  released = releaseAbandonedLocks(fx.store.projects(), fx.store.jobs(), fx.clock,
+                                   "host-a:8080#feedf00d", proved);
   REQUIRE(released.ok());
   CHECK(*released == 1);
   // The next claim takes the killed run's job again (a new attempt), never the live one's.
@@ -148,5 +156,5 @@ TEST_CASE(
   CHECK(fx.store.jobs().get("p2", other.id)->locked_by == "host-b:8080#12345678/default-0");
   // Run again by the same run: nothing more to release.
   CHECK(*releaseAbandonedLocks(fx.store.projects(), fx.store.jobs(), fx.clock,
-                               "host-a:8080#feedf00d") == 0);
+                               "host-a:8080#feedf00d", proved) == 0);
 }

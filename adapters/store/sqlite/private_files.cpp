@@ -61,8 +61,8 @@ domain::Status makeDatabaseFilePrivate(const std::string& path) {
   return {};
 }
 
-domain::Result<FileIdentity> createPrivateFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+domain::Result<FileIdentity> createPrivateFile(const std::string& path, int* keepOpen) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
     if (errno == EEXIST) {
       return makeError(ErrorCode::failed_precondition,
@@ -72,8 +72,9 @@ domain::Result<FileIdentity> createPrivateFile(const std::string& path) {
   }
   struct stat st {};
   const bool ok = ::fchmod(fd, 0600) == 0 && ::fstat(fd, &st) == 0;
-  ::close(fd);
+  if (!ok || keepOpen == nullptr) ::close(fd);
   if (!ok) return failed("cannot restrict", path);
+  if (keepOpen != nullptr) *keepOpen = fd;
   return FileIdentity{static_cast<unsigned long long>(st.st_dev),
                       static_cast<unsigned long long>(st.st_ino)};
 }

@@ -26,7 +26,8 @@ struct FileIdentity {
   unsigned long long inode = 0;
   friend bool operator==(const FileIdentity&, const FileIdentity&) = default;
 };
-domain::Result<FileIdentity> createPrivateFile(const std::string& path);
+// With `keepOpen`, the new file's descriptor (O_RDWR) is left open in it: the caller closes it.
+domain::Result<FileIdentity> createPrivateFile(const std::string& path, int* keepOpen = nullptr);
 
 // The identity of the file at `path` without following a link; nullopt when it is absent or is
 // not a regular file.

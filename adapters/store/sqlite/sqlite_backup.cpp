@@ -93,14 +93,24 @@ domain::Status backupDatabase(const std::string& source, const std::string& dest
   }
   // The file is ours before SQLite writes it: new (O_EXCL, never through a link), 0600; VACUUM
   // INTO fills an empty file, and afterwards it must still be the file created here.
-  auto created = createPrivateFile(destination);
+  int fd = -1;
+  auto created = createPrivateFile(destination, &fd);
   if (!created) return created.error();
+  // SQLite writes through this process's descriptor of the new file (/proc/self/fd/N), never by
+  // the path again: whatever is put at the path meanwhile, the backup lands in the file made here.
+  struct CloseLater {
+    int fd;
+    ~CloseLater() { ::close(fd); }
+  } closeLater{fd};
+  const std::string through = "/proc/self/fd/" + std::to_string(fd);
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(d.db, "VACUUM INTO ?", -1, &stmt, nullptr) != SQLITE_OK) {
-    return makeError(ErrorCode::unavailable, std::string("backup: ") + sqlite3_errmsg(d.db));
+    const std::string message = sqlite3_errmsg(d.db);
+    if (regularFileIdentity(destination) == *created) std::filesystem::remove(destination, ec);
+    return makeError(ErrorCode::unavailable, "backup: " + message);
   }
   std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> guard(stmt, sqlite3_finalize);
-  sqlite3_bind_text(stmt, 1, destination.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(stmt, 1, through.c_str(), -1, SQLITE_TRANSIENT);
   if (sqlite3_step(stmt) != SQLITE_DONE) {
     const std::string message = sqlite3_errmsg(d.db);
     if (regularFileIdentity(destination) == *created) std::filesystem::remove(destination, ec);
