@@ -139,11 +139,11 @@ struct Application::Parts {
              work, access, audit),
         dnsProviders(
             adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval, c.dns_exec_timeout},
-            c.dns_exec_commands),
+            c.dns_exec_commands, outbound),
         issuer(secretBox,
                adapters::acme::AcmeSettings{c.acme_ca_bundle, c.acme_request_timeout,
                                             c.acme_order_timeout, c.dns_propagation_timeout,
-                                            c.acme_poll_interval}),
+                                            c.acme_poll_interval, outbound}),
         distributionRunner(
             {store->certificates(), store->distributions(), store->moduleConfigs(),
              store->credentials(), distributionModules, secretBox, notifier, clock, background,

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <ctime>
 #include <iomanip>
 #include <locale>
@@ -19,6 +20,7 @@
 
 #include "adapters/acme/acme_crypto.hpp"
 #include "adapters/acme/ari.hpp"
+#include "adapters/common/outbound.hpp"
 #include "domain/encoding.hpp"
 #include "ports/dns_provider.hpp"
 
@@ -117,6 +119,30 @@ domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& 
   }
   if (!settings.ca_bundle.empty())
     curl_easy_setopt(curl, CURLOPT_CAINFO, settings.ca_bundle.c_str());
+  // A project's directory URL (and the URLs the CA hands out) goes through the outbound policy.
+  common::CurlPin pin;
+  if (settings.outbound != nullptr) {
+    CURLU* parsed = curl_url();
+    char* host = nullptr;
+    char* port = nullptr;
+    const bool ok = parsed != nullptr &&
+                    curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
+                    curl_url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+                    curl_url_get(parsed, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK;
+    const std::string hostText = host != nullptr ? host : "";
+    const long portNumber = port != nullptr ? std::strtol(port, nullptr, 10) : 0;
+    curl_free(host);
+    curl_free(port);
+    curl_url_cleanup(parsed);
+    domain::Status pinned =
+        ok ? pin.pin(curl, *settings.outbound, hostText, portNumber)
+           : domain::Status{makeError(ErrorCode::invalid_argument, "not a URL: " + url)};
+    if (!pinned) {
+      curl_slist_free_all(headers);
+      curl_easy_cleanup(curl);
+      return pinned.error();
+    }
+  }
   if (method == "HEAD") {
     curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
   } else if (method == "POST") {
@@ -129,6 +155,11 @@ domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& 
   curl_easy_cleanup(curl);
   if (rc == CURLE_ABORTED_BY_CALLBACK) return stopped();
   if (rc != CURLE_OK) {
+    if (settings.outbound != nullptr) {  // project-aimed: one phrase, the reason in the log
+      common::logOutboundDetail(url, curl_easy_strerror(rc));
+      return makeError(ErrorCode::unavailable,
+                       "the CA at " + url + ": " + common::couldNotConnect("its host"));
+    }
     return makeError(ErrorCode::unavailable,
                      "the CA at " + url + " cannot be reached: " + curl_easy_strerror(rc));
   }

@@ -1,15 +1,17 @@
 // AcmeIssuer: the Issuer port over RFC 8555 (libcurl + OpenSSL): directory, nonces (one retry
 // on badNonce), JWS with ES256/ES384/RS256, accounts with optional External Account Binding,
 // orders, DNS-01 through a DnsProvider, finalize with a CSR for a key it generates, chain
-// download, revocation, account key rollover. Every wait is bounded; the CA's Retry-After is honoured, else it polls
-// every `poll_interval`. CA problems become domain errors whose message keeps the CA's detail
-// and whose reason is the ACME error type ("rateLimited", "unauthorized", ...). Thread-safe:
-// each call has its own session.
+// download, revocation, account key rollover. Every wait is bounded; the CA's Retry-After is
+// honoured, else it polls every `poll_interval`. CA problems become domain errors whose message
+// keeps the CA's detail and whose reason is the ACME error type ("rateLimited", "unauthorized",
+// ...). Thread-safe: each call has its own session.
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 
+#include "adapters/common/outbound.hpp"
 #include "ports/issuer.hpp"
 #include "ports/secret_box.hpp"
 
@@ -21,6 +23,9 @@ struct AcmeSettings {
   std::chrono::milliseconds order_timeout{300000};  // all polling of one order
   std::chrono::milliseconds dns_timeout{120000};    // until the TXT records are visible
   std::chrono::milliseconds poll_interval{500};     // when the CA sends no Retry-After
+  // The policy a project's ACME directory (and every URL it leads to) must pass
+  // (network.outbound_allow); none: no policy (an embedder's choice; the server always sets it).
+  std::shared_ptr<const common::Outbound> outbound = nullptr;
 };
 
 class AcmeIssuer : public ports::Issuer {

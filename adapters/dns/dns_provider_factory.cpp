@@ -41,6 +41,7 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     s.timeout = timeouts_.request;
     s.poll_interval = timeouts_.poll_interval;
     s.authoritative = commaList(setting(credential, "authoritative"));
+    s.outbound = outbound_;
     if (auto ok = Rfc2136DnsProvider::validate(s); !ok) {
       return domain::makeError(domain::ErrorCode::invalid_argument,
                                "DNS credential '" + credential.name + "': " + ok.error().message);
@@ -67,6 +68,7 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     s.request_timeout = timeouts_.request;
     s.poll_interval = timeouts_.poll_interval;
     s.check_servers = commaList(setting(credential, "check_servers"));
+    s.outbound = outbound_;
     const auto delay = setting(credential, "propagation_delay", "0");
     int seconds = 0;
     const auto [end, ec] = std::from_chars(delay.data(), delay.data() + delay.size(), seconds);

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "adapters/common/outbound.hpp"
 #include "ports/dns_provider_factory.hpp"
 
 namespace certsteward::adapters::dns {
@@ -22,9 +24,14 @@ class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
  public:
   // `execCommands`: the absolute paths credentials may name as their exec command; empty
   // disables the exec provider.
+  // `outbound`: the policy the DNS servers a credential names must pass (network.outbound_allow;
+  // none: no policy).
   explicit DefaultDnsProviderFactory(DnsTimeouts timeouts = {},
-                                     std::vector<std::string> execCommands = {})
-      : timeouts_(timeouts), execCommands_(std::move(execCommands)) {}
+                                     std::vector<std::string> execCommands = {},
+                                     std::shared_ptr<const common::Outbound> outbound = nullptr)
+      : timeouts_(timeouts),
+        execCommands_(std::move(execCommands)),
+        outbound_(std::move(outbound)) {}
   domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential& credential,
                                              const std::string& secret) override;
   std::vector<ports::DnsProviderKind> kinds() const override;
@@ -32,6 +39,7 @@ class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
  private:
   DnsTimeouts timeouts_;
   std::vector<std::string> execCommands_;
+  std::shared_ptr<const common::Outbound> outbound_;
 };
 
 }  // namespace certsteward::adapters::dns

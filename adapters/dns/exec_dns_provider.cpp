@@ -18,6 +18,7 @@ ExecDnsProvider::ExecDnsProvider(ExecSettings settings) : settings_(std::move(se
     s.authoritative = settings_.check_servers;
     s.timeout = settings_.request_timeout;
     s.poll_interval = settings_.poll_interval;
+    s.outbound = settings_.outbound;
     checker_ = std::make_unique<Rfc2136DnsProvider>(std::move(s));
   }
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/common/outbound.hpp"
 #include "ports/dns_provider.hpp"
 
 namespace certsteward::adapters::dns {
@@ -28,6 +29,7 @@ struct ExecSettings {
   std::chrono::milliseconds propagation_delay{0};
   std::chrono::milliseconds request_timeout{5000};  // of one visibility query
   std::chrono::milliseconds poll_interval{250};
+  std::shared_ptr<const common::Outbound> outbound = nullptr;  // for the check_servers
 };
 
 class ExecDnsProvider : public ports::DnsProvider {

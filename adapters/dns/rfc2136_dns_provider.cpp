@@ -93,9 +93,19 @@ domain::Result<Endpoint> endpointOf(const std::string& server) {
   return e;
 }
 
-domain::Result<Resolver> resolverFor(const std::string& server, std::chrono::milliseconds timeout) {
+domain::Result<Resolver> resolverFor(const std::string& server, std::chrono::milliseconds timeout,
+                                     const common::Outbound* outbound) {
   auto endpoint = endpointOf(server);
   if (!endpoint) return endpoint.error();
+  // The numeric address ldns will talk to is the one the outbound policy checks.
+  if (outbound != nullptr) {
+    auto checked = outbound->addressesOf(endpoint->address);
+    if (!checked) {
+      auto error = checked.error();
+      error.message = "DNS server " + server + ": " + error.message;
+      return error;
+    }
+  }
   Resolver r(ldns_resolver_new());
   if (!r) return makeError(ErrorCode::internal, "out of memory");
   Rdf address(ldns_rdf_new_frm_str(endpoint->v6 ? LDNS_RDF_TYPE_AAAA : LDNS_RDF_TYPE_A,
@@ -180,7 +190,7 @@ domain::Status Rfc2136DnsProvider::update(const ports::TxtRecord& record, bool a
   if (!plainName(record.zone) || !plainName(record.name) || !plainTxt(record.value)) {
     return makeError(ErrorCode::invalid_argument, "malformed TXT record or zone name");
   }
-  auto resolver = resolverFor(settings_.server, settings_.timeout);
+  auto resolver = resolverFor(settings_.server, settings_.timeout, settings_.outbound.get());
   if (!resolver) return resolver.error();
   const std::string keyName = absolute(settings_.key_name);
   const std::string algorithm = settings_.algorithm + ".";
@@ -243,7 +253,7 @@ domain::Status Rfc2136DnsProvider::update(const ports::TxtRecord& record, bool a
 domain::Result<std::vector<std::string>> Rfc2136DnsProvider::lookupTxt(
     const std::string& server, const std::string& name) const {
   if (!plainName(name)) return makeError(ErrorCode::invalid_argument, "malformed name");
-  auto resolver = resolverFor(server, settings_.timeout);
+  auto resolver = resolverFor(server, settings_.timeout, settings_.outbound.get());
   if (!resolver) return resolver.error();
   Rdf owner(ldns_dname_new_frm_str(absolute(name).c_str()));
   if (!owner) return makeError(ErrorCode::invalid_argument, "malformed name");

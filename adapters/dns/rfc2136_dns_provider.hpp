@@ -6,9 +6,11 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "adapters/common/outbound.hpp"
 #include "ports/dns_provider.hpp"
 
 namespace certsteward::adapters::dns {
@@ -22,6 +24,9 @@ struct Rfc2136Settings {
   // Where waitVisible() looks ("host[:port]"); empty: the primary only.
   std::vector<std::string> authoritative;
   std::chrono::milliseconds poll_interval{250};
+  // The policy every server address must pass (network.outbound_allow); none: no policy (an
+  // embedder's own choice; the packaged server always sets it).
+  std::shared_ptr<const common::Outbound> outbound = nullptr;
 };
 
 class Rfc2136DnsProvider : public ports::DnsProvider {

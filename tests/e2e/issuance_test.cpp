@@ -285,10 +285,10 @@ TEST_CASE("issuance e2e: an unreachable CA fails with backoff to dead, retry aft
       json::object{{"common_name", "unreached.example.test"}, {"acme_account_id", account}}));
   const auto job = d.waitForJob(jobPath, "dead");
   CHECK(job.at("attempts").as_int64() == 2);
-  CHECK(field(job, "error_msg").find("cannot be reached") != std::string::npos);
+  CHECK(field(job, "error_msg").find("could not connect") != std::string::npos);
   const auto stuck =
       parseObject(http.request("GET", certPath, "", {d.auth})).at("certificate").as_object();
-  CHECK(field(stuck, "last_error").find("cannot be reached") != std::string::npos);
+  CHECK(field(stuck, "last_error").find("could not connect") != std::string::npos);
   auto events = http.request("GET", d.base + "/events", "", {d.auth});
   CHECK(events.body.find("job.failed") != std::string::npos);
 

@@ -21,6 +21,7 @@
 #include "support/bind9_fixture.hpp"
 #include "support/chain_verify.hpp"
 #include "support/http_stub.hpp"
+#include "support/outbound.hpp"
 #include "support/pebble_server.hpp"
 
 using namespace certsteward;
@@ -135,6 +136,23 @@ TEST_CASE("acme: an account registers, its key is made here and kept only sealed
   REQUIRE(again.ok());
   CHECK(again->account_url == state->account_url);
   CHECK(again->key_sealed.empty());  // no new key
+}
+
+TEST_CASE(
+    "acme: a project's directory on a refused address is not contacted; opened by the operator, "
+    "it is") {
+  auto refusing = settings(pebble());
+  refusing.outbound = std::make_shared<adapters::common::Outbound>(domain::OutboundPolicy{});
+  AcmeIssuer refused(box(), refusing);
+  const auto state = refused.registerAccount(account(pebble()));
+  REQUIRE_FALSE(state.ok());
+  CHECK(state.error().reason == adapters::common::kOutboundRefused);
+  CHECK(state.error().message.find("outbound policy") != std::string::npos);
+  auto opened = settings(pebble());
+  opened.outbound = testing::loopbackOutbound();
+  AcmeIssuer allowed(box(), opened);
+  const auto ok = allowed.registerAccount(account(pebble()));
+  CHECK_MESSAGE(ok.ok(), whyNot(ok));
 }
 
 TEST_CASE("acme: DNS-01 through bind9 issues a chain that verifies against Pebble's root") {

@@ -6,6 +6,7 @@
 
 #include "adapters/dns/rfc2136_dns_provider.hpp"
 #include "support/bind9_fixture.hpp"
+#include "support/outbound.hpp"
 
 using namespace certsteward;
 using namespace std::chrono_literals;
@@ -60,6 +61,22 @@ TEST_CASE("rfc2136: a signed update adds the TXT record, cleanup removes exactly
   CHECK(dns.cleanup(first).ok());  // removing an absent record succeeds
   REQUIRE(dns.cleanup(second).ok());
   CHECK(dns.lookupTxt(bind9().address(), first.name)->empty());
+}
+
+TEST_CASE(
+    "rfc2136: a DNS server on a refused address is not contacted unless the operator opens it") {
+  auto refusing = settings();
+  refusing.outbound = std::make_shared<adapters::common::Outbound>(domain::OutboundPolicy{});
+  Rfc2136DnsProvider refused(refusing);
+  const auto record = challenge("policy", "refused-value");
+  const auto sent = refused.present(record);
+  REQUIRE_FALSE(sent.ok());
+  CHECK(sent.error().reason == adapters::common::kOutboundRefused);
+  auto opened = settings();
+  opened.outbound = testing::loopbackOutbound();
+  Rfc2136DnsProvider allowed(opened);
+  CHECK(allowed.present(record).ok());
+  CHECK(allowed.cleanup(record).ok());
 }
 
 TEST_CASE("rfc2136: hmac-sha512 keys work too") {
