@@ -137,10 +137,6 @@ std::string percentEncode(std::string_view s) {
 
 namespace {
 
-bool blank(std::string_view text) {
-  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
-}
-
 // Whether `der` is one DER SEQUENCE (tag 0x30) whose length octets say exactly its size.
 bool derSequence(std::string_view der) {
   if (der.size() < 2 || static_cast<unsigned char>(der[0]) != 0x30) return false;
@@ -168,11 +164,14 @@ std::string pemCertificatesProblem(std::string_view bundle) {
   std::size_t at = 0;
   for (;;) {
     const std::size_t begin = bundle.find(kBegin, at);
-    if (begin == std::string_view::npos) {
-      if (!blank(bundle.substr(at))) return "holds text outside the certificate blocks";
-      break;
+    // Text between blocks (a bundle's comments, "Name\n=====" headers) is read past, as
+    // OpenSSL reads past it; another PEM block (a key) is not.
+    const std::string_view between =
+        bundle.substr(at, begin == std::string_view::npos ? std::string_view::npos : begin - at);
+    if (between.find("-----BEGIN ") != std::string_view::npos) {
+      return "holds a PEM block that is not a certificate";
     }
-    if (!blank(bundle.substr(at, begin - at))) return "holds text outside the certificate blocks";
+    if (begin == std::string_view::npos) break;
     const std::size_t bodyFrom = begin + kBegin.size();
     const std::size_t end = bundle.find(kEnd, bodyFrom);
     if (end == std::string_view::npos) return "has a certificate block without its END line";

@@ -21,8 +21,9 @@ std::string percentEncode(std::string_view text);
 
 // Why `bundle` is not one or more PEM certificates, or "": every block is
 // "-----BEGIN CERTIFICATE-----" / "-----END CERTIFICATE-----" around base64 (lines of any
-// length) that decodes to a DER SEQUENCE whose length fits what was decoded; only whitespace
-// between blocks; at most 64 KiB and 100 certificates. A structural check (no signature or
+// length) that decodes to a DER SEQUENCE whose length fits what was decoded; text between blocks
+// (comments, headers) is read past as OpenSSL does, but no other PEM block (a key); at least one
+// certificate, at most 100, at most 64 KiB. A structural check (no signature or
 // date is looked at): what the trust stores of the adapters will read as certificates.
 std::string pemCertificatesProblem(std::string_view bundle);
 

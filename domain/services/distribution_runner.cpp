@@ -141,6 +141,28 @@ Status DistributionRunner::exclusively(const Id& distributionId, const Id& holde
   return result;
 }
 
+Status DistributionRunner::abandon(const Job& job, const std::string& why) {
+  std::vector<Distribution> affected;
+  if (const auto named = job.payload.find(kDistributionIdPayload); named != job.payload.end()) {
+    auto d = p_.distributions.get(job.project_id, named->second);
+    if (!d) return d.error().code == ErrorCode::not_found ? Status{} : Status{d.error()};
+    affected.push_back(std::move(*d));
+  } else if (job.certificate_id) {
+    auto all = p_.distributions.listForCertificate(job.project_id, *job.certificate_id);
+    if (!all) return all.error();
+    affected = std::move(*all);
+  }
+  for (auto& d : affected) {
+    if (d.last_status != "in_progress") continue;
+    d.last_status = "failed";
+    d.last_error = why.substr(0, 1000);
+    d.updated_at = p_.clock.now();
+    d.last_error_at = d.updated_at;
+    if (auto s = p_.distributions.update(d); !s) return s;
+  }
+  return {};
+}
+
 Result<std::string> DistributionRunner::queueBatch(const Job& job, const Distribution& d,
                                                    const Certificate& cert, std::size_t batch) {
   Job child = newJob(p_.ids->next(), job.project_id, JobType::distribution_execute, p_.clock.now(),

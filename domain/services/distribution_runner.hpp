@@ -93,6 +93,10 @@ class DistributionRunner {
 
   Status execute(const Job& job, const Log& log);
   Status rollback(const Job& job, const Log& log);
+  // A distribution_execute job that ended without its run ending (its worker was lost on the
+  // last attempt, or it was cancelled meanwhile): the distributions it left `in_progress` become
+  // `failed` with `why`, so none reads as still running.
+  Status abandon(const Job& job, const std::string& why);
   Result<std::vector<TargetResult>> dryRun(const Distribution& distribution);
   Result<std::vector<TargetResult>> health(const ModuleConfig& config);
 

@@ -489,6 +489,12 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
       (void)p_.notifications->abandon(
           settled.job, "its worker was lost on the last attempt: " + settled.job.error_msg);
     }
+    if (settled.job.type == JobType::distribution_execute && p_.distribution != nullptr) {
+      (void)p_.distribution->abandon(
+          settled.job, settled.job.status == JobStatus::dead
+                           ? "its worker was lost on the last attempt: " + settled.job.error_msg
+                           : "cancelled while its worker was lost");
+    }
     if (settled.job.status == JobStatus::dead) {
       (void)certificateEvent(
           settled.job, CertificateEvent::attempts_exhausted,

@@ -17,6 +17,7 @@
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"
+#include "support/free_port.hpp"
 #include "support/pebble_server.hpp"
 
 using namespace certsteward::testing;
@@ -87,10 +88,17 @@ TEST_CASE("scale-out: one scheduler leader among instances, and it moves when th
 
 namespace {
 
+enum class Stop {
+  graceful,           // SIGTERM past worker.shutdown_wait: the job is returned
+  killed,             // SIGKILL; another instance takes the job when its lock expires
+  killedAndRestarted  // SIGKILL; the same instance (host and listener) starts again at once
+};
+
 // An instance stops in the middle of an issuance — killed (SIGKILL) or stopped (SIGTERM past
 // worker.shutdown_wait) — while its attempt hangs on a DNS server that never answers; a second
-// instance then finishes the job.
-void crashMidIssuance(bool graceful) {
+// instance, or the same one started again, then finishes the job.
+void crashMidIssuance(Stop how) {
+  const bool graceful = how == Stop::graceful;
   Bind9Server dns;
   REQUIRE_MESSAGE(dns.available(), dns.reason());
   PebbleServer ca(PebbleOptions{dns.address(), {}, 0});
@@ -106,13 +114,20 @@ void crashMidIssuance(bool graceful) {
   const std::string silentServer = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
 
   SharedFile shared;
-  const std::string config = shared.config() +
-                             "worker.enabled = true\n"
-                             "worker.poll_interval = 200ms\nworker.lock_ttl = 2s\n"
-                             "worker.shutdown_wait = 500ms\n"
-                             "dns.timeout = 4s\ndns.poll_interval = 50ms\n"
-                             "acme.poll_interval = 100ms\nacme.ca_bundle = " +
-                             ca.caFile() + "\n";
+  // Restarted in place: the same listener, and a lock that would hold for 5 minutes, so only
+  // the release at start can explain a quick finish.
+  const std::string config =
+      shared.config() +
+      (how == Stop::killedAndRestarted
+           ? "server.listen = 127.0.0.1:" + std::to_string(freeLoopbackPort()) +
+                 "\nworker.lock_ttl = 5m\n"
+           : std::string("worker.lock_ttl = 2s\n")) +
+      "worker.enabled = true\n"
+      "worker.poll_interval = 200ms\n"
+      "worker.shutdown_wait = 500ms\n"
+      "dns.timeout = 4s\ndns.poll_interval = 50ms\n"
+      "acme.poll_interval = 100ms\nacme.ca_bundle = " +
+      ca.caFile() + "\n";
   auto a = std::make_unique<ServerProcess>(kOwnerEnv, config);
   HttpClient httpA(a->baseUrl());
   auto login = httpA.request("POST", "/api/v1/auth/login",
@@ -169,7 +184,7 @@ void crashMidIssuance(bool graceful) {
 
   auto b = std::make_unique<ServerProcess>(kOwnerEnv, config);
   HttpClient httpB(b->baseUrl());
-  if (!graceful) CHECK(jobStatus(httpB) == "active");  // still held by the dead instance's lock
+  if (how == Stop::killed) CHECK(jobStatus(httpB) == "active");  // held by the dead one's lock
   REQUIRE_MESSAGE(eventually(
                       [&] {
                         return text(parsed(httpB.request("GET", certPath, "", {auth}))
@@ -188,6 +203,10 @@ void crashMidIssuance(bool graceful) {
     const auto logs = httpB.request("GET", jobPath + "/logs?page_size=100", "", {auth});
     CHECK(logs.body.find("the attempt is not counted") != std::string::npos);
   }
+  if (how == Stop::killedAndRestarted) {
+    CHECK(b->log().find("released 1 job(s) that an earlier run of this instance held") !=
+          std::string::npos);
+  }
   CHECK(b->stop() == 0);
   ::close(silent);
 }
@@ -195,9 +214,15 @@ void crashMidIssuance(bool graceful) {
 }  // namespace
 
 TEST_CASE("scale-out: an instance killed mid-issuance, another finishes the job after the lock") {
-  crashMidIssuance(false);
+  crashMidIssuance(Stop::killed);
+}
+
+TEST_CASE(
+    "scale-out: an instance killed mid-issuance and started again releases its job at once, not "
+    "after the lock") {
+  crashMidIssuance(Stop::killedAndRestarted);
 }
 
 TEST_CASE("scale-out: an instance stopped mid-issuance returns the job, another finishes it") {
-  crashMidIssuance(true);
+  crashMidIssuance(Stop::graceful);
 }

@@ -139,8 +139,8 @@ TEST_CASE("acme: an account registers, its key is made here and kept only sealed
 }
 
 TEST_CASE(
-    "acme: a project's directory on a refused address is not contacted; opened by the operator, "
-    "it is") {
+    "acme: a project's directory on a refused address is not contacted, and opened by the "
+    "operator it is") {
   auto refusing = settings(pebble());
   refusing.outbound = std::make_shared<adapters::common::Outbound>(domain::OutboundPolicy{});
   AcmeIssuer refused(box(), refusing);

@@ -183,6 +183,19 @@ TEST_CASE(
   CHECK(after.last_status == "succeeded");
   CHECK(after.deployed_serial == "02");
   CHECK(after.previous_serial == "01");
+
+  // A killed run whose job then went dead (its worker lost on the last attempt) does not read as
+  // running for ever: it is failed, with why.
+  REQUIRE(fx.store.distributions().update(killed).ok());
+  Job dead = fx.job(JobType::distribution_execute, d);
+  dead.status = JobStatus::dead;
+  REQUIRE(fx.runner.abandon(dead, "its worker was lost on the last attempt").ok());
+  const auto settled = fx.stored(d);
+  CHECK(settled.last_status == "failed");
+  CHECK(settled.last_error == "its worker was lost on the last attempt");
+  // One that is not in progress is left as it is.
+  REQUIRE(fx.runner.abandon(dead, "again").ok());
+  CHECK(fx.stored(d).last_error == "its worker was lost on the last attempt");
 }
 
 TEST_CASE(

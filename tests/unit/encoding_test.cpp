@@ -72,14 +72,16 @@ TEST_CASE("encoding: a PEM certificate bundle is checked for its structure, not 
     const char* problem;
   } refused[] = {
       {"", "must hold PEM certificates (-----BEGIN CERTIFICATE-----)"},
-      {"not PEM", "holds text outside the certificate blocks"},
+      {"not PEM", "must hold PEM certificates (-----BEGIN CERTIFICATE-----)"},
       {begin + "not base64!\n" + end, "has a certificate block that is not a certificate"},
       {begin + "aGVsbG8=\n" + end, "has a certificate block that is not a certificate"},
       {begin + end, "has a certificate block that is not a certificate"},
       {cut, "has a certificate block that is not a certificate"},
       {begin + a.certificate_pem.substr(begin.size()), ""},  // the same text: accepted
-      {a.certificate_pem + "root:x:0:0\n", "holds text outside the certificate blocks"},
-      {"junk\n" + a.certificate_pem, "holds text outside the certificate blocks"},
+      // A bundle's comments and headers are read past, as OpenSSL reads past them.
+      {"# ISRG Root X1\nISRG Root X1\n============\n" + a.certificate_pem + "# end\n", ""},
+      {a.certificate_pem + "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+       "holds a PEM block that is not a certificate"},
       {a.certificate_pem.substr(0, a.certificate_pem.find("-----END")),
        "has a certificate block without its END line"},
       {std::string(70000, ' '), "must be at most 64 KiB"},
