@@ -130,7 +130,9 @@ TEST_CASE(
   ServerProcess plain({}, "server.trusted_proxies =\n");  // the default: no proxy is trusted
   HttpClient http(plain.baseUrl());
   int limited = 0;
-  for (int i = 0; i < 12; ++i) {  // 10 a minute per address; each under another name and address
+  // 10 a minute per address, counted in fixed one-minute windows: 21 attempts (each under
+  // another name and address) put at least 11 in one window, however they straddle a boundary.
+  for (int i = 0; i < 21; ++i) {
     const std::string body =
         R"({"username":"rotating-)" + std::to_string(i) + R"(","password":"wrong-password"})";
     auto r = http.request("POST", "/api/v1/auth/login", body,
@@ -141,7 +143,8 @@ TEST_CASE(
       CHECK(r.status == 401);
     }
   }
-  CHECK(limited == 2);
+  CHECK(limited >= 1);
+  CHECK(limited <= 11);
 }
 
 TEST_CASE("api: login is limited to 5 attempts per username per minute") {
@@ -149,7 +152,9 @@ TEST_CASE("api: login is limited to 5 attempts per username per minute") {
   const std::string body =
       R"({"username":"limited-user-)" + std::to_string(unique()) + R"(","password":"x"})";
   int limited = 0;
-  for (int i = 0; i < 6; ++i) {
+  // Fixed one-minute windows: 11 attempts put at least 6 in one, however they straddle a
+  // boundary (each from its own address, so only the username's count applies).
+  for (int i = 0; i < 11; ++i) {
     auto r = http.request("POST", "/api/v1/auth/login", body,
                           {"X-Forwarded-For: 10.9.8." + std::to_string(i)});
     if (r.status == 429) {
@@ -159,7 +164,8 @@ TEST_CASE("api: login is limited to 5 attempts per username per minute") {
       CHECK(r.status == 401);
     }
   }
-  CHECK(limited == 1);  // the 6th
+  CHECK(limited >= 1);  // the 6th of a window on
+  CHECK(limited <= 6);
 }
 
 TEST_CASE("api: TOTP enrolment, the login challenge, OTP verify and disabling") {

@@ -45,16 +45,19 @@ domain::Status createPrivateDirectories(const std::string& directory) {
 domain::Status makeDatabaseFilePrivate(const std::string& path) {
   if (path.empty() || path == ":memory:" || path.starts_with("file:")) return {};
   // The operator's own links are followed here (store.url is theirs); backups never follow one.
+  // A file this user may not write or does not own (a read-only `audit verify` by another
+  // account) is left as it is: SQLite opens it as it can, and its owner's runs restrict it.
+  const auto notOurs = [] { return errno == EACCES || errno == EPERM || errno == EROFS; };
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return failed("cannot open the database file", path);
-  const bool restricted = ::fchmod(fd, 0600) == 0;
+  if (fd < 0) return notOurs() ? domain::Status{} : failed("cannot open the database file", path);
+  const bool restricted = ::fchmod(fd, 0600) == 0 || notOurs();
   ::close(fd);
   if (!restricted) return failed("cannot restrict", path);
   for (const char* suffix : {"-wal", "-shm"}) {
     const std::string side = path + suffix;
     const int f = ::open(side.c_str(), O_RDONLY | O_CLOEXEC);
     if (f < 0) continue;  // absent: SQLite creates it with the database's mode
-    const bool ok = ::fchmod(f, 0600) == 0;
+    const bool ok = ::fchmod(f, 0600) == 0 || notOurs();
     ::close(f);
     if (!ok) return failed("cannot restrict", side);
   }
