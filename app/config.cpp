@@ -36,32 +36,6 @@ std::optional<std::int64_t> parseInt(std::string_view text) {
   return v;
 }
 
-bool isValidCidr(std::string_view cidr) {
-  const auto slash = cidr.find('/');
-  const std::string_view addr = cidr.substr(0, slash);
-  const bool v6 = addr.find(':') != std::string_view::npos;
-  std::int64_t maxBits = v6 ? 128 : 32;
-  if (slash != std::string_view::npos) {
-    const auto bits = parseInt(cidr.substr(slash + 1));
-    if (!bits || *bits < 0 || *bits > maxBits) return false;
-  }
-  if (v6) {
-    return !addr.empty() && std::all_of(addr.begin(), addr.end(), [](char c) {
-      return std::isxdigit(static_cast<unsigned char>(c)) || c == ':';
-    });
-  }
-  int parts = 0;
-  std::size_t start = 0;
-  while (start <= addr.size()) {
-    const std::size_t dot = std::min(addr.find('.', start), addr.size());
-    const auto octet = parseInt(addr.substr(start, dot - start));
-    if (!octet || *octet < 0 || *octet > 255) return false;
-    ++parts;
-    start = dot + 1;
-  }
-  return parts == 4;
-}
-
 // What a key's setter gets: the Config, the key and its value, and the common parsers.
 struct Setter {
   Config& c;
@@ -105,6 +79,21 @@ struct Setter {
     return {};
   }
   // A comma-separated list of absolute paths to executables.
+  // "10.0.0.0/8, 127.0.0.1, fd00::/8": each item an address or CIDR (domain::parseCidr), given
+  // to `add` with its text; empty items are skipped.
+  template <class Add>
+  domain::Status cidrs(Add add) {
+    std::stringstream ss(value);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      const std::string text(trim(item));
+      if (text.empty()) continue;
+      const auto range = domain::parseCidr(text);
+      if (!range) return badValue(key, "'" + text + "' is not an address or CIDR");
+      add(text, *range);
+    }
+    return {};
+  }
   domain::Status executables(std::vector<std::string>& out) { return paths(out, true); }
   domain::Status directories(std::vector<std::string>& out) { return paths(out, false); }
   // Comma-separated absolute paths of executables (or directories) that exist.
@@ -165,15 +154,9 @@ const KeyRule kKeys[] = {
     {"server.trusted_proxies",
      [](Setter& s) -> domain::Status {
        s.c.trusted_proxies.clear();
-       std::stringstream ss(s.value);
-       std::string item;
-       while (std::getline(ss, item, ',')) {
-         const std::string cidr(trim(item));
-         if (cidr.empty()) continue;
-         if (!isValidCidr(cidr)) return badValue(s.key, "'" + cidr + "' is not an address or CIDR");
-         s.c.trusted_proxies.push_back(cidr);
-       }
-       return {};
+       return s.cidrs([&](const std::string& text, const domain::Cidr&) {
+         s.c.trusted_proxies.push_back(text);
+       });
      }},
     {"server.max_request_bytes",
      [](Setter& s) { return s.integer(s.c.max_request_bytes, 4096, 64LL * 1024 * 1024); }},
@@ -267,16 +250,9 @@ const KeyRule kKeys[] = {
     {"network.outbound_allow",
      [](Setter& s) -> domain::Status {
        s.c.outbound_allow.clear();
-       std::stringstream ss(s.value);
-       std::string item;
-       while (std::getline(ss, item, ',')) {
-         const std::string text(trim(item));
-         if (text.empty()) continue;
-         const auto cidr = domain::parseCidr(text);
-         if (!cidr) return badValue(s.key, "'" + text + "' is not an address or CIDR");
-         s.c.outbound_allow.push_back(*cidr);
-       }
-       return {};
+       return s.cidrs([&](const std::string&, const domain::Cidr& range) {
+         s.c.outbound_allow.push_back(range);
+       });
      }},
     {"notifications.public_url",
      [](Setter& s) -> domain::Status {
