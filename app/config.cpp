@@ -79,10 +79,9 @@ struct Setter {
     return {};
   }
   // A comma-separated list of absolute paths to executables.
-  // "10.0.0.0/8, 127.0.0.1, fd00::/8": each item an address or CIDR (domain::parseCidr), given
-  // to `add` with its text; empty items are skipped.
-  template <class Add>
-  domain::Status cidrs(Add add) {
+  // "10.0.0.0/8, 127.0.0.1, fd00::/8": each item an address or CIDR (domain::parseCidr), added
+  // to `out`; empty items are skipped.
+  domain::Status cidrs(std::vector<domain::Cidr>& out) {
     std::stringstream ss(value);
     std::string item;
     while (std::getline(ss, item, ',')) {
@@ -90,7 +89,7 @@ struct Setter {
       if (text.empty()) continue;
       const auto range = domain::parseCidr(text);
       if (!range) return badValue(key, "'" + text + "' is not an address or CIDR");
-      add(text, *range);
+      out.push_back(*range);
     }
     return {};
   }
@@ -154,9 +153,7 @@ const KeyRule kKeys[] = {
     {"server.trusted_proxies",
      [](Setter& s) -> domain::Status {
        s.c.trusted_proxies.clear();
-       return s.cidrs([&](const std::string& text, const domain::Cidr&) {
-         s.c.trusted_proxies.push_back(text);
-       });
+       return s.cidrs(s.c.trusted_proxies);
      }},
     {"server.max_request_bytes",
      [](Setter& s) { return s.integer(s.c.max_request_bytes, 4096, 64LL * 1024 * 1024); }},
@@ -250,9 +247,7 @@ const KeyRule kKeys[] = {
     {"network.outbound_allow",
      [](Setter& s) -> domain::Status {
        s.c.outbound_allow.clear();
-       return s.cidrs([&](const std::string&, const domain::Cidr& range) {
-         s.c.outbound_allow.push_back(range);
-       });
+       return s.cidrs(s.c.outbound_allow);
      }},
     {"notifications.public_url",
      [](Setter& s) -> domain::Status {
@@ -401,9 +396,10 @@ std::vector<std::string> configWarnings(const Config& config) {
       config.listen_address != "localhost" &&
       !(listener && domain::classify(*listener) == domain::AddressClass::loopback);
   if (reachable) {
-    for (const auto& text : config.trusted_proxies) {
-      const auto range = domain::parseCidr(text);
-      if (range && range->bits < (range->base.v4 ? 24 : 120)) {
+    for (const auto& range : config.trusted_proxies) {
+      if (range.bits < (range.base.v4 ? 24 : 120)) {
+        const std::string text =
+            domain::formatIpAddress(range.base) + "/" + std::to_string(range.bits);
         warnings.push_back("server.trusted_proxies trusts " + text + " (a whole range) while " +
                            "the server listens on " + config.listen_address +
                            ": any host there can set X-Forwarded-For; name the proxies' own "

@@ -23,7 +23,7 @@ struct Config {
   std::string listen_address = "127.0.0.1";
   std::uint16_t listen_port = 8080;
   bool secure_cookies = false;
-  std::vector<std::string> trusted_proxies;  // CIDRs whose X-Forwarded-For counts; empty: none
+  std::vector<domain::Cidr> trusted_proxies;  // whose X-Forwarded-For counts; empty: none
   std::size_t max_request_bytes = 1024 * 1024;
   int http_threads = 0;                  // 0: one per CPU core, at least 2
   int http_request_threads = 4;          // threads for requests that may block (mutations)

@@ -3,9 +3,19 @@
 
 #include <charconv>
 
+#include "domain/enum_names.hpp"
+
 namespace certsteward::domain {
 
 namespace {
+
+using CP = std::pair<AddressClass, std::string_view>;
+constexpr auto kClassNames = makeEnumNames<AddressClass>(
+    CP{AddressClass::global, "global"}, CP{AddressClass::unspecified, "unspecified"},
+    CP{AddressClass::loopback, "loopback"}, CP{AddressClass::link_local, "link-local"},
+    CP{AddressClass::private_range, "private"}, CP{AddressClass::unique_local, "unique-local"},
+    CP{AddressClass::cgnat, "shared (CGNAT)"}, CP{AddressClass::multicast, "multicast"},
+    CP{AddressClass::reserved, "reserved"});
 
 IpAddress fromV4(std::uint32_t value) {
   IpAddress out;
@@ -323,27 +333,7 @@ AddressClass classify(const IpAddress& address) {
 }
 
 std::string_view nameOf(AddressClass kind) {
-  switch (kind) {
-    case AddressClass::global:
-      return "global";
-    case AddressClass::unspecified:
-      return "unspecified";
-    case AddressClass::loopback:
-      return "loopback";
-    case AddressClass::link_local:
-      return "link-local";
-    case AddressClass::private_range:
-      return "private";
-    case AddressClass::unique_local:
-      return "unique-local";
-    case AddressClass::cgnat:
-      return "shared (CGNAT)";
-    case AddressClass::multicast:
-      return "multicast";
-    case AddressClass::reserved:
-      return "reserved";
-  }
-  return "reserved";
+  return kClassNames.name(kind);
 }
 
 bool OutboundPolicy::permits(const IpAddress& address) const {

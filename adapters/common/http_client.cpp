@@ -40,20 +40,32 @@ std::string urlPart(CURLU* url, CURLUPart part, unsigned flags = 0) {
   return out;
 }
 
-// The parsed URL when it may be called: https, or http to a loopback host (with `pinned`
-// addresses, also a name whose every checked address is loopback).
-UrlHandle parseAllowed(const std::string& url, std::string& scheme, std::string& hostPort,
-                       bool loopbackPinned = false) {
+// A URL as libcurl reads it; empty `handle` when it does not parse or names no host.
+struct ParsedUrl {
+  UrlHandle handle;
+  std::string scheme;
+  std::string host;
+  std::string port;  // the scheme's default when none is written
+  std::string hostPort() const { return host + ":" + port; }
+};
+
+ParsedUrl parseUrl(const std::string& url) {
+  ParsedUrl out;
   UrlHandle parsed(curl_url());
   if (!parsed || curl_url_set(parsed.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK) return {};
-  scheme = urlPart(parsed.get(), CURLUPART_SCHEME);
-  const std::string host = urlPart(parsed.get(), CURLUPART_HOST);
-  if (host.empty()) return {};
-  if (scheme != "https" && !(scheme == "http" && (isLoopbackHost(host) || loopbackPinned))) {
-    return {};
-  }
-  hostPort = host + ":" + urlPart(parsed.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
-  return parsed;
+  out.scheme = urlPart(parsed.get(), CURLUPART_SCHEME);
+  out.host = urlPart(parsed.get(), CURLUPART_HOST);
+  out.port = urlPart(parsed.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
+  if (out.host.empty()) return {};
+  out.handle = std::move(parsed);
+  return out;
+}
+
+// Whether it may be called: https, or http to a loopback host (with `loopbackPinned`, also a
+// name whose every checked address is loopback).
+bool allowedScheme(const ParsedUrl& url, bool loopbackPinned) {
+  return url.scheme == "https" ||
+         (url.scheme == "http" && (isLoopbackHost(url.host) || loopbackPinned));
 }
 
 struct Sink {
@@ -136,9 +148,8 @@ bool isLoopbackHost(std::string_view host) {
 }
 
 bool isAllowedHttpUrl(const std::string& url) {
-  std::string scheme;
-  std::string hostPort;
-  return static_cast<bool>(parseAllowed(url, scheme, hostPort));
+  const ParsedUrl parsed = parseUrl(url);
+  return parsed.handle && allowedScheme(parsed, false);
 }
 
 std::string hmacSha256Hex(std::string_view key, std::string_view message) {
@@ -171,32 +182,32 @@ domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
     return makeError(ErrorCode::failed_precondition,
                      "the URL is not an https URL (http is allowed for a loopback host only)");
   };
-  std::string scheme;
-  std::string hostPort;
-  UrlHandle url = parseAllowed(request.url, scheme, hostPort, request.outbound != nullptr);
-  if (!url) return notAllowed();
+  const ParsedUrl url = parseUrl(request.url);
+  // A name may still turn out to stay on this machine (checked once pinned, below).
+  if (!url.handle || !allowedScheme(url, request.outbound != nullptr)) return notAllowed();
+  const std::string& scheme = url.scheme;
+  const std::string hostPort = url.hostPort();
   const std::unique_ptr<CURL, EasyDeleter> curl(curl_easy_init());
   if (!curl) return makeError(ErrorCode::internal, "libcurl could not start a request");
   CURL* h = curl.get();
   CurlPin pin;
   if (request.outbound != nullptr) {
-    const std::string port = urlPart(url.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
-    const std::string host = urlPart(url.get(), CURLUPART_HOST);
-    if (auto pinned = pin.pin(h, *request.outbound, host, std::strtol(port.c_str(), nullptr, 10));
+    if (auto pinned =
+            pin.pin(h, *request.outbound, url.host, std::strtol(url.port.c_str(), nullptr, 10));
         !pinned) {
       // Plain http to a name that does not resolve: refused as http, not as a lost connection.
-      if (scheme == "http" && !isLoopbackHost(host) && pinned.error().reason != kOutboundRefused) {
+      if (!allowedScheme(url, false) && pinned.error().reason != kOutboundRefused) {
         return notAllowed();
       }
       return pinned.error();
     }
     // http to a name is allowed only when it stays on this machine.
-    if (!parseAllowed(request.url, scheme, hostPort, pin.loopbackOnly())) return notAllowed();
+    if (!allowedScheme(url, pin.loopbackOnly())) return notAllowed();
   }
   const long ms = static_cast<long>(std::max<std::chrono::milliseconds::rep>(
       1, std::min<std::chrono::milliseconds::rep>(request.timeout.count(), 24L * 3600 * 1000)));
   char errors[CURL_ERROR_SIZE] = {};
-  curl_easy_setopt(h, CURLOPT_CURLU, url.get());
+  curl_easy_setopt(h, CURLOPT_CURLU, url.handle.get());
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, scheme.c_str());
   curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(h, CURLOPT_PROXY, "");  // the configured URL and nothing else
@@ -236,7 +247,8 @@ domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
     secrets.push_back(request.url);
     for (const CURLUPart part :
          {CURLUPART_PATH, CURLUPART_QUERY, CURLUPART_USER, CURLUPART_PASSWORD}) {
-      if (std::string text = urlPart(url.get(), part); text.size() > 1) secrets.push_back(text);
+      if (std::string text = urlPart(url.handle.get(), part); text.size() > 1)
+        secrets.push_back(text);
     }
     auto error = transportError(rc, errors, hostPort, std::chrono::milliseconds{ms}, secrets);
     if (request.outbound != nullptr) {  // one phrase, whatever the cause: no network map

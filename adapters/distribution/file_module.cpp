@@ -277,6 +277,20 @@ class LocalFileSystem : public TargetFileSystem {
     return ::faccessat(*fd, ".", W_OK | X_OK, 0) == 0;
   }
 
+  // WRITE_FAILED naming the first file of the target whose directory is not below an allowed
+  // directory (lexically: links on the way are refused when walked), or nullopt. The directories
+  // it opens are the ones the run then uses.
+  std::optional<ports::TargetOutcome> outside(const domain::Settings& settings) {
+    for (const auto& f : filesFor(settings, {})) {
+      auto dir = tree_.directory(directoryOf(f.path));
+      if (!dir && dir.error().code == ErrorCode::failed_precondition) {
+        return ports::TargetOutcome::failure(domain::target_error::write_failed,
+                                             outsideAllowed(f.path).message);
+      }
+    }
+    return std::nullopt;
+  }
+
   domain::Status run(const std::string& command) override {
     if (auto s = commandExists(command); !s) return s;
     common::Command c;
@@ -312,39 +326,19 @@ class LocalFileSystem : public TargetFileSystem {
   std::chrono::milliseconds timeout_;
 };
 
-// The first file of the target whose directory is not below an allowed directory (lexically:
-// the walk refuses links on the way later), or nullopt.
-std::optional<std::string> outsideAllowed(const domain::Settings& settings,
-                                          const std::vector<std::string>& allowed) {
-  ConfinedTree tree(allowed);
-  for (const auto& f : filesFor(settings, {})) {
-    auto dir = tree.directory(directoryOf(f.path));
-    if (!dir && dir.error().code == ErrorCode::failed_precondition) return f.path;
-  }
-  return std::nullopt;
-}
-
-ports::TargetOutcome refused(const std::string& path) {
-  return ports::TargetOutcome::failure(
-      domain::target_error::write_failed,
-      path + " is not below one of the server's distribution.file_directories");
-}
-
 }  // namespace
 
 ports::TargetOutcome FileModule::plan(const ports::TargetAccess& target,
                                       const domain::CertificateVersion& next) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
-    return refused(*path);
   LocalFileSystem fs(settings_, millis(target.timeout));
+  if (auto refused = fs.outside(target.settings)) return *refused;
   return planFiles(fs, target, next);
 }
 
 ports::TargetOutcome FileModule::deliver(const ports::TargetAccess& target,
                                          const domain::CertificateVersion& next) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
-    return refused(*path);
   LocalFileSystem fs(settings_, millis(target.timeout));
+  if (auto refused = fs.outside(target.settings)) return *refused;
   return deliverFiles(fs, target, next, [&](const domain::Settings& s, const std::string& leaf) {
     return checkServedCertificate(s, leaf, std::min(millis(target.timeout), verifyPatience()));
   });
@@ -352,16 +346,14 @@ ports::TargetOutcome FileModule::deliver(const ports::TargetAccess& target,
 
 ports::TargetOutcome FileModule::restore(const ports::TargetAccess& target,
                                          const domain::CertificateVersion*) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
-    return refused(*path);
   LocalFileSystem fs(settings_, millis(target.timeout));
+  if (auto refused = fs.outside(target.settings)) return *refused;
   return restoreFiles(fs, target);
 }
 
 ports::TargetOutcome FileModule::check(const ports::TargetAccess& target) {
-  if (auto path = outsideAllowed(target.settings, settings_.file_directories))
-    return refused(*path);
   LocalFileSystem fs(settings_, millis(target.timeout));
+  if (auto refused = fs.outside(target.settings)) return *refused;
   for (const auto& f : filesFor(target.settings, {})) {
     const std::string dir = directoryOf(f.path);
     auto writable = fs.writableDirectory(dir);

@@ -100,7 +100,7 @@ struct Shared {
   HttpApplication app;
   ports::IdGenerator& ids;
   ParserLimits limits;
-  std::vector<std::string> trusted;
+  std::vector<domain::Cidr> trusted;
   std::atomic<int> inflight{0};
   std::atomic<bool> draining{false};
   std::unique_ptr<RequestPool> pool;  // null: everything is served on the reactor threads

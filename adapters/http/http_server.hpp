@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "adapters/http/http_types.hpp"
+#include "domain/outbound.hpp"
 #include "domain/result.hpp"
 #include "ports/id_generator.hpp"
 
@@ -24,7 +25,7 @@ struct HttpServerOptions {
   int request_threads = 4;          // threads for requests that may block (mutations); 0: none
   std::size_t request_queue = 256;  // requests waiting for those threads; more get 503
   std::size_t max_request_bytes = 1024 * 1024;       // headers + body; larger requests get 413
-  std::vector<std::string> trusted_proxies;          // empty: no proxy is trusted
+  std::vector<domain::Cidr> trusted_proxies;         // empty: no proxy is trusted
   std::chrono::milliseconds drain_timeout{25000};    // stop() waits this long for running requests
   std::chrono::milliseconds idle_timeout{75000};     // a keep-alive connection with no request
   std::chrono::milliseconds request_timeout{30000};  // a request that has not fully arrived

@@ -244,7 +244,6 @@ Status DistributionRunner::executeOne(const Job& job, const Certificate& cert,
       d.last_run_at = started;
       d.updated_at = p_.clock.now();
       if (auto s = p_.distributions.update(d); !s) return s;
-      if (auto fresh = p_.distributions.get(d.project_id, d.id); fresh) d = std::move(*fresh);
     }
     results = runTargets(p_.background, options_.concurrency, p_.clock, p,
                          batched ? &slice : nullptr, "succeeded",

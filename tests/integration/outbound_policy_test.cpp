@@ -100,6 +100,15 @@ std::string withoutPorts(const std::string& text) {
   return out;
 }
 
+// A webhook module target posting to `url`.
+ports::TargetAccess hookTarget(const std::string& url, std::chrono::milliseconds timeout) {
+  ports::TargetAccess target;
+  target.name = "hook";
+  target.settings = {{"url", url}};
+  target.timeout = timeout;
+  return target;
+}
+
 std::shared_ptr<const Outbound> defaultPolicy() {
   return std::make_shared<Outbound>(domain::OutboundPolicy{});
 }
@@ -125,11 +134,7 @@ TEST_CASE("outbound: refused addresses in every spelling never see a connection"
       CHECK(sent.error().code == ErrorCode::failed_precondition);
       CHECK_MESSAGE(sent.error().message.find("outbound policy") != std::string::npos,
                     sent.error().message);
-      ports::TargetAccess target;
-      target.name = "hook";
-      target.settings = {{"url", url}};
-      target.timeout = 2s;
-      const auto checked = module.check(target);
+      const auto checked = module.check(hookTarget(url, 2s));
       CHECK(checked.error_code == "CONNECT_FAILED");
       CHECK(checked.error.find("outbound policy") != std::string::npos);
     }
@@ -191,12 +196,9 @@ TEST_CASE("outbound: a receiver's answer never reaches the error, only its statu
     CHECK(sent.error().message.find("tk_internal") == std::string::npos);
   }
   adapters::distribution::WebhookModule module{testing::loopbackOutbound()};
-  ports::TargetAccess target;
-  target.name = "hook";
-  target.settings = {{"url", url}};
-  target.timeout = 5s;
   // https only for the module: its http URL to loopback is accepted by the client rules.
-  const auto delivered = module.deliver(target, {"c", "x", {"x"}, "1", std::nullopt, "", "", ""});
+  const auto delivered =
+      module.deliver(hookTarget(url, 5s), {"c", "x", {"x"}, "1", std::nullopt, "", "", ""});
   CHECK_FALSE(delivered.ok);
   CHECK(delivered.error.find("root:x") == std::string::npos);
 }
@@ -223,11 +225,7 @@ TEST_CASE(
     CHECK(sent.error().code == ErrorCode::unavailable);
     CHECK(sent.error().message.find("root:x") == std::string::npos);
     channelErrors.push_back(withoutPorts(sent.error().message));
-    ports::TargetAccess target;
-    target.name = "hook";
-    target.settings = {{"url", url}};
-    target.timeout = 1500ms;
-    const auto health = module.check(target);
+    const auto health = module.check(hookTarget(url, 1500ms));
     CHECK(health.error_code == "CONNECT_FAILED");
     healthErrors.push_back(health.error_code + " " + withoutPorts(health.error));
     CHECK(std::chrono::steady_clock::now() - started < 8s);

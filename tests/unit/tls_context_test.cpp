@@ -53,23 +53,15 @@ Outcome handshake(const TlsContext& server, Setup setup) {
   SSL_set_tlsext_host_name(client.get(), "localhost");
   bool clientDone = false;
   bool serverDone = false;
+  // One step of one side; false when its handshake failed.
+  const auto step = [](SSL* ssl, bool& done) {
+    if (done) return true;
+    const int rc = SSL_do_handshake(ssl);
+    done = rc == 1;
+    return done || SSL_get_error(ssl, rc) == SSL_ERROR_WANT_READ;
+  };
   for (int round = 0; round < 200 && !(clientDone && serverDone); ++round) {
-    if (!clientDone) {
-      const int rc = SSL_do_handshake(client.get());
-      if (rc == 1) {
-        clientDone = true;
-      } else if (SSL_get_error(client.get(), rc) != SSL_ERROR_WANT_READ) {
-        break;
-      }
-    }
-    if (!serverDone) {
-      const int rc = SSL_do_handshake(srv.get());
-      if (rc == 1) {
-        serverDone = true;
-      } else if (SSL_get_error(srv.get(), rc) != SSL_ERROR_WANT_READ) {
-        break;
-      }
-    }
+    if (!step(client.get(), clientDone) || !step(srv.get(), serverDone)) break;
   }
   ERR_clear_error();
   Outcome out;
