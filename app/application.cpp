@@ -27,6 +27,7 @@
 #include "adapters/distribution/built_in_modules.hpp"
 #include "adapters/dns/dns_provider_factory.hpp"
 #include "adapters/http/http_server.hpp"
+#include "adapters/http/https_redirect.hpp"
 #include "adapters/ldap/ldap_directory.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
 #include "adapters/notify/channel_senders.hpp"
@@ -41,6 +42,7 @@
 #include "app/logging.hpp"
 #include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
+#include "app/tls_reloader.hpp"
 #include "app/worker_pool.hpp"
 #include "domain/audit.hpp"
 #include "domain/encoding.hpp"
@@ -288,6 +290,8 @@ struct Application::Parts {
   adapters::rest::Api api;
   adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;
+  std::unique_ptr<TlsReloader> tls;                      // null: plain HTTP
+  std::unique_ptr<adapters::http::HttpServer> redirect;  // plain HTTP that redirects to HTTPS
 };
 
 domain::Result<std::unique_ptr<Application>> Application::create(const Config& config) {
@@ -382,12 +386,49 @@ domain::Status Application::startHttp() {
       std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_idle_timeout);
   options.request_timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(parts_->config.http_request_timeout);
+  const auto& config = parts_->config;
+  if (config.tlsEnabled()) {
+    auto tls = TlsReloader::create(config, parts_->store->projects(), parts_->store->certificates(),
+                                   parts_->secretBox);
+    if (!tls) return tls.error();
+    parts_->tls = std::move(*tls);
+    options.tls = parts_->tls->context();
+    if (config.tls_hsts.count() > 0) {
+      options.response_headers.emplace_back(
+          "Strict-Transport-Security",
+          "max-age=" +
+              std::to_string(
+                  std::chrono::duration_cast<std::chrono::seconds>(config.tls_hsts).count()));
+    }
+  }
   parts_->server = std::make_unique<adapters::http::HttpServer>(
       options,
       parts_->api.application(
           [&site = parts_->site](const adapters::http::HttpRequest& r) { return site.serve(r); }),
       parts_->ids);
-  return parts_->server->start();
+  if (auto started = parts_->server->start(); !started) return started;
+  if (!parts_->tls) return {};
+  parts_->tls->start();
+  if (config.tls_redirect_address.empty()) return {};
+  adapters::http::HttpServerOptions plain;
+  plain.address = config.tls_redirect_address;
+  plain.port = config.tls_redirect_port;
+  plain.threads = 1;
+  plain.request_threads = 0;
+  plain.max_request_bytes = 64 * 1024;
+  plain.idle_timeout = options.idle_timeout;
+  plain.request_timeout = options.request_timeout;
+  parts_->redirect = std::make_unique<adapters::http::HttpServer>(
+      plain, adapters::http::httpsRedirect(config.listen_address, parts_->server->port()),
+      parts_->ids);
+  if (auto started = parts_->redirect->start(); !started) return started;
+  spdlog::info("redirecting http://{}:{} to HTTPS", config.tls_redirect_address,
+               parts_->redirect->port());
+  return {};
+}
+
+bool Application::servesHttps() const {
+  return parts_->tls != nullptr;
 }
 
 std::uint16_t Application::httpPort() const {
@@ -395,7 +436,9 @@ std::uint16_t Application::httpPort() const {
 }
 
 void Application::stopHttp() {
+  if (parts_ && parts_->redirect) parts_->redirect->stop();
   if (parts_ && parts_->server) parts_->server->stop();
+  if (parts_ && parts_->tls) parts_->tls->stop();
 }
 
 namespace {

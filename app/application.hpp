@@ -43,6 +43,8 @@ class Application {
   domain::Status startHttp();
   std::uint16_t httpPort() const;
   void stopHttp();
+  // Whether the listener serves HTTPS (server.tls.*).
+  bool servesHttps() const;
 
   // Worker threads for the standard lane (issuance and renewal jobs); stop lets running jobs
   // finish.

@@ -78,6 +78,30 @@ struct Setter {
     out = value;
     return {};
   }
+  // "host:port" ("[v6]:port"); the port may be 0 (any free one).
+  domain::Status listener(std::string& address, std::uint16_t& port) {
+    const auto colon = value.rfind(':');
+    if (colon == std::string::npos || colon == 0) {
+      return badValue(key, "expected host:port, e.g. 127.0.0.1:8080");
+    }
+    std::string host = value.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+      host = host.substr(1, host.size() - 2);
+    }
+    const auto p = parseInt(std::string_view(value).substr(colon + 1));
+    if (!p || *p < 0 || *p > 65535) return badValue(key, "port must be 0..65535");
+    address = host;
+    port = static_cast<std::uint16_t>(*p);
+    return {};
+  }
+  // A file the server can read now (empty: unset).
+  domain::Status readableFile(std::string& out) {
+    if (!value.empty() && ::access(value.c_str(), R_OK) != 0) {
+      return badValue(key, "cannot read " + value);
+    }
+    out = value;
+    return {};
+  }
   // A comma-separated list of absolute paths to executables.
   // "10.0.0.0/8, 127.0.0.1, fd00::/8": each item an address or CIDR (domain::parseCidr), added
   // to `out`; empty items are skipped.
@@ -133,22 +157,7 @@ constexpr domain::Duration kZero{0};
 // THE table of configuration keys: parsing, environment overrides (CERTSTEWARD_<KEY>) and the
 // documentation check all read it, so a key cannot be known to one and missed by another.
 const KeyRule kKeys[] = {
-    {"server.listen",
-     [](Setter& s) -> domain::Status {
-       const auto colon = s.value.rfind(':');
-       if (colon == std::string::npos || colon == 0) {
-         return badValue(s.key, "expected host:port, e.g. 127.0.0.1:8080");
-       }
-       std::string host = s.value.substr(0, colon);
-       if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-         host = host.substr(1, host.size() - 2);
-       }
-       const auto p = parseInt(std::string_view(s.value).substr(colon + 1));
-       if (!p || *p < 0 || *p > 65535) return badValue(s.key, "port must be 0..65535");
-       s.c.listen_address = host;
-       s.c.listen_port = static_cast<std::uint16_t>(*p);
-       return {};
-     }},
+    {"server.listen", [](Setter& s) { return s.listener(s.c.listen_address, s.c.listen_port); }},
     {"server.secure_cookies", [](Setter& s) { return s.boolean(s.c.secure_cookies); }},
     {"server.trusted_proxies",
      [](Setter& s) -> domain::Status {
@@ -167,6 +176,21 @@ const KeyRule kKeys[] = {
     {"server.request_timeout",
      [](Setter& s) {
        return s.duration(s.c.http_request_timeout, milliseconds{100}, minutes{10});
+     }},
+    {"server.tls.certificate_file",
+     [](Setter& s) { return s.readableFile(s.c.tls_certificate_file); }},
+    {"server.tls.key_file", [](Setter& s) { return s.readableFile(s.c.tls_key_file); }},
+    {"server.tls.certificate_id", [](Setter& s) { return s.text(s.c.tls_certificate_id); }},
+    {"server.tls.reload_interval",
+     [](Setter& s) { return s.duration(s.c.tls_reload_interval, seconds{1}, hours{1}); }},
+    {"server.tls.hsts", [](Setter& s) { return s.duration(s.c.tls_hsts, kZero, days{730}); }},
+    {"server.tls.redirect_listen",
+     [](Setter& s) -> domain::Status {
+       if (s.value.empty()) {
+         s.c.tls_redirect_address.clear();
+         return {};
+       }
+       return s.listener(s.c.tls_redirect_address, s.c.tls_redirect_port);
      }},
     {"store.url",
      [](Setter& s) -> domain::Status {
@@ -370,6 +394,30 @@ std::vector<domain::Error> wholeConfigProblems(Config& config) {
                                  "in the file or CERTSTEWARD_SECRETS_KEY)"));
   }
   if (config.audit_signing_key.empty()) config.audit_signing_key = config.jwt_secret;
+  if (config.tls_certificate_file.empty() != config.tls_key_file.empty()) {
+    problems.push_back(makeError(ErrorCode::invalid_argument,
+                                 "configuration keys server.tls.certificate_file and "
+                                 "server.tls.key_file go together: set both or neither"));
+  }
+  if (!config.tlsEnabled() &&
+      (config.tls_hsts.count() > 0 || !config.tls_redirect_address.empty())) {
+    problems.push_back(
+        makeError(ErrorCode::invalid_argument,
+                  "configuration keys server.tls.hsts and server.tls.redirect_listen "
+                  "need TLS on: set server.tls.certificate_file and key_file, or "
+                  "server.tls.certificate_id"));
+  }
+  if (!config.tls_certificate_id.empty() &&
+      (config.tls_certificate_id.size() > 64 ||
+       !std::all_of(config.tls_certificate_id.begin(), config.tls_certificate_id.end(), [](char c) {
+         return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+       }))) {
+    problems.push_back(makeError(ErrorCode::invalid_argument,
+                                 "configuration key server.tls.certificate_id: not a certificate "
+                                 "id (GET /api/v1/projects/<id>/certificates lists them)"));
+  }
+  // Cookies over TLS are sent over TLS only.
+  if (config.tlsEnabled()) config.secure_cookies = true;
   if (!config.license_public_key_file.empty()) {
     std::ifstream key(config.license_public_key_file);
     if (!key) {
@@ -395,6 +443,12 @@ std::vector<std::string> configWarnings(const Config& config) {
   const bool reachable =
       config.listen_address != "localhost" &&
       !(listener && domain::classify(*listener) == domain::AddressClass::loopback);
+  if (reachable && !config.tlsEnabled() && config.trusted_proxies.empty()) {
+    warnings.push_back("the server listens on " + config.listen_address +
+                       " over plain HTTP with no proxy in front: passwords and tokens cross the "
+                       "network in clear; set server.tls.certificate_file and key_file (or "
+                       "server.tls.certificate_id), or serve it behind a TLS proxy");
+  }
   if (reachable) {
     for (const auto& range : config.trusted_proxies) {
       if (range.bits < (range.base.v4 ? 24 : 120)) {

@@ -30,6 +30,15 @@ struct Config {
   std::size_t http_request_queue = 256;  // requests waiting for those threads; more get 503
   domain::Duration http_idle_timeout = std::chrono::seconds{75};
   domain::Duration http_request_timeout = std::chrono::seconds{30};
+  // server.tls.*: HTTPS on the listener when a certificate file or a managed certificate is set.
+  std::string tls_certificate_file;  // PEM, the leaf first, then its chain
+  std::string tls_key_file;          // PEM private key of that leaf
+  std::string tls_certificate_id;    // a managed certificate, served as it is renewed
+  domain::Duration tls_reload_interval = std::chrono::minutes{1};  // checks for a new one
+  domain::Duration tls_hsts{0};      // Strict-Transport-Security max-age; 0: not sent
+  std::string tls_redirect_address;  // a plain-HTTP listener that only redirects; empty: none
+  std::uint16_t tls_redirect_port = 0;
+  bool tlsEnabled() const { return !tls_certificate_file.empty() || !tls_certificate_id.empty(); }
   // store.*
   std::string store_url = "sqlite:///var/lib/certsteward/certsteward.db";
   // jwt.*

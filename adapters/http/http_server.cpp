@@ -5,11 +5,16 @@
 // pipelined requests, never answered "100 Continue" and answered oversized requests in plain
 // text (NOTES.md). Requests that may block run on a RequestPool. Every response carries
 // X-Request-ID, errors are JSON, and no exception or internal detail reaches the client.
+// With TLS on, each connection has a TlsStream: what the socket reads goes through it before
+// the parser, and every write (answers, 100 Continue, the answers of a half-closed client)
+// is sealed by it; Pistache still only moves bytes (its own TLS blocks its accept thread on
+// each handshake and cannot be given a cipher policy).
 #include "adapters/http/http_server.hpp"
 
 #include "adapters/http/client_ip.hpp"
 #include "adapters/http/http_codec.hpp"
 #include "adapters/http/request_pool.hpp"
+#include "adapters/http/tls_context.hpp"
 
 #include <pistache/listener.h>
 #include <pistache/peer.h>
@@ -88,6 +93,7 @@ struct Connection {
   // kept open so the pool thread can still answer (set and read under orphan_mutex).
   std::mutex orphan_mutex;
   int orphan_fd = -1;
+  std::unique_ptr<TlsStream> tls;  // null: plain HTTP
 };
 
 struct Shared {
@@ -121,6 +127,11 @@ class ConnectionHandler : public Tcp::Handler,
 
   void onConnection(const std::shared_ptr<Tcp::Peer>& peer) override {
     auto c = std::make_shared<Connection>(peer, shared_->limits);
+    if (shared_->options.tls) {
+      c->tls = std::make_unique<TlsStream>(*shared_->options.tls);
+      // The handshake is timed like a request that has partly arrived (request_timeout).
+      c->request_started_ms.store(nowMs(), std::memory_order_relaxed);
+    }
     {
       std::lock_guard lock(shared_->mutex);
       shared_->connections.emplace(c.get(), c);
@@ -171,7 +182,11 @@ class ConnectionHandler : public Tcp::Handler,
       if (c.dropped > kMaxLinger && !c.aborted) abort(c);
       return;
     }
-    c.parser.feed(data, size);
+    if (c.tls) {
+      if (!receiveTls(it->second, peer, data, size)) return;
+    } else {
+      c.parser.feed(data, size);
+    }
     // Pistache's read loop goes on while the client keeps sending, so the round (and serving)
     // can be put off indefinitely: past a bound, what is buffered is served here and now. If it
     // still cannot be (the answers wait unread in the write queue), the client sends without
@@ -184,6 +199,40 @@ class ConnectionHandler : public Tcp::Handler,
       return;
     }
     markReady(it->second);
+  }
+
+  // Passes what the socket read through the connection's TLS: the plaintext to the parser, the
+  // handshake's answers to the socket. False when the connection ends here.
+  bool receiveTls(const std::shared_ptr<Connection>& conn, const std::shared_ptr<Tcp::Peer>& peer,
+                  const char* data, std::size_t size) {
+    Connection& c = *conn;
+    std::string plain;
+    std::string wire;
+    switch (c.tls->receive(data, size, plain, wire)) {
+      case TlsStream::Received::ok:
+      case TlsStream::Received::closed:
+        break;
+      case TlsStream::Received::plain_http:
+        // Said in plain HTTP, which is what this client speaks, then closed.
+        spdlog::debug("a plain HTTP request from {} on the TLS listener", c.host);
+        appendResponse(c.out, jsonError(400, "this port speaks HTTPS; use https:// in the address"),
+                       {shared_->ids.next(), false, true, false});
+        c.closing = true;
+        writeOut(conn, peer, true);
+        return false;
+      case TlsStream::Received::failed:
+        spdlog::debug("TLS with {} failed: {}", c.host, c.tls->failure());
+        c.out = std::move(wire);  // the alert, if any
+        c.closing = true;
+        writeOut(conn, peer, true);
+        return false;
+    }
+    if (!wire.empty()) {
+      c.out = std::move(wire);
+      writeOut(conn, peer, true);
+    }
+    c.parser.feed(plain.data(), plain.size());
+    return !c.closing;
   }
 
   // Serves every complete request that arrived in this reactor round, one connection after
@@ -211,7 +260,16 @@ class ConnectionHandler : public Tcp::Handler,
     serveLeftovers(c, out);
     if (out.empty()) return;
     c.closing = true;
-    sendAll(fd, out, 1000);
+    sendAll(fd, sealed(c, out), 1000);
+  }
+
+  // `plain` as the connection must carry it: as is, or sealed by its TLS with a close_notify
+  // after it (for a connection that ends after these answers). Nothing when TLS cannot seal.
+  static std::string sealed(Connection& c, const std::string& plain) {
+    if (!c.tls) return plain;
+    std::string wire;
+    if (!c.tls->seal(plain, wire, true)) return {};
+    return wire;
   }
 
   // Runs the complete requests still buffered on a connection whose client half-closed (at most
@@ -257,7 +315,7 @@ class ConnectionHandler : public Tcp::Handler,
     Connection& c = *conn;
     std::string out = answer;
     serveLeftovers(c, out);
-    sendAll(c.orphan_fd, out, 1000);
+    sendAll(c.orphan_fd, sealed(c, out), 1000);
     ::close(c.orphan_fd);
     std::lock_guard lock(shared_->mutex);
     shared_->orphans.erase(&c);
@@ -280,7 +338,7 @@ class ConnectionHandler : public Tcp::Handler,
       more = serveBatch(conn);
       writeOut(conn, peer);
     }
-    if (!c.parser.partial()) {
+    if (!c.parser.partial() && (!c.tls || c.tls->established())) {
       c.request_started_ms.store(0, std::memory_order_relaxed);
     } else if (c.request_started_ms.load(std::memory_order_relaxed) == 0) {
       c.request_started_ms.store(nowMs(), std::memory_order_relaxed);
@@ -409,14 +467,14 @@ class ConnectionHandler : public Tcp::Handler,
     }
     try {
       if (request.path == "/healthz" || request.path == "/readyz" || !shared_->app.handle) {
-        appendResponse(out, route(request), framing);
+        appendResponse(out, withHeaders(route(request)), framing);
         return;
       }
       const auto forwarded = request.headers.find("x-forwarded-for");
       request.client_ip =
           clientIp(host, forwarded == request.headers.end() ? std::string() : forwarded->second,
                    shared_->trusted);
-      appendResponse(out, shared_->app.handle(request), framing);
+      appendResponse(out, withHeaders(shared_->app.handle(request)), framing);
     } catch (const std::exception& e) {
       spdlog::error("request {} failed: {}", request.request_id, e.what());
       appendResponse(out, jsonError(500, "internal error"), framing);
@@ -424,6 +482,12 @@ class ConnectionHandler : public Tcp::Handler,
       spdlog::error("request {} failed with an unknown exception", request.request_id);
       appendResponse(out, jsonError(500, "internal error"), framing);
     }
+  }
+
+  HttpResponse withHeaders(HttpResponse response) const {
+    for (const auto& header : shared_->options.response_headers)
+      response.headers.push_back(header);
+    return response;
   }
 
   // The transport's own endpoints: liveness and readiness.
@@ -491,8 +555,16 @@ class ConnectionHandler : public Tcp::Handler,
     ready_.push_back(conn);
   }
 
-  void writeOut(const std::shared_ptr<Connection>& conn, const std::shared_ptr<Tcp::Peer>& peer) {
+  // c.out goes through the connection's TLS first, unless `raw` (bytes TLS made itself, or a
+  // plain-HTTP answer to a client that did not speak TLS).
+  void writeOut(const std::shared_ptr<Connection>& conn, const std::shared_ptr<Tcp::Peer>& peer,
+                bool raw = false) {
     Connection& c = *conn;
+    if (c.tls && !raw) {
+      std::string wire;
+      if (c.tls->established()) c.tls->seal(c.out, wire, c.closing);
+      c.out.swap(wire);
+    }
     std::size_t written = 0;
     if (c.queued_writes == 0) {
       while (written < c.out.size()) {

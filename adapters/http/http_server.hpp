@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "adapters/http/http_types.hpp"
+#include "adapters/http/tls_context.hpp"
 #include "domain/outbound.hpp"
 #include "domain/result.hpp"
 #include "ports/id_generator.hpp"
@@ -28,7 +29,11 @@ struct HttpServerOptions {
   std::vector<domain::Cidr> trusted_proxies;         // empty: no proxy is trusted
   std::chrono::milliseconds drain_timeout{25000};    // stop() waits this long for running requests
   std::chrono::milliseconds idle_timeout{75000};     // a keep-alive connection with no request
-  std::chrono::milliseconds request_timeout{30000};  // a request that has not fully arrived
+  std::chrono::milliseconds request_timeout{30000};  // a request (or TLS handshake) arriving
+  // Serves HTTPS with this context (its certificate can be reloaded while serving); null: HTTP.
+  std::shared_ptr<TlsContext> tls;
+  // Added to every response (Strict-Transport-Security, say).
+  std::vector<std::pair<std::string, std::string>> response_headers;
 };
 
 // What the server serves besides /healthz and /readyz.

@@ -5,7 +5,7 @@
 # Expects $bin (the packaged binary).
 work=$(mktemp -d)
 pid=""
-cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2> /dev/null || true; rm -rf "$work"; }
+cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2> /dev/null || true; [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cat > "$work/conf" <<CONF

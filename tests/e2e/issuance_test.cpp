@@ -4,6 +4,15 @@
 // started by the test.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "e2e/deployment.hpp"
 
 using namespace certsteward::testing;
@@ -331,5 +340,109 @@ TEST_CASE(
       json::object{{"common_name", "eab.example.test"}, {"acme_account_id", account}}));
   const auto active = d.waitFor(certPath, "active", "");
   CHECK_FALSE(field(active, "serial_number").empty());
+  CHECK(d.server->stop() == 0);
+}
+
+namespace {
+
+// Serials as one number: upper case, no separators, no leading zeros.
+std::string sameSerial(const std::string& serial) {
+  std::string out;
+  for (const char c : serial) {
+    if (std::isxdigit(static_cast<unsigned char>(c)) == 0 || (out.empty() && c == '0')) continue;
+    out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+// `openssl s_client` handshaking with 127.0.0.1:<port> in a loop until `stop` exists (at most
+// 150 s), verifying the chain against `root` and the name; one line per handshake in `out`:
+// "ok serial=<hex>" or "fail", then "done".
+constexpr const char* kHandshakeLoop = R"SH(
+port=$1 root=$2 out=$3 stop=$4
+end=$((SECONDS + 150))
+while [ ! -e "$stop" ] && [ $SECONDS -lt $end ]; do
+  if pem=$(openssl s_client -connect "127.0.0.1:$port" -servername console.example.test \
+      -verify_hostname console.example.test -CAfile "$root" -verify_return_error \
+      < /dev/null 2> /dev/null); then
+    echo "ok $(printf '%s\n' "$pem" | openssl x509 -noout -serial 2> /dev/null)"
+  else
+    echo fail
+  fi
+done > "$out"
+echo done >> "$out"
+)SH";
+
+std::vector<std::string> linesOf(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    out.push_back(line);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "issuance e2e: HTTPS with a managed certificate, swapped by its renewal under a running "
+    "openssl s_client loop with no failed handshake") {
+  Deployment d(0);
+  const auto [certPath, jobPath] = d.order(R"({"common_name":"console.example.test"})");
+  const auto first = d.waitFor(certPath, "active", "");
+  const std::string certId = certPath.substr(certPath.rfind('/') + 1);
+  // A second instance on the same store serves HTTPS with it; the first one runs the jobs.
+  ServerProcess tls({}, "store.url = sqlite://" + d.server->databasePath().string() +
+                            "\nserver.tls.certificate_id = " + certId +
+                            "\nserver.tls.reload_interval = 1s\n");
+  CHECK(tls.log().find("serving HTTPS with certificate " + certId) != std::string::npos);
+
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("certsteward-tls-loop-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "root.pem") << d.ca->managementGet("/roots/0");
+  std::ofstream(dir / "loop.sh") << kHandshakeLoop;
+  const auto out = dir / "handshakes";
+  const auto stop = dir / "stop";
+  const std::string command = "bash " + (dir / "loop.sh").string() + " " +
+                              std::to_string(tls.port()) + " " + (dir / "root.pem").string() + " " +
+                              out.string() + " " + stop.string() + " &";
+  REQUIRE(std::system(command.c_str()) == 0);
+  const auto waitForLines = [&](const std::function<bool(const std::vector<std::string>&)>& done) {
+    for (int i = 0; i < 600; ++i) {  // bounded: 60 s
+      if (done(linesOf(out))) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+  };
+  const auto count = [](const std::vector<std::string>& lines, const std::string& serial) {
+    return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) {
+      return l.starts_with("ok serial=") && sameSerial(l.substr(10)) == sameSerial(serial);
+    });
+  };
+  const std::string before = field(first, "serial_number");
+  waitForLines([&](const auto& lines) { return count(lines, before) >= 5; });
+
+  REQUIRE(d.http->request("POST", certPath + "/renew", "", {d.auth}).status == 202);
+  const std::string after = field(d.waitFor(certPath, "active", before), "serial_number");
+  waitForLines([&](const auto& lines) { return count(lines, after) >= 5; });
+  std::ofstream(stop.string()) << "stop";
+  waitForLines([](const auto& lines) { return !lines.empty() && lines.back() == "done"; });
+
+  auto lines = linesOf(out);
+  REQUIRE((!lines.empty() && lines.back() == "done"));
+  lines.pop_back();
+  INFO(tls.log());
+  CHECK(count(lines, before) >= 5);
+  CHECK(count(lines, after) >= 5);
+  // Every handshake verified, each with the old certificate or the new one, and the new one
+  // from its first appearance on.
+  CHECK(count(lines, before) + count(lines, after) == static_cast<long>(lines.size()));
+  const auto firstNew = std::find_if(lines.begin(), lines.end(),
+                                     [&](const std::string& l) { return count({l}, after) == 1; });
+  CHECK(std::all_of(firstNew, lines.end(),
+                    [&](const std::string& l) { return count({l}, after) == 1; }));
+  CHECK(tls.log().find("now serving HTTPS with certificate " + certId) != std::string::npos);
+  MESSAGE(lines.size() << " handshakes, " << count(lines, before) << " before the renewal");
+  std::filesystem::remove_all(dir);
+  CHECK(tls.stop() == 0);
   CHECK(d.server->stop() == 0);
 }

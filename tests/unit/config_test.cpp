@@ -2,7 +2,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -256,4 +258,74 @@ TEST_CASE("config: log.format and log.access") {
   CHECK_FALSE(c->log_access);
   values["log.format"] = "xml";
   CHECK(app::loadConfig(values, noEnv).error().message.find("log.format") != std::string::npos);
+}
+
+TEST_CASE("config: server.tls keys, their pairs and what they turn on") {
+  auto c = app::loadConfig(base(), noEnv);
+  REQUIRE(c.ok());
+  CHECK_FALSE(c->tlsEnabled());
+  CHECK_FALSE(c->secure_cookies);
+  const std::string file = "/proc/self/cmdline";  // readable wherever the tests run
+  struct Row {
+    std::map<std::string, std::string> values;
+    const char* problem;  // nullptr: accepted
+  };
+  const Row rows[] = {
+      {{{"server.tls.certificate_file", file}, {"server.tls.key_file", file}}, nullptr},
+      {{{"server.tls.certificate_id", "6b07fbb31dac3699ff3b5a2c"}}, nullptr},
+      {{{"server.tls.certificate_id", "c1"},
+        {"server.tls.hsts", "365d"},
+        {"server.tls.redirect_listen", "0.0.0.0:80"}},
+       nullptr},
+      {{{"server.tls.certificate_file", file}}, "go together"},
+      {{{"server.tls.key_file", file}}, "go together"},
+      {{{"server.tls.certificate_file", "/no/such/file"}, {"server.tls.key_file", file}},
+       "cannot read /no/such/file"},
+      {{{"server.tls.hsts", "1d"}}, "need TLS on"},
+      {{{"server.tls.redirect_listen", "127.0.0.1:80"}}, "need TLS on"},
+      {{{"server.tls.certificate_id", "c1"}, {"server.tls.redirect_listen", "nowhere"}},
+       "server.tls.redirect_listen"},
+      {{{"server.tls.certificate_id", "../x y"}}, "not a certificate id"},
+      {{{"server.tls.certificate_id", "c1"}, {"server.tls.hsts", "1000d"}}, "server.tls.hsts"},
+      {{{"server.tls.certificate_id", "c1"}, {"server.tls.reload_interval", "10ms"}},
+       "server.tls.reload_interval"},
+  };
+  for (const auto& row : rows) {
+    auto values = base();
+    for (const auto& [k, v] : row.values)
+      values[k] = v;
+    CAPTURE(row.problem);
+    const auto loaded = app::loadConfig(values, noEnv);
+    if (row.problem == nullptr) {
+      REQUIRE_MESSAGE(loaded.ok(), loaded.error().message);
+      CHECK(loaded->tlsEnabled());
+      CHECK(loaded->secure_cookies);  // cookies over TLS are Secure, whatever was set
+    } else {
+      REQUIRE_FALSE(loaded.ok());
+      CHECK(loaded.error().message.find(row.problem) != std::string::npos);
+    }
+  }
+  auto values = base();
+  values["server.tls.certificate_id"] = "c1";
+  values["server.tls.redirect_listen"] = "[::]:8080";
+  values["server.tls.hsts"] = "1h";
+  c = app::loadConfig(values, noEnv);
+  REQUIRE(c.ok());
+  CHECK(c->tls_redirect_address == "::");
+  CHECK(c->tls_redirect_port == 8080);
+  CHECK(c->tls_hsts == std::chrono::hours{1});
+}
+
+TEST_CASE("config check: plain HTTP on a reachable address is warned about, not with TLS") {
+  auto values = base();
+  values["server.listen"] = "0.0.0.0:8080";
+  const auto warned = app::checkConfig(values, noEnv);
+  CHECK(warned.problems.empty());
+  REQUIRE(warned.warnings.size() == 1);
+  CHECK(warned.warnings[0].find("plain HTTP") != std::string::npos);
+  values["server.tls.certificate_id"] = "c1";
+  CHECK(app::checkConfig(values, noEnv).warnings.empty());
+  values.erase("server.tls.certificate_id");
+  values["server.listen"] = "127.0.0.1:8080";
+  CHECK(app::checkConfig(values, noEnv).warnings.empty());
 }

@@ -92,7 +92,14 @@ TEST_CASE("tls context: TLS 1.2 and 1.3 with the intermediate ciphers, nothing o
       handshake(**ctx, [](SSL_CTX* c) { SSL_CTX_set_max_proto_version(c, TLS1_2_VERSION); });
   REQUIRE(tls12.ok);
   CHECK(tls12.version == "TLSv1.2");
-  CHECK(tls12.cipher == "ECDHE-ECDSA-AES256-GCM-SHA384");
+  CHECK(tls12.cipher == "ECDHE-ECDSA-AES128-GCM-SHA256");  // the server's order
+  // A client that prefers ChaCha20 (no AES hardware) gets it.
+  const auto chacha = handshake(**ctx, [](SSL_CTX* c) {
+    SSL_CTX_set_max_proto_version(c, TLS1_2_VERSION);
+    SSL_CTX_set_cipher_list(c, "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256");
+  });
+  REQUIRE(chacha.ok);
+  CHECK(chacha.cipher == "ECDHE-ECDSA-CHACHA20-POLY1305");
   // TLS 1.1 and 1.0 are refused, whatever the client offers.
   for (const int version : {TLS1_1_VERSION, TLS1_VERSION}) {
     CAPTURE(version);
@@ -131,4 +138,136 @@ TEST_CASE("tls context: a reload is served from the next handshake, a broken one
   CHECK_FALSE((*ctx)->reload(second.certificate_pem, "not a key").ok());
   CHECK(handshake(**ctx, anyClient).served == second.certificate_pem);
   CHECK_FALSE(TlsContext::create("", first.private_key_pem).ok());
+}
+
+namespace {
+
+using certsteward::adapters::http::TlsStream;
+
+// An OpenSSL client talking to a TlsStream through strings: what the client writes is given to
+// receive(), what the stream answers is fed back to the client (bounded: 50 rounds).
+struct Pair {
+  explicit Pair(const TlsContext& server) : stream(server) {
+    ctx.reset(SSL_CTX_new(TLS_client_method()));
+    client.reset(SSL_new(ctx.get()));
+    toServer = BIO_new(BIO_s_mem());
+    toClient = BIO_new(BIO_s_mem());
+    BIO_set_mem_eof_return(toClient, -1);
+    SSL_set_bio(client.get(), toClient, toServer);
+    SSL_set_connect_state(client.get());
+  }
+  // Moves bytes both ways until nothing moves; the server's plaintext lands in `plain`.
+  TlsStream::Received pump() {
+    auto last = TlsStream::Received::ok;
+    for (int round = 0; round < 50; ++round) {
+      SSL_do_handshake(client.get());
+      std::string bytes(BIO_ctrl_pending(toServer), '\0');
+      if (!bytes.empty()) BIO_read(toServer, bytes.data(), static_cast<int>(bytes.size()));
+      std::string wire;
+      if (!bytes.empty()) last = stream.receive(bytes.data(), bytes.size(), plain, wire);
+      toClientBytes(wire);
+      if (bytes.empty() && wire.empty()) break;
+      if (last != TlsStream::Received::ok) break;
+    }
+    ERR_clear_error();
+    return last;
+  }
+  void toClientBytes(const std::string& wire) {
+    if (!wire.empty()) BIO_write(toClient, wire.data(), static_cast<int>(wire.size()));
+  }
+  // What the client can read now (and whether it met close_notify).
+  std::string clientReads(bool* closed = nullptr) {
+    std::string out;
+    char buffer[4096];
+    for (int i = 0; i < 10000; ++i) {
+      const int n = SSL_read(client.get(), buffer, sizeof buffer);
+      if (n <= 0) {
+        if (closed != nullptr) *closed = SSL_get_error(client.get(), n) == SSL_ERROR_ZERO_RETURN;
+        break;
+      }
+      out.append(buffer, static_cast<std::size_t>(n));
+    }
+    ERR_clear_error();
+    return out;
+  }
+  TlsStream stream;
+  std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx{nullptr, SSL_CTX_free};
+  std::unique_ptr<SSL, decltype(&SSL_free)> client{nullptr, SSL_free};
+  BIO* toServer = nullptr;
+  BIO* toClient = nullptr;
+  std::string plain;
+};
+
+}  // namespace
+
+TEST_CASE("tls stream: handshake, requests in, sealed answers out, close_notify at the end") {
+  const auto m = certsteward::testing::makeTestMaterial("localhost");
+  auto ctx = TlsContext::create(m.certificate_pem + m.chain_pem, m.private_key_pem);
+  REQUIRE(ctx.ok());
+  Pair p(**ctx);
+  CHECK_FALSE(p.stream.established());
+  std::string early;
+  CHECK_FALSE(p.stream.seal("too early", early));  // nothing leaves before the handshake
+  CHECK(early.empty());
+  REQUIRE(p.pump() == TlsStream::Received::ok);
+  CHECK(p.stream.established());
+  CHECK(SSL_is_init_finished(p.client.get()) == 1);
+
+  // Two requests written at once, one of them larger than a record: all of it, in order.
+  const std::string big(40000, 'x');
+  const std::string requests = "GET /a HTTP/1.1\r\n\r\nPOST /b HTTP/1.1\r\n\r\n" + big;
+  REQUIRE(SSL_write(p.client.get(), requests.data(), static_cast<int>(requests.size())) ==
+          static_cast<int>(requests.size()));
+  REQUIRE(p.pump() == TlsStream::Received::ok);
+  CHECK(p.plain == requests);
+
+  // Answers sealed, the last one with close_notify: the client reads them and the close.
+  std::string wire;
+  REQUIRE(p.stream.seal("HTTP/1.1 200 OK\r\n\r\n", wire));
+  REQUIRE(p.stream.seal(big, wire, true));
+  CHECK(wire.find("HTTP/1.1") == std::string::npos);  // nothing in clear
+  p.toClientBytes(wire);
+  bool closed = false;
+  CHECK(p.clientReads(&closed) == "HTTP/1.1 200 OK\r\n\r\n" + big);
+  CHECK(closed);
+}
+
+TEST_CASE("tls stream: plain HTTP, garbage and a client's close are told apart") {
+  const auto m = certsteward::testing::makeTestMaterial("localhost");
+  auto ctx = TlsContext::create(m.certificate_pem + m.chain_pem, m.private_key_pem);
+  REQUIRE(ctx.ok());
+  {
+    TlsStream s(**ctx);
+    std::string plain;
+    std::string wire;
+    const std::string request = "GET / HTTP/1.1\r\n\r\n";
+    CHECK(s.receive(request.data(), request.size(), plain, wire) ==
+          TlsStream::Received::plain_http);
+    CHECK(plain.empty());
+    // Nothing more is taken from it.
+    CHECK(s.receive("\x16\x03\x01", 3, plain, wire) == TlsStream::Received::failed);
+  }
+  {
+    TlsStream s(**ctx);
+    std::string plain;
+    std::string wire;
+    const std::string garbage("\x00\xff\x00\xff\x00\xff\x00\xff", 8);
+    CHECK(s.receive(garbage.data(), garbage.size(), plain, wire) == TlsStream::Received::failed);
+    CHECK_FALSE(s.failure().empty());
+    CHECK(plain.empty());
+  }
+  {
+    // A partial record waits for the rest.
+    TlsStream s(**ctx);
+    std::string plain;
+    std::string wire;
+    CHECK(s.receive("\x16\x03\x01", 3, plain, wire) == TlsStream::Received::ok);
+    CHECK(wire.empty());
+  }
+  {
+    Pair p(**ctx);
+    REQUIRE(p.pump() == TlsStream::Received::ok);
+    SSL_shutdown(p.client.get());  // close_notify after a last request
+    CHECK(p.pump() == TlsStream::Received::closed);
+  }
 }

@@ -1,0 +1,143 @@
+// Loading and reloading the listener's certificate.
+#include "app/tls_reloader.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+namespace certsteward::app {
+namespace {
+
+using domain::ErrorCode;
+using domain::makeError;
+
+// A PEM file of at most 1 MiB.
+domain::Result<std::string> readPem(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(ErrorCode::invalid_argument, "server.tls: cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string out = text.str();
+  if (out.size() > 1024 * 1024) {
+    return makeError(ErrorCode::invalid_argument, "server.tls: " + path + " is larger than 1 MiB");
+  }
+  return out;
+}
+
+}  // namespace
+
+TlsReloader::TlsReloader(const Config& config, std::optional<domain::ServedCertificate> managed)
+    : certificateFile_(config.tls_certificate_file),
+      keyFile_(config.tls_key_file),
+      interval_(config.tls_reload_interval),
+      managed_(std::move(managed)) {}
+
+domain::Result<std::unique_ptr<TlsReloader>> TlsReloader::create(
+    const Config& config, const ports::ProjectRepository& projects,
+    const ports::CertificateRepository& certificates, const ports::SecretBox& secrets) {
+  std::optional<domain::ServedCertificate> managed;
+  if (!config.tls_certificate_id.empty()) {
+    managed.emplace(projects, certificates, secrets, config.tls_certificate_id);
+  }
+  std::unique_ptr<TlsReloader> out(new TlsReloader(config, std::move(managed)));
+  auto first = out->next();
+  if (!first) return first.error();
+  if (!*first) {
+    return makeError(ErrorCode::invalid_argument, "server.tls: nothing to serve");  // not reached
+  }
+  auto context = adapters::http::TlsContext::create((*first)->chain, (*first)->key);
+  if (!context) {
+    return makeError(ErrorCode::invalid_argument,
+                     (*first)->source + ": " + context.error().message);
+  }
+  out->context_ = std::move(*context);
+  out->servingManaged_ = (*first)->managed;
+  spdlog::info("serving HTTPS with {}", (*first)->source);
+  return out;
+}
+
+domain::Result<std::optional<TlsReloader::Material>> TlsReloader::fromFiles() {
+  auto chain = readPem(certificateFile_);
+  if (!chain) return chain.error();
+  auto key = readPem(keyFile_);
+  if (!key) return key.error();
+  std::string loaded = *chain + '\0' + *key;
+  if (context_ && !servingManaged_ && loaded == filesLoaded_) return std::optional<Material>();
+  filesLoaded_ = std::move(loaded);
+  return std::optional<Material>(
+      Material{std::move(*chain), std::move(*key), "the certificate in " + certificateFile_});
+}
+
+domain::Result<std::optional<TlsReloader::Material>> TlsReloader::next() {
+  const bool files = !certificateFile_.empty();
+  if (managed_) {
+    const std::string served = context_ && servingManaged_ ? context_->servedSerial() : "";
+    auto changed = managed_->changedSince(served);
+    if (changed) {
+      if (!*changed) return std::optional<Material>();
+      auto& m = **changed;
+      return std::optional<Material>(
+          Material{std::move(m.chain_pem), std::move(m.key_pem),
+                   "certificate " + managed_->id() + " serial " + m.serial, true});
+    }
+    // Not issued yet, or gone: the files serve meanwhile, if there are any.
+    const bool fallBack = files && (changed.error().code == ErrorCode::failed_precondition ||
+                                    changed.error().code == ErrorCode::not_found);
+    if (!fallBack) return changed.error();
+    if (!context_)
+      spdlog::warn("{}; serving {} meanwhile", changed.error().message, certificateFile_);
+  }
+  return fromFiles();
+}
+
+void TlsReloader::check() {
+  auto found = next();
+  std::string problem;
+  if (!found) {
+    problem = found.error().message;
+  } else if (*found) {
+    const bool managed = (*found)->managed;
+    if (auto s = context_->reload((*found)->chain, (*found)->key); !s) {
+      problem = (*found)->source + ": " + s.error().message;
+      if (!managed) filesLoaded_.clear();  // tried again at the next look
+    } else {
+      servingManaged_ = managed;
+      spdlog::info("now serving HTTPS with {}", (*found)->source);
+    }
+  }
+  if (!problem.empty() && problem != lastProblem_) {
+    spdlog::warn("{} (the certificate served so far stays)", problem);
+  }
+  lastProblem_ = problem;
+}
+
+void TlsReloader::start() {
+  stopping_ = false;
+  thread_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      wake_.wait_for(lock, interval_, [this] { return stopping_.load(); });
+      if (stopping_) break;
+      lock.unlock();
+      check();
+      lock.lock();
+    }
+  });
+}
+
+void TlsReloader::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+TlsReloader::~TlsReloader() {
+  stop();
+}
+
+}  // namespace certsteward::app
