@@ -401,11 +401,11 @@ domain::Status Application::startHttp() {
                   std::chrono::duration_cast<std::chrono::seconds>(config.tls_hsts).count()));
     }
   }
-  parts_->server = std::make_unique<adapters::http::HttpServer>(
-      options,
-      parts_->api.application(
-          [&site = parts_->site](const adapters::http::HttpRequest& r) { return site.serve(r); }),
-      parts_->ids);
+  auto application = parts_->api.application(
+      [&site = parts_->site](const adapters::http::HttpRequest& r) { return site.serve(r); });
+  const auto ready = application.ready;
+  parts_->server =
+      std::make_unique<adapters::http::HttpServer>(options, std::move(application), parts_->ids);
   if (auto started = parts_->server->start(); !started) return started;
   if (!parts_->tls) return {};
   parts_->tls->start();
@@ -415,12 +415,21 @@ domain::Status Application::startHttp() {
   plain.port = config.tls_redirect_port;
   plain.threads = 1;
   plain.request_threads = 0;
-  plain.max_request_bytes = 64 * 1024;
+  plain.max_request_bytes = options.max_request_bytes;
   plain.idle_timeout = options.idle_timeout;
   plain.request_timeout = options.request_timeout;
-  parts_->redirect = std::make_unique<adapters::http::HttpServer>(
-      plain, adapters::http::httpsRedirect(config.listen_address, parts_->server->port()),
-      parts_->ids);
+  // Where a request without a usable Host is sent: the listener's address, unless it is a
+  // wildcard (then the name of this machine as it knows it).
+  std::string fallbackHost = config.listen_address;
+  if (fallbackHost == "0.0.0.0" || fallbackHost == "::" || fallbackHost.empty()) {
+    char host[256] = {};
+    fallbackHost =
+        ::gethostname(host, sizeof host - 1) == 0 && host[0] != '\0' ? host : "localhost";
+  }
+  auto redirect = adapters::http::httpsRedirect(fallbackHost, parts_->server->port());
+  redirect.ready = ready;  // /readyz there says what it says on the HTTPS listener
+  parts_->redirect =
+      std::make_unique<adapters::http::HttpServer>(plain, std::move(redirect), parts_->ids);
   if (auto started = parts_->redirect->start(); !started) return started;
   spdlog::info("redirecting http://{}:{} to HTTPS", config.tls_redirect_address,
                parts_->redirect->port());

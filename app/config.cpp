@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "domain/id.hpp"
+
 namespace certsteward::app {
 namespace {
 
@@ -407,11 +409,7 @@ std::vector<domain::Error> wholeConfigProblems(Config& config) {
                   "need TLS on: set server.tls.certificate_file and key_file, or "
                   "server.tls.certificate_id"));
   }
-  if (!config.tls_certificate_id.empty() &&
-      (config.tls_certificate_id.size() > 64 ||
-       !std::all_of(config.tls_certificate_id.begin(), config.tls_certificate_id.end(), [](char c) {
-         return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
-       }))) {
+  if (!config.tls_certificate_id.empty() && !domain::isValidId(config.tls_certificate_id)) {
     problems.push_back(makeError(ErrorCode::invalid_argument,
                                  "configuration key server.tls.certificate_id: not a certificate "
                                  "id (GET /api/v1/projects/<id>/certificates lists them)"));

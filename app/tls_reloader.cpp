@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <utility>
 
@@ -47,6 +48,17 @@ domain::Result<std::unique_ptr<TlsReloader>> TlsReloader::create(
   if (!*first) {
     return makeError(ErrorCode::invalid_argument, "server.tls: nothing to serve");  // not reached
   }
+  if ((*first)->managed && !config.tls_certificate_file.empty()) {
+    // The files are not served now, but they are checked now: a pair that cannot be served
+    // would otherwise be found out only when it is needed.
+    auto files = out->fromFiles();
+    if (!files) return files.error();
+    if (auto usable = adapters::http::TlsContext::create((*files)->chain, (*files)->key); !usable) {
+      return makeError(ErrorCode::invalid_argument,
+                       (*files)->source + ": " + usable.error().message);
+    }
+    out->filesLoaded_.reset();
+  }
   auto context = adapters::http::TlsContext::create((*first)->chain, (*first)->key);
   if (!context) {
     return makeError(ErrorCode::invalid_argument,
@@ -63,9 +75,12 @@ domain::Result<std::optional<TlsReloader::Material>> TlsReloader::fromFiles() {
   if (!chain) return chain.error();
   auto key = readPem(keyFile_);
   if (!key) return key.error();
-  std::string loaded = *chain + '\0' + *key;
-  if (context_ && !servingManaged_ && loaded == filesLoaded_) return std::optional<Material>();
-  filesLoaded_ = std::move(loaded);
+  // What was loaded is remembered by a digest (change detection only), not the key itself.
+  const std::size_t loaded = std::hash<std::string>{}(*chain + '\0' + *key);
+  if (context_ && !servingManaged_ && filesLoaded_ && loaded == *filesLoaded_) {
+    return std::optional<Material>();
+  }
+  filesLoaded_ = loaded;
   return std::optional<Material>(
       Material{std::move(*chain), std::move(*key), "the certificate in " + certificateFile_});
 }
@@ -82,9 +97,12 @@ domain::Result<std::optional<TlsReloader::Material>> TlsReloader::next() {
           Material{std::move(m.chain_pem), std::move(m.key_pem),
                    "certificate " + managed_->id() + " serial " + m.serial, true});
     }
-    // Not issued yet, or gone: the files serve meanwhile, if there are any.
-    const bool fallBack = files && (changed.error().code == ErrorCode::failed_precondition ||
-                                    changed.error().code == ErrorCode::not_found);
+    // Not issued yet (or not found at start): the files serve meanwhile, if there are any. Once
+    // the managed certificate has been served it stays, whatever happens to it in the store
+    // (deleted, say): until it expires it is better than the files of a first start.
+    const bool fallBack = files && !servingManaged_ &&
+                          (changed.error().code == ErrorCode::failed_precondition ||
+                           changed.error().code == ErrorCode::not_found);
     if (!fallBack) return changed.error();
     if (!context_)
       spdlog::warn("{}; serving {} meanwhile", changed.error().message, certificateFile_);
@@ -101,7 +119,7 @@ void TlsReloader::check() {
     const bool managed = (*found)->managed;
     if (auto s = context_->reload((*found)->chain, (*found)->key); !s) {
       problem = (*found)->source + ": " + s.error().message;
-      if (!managed) filesLoaded_.clear();  // tried again at the next look
+      if (!managed) filesLoaded_.reset();  // tried again at the next look
     } else {
       servingManaged_ = managed;
       spdlog::info("now serving HTTPS with {}", (*found)->source);

@@ -55,7 +55,8 @@ class TlsReloader {
   domain::Duration interval_;
   std::optional<domain::ServedCertificate> managed_;
   bool servingManaged_ = false;
-  std::string filesLoaded_;  // the files' contents last loaded (to see them replaced)
+  std::optional<std::size_t>
+      filesLoaded_;          // digest of the files last loaded (to see them replaced)
   std::string lastProblem_;  // logged once, until it changes
   std::shared_ptr<adapters::http::TlsContext> context_;
   std::atomic<bool> stopping_{false};

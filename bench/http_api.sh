@@ -2,6 +2,8 @@
 # HTTP benchmark: wrk on loopback against GET /api/v1/projects/<id>/certificates?page_size=20 with
 # 100,000 certificates stored (SQLite), next to nginx serving a static JSON file of the same size
 # in the same run. Prints requests/s and latency percentiles of both and the ratio.
+# Then the same over TLS (server.tls.*), nginx with the same certificate, protocols and ciphers:
+# keep-alive requests, and one full handshake per request (Connection: close).
 # Usage: bench/http_api.sh [certificates] [seconds]   (run after scripts/bench built Release)
 # PERF_OUT=file records a perf profile of the server during its run.
 set -euo pipefail
@@ -34,11 +36,11 @@ log.level = warn
 log.access = false
 server.threads = ${THREADS:-0}
 CONF
-start() {
+start() {  # [scheme]
   CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=bench CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD=bench-password \
     "$bin" serve --config "$work/conf" > "$work/log" 2>&1 &
   server=$!
-  for _ in $(seq 1 100); do curl -sf http://127.0.0.1:18443/healthz > /dev/null && return; sleep 0.1; done
+  for _ in $(seq 1 100); do curl -sfk "${1:-http}://127.0.0.1:18443/healthz" > /dev/null && return; sleep 0.1; done
   echo "server did not start" >&2; cat "$work/log" >&2; exit 1
 }
 token() {
@@ -109,3 +111,26 @@ run healthz "http://127.0.0.1:18443/healthz"
 run auth-me "http://127.0.0.1:18443/api/v1/auth/me" "Authorization: Bearer $TOKEN"
 awk -v a="$(cat "$work/certsteward.rps")" -v b="$(cat "$work/nginx.rps")" \
   'BEGIN {printf "ratio certsteward/nginx: %.2f\n", a / b}'
+
+# TLS: an ECDSA P-256 certificate; both servers TLS 1.2 + 1.3 with the same ciphers and curves.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost \
+  -keyout "$work/tls.key" -out "$work/tls.pem" 2> /dev/null
+ciphers="ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:DHE-RSA-CHACHA20-POLY1305"
+kill "$nginx_pid"; wait "$nginx_pid" 2> /dev/null || true
+sed -i "s|  server { listen 127.0.0.1:18444; root $work/www; }|&\\
+  server { listen 127.0.0.1:18445 ssl; root $work/www; ssl_certificate $work/tls.pem; ssl_certificate_key $work/tls.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_ciphers $ciphers; ssl_prefer_server_ciphers on; ssl_ecdh_curve X25519:prime256v1:secp384r1; ssl_session_cache shared:TLS:10m; }|" "$work/nginx.conf"
+nginx -c "$work/nginx.conf" -p "$work" &
+nginx_pid=$!
+kill "$server"; wait "$server" || true
+printf 'server.tls.certificate_file = %s\nserver.tls.key_file = %s\n' "$work/tls.pem" "$work/tls.key" >> "$work/conf"
+start https
+sleep 0.5
+https_url="https://127.0.0.1:18443/api/v1/projects/$project/certificates?page_size=20"
+run tls-certsteward "$https_url" "Authorization: Bearer $TOKEN"
+run tls-nginx "https://127.0.0.1:18445/page.json"
+run handshake-certsteward "https://127.0.0.1:18443/healthz" "Connection: close"
+run handshake-nginx "https://127.0.0.1:18445/page.json" "Connection: close"
+awk -v a="$(cat "$work/tls-certsteward.rps")" -v b="$(cat "$work/tls-nginx.rps")" \
+  'BEGIN {printf "ratio certsteward/nginx over TLS (keep-alive): %.2f\n", a / b}'
+awk -v a="$(cat "$work/handshake-certsteward.rps")" -v b="$(cat "$work/handshake-nginx.rps")" \
+  'BEGIN {printf "ratio certsteward/nginx over TLS (a handshake per request): %.2f\n", a / b}'

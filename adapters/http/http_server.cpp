@@ -94,6 +94,7 @@ struct Connection {
   std::mutex orphan_mutex;
   int orphan_fd = -1;
   std::unique_ptr<TlsStream> tls;  // null: plain HTTP
+  bool peer_closed = false;        // the client sent TLS close_notify: nothing more will come
 };
 
 struct Shared {
@@ -145,7 +146,9 @@ class ConnectionHandler : public Tcp::Handler,
     const auto it = connections_.find(peer->fd());
     if (it == connections_.end()) return;
     Connection& conn = *it->second;
-    if (conn.awaiting && !conn.closing && !conn.aborted) {
+    // Answers still in Pistache's queue are lost with the descriptor: the pool's answer would
+    // follow a gap (a broken TLS stream), so it is dropped with them.
+    if (conn.awaiting && !conn.closing && !conn.aborted && conn.queued_writes == 0) {
       std::lock_guard orphanLock(conn.orphan_mutex);
       collectFinished();  // an answer that has just come back is written now
       if (conn.awaiting) {
@@ -210,7 +213,10 @@ class ConnectionHandler : public Tcp::Handler,
     std::string wire;
     switch (c.tls->receive(data, size, plain, wire)) {
       case TlsStream::Received::ok:
+        break;
       case TlsStream::Received::closed:
+        // Its complete requests are still answered; then close_notify and the end (serveBatch).
+        c.peer_closed = true;
         break;
       case TlsStream::Received::plain_http:
         // Said in plain HTTP, which is what this client speaks, then closed.
@@ -218,12 +224,14 @@ class ConnectionHandler : public Tcp::Handler,
         appendResponse(c.out, jsonError(400, "this port speaks HTTPS; use https:// in the address"),
                        {shared_->ids.next(), false, true, false});
         c.closing = true;
+        c.closing_flag.store(true);
         writeOut(conn, peer, true);
         return false;
       case TlsStream::Received::failed:
         spdlog::debug("TLS with {} failed: {}", c.host, c.tls->failure());
         c.out = std::move(wire);  // the alert, if any
         c.closing = true;
+        c.closing_flag.store(true);
         writeOut(conn, peer, true);
         return false;
     }
@@ -258,7 +266,8 @@ class ConnectionHandler : public Tcp::Handler,
     if (c.closing || c.awaiting || c.queued_writes > 0 || c.aborted) return;
     std::string out;
     serveLeftovers(c, out);
-    if (out.empty()) return;
+    // Nothing left to answer: TLS still ends with close_notify (the answers were complete).
+    if (out.empty() && !(c.tls && c.tls->established())) return;
     c.closing = true;
     sendAll(fd, sealed(c, out), 1000);
   }
@@ -281,8 +290,8 @@ class ConnectionHandler : public Tcp::Handler,
       const auto result = c.parser.next(request, meta);
       if (result == RequestParser::Result::need_more) break;
       if (result == RequestParser::Result::error) {
-        appendResponse(out, jsonError(c.parser.error_status(), c.parser.error_message()),
-                       {shared_->ids.next(), false, true, false});
+        respond(out, jsonError(c.parser.error_status(), c.parser.error_message()),
+                {shared_->ids.next(), false, true, false});
         break;
       }
       serve(request, meta, c.host, true, out);
@@ -355,7 +364,9 @@ class ConnectionHandler : public Tcp::Handler,
       RequestMeta meta;
       const auto result = c.parser.next(request, meta);
       if (result == RequestParser::Result::need_more) {
-        if (c.parser.continue_expected()) {
+        if (c.peer_closed) {
+          c.closing = true;  // all it sent is answered: close_notify, then the end
+        } else if (c.parser.continue_expected()) {
           c.out += "HTTP/1.1 100 Continue\r\n\r\n";
           c.parser.mark_continue_sent();
         }
@@ -363,8 +374,8 @@ class ConnectionHandler : public Tcp::Handler,
       }
       if (result == RequestParser::Result::error) {
         const std::string id = shared_->ids.next();
-        appendResponse(c.out, jsonError(c.parser.error_status(), c.parser.error_message()),
-                       {id, false, true, false});
+        respond(c.out, jsonError(c.parser.error_status(), c.parser.error_message()),
+                {id, false, true, false});
         c.closing = true;
         return false;
       }
@@ -400,8 +411,8 @@ class ConnectionHandler : public Tcp::Handler,
       auto busy = jsonError(503, "the server is busy; try again shortly");
       busy.headers.emplace_back("Retry-After", "1");
       const std::string id = shared_->ids.next();
-      appendResponse(c.out, busy,
-                     {id, request.method == "HEAD", close, meta.minor_version == 0 && !close});
+      respond(c.out, busy,
+              {id, request.method == "HEAD", close, meta.minor_version == 0 && !close});
       return false;
     }
     auto self = shared_from_this();
@@ -461,33 +472,34 @@ class ConnectionHandler : public Tcp::Handler,
     const ResponseFraming framing{request.request_id, request.method == "HEAD", close,
                                   meta.minor_version == 0 && !close};
     if (shared_->draining.load()) {
-      appendResponse(out, jsonError(503, "the server is shutting down"),
-                     {request.request_id, false, true, false});
+      respond(out, jsonError(503, "the server is shutting down"),
+              {request.request_id, false, true, false});
       return;
     }
     try {
       if (request.path == "/healthz" || request.path == "/readyz" || !shared_->app.handle) {
-        appendResponse(out, withHeaders(route(request)), framing);
+        respond(out, route(request), framing);
         return;
       }
       const auto forwarded = request.headers.find("x-forwarded-for");
       request.client_ip =
           clientIp(host, forwarded == request.headers.end() ? std::string() : forwarded->second,
                    shared_->trusted);
-      appendResponse(out, withHeaders(shared_->app.handle(request)), framing);
+      respond(out, shared_->app.handle(request), framing);
     } catch (const std::exception& e) {
       spdlog::error("request {} failed: {}", request.request_id, e.what());
-      appendResponse(out, jsonError(500, "internal error"), framing);
+      respond(out, jsonError(500, "internal error"), framing);
     } catch (...) {
       spdlog::error("request {} failed with an unknown exception", request.request_id);
-      appendResponse(out, jsonError(500, "internal error"), framing);
+      respond(out, jsonError(500, "internal error"), framing);
     }
   }
 
-  HttpResponse withHeaders(HttpResponse response) const {
+  // Every answer goes out through here, with the headers every response carries (HSTS).
+  void respond(std::string& out, HttpResponse response, const ResponseFraming& framing) const {
     for (const auto& header : shared_->options.response_headers)
       response.headers.push_back(header);
-    return response;
+    appendResponse(out, response, framing);
   }
 
   // The transport's own endpoints: liveness and readiness.
@@ -600,7 +612,7 @@ class ConnectionHandler : public Tcp::Handler,
                   if (--k->queued_writes > 0) return;
                   if (k->closing) {
                     ::shutdown(k->fd, SHUT_WR);
-                  } else if (k->parser.buffered() > 0) {
+                  } else if (k->parser.buffered() > 0 || k->peer_closed) {
                     markReady(k);
                   }
                 }

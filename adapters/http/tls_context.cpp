@@ -99,8 +99,15 @@ domain::Result<std::unique_ptr<TlsContext>> TlsContext::create(const std::string
   // The server's order (the profile's), except that a client whose first choice is ChaCha20 (no
   // AES hardware) gets it. The profile itself lets the client pick; scanners such as testssl.sh
   // rate "no cipher order" as a finding, so the order is the server's.
+  // No stateless session tickets: their key would live as long as the process, and every session
+  // it ever sealed with it could be read with it (the profile: rotate it, or do without).
+  // Resumption goes through the server's session cache instead.
   SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
-                               SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_PRIORITIZE_CHACHA);
+                               SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_PRIORITIZE_CHACHA |
+                               SSL_OP_NO_TICKET);
+  SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
+  SSL_CTX_sess_set_cache_size(ctx, 10000);
+  SSL_CTX_set_timeout(ctx, 3600);
   // An idle connection gives its record buffers back (keep-alive connections by the thousand).
   SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
   SSL_CTX_set_cert_cb(ctx, chooseCertificate, out.get());
@@ -247,8 +254,10 @@ TlsStream::Received TlsStream::receive(const char* data, std::size_t size, std::
 bool TlsStream::seal(std::string_view plain, std::string& wire, bool close) {
   if (ssl_ == nullptr || !established_) return false;
   SSL* ssl = sslOf(ssl_);
+  // A record's worth at a time, drained at once: the BIO's buffer (which OpenSSL never shrinks)
+  // stays about one record large however long the answers.
   while (!plain.empty()) {
-    const int chunk = static_cast<int>(std::min<std::size_t>(plain.size(), 1 << 20));
+    const int chunk = static_cast<int>(std::min<std::size_t>(plain.size(), 16384));
     const int n = SSL_write(ssl, plain.data(), chunk);
     if (n <= 0) {
       ERR_clear_error();
@@ -256,6 +265,7 @@ bool TlsStream::seal(std::string_view plain, std::string& wire, bool close) {
       return false;
     }
     plain.remove_prefix(static_cast<std::size_t>(n));
+    drain(wire);
   }
   if (close && (SSL_get_shutdown(ssl) & SSL_SENT_SHUTDOWN) == 0) {
     SSL_shutdown(ssl);  // close_notify; the peer's own is not awaited

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -399,6 +400,21 @@ TEST_CASE(
   const auto dir = std::filesystem::temp_directory_path() /
                    ("certsteward-tls-loop-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
+  // However the test ends, the loop stops and its files go.
+  struct Cleanup {
+    std::filesystem::path dir;
+    ~Cleanup() {
+      std::ofstream(dir / "stop") << "stop";
+      for (int i = 0; i < 50 && std::filesystem::exists(dir / "handshakes"); ++i) {
+        std::ifstream in(dir / "handshakes");
+        std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (all.ends_with("done\n")) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds{100});
+      }
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } cleanup{dir};
   std::ofstream(dir / "root.pem") << d.ca->managementGet("/roots/0");
   std::ofstream(dir / "loop.sh") << kHandshakeLoop;
   const auto out = dir / "handshakes";
@@ -442,7 +458,6 @@ TEST_CASE(
                     [&](const std::string& l) { return count({l}, after) == 1; }));
   CHECK(tls.log().find("now serving HTTPS with certificate " + certId) != std::string::npos);
   MESSAGE(lines.size() << " handshakes, " << count(lines, before) << " before the renewal");
-  std::filesystem::remove_all(dir);
   CHECK(tls.stop() == 0);
   CHECK(d.server->stop() == 0);
 }

@@ -109,6 +109,25 @@ size=$(https -o /dev/null -w '%{size_download}' "https://localhost:$port$asset")
 client pipeline "$port" "$work/ca.pem" "$asset" 60 > "$work/p"
 [ "$(grep -cx "200 $size" "$work/p")" = 60 ] || fail "pipelined answers: $(sort "$work/p" | uniq -c)"
 
+# A client that half-closes TCP right after its requests (the first one on the request pool):
+# every answer, sealed in order, then close_notify. A client that sends close_notify after its
+# request gets its answer and the server's close_notify at once (not after idle_timeout).
+# Half-closed with its requests, while the login runs on the pool, or after all was answered.
+for pause in 0 0.1 1.5; do
+  answers=$(client halfclose "$port" "$work/ca.pem" "$pause")
+  [ "$answers" = "401 200 200 close_notify" ] || fail "half-closed client ($pause) got: $answers"
+done
+answers=$(client closenotify "$port" "$work/ca.pem")
+case "$answers" in "200 close_notify 0."*) ;; *) fail "close_notify client got: $answers" ;; esac
+
+# Expect: 100-continue over TLS: the interim answer, then the final one.
+head -c 20000 /dev/zero | tr '\0' 'a' > "$work/big"
+code=$(https -D "$work/h100" -o /dev/null -w '%{http_code}' -H 'Expect: 100-continue' \
+  -H 'Content-Type: application/json' --data-binary @"$work/big" \
+  "https://localhost:$port/api/v1/auth/login")
+grep -q '^HTTP/1.1 100 Continue' "$work/h100" || fail "no 100 Continue: $(cat "$work/h100")"
+[ "$code" = 400 ] || fail "the body after 100 Continue answered $code"
+
 # Garbage instead of a handshake is cut at once; a silent or stalled handshake within
 # server.request_timeout (2 s); the server goes on serving.
 t=$(client silent "$port" 00ff00ff00ff00ff)

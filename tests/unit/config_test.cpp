@@ -273,7 +273,7 @@ TEST_CASE("config: server.tls keys, their pairs and what they turn on") {
   const Row rows[] = {
       {{{"server.tls.certificate_file", file}, {"server.tls.key_file", file}}, nullptr},
       {{{"server.tls.certificate_id", "6b07fbb31dac3699ff3b5a2c"}}, nullptr},
-      {{{"server.tls.certificate_id", "c1"},
+      {{{"server.tls.certificate_id", "6b07fbb31dac3699ff3b5a2c"},
         {"server.tls.hsts", "365d"},
         {"server.tls.redirect_listen", "0.0.0.0:80"}},
        nullptr},
@@ -283,11 +283,14 @@ TEST_CASE("config: server.tls keys, their pairs and what they turn on") {
        "cannot read /no/such/file"},
       {{{"server.tls.hsts", "1d"}}, "need TLS on"},
       {{{"server.tls.redirect_listen", "127.0.0.1:80"}}, "need TLS on"},
-      {{{"server.tls.certificate_id", "c1"}, {"server.tls.redirect_listen", "nowhere"}},
+      {{{"server.tls.certificate_id", "6b07fbb31dac3699ff3b5a2c"},
+        {"server.tls.redirect_listen", "nowhere"}},
        "server.tls.redirect_listen"},
       {{{"server.tls.certificate_id", "../x y"}}, "not a certificate id"},
-      {{{"server.tls.certificate_id", "c1"}, {"server.tls.hsts", "1000d"}}, "server.tls.hsts"},
-      {{{"server.tls.certificate_id", "c1"}, {"server.tls.reload_interval", "10ms"}},
+      {{{"server.tls.certificate_id", "6b07fbb31dac3699ff3b5a2c"}, {"server.tls.hsts", "1000d"}},
+       "server.tls.hsts"},
+      {{{"server.tls.certificate_id", "6b07fbb31dac3699ff3b5a2c"},
+        {"server.tls.reload_interval", "10ms"}},
        "server.tls.reload_interval"},
   };
   for (const auto& row : rows) {
@@ -306,7 +309,7 @@ TEST_CASE("config: server.tls keys, their pairs and what they turn on") {
     }
   }
   auto values = base();
-  values["server.tls.certificate_id"] = "c1";
+  values["server.tls.certificate_id"] = "6b07fbb31dac3699ff3b5a2c";
   values["server.tls.redirect_listen"] = "[::]:8080";
   values["server.tls.hsts"] = "1h";
   c = app::loadConfig(values, noEnv);
@@ -323,7 +326,7 @@ TEST_CASE("config check: plain HTTP on a reachable address is warned about, not 
   CHECK(warned.problems.empty());
   REQUIRE(warned.warnings.size() == 1);
   CHECK(warned.warnings[0].find("plain HTTP") != std::string::npos);
-  values["server.tls.certificate_id"] = "c1";
+  values["server.tls.certificate_id"] = "6b07fbb31dac3699ff3b5a2c";
   CHECK(app::checkConfig(values, noEnv).warnings.empty());
   values.erase("server.tls.certificate_id");
   values["server.listen"] = "127.0.0.1:8080";

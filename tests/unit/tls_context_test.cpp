@@ -267,7 +267,10 @@ TEST_CASE("tls stream: plain HTTP, garbage and a client's close are told apart")
   {
     Pair p(**ctx);
     REQUIRE(p.pump() == TlsStream::Received::ok);
-    SSL_shutdown(p.client.get());  // close_notify after a last request
+    const std::string last = "GET /last HTTP/1.1\r\n\r\n";
+    REQUIRE(SSL_write(p.client.get(), last.data(), static_cast<int>(last.size())) > 0);
+    SSL_shutdown(p.client.get());  // close_notify right after a last request
     CHECK(p.pump() == TlsStream::Received::closed);
+    CHECK(p.plain == last);  // what came before the close is delivered
   }
 }
