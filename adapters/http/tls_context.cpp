@@ -108,7 +108,8 @@ domain::Result<std::unique_ptr<TlsContext>> TlsContext::create(const std::string
   SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
   SSL_CTX_sess_set_cache_size(ctx, 10000);
   SSL_CTX_set_timeout(ctx, 3600);
-  // An idle connection gives its record buffers back (keep-alive connections by the thousand).
+  // An idle connection gives its record buffers back (keep-alive connections by the thousand),
+  // as nginx does.
   SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
   SSL_CTX_set_cert_cb(ctx, chooseCertificate, out.get());
   return out;
