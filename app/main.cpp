@@ -102,10 +102,10 @@ int serve(const std::optional<std::string>& configPath) {
   (*application)->startWorkers();
   (*application)->startScheduler();
   const auto& config = (*application)->config();
-  spdlog::info("certsteward {} listening on {}:{} ({}, store {})", app::kVersion,
+  spdlog::info("certsteward {} listening on {}:{} (store {}{})", app::kVersion,
                config.listen_address, (*application)->httpPort(),
-               (*application)->servesHttps() ? "https" : "http",
-               config.store_url.substr(0, config.store_url.find(':')));
+               config.store_url.substr(0, config.store_url.find(':')),
+               (*application)->servesHttps() ? ", https" : "");
 
   int signal = 0;
   sigwait(&stopSignals, &signal);

@@ -53,4 +53,27 @@ pid=""
 if CERTSTEWARD_SERVER_LISTEN="127.0.0.1:$port" timeout 10 sh -c "$health" 2> /dev/null; then
   fail "the HEALTHCHECK command succeeded with the server stopped"
 fi
-echo "ok: Containerfile structure, runtime packages, variables, secrets refusal, health check"
+
+# The same server serving HTTPS (server.tls.* from the environment): the check still passes.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \
+  -keyout "$work/tls.key" -out "$work/tls.pem" 2> /dev/null
+tls_env=("CERTSTEWARD_SERVER_TLS_CERTIFICATE_FILE=$work/tls.pem"
+  "CERTSTEWARD_SERVER_TLS_KEY_FILE=$work/tls.key")
+"${clean_env[@]}" "${image_env[@]}" "${secrets[@]}" "${local_env[@]}" "${tls_env[@]}" \
+  "$bin" serve > "$work/log" 2>&1 &
+pid=$!
+port=""
+for _ in $(seq 1 100); do  # bounded: 10 s
+  port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$' || true)
+  [ -n "$port" ] && break
+  kill -0 "$pid" 2> /dev/null || fail "TLS server exited: $(cat "$work/log")"
+  sleep 0.1
+done
+[ -n "$port" ] || fail "TLS server did not start: $(cat "$work/log")"
+grep -q ', https)' "$work/log" || fail "not serving HTTPS: $(cat "$work/log")"
+CERTSTEWARD_SERVER_LISTEN="127.0.0.1:$port" timeout 10 sh -c "$health" \
+  || fail "the HEALTHCHECK command failed against a ready HTTPS server: $health"
+kill -TERM "$pid"
+wait "$pid" || fail "exit status $? after SIGTERM"
+pid=""
+echo "ok: Containerfile structure, runtime packages, variables, secrets refusal, health check (HTTP and HTTPS)"

@@ -62,7 +62,7 @@ server.request_timeout = 2s
 CONF
 CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=owner CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD=owner-password-e2e \
   start_server
-grep -q "(https, store" "$work/log" || fail "not reported as HTTPS: $(cat "$work/log")"
+grep -q "(store sqlite, https)" "$work/log" || fail "not reported as HTTPS: $(cat "$work/log")"
 redirect=$(grep -oE 'redirecting http://127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$')
 [ -n "$redirect" ] || fail "no redirect listener: $(cat "$work/log")"
 https() { curl -s --max-time 10 --cacert "$work/ca.pem" --resolve "localhost:$port:127.0.0.1" "$@"; }
