@@ -56,12 +56,15 @@
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/configuration_services.hpp"
 #include "domain/services/directory_login.hpp"
+#include "domain/services/distribution_job_handler.hpp"
 #include "domain/services/distribution_service.hpp"
+#include "domain/services/expiration_check.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "domain/services/job_service.hpp"
 #include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
 #include "domain/services/notification_dispatcher.hpp"
+#include "domain/services/notification_job_handler.hpp"
 #include "domain/services/notification_runner.hpp"
 #include "domain/services/notification_service.hpp"
 #include "domain/services/oidc_login.hpp"
@@ -152,10 +155,27 @@ struct Application::Parts {
              &metrics, &store->jobs(), &ids, &store->leaderLock()},
             domain::DistributionOptions{static_cast<std::size_t>(c.distribution_concurrency),
                                         c.distribution_timeout, 100, jobPolicy(c)}),
-        issuance({store->jobs(), store->jobLogs(), store->certificates(), store->acmeAccounts(),
-                  store->zones(), store->dnsCredentials(), dnsProviders, issuer, secretBox, clock,
-                  background, notifier, ids, &metrics, &store->distributions(), &distributionRunner,
-                  &store->caActivity(), &suffixes, &notificationRunner},
+        expiryJobs(
+            {store->certificates(), store->jobs(), notifier, ids, clock, &notificationRunner},
+            domain::CertificatePolicy{}, jobPolicy(c)),
+        issuance({store->jobs(),
+                  store->jobLogs(),
+                  store->certificates(),
+                  store->acmeAccounts(),
+                  store->zones(),
+                  store->dnsCredentials(),
+                  dnsProviders,
+                  issuer,
+                  secretBox,
+                  clock,
+                  background,
+                  notifier,
+                  ids,
+                  &metrics,
+                  &store->distributions(),
+                  &store->caActivity(),
+                  &suffixes,
+                  {&distributionJobs, &deliveryJobs, &expiryJobs}},
                  jobPolicy(c), c.dns_propagation_timeout),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -272,6 +292,11 @@ struct Application::Parts {
   adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::acme::AcmeIssuer issuer;
   domain::DistributionRunner distributionRunner;
+  // The job types the worker hands on, one handler each (a new type: a handler and a line in
+  // `issuance` below).
+  domain::DistributionJobHandler distributionJobs{distributionRunner, clock};
+  domain::NotificationJobHandler deliveryJobs{notificationRunner};
+  domain::ExpirationCheck expiryJobs;
   domain::IssuanceWorker issuance;
   std::unique_ptr<WorkerPool> standardWorkers;
   std::unique_ptr<WorkerPool> distributionWorkers;

@@ -12,6 +12,7 @@
 
 #include "domain/certificate.hpp"
 #include "domain/job.hpp"
+#include "domain/services/job_handler.hpp"
 #include "domain/services/notification_runner.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
@@ -21,7 +22,7 @@
 
 namespace certsteward::domain {
 
-class ExpirationCheck {
+class ExpirationCheck : public JobHandler {
  public:
   struct Ports {
     ports::CertificateRepository& certificates;
@@ -32,13 +33,18 @@ class ExpirationCheck {
     // The project's notification rules: a threshold beyond the warning window widens it.
     const NotificationRunner* notifications = nullptr;
   };
-  using Log = std::function<void(LogLevel, const std::string&)>;
-
   ExpirationCheck(Ports ports, CertificatePolicy certificates, JobPolicy jobs)
       : p_(ports), certificatePolicy_(certificates), jobPolicy_(jobs) {}
 
   // The job's work. @return an error when the store fails or a payload is malformed.
   Status run(const Job& job, const Log& log);
+
+  // As a JobHandler: certificate_expiration_check jobs.
+  std::vector<JobType> types() const override { return {JobType::certificate_expiration_check}; }
+  Status attempt(const Job& job, const StopSignal& /*stop*/, const Log& log,
+                 AttemptNotes& /*notes*/) override {
+    return run(job, log);
+  }
 
  private:
   Status raisePage(const Job& job, Timestamp cutoff, const PageRequest& page, const Log& log);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "domain/notification_rules.hpp"
+#include "domain/services/distribution_runner.hpp"
 
 namespace certsteward::domain {
 namespace {
@@ -315,39 +316,19 @@ void IssuanceWorker::recordCaActivity(const Job& job, const AcmeAccount& account
   }
 }
 
-namespace {
-
-// How long a distribution job waits for another run of the same distribution to finish.
-constexpr Duration kBusyDistributionWait = std::chrono::seconds{15};
-
-}  // namespace
+IssuanceWorker::IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout)
+    : p_(std::move(ports)), policy_(policy), dnsTimeout_(dnsTimeout) {
+  for (JobHandler* handler : p_.handlers) {
+    for (const JobType type : handler->types())
+      handlers_[type] = handler;
+  }
+}
 
 Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes) {
   if (job.type == JobType::cleanup_dns) return cleanupDns(job, stop);
-  if (job.type == JobType::distribution_execute || job.type == JobType::distribution_rollback) {
-    if (p_.distribution == nullptr) {
-      return makeError(ErrorCode::failed_precondition,
-                       "this worker has no distribution modules configured");
-    }
-    const auto jobLog = [&](LogLevel level, const std::string& m) { log(job, level, m); };
-    auto ran = job.type == JobType::distribution_execute ? p_.distribution->execute(job, jobLog)
-                                                         : p_.distribution->rollback(job, jobLog);
-    if (!ran && ran.error().reason == kDistributionBusy) {
-      notes.deferred = true;  // another run holds it: wait, the attempt is not counted
-      notes.not_before = p_.clock.now() + kBusyDistributionWait;
-    }
-    return ran;
-  }
-  if (job.type == JobType::certificate_expiration_check) {
-    return expiry_.run(job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
-  }
-  if (job.type == JobType::notification_delivery) {
-    if (p_.notifications == nullptr) {
-      return makeError(ErrorCode::failed_precondition,
-                       "this worker has no notification channels configured");
-    }
-    return p_.notifications->deliver(
-        job, [&](LogLevel level, const std::string& m) { log(job, level, m); });
+  if (const auto handler = handlers_.find(job.type); handler != handlers_.end()) {
+    return handler->second->attempt(
+        job, stop, [&](LogLevel level, const std::string& m) { log(job, level, m); }, notes);
   }
   if (job.type != JobType::issue_certificate && job.type != JobType::renew_certificate) {
     return makeError(
@@ -484,16 +465,8 @@ Result<bool> IssuanceWorker::runOnce(Lane lane, const std::string& worker) {
   if (!claim) return claim.error();
   for (const auto& settled : claim->settled) {  // lost their worker and ran out of attempts
     raiseJobFailed(settled.job, settled.raised, settled.job.error_msg);
-    if (settled.job.type == JobType::notification_delivery && p_.notifications != nullptr &&
-        settled.job.status == JobStatus::dead) {
-      (void)p_.notifications->abandon(
-          settled.job, "its worker was lost on the last attempt: " + settled.job.error_msg);
-    }
-    if (settled.job.type == JobType::distribution_execute && p_.distribution != nullptr) {
-      (void)p_.distribution->abandon(
-          settled.job, settled.job.status == JobStatus::dead
-                           ? "its worker was lost on the last attempt: " + settled.job.error_msg
-                           : "cancelled while its worker was lost");
+    if (const auto handler = handlers_.find(settled.job.type); handler != handlers_.end()) {
+      handler->second->abandoned(settled.job);
     }
     if (settled.job.status == JobStatus::dead) {
       (void)certificateEvent(

@@ -1,10 +1,10 @@
-// IssuanceWorker: runs the certificate jobs a worker claims — issue_certificate and
-// renew_certificate through the Issuer and the project's DNS zones, cleanup_dns for challenge
-// records whose removal failed, certificate_expiration_check through ExpirationCheck,
-// distribution_execute and distribution_rollback through DistributionRunner — and moves
-// the job and the certificate through their tables (docs/architecture.md). Every step a person
-// should be able to follow goes to the job log. Thread-safe: workers on any number of threads share
-// one.
+// IssuanceWorker: runs the jobs a worker claims. It claims, keeps the heartbeat, writes the job
+// log and moves the job through its table (docs/architecture.md). issue_certificate,
+// renew_certificate (through the Issuer and the project's DNS zones) and cleanup_dns (challenge
+// records whose removal failed) it runs itself; every other type goes to the JobHandler
+// registered for it (Ports::handlers: distribution jobs, the expiry check, deliveries). Every
+// step a person should be able to follow goes to the job log. Thread-safe: workers on any number
+// of threads share one.
 #pragma once
 
 #include <atomic>
@@ -15,18 +15,19 @@
 #include <utility>
 #include <vector>
 
+#include "domain/certificate.hpp"
 #include "domain/job.hpp"
-#include "domain/services/distribution_runner.hpp"
-#include "domain/services/expiration_check.hpp"
-#include "domain/services/notification_runner.hpp"
+#include "domain/services/job_handler.hpp"
 #include "domain/stop_signal.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/background.hpp"
 #include "ports/ca_activity_log.hpp"
 #include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
+#include "ports/distribution_repository.hpp"
 #include "ports/dns_credential_repository.hpp"
 #include "ports/dns_provider_factory.hpp"
+#include "ports/id_generator.hpp"
 #include "ports/issuer.hpp"
 #include "ports/job_log_repository.hpp"
 #include "ports/job_queue.hpp"
@@ -55,26 +56,17 @@ class IssuanceWorker {
     ports::Notifier& notifier;          // job.failed, cert.renewal_failed, cert.expiring_soon
     ports::IdGenerator& ids;            // batch children of a fan-out
     ports::Metrics* metrics = nullptr;  // attempts, durations, issuance latency (optional)
-    // distribution_execute and distribution_rollback, and distribution_pending after issuance
-    // (both, or none: then certificates are never pending and distribution jobs fail saying so).
+    // distribution_pending after issuance (none: certificates are never pending).
     ports::DistributionRepository* distributions = nullptr;
-    DistributionRunner* distribution = nullptr;
     // CA quotas (both, or none): every order, issued certificate, failed validation and
     // rate-limit refusal is recorded per registered domain, and a refusal's Retry-After holds
     // back every job ordering for that domain through the same ACME account until it passed.
     ports::CaActivityLog* caActivity = nullptr;
     const ports::PublicSuffixes* suffixes = nullptr;
-    // notification_delivery jobs (the notification lane); none: they fail saying so.
-    NotificationRunner* notifications = nullptr;
+    // The other job types, one handler each; a type with none fails saying so.
+    std::vector<JobHandler*> handlers;
   };
-  IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout,
-                 CertificatePolicy certificatePolicy = {})
-      : p_(ports),
-        policy_(policy),
-        dnsTimeout_(dnsTimeout),
-        expiry_({ports.certificates, ports.jobs, ports.notifier, ports.ids, ports.clock,
-                 ports.notifications},
-                certificatePolicy, policy) {}
+  IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout);
 
   // Claims one due job of `lane` and runs it to success or a failed attempt. Returns whether a
   // job was run; an error only when the store itself failed.
@@ -87,11 +79,6 @@ class IssuanceWorker {
   void releaseRunning();
 
  private:
-  // What an attempt learnt from the CA about when to run again.
-  struct AttemptNotes {
-    bool deferred = false;                // not started: a rate limit holds until not_before
-    std::optional<Timestamp> not_before;  // the CA's Retry-After
-  };
   // The attempt: the certificate issued or renewed, or the reason it was not.
   Status attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes);
   // The registered domains of `names`, each once, in order.
@@ -127,7 +114,7 @@ class IssuanceWorker {
   Ports p_;
   JobPolicy policy_;
   Duration dnsTimeout_;
-  ExpirationCheck expiry_;
+  std::map<JobType, JobHandler*> handlers_;
   std::atomic<bool> releasing_{false};
   std::mutex runningMutex_;
   std::map<std::string, StopSignal*> running_;  // by worker id, while its attempt runs

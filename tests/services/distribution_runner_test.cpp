@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "adapters/runtime/thread_background.hpp"
+#include "domain/services/distribution_job_handler.hpp"
 #include "domain/services/distribution_runner.hpp"
 #include "domain/services/distribution_service.hpp"
 #include "services/service_fixture.hpp"
@@ -669,4 +670,56 @@ TEST_CASE(
   CHECK(fx.stored(d).last_status == "succeeded");
   for (const char* t : {"a", "b", "c", "d", "e"})
     CHECK(fx.files.served(t) == "01");
+}
+
+TEST_CASE(
+    "distribution job handler: execute and rollback by type, deferred while another run holds "
+    "the distribution, a lost execute closed in words") {
+  RunnerFixture fx;
+  DistributionRunner instance{
+      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
+       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, fx.background,
+       nullptr, nullptr, nullptr, &fx.store.leaderLock()},
+      DistributionOptions{}};
+  DistributionJobHandler handler{instance, fx.clock};
+  CHECK(handler.types() ==
+        std::vector<JobType>{JobType::distribution_execute, JobType::distribution_rollback});
+  const Id d = fx.distribution("files", {"web-1"});
+  const std::string lease = "distribution:" + d;
+  const auto log = [](LogLevel, const std::string&) {};
+  StopSignal stop;
+  // Held by another run: not started, deferred 15 s (the attempt is not counted by the runner).
+  REQUIRE(*fx.store.leaderLock().tryAcquire(lease, "job-elsewhere", fx.clock.now(), 60s));
+  AttemptNotes held;
+  CHECK_FALSE(handler.attempt(fx.job(JobType::distribution_execute, d), stop, log, held).ok());
+  CHECK(held.deferred);
+  CHECK(held.not_before == std::optional<Timestamp>(fx.clock.now() + 15s));
+  CHECK(fx.files.calls("deliver") == 0);
+  REQUIRE(fx.store.leaderLock().release(lease, "job-elsewhere").ok());
+  AttemptNotes free;
+  REQUIRE(handler.attempt(fx.job(JobType::distribution_execute, d), stop, log, free).ok());
+  CHECK_FALSE(free.deferred);
+  CHECK(fx.files.served("web-1") == "01");
+  // A rollback job goes to the rollback.
+  fx.issue("02");
+  REQUIRE(handler.attempt(fx.job(JobType::distribution_execute, d), stop, log, free).ok());
+  Job back = fx.job(JobType::distribution_rollback, d);
+  back.payload[kRollbackTargetsPayload] = "web-1";
+  REQUIRE(handler.attempt(back, stop, log, free).ok());
+  CHECK(fx.files.served("web-1") == "01");
+
+  // A lost execute: the run left in progress ends failed, saying why.
+  auto midRun = fx.stored(d);
+  midRun.last_status = "in_progress";
+  midRun.last_action = "execute";
+  REQUIRE(fx.store.distributions().update(midRun).ok());
+  Job rollbackLost = fx.job(JobType::distribution_rollback, d);
+  rollbackLost.status = JobStatus::dead;
+  handler.abandoned(rollbackLost);  // not an execute: nothing to close
+  CHECK(fx.stored(d).last_status == "in_progress");
+  Job lost = fx.job(JobType::distribution_execute, d);
+  lost.status = JobStatus::cancelled;
+  handler.abandoned(lost);
+  CHECK(fx.stored(d).last_status == "failed");
+  CHECK(fx.stored(d).last_error == "cancelled while its worker was lost");
 }

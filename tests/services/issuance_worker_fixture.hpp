@@ -45,9 +45,24 @@ struct Fixture {
        store.transactions(), store.projects(), ids, clock},
       {}};
   adapters::runtime::PslPublicSuffixes suffixes;
-  IssuanceWorker worker{{store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(),
-                         store.zones(), store.dnsCredentials(), dns, ca, box, clock, background,
-                         notifier, ids, nullptr, nullptr, nullptr, &store.caActivity(), &suffixes},
+  IssuanceWorker worker{{store.jobs(),
+                         store.jobLogs(),
+                         store.certificates(),
+                         store.acmeAccounts(),
+                         store.zones(),
+                         store.dnsCredentials(),
+                         dns,
+                         ca,
+                         box,
+                         clock,
+                         background,
+                         notifier,
+                         ids,
+                         nullptr,
+                         nullptr,
+                         &store.caActivity(),
+                         &suffixes,
+                         {}},
                         policy,
                         1s};
   Certificate cert;

@@ -11,6 +11,8 @@
 #include <set>
 #include <thread>
 
+#include "domain/services/distribution_job_handler.hpp"
+#include "domain/services/expiration_check.hpp"
 #include "services/issuance_worker_fixture.hpp"
 #include "testing/fake_distribution.hpp"
 
@@ -182,12 +184,28 @@ TEST_CASE(
 
   CertificatePolicy small;
   small.expiry_check_batch = 2;
-  IssuanceWorker worker{{fx.store.jobs(), fx.store.jobLogs(), fx.store.certificates(),
-                         fx.store.acmeAccounts(), fx.store.zones(), fx.store.dnsCredentials(),
-                         fx.dns, fx.ca, fx.box, fx.clock, fx.background, fx.notifier, fx.ids},
+  ExpirationCheck expiry{
+      {fx.store.certificates(), fx.store.jobs(), fx.notifier, fx.ids, fx.clock}, small, fx.policy};
+  IssuanceWorker worker{{fx.store.jobs(),
+                         fx.store.jobLogs(),
+                         fx.store.certificates(),
+                         fx.store.acmeAccounts(),
+                         fx.store.zones(),
+                         fx.store.dnsCredentials(),
+                         fx.dns,
+                         fx.ca,
+                         fx.box,
+                         fx.clock,
+                         fx.background,
+                         fx.notifier,
+                         fx.ids,
+                         nullptr,
+                         nullptr,
+                         nullptr,
+                         nullptr,
+                         {&expiry}},
                         fx.policy,
-                        1s,
-                        small};
+                        1s};
   Job check =
       newJob("check-1", "p1", JobType::certificate_expiration_check, fx.clock.now(), fx.policy);
   REQUIRE(fx.store.jobs().enqueue(check).ok());
@@ -287,12 +305,27 @@ TEST_CASE(
       {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
        fx.store.credentials(), modules, fx.box, fx.notifier, fx.clock, fx.background},
       DistributionOptions{}};
-  IssuanceWorker worker{
-      {fx.store.jobs(), fx.store.jobLogs(), fx.store.certificates(), fx.store.acmeAccounts(),
-       fx.store.zones(), fx.store.dnsCredentials(), fx.dns, fx.ca, fx.box, fx.clock, fx.background,
-       fx.notifier, fx.ids, nullptr, &fx.store.distributions(), &runner},
-      fx.policy,
-      1s};
+  DistributionJobHandler distributionJobs{runner, fx.clock};
+  IssuanceWorker worker{{fx.store.jobs(),
+                         fx.store.jobLogs(),
+                         fx.store.certificates(),
+                         fx.store.acmeAccounts(),
+                         fx.store.zones(),
+                         fx.store.dnsCredentials(),
+                         fx.dns,
+                         fx.ca,
+                         fx.box,
+                         fx.clock,
+                         fx.background,
+                         fx.notifier,
+                         fx.ids,
+                         nullptr,
+                         &fx.store.distributions(),
+                         nullptr,
+                         nullptr,
+                         {&distributionJobs}},
+                        fx.policy,
+                        1s};
 
   REQUIRE(*worker.runOnce(Lane::standard, "worker-a"));
   auto cert = fx.storedCert();

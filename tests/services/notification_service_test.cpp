@@ -9,6 +9,7 @@
 
 #include "domain/services/expiration_check.hpp"
 #include "domain/services/notification_dispatcher.hpp"
+#include "domain/services/notification_job_handler.hpp"
 #include "domain/services/notification_runner.hpp"
 #include "domain/services/notification_service.hpp"
 #include "domain/services/scheduler.hpp"
@@ -523,4 +524,39 @@ TEST_CASE("notifications: the expiry check itself reaches as far as a rule's lar
   });
   REQUIRE(check.run(job, [](LogLevel, const std::string&) {}).ok());
   CHECK(named() == std::set<std::string>{"soon.example.com", "later.example.com"});
+}
+
+TEST_CASE("notification job handler: runs deliveries, closes only a delivery whose job died") {
+  NotifyFixture fx;
+  NotificationJobHandler handler{fx.runner};
+  CHECK(handler.types() == std::vector<JobType>{JobType::notification_delivery});
+  const Id hook = fx.channel("webhook", {{"url", "https://hooks.example.com/x"}});
+  fx.rule({EventKind::job_failed}, {hook});
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-1")).ok());
+  auto job = *fx.store.jobs().get("p1", fx.deliveries(hook).at(0).job_id);
+  // Lost but cancelled, not dead: the delivery is left as it is.
+  job.status = JobStatus::cancelled;
+  handler.abandoned(job);
+  CHECK(fx.deliveries(hook).at(0).status != DeliveryStatus::dead);
+  job.status = JobStatus::dead;
+  job.error_msg = "lease expired";
+  handler.abandoned(job);
+  const auto after = fx.deliveries(hook).at(0);
+  CHECK(after.status == DeliveryStatus::dead);
+  CHECK(after.last_error == "its worker was lost on the last attempt: lease expired");
+  // An attempt is the runner's delivery: a new one is sent through its channel.
+  REQUIRE(fx.dispatcher.notify(fx.event(EventKind::job_failed, "job-2")).ok());
+  const auto fresh = fx.deliveries(hook).at(0);
+  REQUIRE(fresh.status != DeliveryStatus::sent);
+  StopSignal stop;
+  AttemptNotes notes;
+  std::vector<std::string> lines;
+  REQUIRE(handler
+              .attempt(
+                  *fx.store.jobs().get("p1", fresh.job_id), stop,
+                  [&](LogLevel, const std::string& m) { lines.push_back(m); }, notes)
+              .ok());
+  CHECK_FALSE(notes.deferred);
+  CHECK(fx.deliveries(hook).at(0).status == DeliveryStatus::sent);
+  CHECK_FALSE(lines.empty());  // the job log hears of it
 }

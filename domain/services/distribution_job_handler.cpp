@@ -1,0 +1,34 @@
+// Distribution jobs.
+#include "domain/services/distribution_job_handler.hpp"
+
+namespace certsteward::domain {
+namespace {
+
+// How long a distribution job waits for another run of the same distribution to finish.
+constexpr Duration kBusyDistributionWait = std::chrono::seconds{15};
+
+}  // namespace
+
+std::vector<JobType> DistributionJobHandler::types() const {
+  return {JobType::distribution_execute, JobType::distribution_rollback};
+}
+
+Status DistributionJobHandler::attempt(const Job& job, const StopSignal& /*stop*/, const Log& log,
+                                       AttemptNotes& notes) {
+  auto ran = job.type == JobType::distribution_execute ? runner_.execute(job, log)
+                                                       : runner_.rollback(job, log);
+  if (!ran && ran.error().reason == kDistributionBusy) {
+    notes.deferred = true;  // another run holds it: wait, the attempt is not counted
+    notes.not_before = clock_.now() + kBusyDistributionWait;
+  }
+  return ran;
+}
+
+void DistributionJobHandler::abandoned(const Job& job) {
+  if (job.type != JobType::distribution_execute) return;
+  (void)runner_.abandon(job, job.status == JobStatus::dead
+                                 ? "its worker was lost on the last attempt: " + job.error_msg
+                                 : "cancelled while its worker was lost");
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,27 @@
+// The distribution_execute and distribution_rollback jobs, through DistributionRunner.
+#pragma once
+
+#include "domain/services/distribution_runner.hpp"
+#include "domain/services/job_handler.hpp"
+#include "ports/clock.hpp"
+
+namespace certsteward::domain {
+
+class DistributionJobHandler : public JobHandler {
+ public:
+  DistributionJobHandler(DistributionRunner& runner, const ports::Clock& clock)
+      : runner_(runner), clock_(clock) {}
+
+  std::vector<JobType> types() const override;
+  // Another run of the same distribution holds it: deferred 15 s, the attempt not counted.
+  Status attempt(const Job& job, const StopSignal& stop, const Log& log,
+                 AttemptNotes& notes) override;
+  // An execute whose worker was lost: the distribution's run in progress ends failed.
+  void abandoned(const Job& job) override;
+
+ private:
+  DistributionRunner& runner_;
+  const ports::Clock& clock_;
+};
+
+}  // namespace certsteward::domain
