@@ -58,6 +58,7 @@
 #include "domain/services/directory_login.hpp"
 #include "domain/services/distribution_job_handler.hpp"
 #include "domain/services/distribution_service.hpp"
+#include "domain/services/dns_cleanup_job_handler.hpp"
 #include "domain/services/expiration_check.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "domain/services/job_service.hpp"
@@ -294,6 +295,8 @@ struct Application::Parts {
   domain::DistributionRunner distributionRunner;
   // The job types the worker hands on, one handler each (a new type: a handler and a line in
   // `issuance` below).
+  domain::DnsCleanupJobHandler dnsCleanupJobs{
+      {store->zones(), store->dnsCredentials(), dnsProviders, secretBox, clock, background}};
   domain::DistributionJobHandler distributionJobs{distributionRunner, clock};
   domain::NotificationJobHandler deliveryJobs{notificationRunner};
   domain::ExpirationCheck expiryJobs;

@@ -8,102 +8,9 @@
 
 #include "domain/notification_rules.hpp"
 #include "domain/services/distribution_runner.hpp"
+#include "domain/services/zone_routed_dns.hpp"
 
 namespace certsteward::domain {
-namespace {
-
-// DNS-01 records go to the zone of the project that covers the name (the longest match), through
-// that zone's DNS credential.
-class ZoneRoutedDns : public ports::DnsProvider {
- public:
-  ZoneRoutedDns(const IssuanceWorker::Ports& p, Id project, const StopSignal& stop)
-      : p_(p), project_(std::move(project)), stop_(stop) {}
-
-  Status present(const ports::TxtRecord& record) override {
-    return withZone(record,
-                    [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.present(r); });
-  }
-  // A removal that fails is remembered: the worker queues a cleanup_dns job for it.
-  Status cleanup(const ports::TxtRecord& record) override {
-    auto removed = withZone(
-        record, [](ports::DnsProvider& d, const ports::TxtRecord& r) { return d.cleanup(r); });
-    if (!removed) failedCleanups_.emplace_back(record, removed.error().message);
-    return removed;
-  }
-  const std::vector<std::pair<ports::TxtRecord, std::string>>& failedCleanups() const {
-    return failedCleanups_;
-  }
-  // Waited for in slices of at most a second, so a stop request is seen promptly.
-  Status waitVisible(const ports::TxtRecord& record, Duration timeout) override {
-    return withZone(record, [this, timeout](ports::DnsProvider& d, const ports::TxtRecord& r) {
-      const auto deadline = p_.clock.now() + timeout;
-      for (;;) {
-        const auto sliceStart = p_.clock.now();
-        const auto slice =
-            std::clamp<Duration>(deadline - sliceStart, Duration::zero(), std::chrono::seconds{1});
-        auto visible = d.waitVisible(r, slice);
-        if (visible || p_.clock.now() >= deadline) return visible;
-        // A provider that gave up early (its poll interval longer than the slice) is not asked
-        // again before the slice is over: no busy loop against the DNS servers.
-        while (!stop_.requested() && p_.clock.now() < std::min(sliceStart + slice, deadline)) {
-          p_.background.pause(std::chrono::milliseconds{50});
-        }
-        if (stop_.requested()) {
-          return Status(makeError(ErrorCode::unavailable,
-                                  "stopped while waiting for " + r.name + " to be visible",
-                                  "stopped"));
-        }
-      }
-    });
-  }
-
- private:
-  template <class F>
-  Status withZone(const ports::TxtRecord& record, F call) {
-    std::string name = record.name;
-    if (!name.empty() && name.back() == '.') name.pop_back();
-    auto zone = p_.zones.findForName(project_, name);
-    if (!zone) return zone.error();
-    if (!*zone) {
-      return makeError(ErrorCode::failed_precondition, "no zone of the project covers " + name +
-                                                           ": add one with its DNS credential");
-    }
-    auto provider = providerFor((*zone)->dns_credential_id);
-    if (!provider) return provider.error();
-    ports::TxtRecord routed = record;
-    routed.zone = (*zone)->domain + ".";
-    return call(**provider, routed);
-  }
-
-  Result<ports::DnsProvider*> providerFor(const Id& credentialId) {
-    if (auto it = providers_.find(credentialId); it != providers_.end()) return it->second.get();
-    auto credential = p_.dnsCredentials.get(project_, credentialId);
-    if (!credential) return credential.error();
-    if (!credential->active) {
-      return makeError(ErrorCode::failed_precondition,
-                       "the DNS credential '" + credential->name + "' is not active");
-    }
-    std::string secret;
-    if (!credential->secret_sealed.empty()) {
-      auto opened = p_.secrets.open(credential->secret_sealed);
-      if (!opened) return makeError(ErrorCode::internal, "a DNS secret cannot be decrypted");
-      secret = std::move(*opened);
-    }
-    auto provider = p_.dnsProviders.make(*credential, secret);
-    if (!provider) return provider.error();
-    auto* raw = provider->get();
-    providers_.emplace(credentialId, std::move(*provider));
-    return raw;
-  }
-
-  const IssuanceWorker::Ports& p_;
-  Id project_;
-  const StopSignal& stop_;
-  std::map<Id, ports::DnsProviderPtr> providers_;
-  std::vector<std::pair<ports::TxtRecord, std::string>> failedCleanups_;
-};
-
-}  // namespace
 
 void IssuanceWorker::log(const Job& job, LogLevel level, const std::string& message) {
   (void)p_.logs.append(JobLogEntry{job.id, p_.clock.now(), level, message});
@@ -229,20 +136,6 @@ void IssuanceWorker::queueCleanups(
   }
 }
 
-Status IssuanceWorker::cleanupDns(const Job& job, const StopSignal& stop) {
-  const auto name = job.payload.find("name");
-  const auto value = job.payload.find("value");
-  if (name == job.payload.end() || value == job.payload.end()) {
-    return makeError(ErrorCode::invalid_argument, "the cleanup_dns job names no record");
-  }
-  ZoneRoutedDns dns(p_, job.project_id, stop);
-  if (auto removed = dns.cleanup(ports::TxtRecord{"", name->second, value->second, 60}); !removed) {
-    return removed;
-  }
-  log(job, LogLevel::info, "removed the TXT record " + name->second);
-  return {};
-}
-
 std::vector<std::string> IssuanceWorker::registeredDomains(
     const std::vector<std::string>& names) const {
   std::vector<std::string> out;
@@ -325,7 +218,6 @@ IssuanceWorker::IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeou
 }
 
 Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNotes& notes) {
-  if (job.type == JobType::cleanup_dns) return cleanupDns(job, stop);
   if (const auto handler = handlers_.find(job.type); handler != handlers_.end()) {
     return handler->second->attempt(
         job, stop, [&](LogLevel level, const std::string& m) { log(job, level, m); }, notes);
@@ -401,7 +293,9 @@ Status IssuanceWorker::attempt(const Job& job, const StopSignal& stop, AttemptNo
   log(job, LogLevel::info,
       std::string(renewal ? "renewing" : "ordering") + " a certificate for " +
           std::to_string(names.size()) + " name(s) from " + account->directory_url);
-  ZoneRoutedDns dns(p_, job.project_id, stop);
+  ZoneRoutedDns dns(
+      {p_.zones, p_.dnsCredentials, p_.dnsProviders, p_.secrets, p_.clock, p_.background},
+      job.project_id, stop);
   ports::IssueReport report;
   auto issued =
       p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop, &report}, dns);

@@ -1,8 +1,9 @@
 // IssuanceWorker: runs the jobs a worker claims. It claims, keeps the heartbeat, writes the job
-// log and moves the job through its table (docs/architecture.md). issue_certificate,
-// renew_certificate (through the Issuer and the project's DNS zones) and cleanup_dns (challenge
-// records whose removal failed) it runs itself; every other type goes to the JobHandler
-// registered for it (Ports::handlers: distribution jobs, the expiry check, deliveries). Every
+// log and moves the job through its table (docs/architecture.md). issue_certificate and
+// renew_certificate (through the Issuer and the project's DNS zones) it runs itself, and queues
+// a cleanup_dns job for each challenge record whose removal failed; every other type goes to the
+// JobHandler registered for it (Ports::handlers: DNS clean-up, distribution jobs, the expiry
+// check, deliveries). Every
 // step a person should be able to follow goes to the job log. Thread-safe: workers on any number
 // of threads share one.
 #pragma once
@@ -64,7 +65,7 @@ class IssuanceWorker {
     ports::CaActivityLog* caActivity = nullptr;
     const ports::PublicSuffixes* suffixes = nullptr;
     // The other job types, one handler each; a type with none fails saying so.
-    std::vector<JobHandler*> handlers;
+    std::vector<JobHandler*> handlers{};
   };
   IssuanceWorker(Ports ports, JobPolicy policy, Duration dnsTimeout);
 
@@ -91,9 +92,6 @@ class IssuanceWorker {
   void recordCaActivity(const Job& job, const AcmeAccount& account,
                         const std::vector<std::string>& domains, const ports::IssueReport& report,
                         bool issued, AttemptNotes& notes);
-  // cleanup_dns: removes the TXT record its payload names (`name`, `value`) through the zone
-  // that covers it.
-  Status cleanupDns(const Job& job, const StopSignal& stop);
   // Queues a cleanup_dns job (a child of `job`) for each record whose removal failed.
   void queueCleanups(const Job& job,
                      const std::vector<std::pair<ports::TxtRecord, std::string>>& failed);

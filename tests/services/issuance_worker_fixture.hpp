@@ -18,6 +18,7 @@
 #include "adapters/runtime/psl_public_suffixes.hpp"
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
+#include "domain/services/dns_cleanup_job_handler.hpp"
 #include "domain/services/issuance_worker.hpp"
 #include "domain/services/notification_dispatcher.hpp"
 #include "support/test_certificates.hpp"
@@ -45,6 +46,8 @@ struct Fixture {
        store.transactions(), store.projects(), ids, clock},
       {}};
   adapters::runtime::PslPublicSuffixes suffixes;
+  DnsCleanupJobHandler dnsCleanups{
+      {store.zones(), store.dnsCredentials(), dns, box, clock, background}};
   IssuanceWorker worker{{store.jobs(),
                          store.jobLogs(),
                          store.certificates(),
@@ -62,7 +65,7 @@ struct Fixture {
                          nullptr,
                          &store.caActivity(),
                          &suffixes,
-                         {}},
+                         {&dnsCleanups}},
                         policy,
                         1s};
   Certificate cert;

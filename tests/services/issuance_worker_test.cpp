@@ -397,3 +397,39 @@ TEST_CASE("issuance worker: waiting for a record polls at most once per second s
   CHECK(fx.dns.waitCalls() >= 2);
   CHECK(fx.dns.waitCalls() <= 3);
 }
+
+TEST_CASE(
+    "dns cleanup job handler: removes the named record through its zone, refuses a bare job") {
+  Fixture fx;
+  CHECK(fx.dnsCleanups.types() == std::vector<JobType>{JobType::cleanup_dns});
+  StopSignal stop;
+  AttemptNotes notes;
+  std::vector<std::string> lines;
+  const auto log = [&](LogLevel, const std::string& m) { lines.push_back(m); };
+  Job bare = newJob("clean-0", "p1", JobType::cleanup_dns, fx.clock.now(), fx.policy);
+  const auto refused = fx.dnsCleanups.attempt(bare, stop, log, notes);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::invalid_argument);
+
+  // No zone covers the name yet: said so, nothing removed.
+  Job job = newJob("clean-1", "p1", JobType::cleanup_dns, fx.clock.now(), fx.policy);
+  job.payload["name"] = "_acme-challenge.www.example.test.";
+  job.payload["value"] = "token-9";
+  const auto noZone = fx.dnsCleanups.attempt(job, stop, log, notes);
+  REQUIRE_FALSE(noZone.ok());
+  CHECK(noZone.error().message.find("no zone of the project covers") != std::string::npos);
+
+  fx.addZone();
+  DnsCredential any;
+  auto provider = fx.dns.make(any, "");
+  REQUIRE(provider.ok());
+  REQUIRE((*provider)
+              ->present(ports::TxtRecord{"example.test.", job.payload["name"], "token-9", 60})
+              .ok());
+  REQUIRE(fx.dns.size() == 1);
+  REQUIRE(fx.dnsCleanups.attempt(job, stop, log, notes).ok());
+  CHECK(fx.dns.size() == 0);
+  CHECK_FALSE(notes.deferred);
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines.back() == "removed the TXT record _acme-challenge.www.example.test.");
+}
