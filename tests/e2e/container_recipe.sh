@@ -34,16 +34,22 @@ if "${clean_env[@]}" "${image_env[@]}" "${local_env[@]}" "$bin" serve > "$work/r
 fi
 grep -q "CERTSTEWARD_JWT_SECRET" "$work/refused" || fail "unclear refusal: $(cat "$work/refused")"
 
-"${clean_env[@]}" "${image_env[@]}" "${secrets[@]}" "${local_env[@]}" "$bin" serve > "$work/log" 2>&1 &
-pid=$!
-port=""
-for _ in $(seq 1 100); do  # bounded: 10 s
-  port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$' || true)
-  [ -n "$port" ] && break
-  kill -0 "$pid" 2> /dev/null || fail "server exited: $(cat "$work/log")"
-  sleep 0.1
-done
-[ -n "$port" ] || fail "server did not start: $(cat "$work/log")"
+# serve [VAR=value...]: the binary with the image's variables, the secrets and the local store
+# (and these), in the background; sets $pid and waits (bounded: 10 s) for $port.
+serve() {
+  "${clean_env[@]}" "${image_env[@]}" "${secrets[@]}" "${local_env[@]}" "$@" "$bin" serve \
+    > "$work/log" 2>&1 &
+  pid=$!
+  port=""
+  for _ in $(seq 1 100); do
+    port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$' || true)
+    [ -n "$port" ] && break
+    kill -0 "$pid" 2> /dev/null || fail "server exited: $(cat "$work/log")"
+    sleep 0.1
+  done
+  [ -n "$port" ] || fail "server did not start: $(cat "$work/log")"
+}
+serve
 grep -q '^{"time":' "$work/log" || fail "the image's log format is not JSON lines"
 CERTSTEWARD_SERVER_LISTEN="127.0.0.1:$port" timeout 10 sh -c "$health" \
   || fail "the HEALTHCHECK command failed against a ready server: $health"
@@ -59,17 +65,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
   -keyout "$work/tls.key" -out "$work/tls.pem" 2> /dev/null
 tls_env=("CERTSTEWARD_SERVER_TLS_CERTIFICATE_FILE=$work/tls.pem"
   "CERTSTEWARD_SERVER_TLS_KEY_FILE=$work/tls.key")
-"${clean_env[@]}" "${image_env[@]}" "${secrets[@]}" "${local_env[@]}" "${tls_env[@]}" \
-  "$bin" serve > "$work/log" 2>&1 &
-pid=$!
-port=""
-for _ in $(seq 1 100); do  # bounded: 10 s
-  port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$' || true)
-  [ -n "$port" ] && break
-  kill -0 "$pid" 2> /dev/null || fail "TLS server exited: $(cat "$work/log")"
-  sleep 0.1
-done
-[ -n "$port" ] || fail "TLS server did not start: $(cat "$work/log")"
+serve "${tls_env[@]}"
 grep -q ', https)' "$work/log" || fail "not serving HTTPS: $(cat "$work/log")"
 CERTSTEWARD_SERVER_LISTEN="127.0.0.1:$port" timeout 10 sh -c "$health" \
   || fail "the HEALTHCHECK command failed against a ready HTTPS server: $health"

@@ -45,6 +45,14 @@ struct RunnerFixture : testing::ServiceFixture {
   Id credentialId;
   std::vector<std::string> logged;
 
+  // The ports of a runner that holds each distribution through the store's leases (one
+  // instance among several).
+  DistributionRunner::Ports leasedPorts() {
+    return {store.certificates(), store.distributions(), store.moduleConfigs(),
+            store.credentials(), modules, secrets, notifier, clock, background, nullptr, nullptr,
+            nullptr, &store.leaderLock()};
+  }
+
   RunnerFixture() {
     project("p1");
     modules.add("files", files);
@@ -447,11 +455,7 @@ TEST_CASE(
     "lapses") {
   RunnerFixture fx;
   // This instance's runner, holding each distribution through the store's leases.
-  DistributionRunner instance{
-      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
-       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, fx.background,
-       nullptr, nullptr, nullptr, &fx.store.leaderLock()},
-      DistributionOptions{}};
+  DistributionRunner instance{fx.leasedPorts(), DistributionOptions{}};
   const Id d = fx.distribution("files", {"web-1"});
   const std::string lease = "distribution:" + d;
   const auto log = [](LogLevel, const std::string&) {};
@@ -676,11 +680,7 @@ TEST_CASE(
     "distribution job handler: execute and rollback by type, deferred while another run holds "
     "the distribution, a lost execute closed in words") {
   RunnerFixture fx;
-  DistributionRunner instance{
-      {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
-       fx.store.credentials(), fx.modules, fx.secrets, fx.notifier, fx.clock, fx.background,
-       nullptr, nullptr, nullptr, &fx.store.leaderLock()},
-      DistributionOptions{}};
+  DistributionRunner instance{fx.leasedPorts(), DistributionOptions{}};
   DistributionJobHandler handler{instance, fx.clock};
   CHECK(handler.types() ==
         std::vector<JobType>{JobType::distribution_execute, JobType::distribution_rollback});

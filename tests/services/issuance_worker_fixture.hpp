@@ -48,26 +48,31 @@ struct Fixture {
   adapters::runtime::PslPublicSuffixes suffixes;
   DnsCleanupJobHandler dnsCleanups{
       {store.zones(), store.dnsCredentials(), dns, box, clock, background}};
-  IssuanceWorker worker{{store.jobs(),
-                         store.jobLogs(),
-                         store.certificates(),
-                         store.acmeAccounts(),
-                         store.zones(),
-                         store.dnsCredentials(),
-                         dns,
-                         ca,
-                         box,
-                         clock,
-                         background,
-                         notifier,
-                         ids,
-                         nullptr,
-                         nullptr,
-                         &store.caActivity(),
-                         &suffixes,
-                         {&dnsCleanups}},
-                        policy,
-                        1s};
+  // The worker's ports over this fixture, with `handlers` for the other job types, and the
+  // distributions (distribution_pending after issuance) and CA quotas when asked for.
+  IssuanceWorker::Ports workerPorts(std::vector<JobHandler*> handlers,
+                                    ports::DistributionRepository* distributions = nullptr,
+                                    bool quotas = false) {
+    return {store.jobs(),
+            store.jobLogs(),
+            store.certificates(),
+            store.acmeAccounts(),
+            store.zones(),
+            store.dnsCredentials(),
+            dns,
+            ca,
+            box,
+            clock,
+            background,
+            notifier,
+            ids,
+            nullptr,
+            distributions,
+            quotas ? &store.caActivity() : nullptr,
+            quotas ? &suffixes : nullptr,
+            std::move(handlers)};
+  }
+  IssuanceWorker worker{workerPorts({&dnsCleanups}, nullptr, true), policy, 1s};
   Certificate cert;
   Job job;
 

@@ -186,26 +186,7 @@ TEST_CASE(
   small.expiry_check_batch = 2;
   ExpirationCheck expiry{
       {fx.store.certificates(), fx.store.jobs(), fx.notifier, fx.ids, fx.clock}, small, fx.policy};
-  IssuanceWorker worker{{fx.store.jobs(),
-                         fx.store.jobLogs(),
-                         fx.store.certificates(),
-                         fx.store.acmeAccounts(),
-                         fx.store.zones(),
-                         fx.store.dnsCredentials(),
-                         fx.dns,
-                         fx.ca,
-                         fx.box,
-                         fx.clock,
-                         fx.background,
-                         fx.notifier,
-                         fx.ids,
-                         nullptr,
-                         nullptr,
-                         nullptr,
-                         nullptr,
-                         {&expiry}},
-                        fx.policy,
-                        1s};
+  IssuanceWorker worker{fx.workerPorts({&expiry}), fx.policy, 1s};
   Job check =
       newJob("check-1", "p1", JobType::certificate_expiration_check, fx.clock.now(), fx.policy);
   REQUIRE(fx.store.jobs().enqueue(check).ok());
@@ -306,25 +287,7 @@ TEST_CASE(
        fx.store.credentials(), modules, fx.box, fx.notifier, fx.clock, fx.background},
       DistributionOptions{}};
   DistributionJobHandler distributionJobs{runner, fx.clock};
-  IssuanceWorker worker{{fx.store.jobs(),
-                         fx.store.jobLogs(),
-                         fx.store.certificates(),
-                         fx.store.acmeAccounts(),
-                         fx.store.zones(),
-                         fx.store.dnsCredentials(),
-                         fx.dns,
-                         fx.ca,
-                         fx.box,
-                         fx.clock,
-                         fx.background,
-                         fx.notifier,
-                         fx.ids,
-                         nullptr,
-                         &fx.store.distributions(),
-                         nullptr,
-                         nullptr,
-                         {&distributionJobs}},
-                        fx.policy,
+  IssuanceWorker worker{fx.workerPorts({&distributionJobs}, &fx.store.distributions()), fx.policy,
                         1s};
 
   REQUIRE(*worker.runOnce(Lane::standard, "worker-a"));
