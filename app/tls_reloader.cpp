@@ -111,10 +111,17 @@ domain::Result<std::optional<TlsReloader::Material>> TlsReloader::next() {
 }
 
 void TlsReloader::check() {
+  if (quietLooks_ > 0) {
+    --quietLooks_;
+    return;
+  }
   auto found = next();
   std::string problem;
   if (!found) {
     problem = found.error().message;
+    // The managed certificate served is gone from the store: finding it again means a walk
+    // over every project, so it is looked for only at every tenth look.
+    if (servingManaged_ && found.error().code == ErrorCode::not_found) quietLooks_ = 9;
   } else if (*found) {
     const bool managed = (*found)->managed;
     if (auto s = context_->reload((*found)->chain, (*found)->key); !s) {

@@ -58,6 +58,7 @@ class TlsReloader {
   std::optional<std::size_t>
       filesLoaded_;          // digest of the files last loaded (to see them replaced)
   std::string lastProblem_;  // logged once, until it changes
+  int quietLooks_ = 0;       // looks still to skip (the served certificate is not found)
   std::shared_ptr<adapters::http::TlsContext> context_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;

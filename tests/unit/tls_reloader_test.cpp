@@ -158,6 +158,17 @@ TEST_CASE("tls reloader: the managed certificate takes over once issued and stay
   REQUIRE(w.store.certificates().remove("6b07fbb31dac3699ff3b0001", kId).ok());
   reloader.check();
   CHECK(reloader.context()->servedSerial() == "2B");
+  // Looked for again only at every tenth look (each one walks every project): back in the
+  // store with a new serial, it is served at the tenth.
+  const auto again = makeTestMaterial("localhost", {}, 44);
+  w.managed(kId, &again);
+  setSerial(w, 44);
+  for (int look = 1; look <= 9; ++look) {
+    reloader.check();
+    CHECK(reloader.context()->servedSerial() == "2B");
+  }
+  reloader.check();
+  CHECK(reloader.context()->servedSerial() == "2C");
 }
 
 TEST_CASE("tls reloader: refused at start when there is nothing right to serve") {
