@@ -5,6 +5,8 @@
 #include <cctype>
 #include <utility>
 
+#include "domain/encoding.hpp"
+
 namespace certsteward::adapters::http {
 namespace {
 
@@ -37,22 +39,6 @@ std::string hostOf(const std::string& header) {
   return name ? host : std::string();
 }
 
-std::string percentEncoded(const std::string& text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string httpsLocation(const HttpRequest& request, const std::string& fallbackHost,
@@ -70,9 +56,9 @@ std::string httpsLocation(const HttpRequest& request, const std::string& fallbac
   char separator = '?';
   for (const auto& [name, value] : request.query) {
     location += separator;
-    location += percentEncoded(name);
+    location += domain::percentEncode(name);
     location += '=';
-    location += percentEncoded(value);
+    location += domain::percentEncode(value);
     separator = '&';
   }
   return location;
