@@ -60,7 +60,8 @@
 #include "domain/services/distribution_service.hpp"
 #include "domain/services/dns_cleanup_job_handler.hpp"
 #include "domain/services/expiration_check.hpp"
-#include "domain/services/issuance_worker.hpp"
+#include "domain/services/issuance_job_handler.hpp"
+#include "domain/services/job_runner.hpp"
 #include "domain/services/job_service.hpp"
 #include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
@@ -159,25 +160,18 @@ struct Application::Parts {
         expiryJobs(
             {store->certificates(), store->jobs(), notifier, ids, clock, &notificationRunner},
             domain::CertificatePolicy{}, jobPolicy(c)),
-        issuance({store->jobs(),
-                  store->jobLogs(),
-                  store->certificates(),
-                  store->acmeAccounts(),
-                  store->zones(),
-                  store->dnsCredentials(),
-                  dnsProviders,
-                  issuer,
-                  secretBox,
-                  clock,
-                  background,
-                  notifier,
-                  ids,
-                  &metrics,
-                  &store->distributions(),
-                  &store->caActivity(),
-                  &suffixes,
-                  {&distributionJobs, &deliveryJobs, &expiryJobs}},
-                 jobPolicy(c), c.dns_propagation_timeout),
+        issuanceJobs({store->certificates(), store->acmeAccounts(), store->zones(),
+                      store->dnsCredentials(), dnsProviders, issuer, secretBox, clock, background,
+                      notifier, store->jobs(), ids, &metrics, &store->distributions(), &caActivity},
+                     jobPolicy(c)),
+        jobRunner({store->jobs(),
+                   store->jobLogs(),
+                   clock,
+                   background,
+                   notifier,
+                   &metrics,
+                   {&issuanceJobs, &dnsCleanupJobs, &distributionJobs, &deliveryJobs, &expiryJobs}},
+                  jobPolicy(c)),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
                work, access, audit, c.dns_propagation_timeout),
@@ -293,14 +287,15 @@ struct Application::Parts {
   adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::acme::AcmeIssuer issuer;
   domain::DistributionRunner distributionRunner;
-  // The job types the worker hands on, one handler each (a new type: a handler and a line in
-  // `issuance` below).
+  // The job types, one handler each (a new type: a handler here and a line in `jobs`).
   domain::DnsCleanupJobHandler dnsCleanupJobs{
       {store->zones(), store->dnsCredentials(), dnsProviders, secretBox, clock, background}};
-  domain::DistributionJobHandler distributionJobs{distributionRunner, clock};
+  domain::DistributionJobHandler distributionJobs{distributionRunner, store->certificates(), clock};
   domain::NotificationJobHandler deliveryJobs{notificationRunner};
   domain::ExpirationCheck expiryJobs;
-  domain::IssuanceWorker issuance;
+  domain::CaActivityRecorder caActivity{{store->caActivity(), suffixes, ids, clock}};
+  domain::IssuanceJobHandler issuanceJobs;
+  domain::JobRunner jobRunner;
   std::unique_ptr<WorkerPool> standardWorkers;
   std::unique_ptr<WorkerPool> distributionWorkers;
   std::unique_ptr<WorkerPool> notificationWorkers;
@@ -464,6 +459,13 @@ domain::Status Application::startHttp() {
   return {};
 }
 
+std::vector<std::string> Application::unhandledJobTypes() const {
+  std::vector<std::string> out;
+  for (const auto type : parts_->jobRunner.unhandledTypes())
+    out.emplace_back(domain::nameOf(type));
+  return out;
+}
+
 bool Application::servesHttps() const {
   return parts_->tls != nullptr;
 }
@@ -551,18 +553,18 @@ void Application::startWorkers() {
   // distribution. Started first: the other lanes' events wake it.
   if (parts_->config.notifications_workers > 0) {
     parts_->notificationWorkers = std::make_unique<WorkerPool>(
-        parts_->issuance, domain::Lane::notification,
+        parts_->jobRunner, domain::Lane::notification,
         static_cast<int>(parts_->config.notifications_workers), parts_->config.worker_poll_interval,
         parts_->config.worker_shutdown_wait, id);
     parts_->notificationWorkers->start();
   }
   parts_->standardWorkers = std::make_unique<WorkerPool>(
-      parts_->issuance, domain::Lane::standard, parts_->config.worker_max_concurrency,
+      parts_->jobRunner, domain::Lane::standard, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->standardWorkers->start();
   // Distribution work has its own lane and threads, so slow targets never hold up issuance.
   parts_->distributionWorkers = std::make_unique<WorkerPool>(
-      parts_->issuance, domain::Lane::distribution, parts_->config.worker_max_concurrency,
+      parts_->jobRunner, domain::Lane::distribution, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->distributionWorkers->start();
 }

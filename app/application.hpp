@@ -39,6 +39,8 @@ class Application {
   // Every route of the REST API as "METHOD /api/v1/...pattern" (`certsteward routes`): the
   // table that tests and documents are generated from.
   std::vector<std::string> routes() const;
+  // The job types no handler is registered for (their jobs would fail saying so).
+  std::vector<std::string> unhandledJobTypes() const;
 
   domain::Status startHttp();
   std::uint16_t httpPort() const;

@@ -4,7 +4,7 @@
 
 namespace certsteward::app {
 
-WorkerPool::WorkerPool(domain::IssuanceWorker& worker, domain::Lane lane, int threads,
+WorkerPool::WorkerPool(domain::JobRunner& worker, domain::Lane lane, int threads,
                        domain::Duration pollInterval, domain::Duration shutdownWait,
                        std::string idPrefix)
     : worker_(worker),

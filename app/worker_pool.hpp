@@ -1,4 +1,4 @@
-// WorkerPool: threads that keep asking the IssuanceWorker for the next job of one lane, and
+// WorkerPool: threads that keep asking the JobRunner for the next job of one lane, and
 // sleep `poll_interval` when there is none. stop() wakes them and lets running jobs finish for
 // up to `shutdown_wait` (55 s); past it the worker releases what still runs (back to pending)
 // and the threads are joined as their attempts return. Mechanics only: what a job does is the
@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "domain/services/issuance_worker.hpp"
+#include "domain/services/job_runner.hpp"
 
 namespace certsteward::app {
 
 class WorkerPool {
  public:
-  WorkerPool(domain::IssuanceWorker& worker, domain::Lane lane, int threads,
+  WorkerPool(domain::JobRunner& worker, domain::Lane lane, int threads,
              domain::Duration pollInterval, domain::Duration shutdownWait, std::string idPrefix);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
@@ -33,7 +33,7 @@ class WorkerPool {
  private:
   void loop(const std::string& id);
 
-  domain::IssuanceWorker& worker_;
+  domain::JobRunner& worker_;
   domain::Lane lane_;
   int threads_;
   domain::Duration pollInterval_;

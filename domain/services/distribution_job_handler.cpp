@@ -1,6 +1,8 @@
 // Distribution jobs.
 #include "domain/services/distribution_job_handler.hpp"
 
+#include "domain/services/certificate_job_subject.hpp"
+
 namespace certsteward::domain {
 namespace {
 
@@ -24,7 +26,18 @@ Status DistributionJobHandler::attempt(const Job& job, const StopSignal& /*stop*
   return ran;
 }
 
-void DistributionJobHandler::abandoned(const Job& job) {
+JobFailureSubject DistributionJobHandler::failureSubject(const Job& job) const {
+  auto about = certificateJobSubject(certificates_, clock_, job);
+  if (const auto d = job.payload.find(kDistributionIdPayload); d != job.payload.end()) {
+    about.subject = d->second;
+    about.details["distribution.id"] = d->second;
+  } else if (job.certificate_id) {
+    about.subject = "distribution-job:" + *job.certificate_id;
+  }
+  return about;
+}
+
+void DistributionJobHandler::abandoned(const Job& job, const Log& /*log*/) {
   if (job.type != JobType::distribution_execute) return;
   (void)runner_.abandon(job, job.status == JobStatus::dead
                                  ? "its worker was lost on the last attempt: " + job.error_msg

@@ -3,24 +3,32 @@
 
 #include "domain/services/distribution_runner.hpp"
 #include "domain/services/job_handler.hpp"
+#include "ports/certificate_repository.hpp"
 #include "ports/clock.hpp"
 
 namespace certsteward::domain {
 
 class DistributionJobHandler : public JobHandler {
  public:
-  DistributionJobHandler(DistributionRunner& runner, const ports::Clock& clock)
-      : runner_(runner), clock_(clock) {}
+  DistributionJobHandler(DistributionRunner& runner,
+                         const ports::CertificateRepository& certificates,
+                         const ports::Clock& clock)
+      : runner_(runner), certificates_(certificates), clock_(clock) {}
 
   std::vector<JobType> types() const override;
   // Another run of the same distribution holds it: deferred 15 s, the attempt not counted.
   Status attempt(const Job& job, const StopSignal& stop, const Log& log,
                  AttemptNotes& notes) override;
   // An execute whose worker was lost: the distribution's run in progress ends failed.
-  void abandoned(const Job& job) override;
+  void abandoned(const Job& job, const Log& log) override;
+  // The distribution (or, for a job delivering every distribution of a certificate, that
+  // delivery of its own, so a renewal's failure and recovery are not mixed with it), with the
+  // certificate's variables.
+  JobFailureSubject failureSubject(const Job& job) const override;
 
  private:
   DistributionRunner& runner_;
+  const ports::CertificateRepository& certificates_;
   const ports::Clock& clock_;
 };
 

@@ -1,19 +1,22 @@
-// JobHandler: what one kind of job does when a worker runs it. The runner (IssuanceWorker)
-// claims the job, keeps its heartbeat, writes the job log, applies the job table (retry with
-// backoff, dead, released at shutdown) and counts the attempt; a handler only does the work of
-// its types and says how it went. A new job type is a handler and one registration line in
-// app/application.cpp.
+// JobHandler: what one kind of job does when a worker runs it. The JobRunner claims the job,
+// keeps its heartbeat, writes the job log, applies the job table (retry with backoff, dead,
+// released at shutdown), counts the attempt and raises job.failed; a handler only does the work
+// of its types, says how it went, and closes what its job leaves behind when the job fails. A
+// new job type is a handler and one registration line in app/application.cpp.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "domain/events.hpp"
 #include "domain/job.hpp"
 #include "domain/result.hpp"
 #include "domain/stop_signal.hpp"
 #include "domain/time.hpp"
+#include "ports/notifier.hpp"
 
 namespace certsteward::domain {
 
@@ -25,8 +28,16 @@ struct AttemptNotes {
   std::optional<Timestamp> not_before;  // a Retry-After (with or without `deferred`)
 };
 
+// Whom a job.failed event is about (what would recover: the notification state's subject) and
+// what it says of it beyond the job's id, type and reason.
+struct JobFailureSubject {
+  Id subject;
+  std::map<std::string, std::string> details;
+};
+
 class JobHandler {
  public:
+  // Appends a line to the job's log.
   using Log = std::function<void(LogLevel, const std::string&)>;
   virtual ~JobHandler() = default;
 
@@ -34,12 +45,20 @@ class JobHandler {
   virtual std::vector<JobType> types() const = 0;
   // One attempt at `job`. ok: the job completes; an error: the attempt failed (the runner
   // retries or ends it as the job table says). `stop` asks a long attempt to end early.
-  // Thread-safe: attempts of different jobs run at once.
+  // Thread-safe: attempts of different jobs run at once; so do the hooks below.
   virtual Status attempt(const Job& job, const StopSignal& stop, const Log& log,
                          AttemptNotes& notes) = 0;
+  // A failed attempt was recorded: `job` as the table left it (retrying, dead, or cancelled).
+  virtual void attemptFailed(const Job& /*job*/, const std::string& /*error*/, const Log& /*log*/) {
+  }
   // `job` ended without its attempt ending — its worker was lost and the claim that found it
   // settled it dead or cancelled (job.status): whatever the handler left half-way is closed.
-  virtual void abandoned(const Job& /*job*/) {}
+  virtual void abandoned(const Job& /*job*/, const Log& /*log*/) {}
+  // What a job.failed event about `job` names: by default the job itself.
+  virtual JobFailureSubject failureSubject(const Job& job) const { return {job.id, {}}; }
 };
+
+// Hands `event` to the notifier; a failure to record it goes to the job's log.
+void raiseForJob(ports::Notifier& notifier, Event event, const JobHandler::Log& log);
 
 }  // namespace certsteward::domain

@@ -16,7 +16,7 @@ class NotificationJobHandler : public JobHandler {
     return runner_.deliver(job, log);
   }
   // A delivery whose worker was lost on its last attempt is marked failed with the reason.
-  void abandoned(const Job& job) override {
+  void abandoned(const Job& job, const Log& /*log*/) override {
     if (job.status != JobStatus::dead) return;
     (void)runner_.abandon(job, "its worker was lost on the last attempt: " + job.error_msg);
   }

@@ -6,7 +6,8 @@
 #include <certsteward/domain/services/access_control.hpp>
 #include <certsteward/domain/services/audit_service.hpp>
 #include <certsteward/domain/services/certificate_service.hpp>
-#include <certsteward/domain/services/issuance_worker.hpp>
+#include <certsteward/domain/services/issuance_job_handler.hpp>
+#include <certsteward/domain/services/job_runner.hpp>
 #include <certsteward/domain/services/unit_of_work.hpp>
 #include <certsteward/testing/fake_clock.hpp>
 #include <certsteward/testing/fakes.hpp>
@@ -67,10 +68,15 @@ int main() {
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
        secrets, store.acmeAccounts(), store.zones()},
       work, access, audit);
-  domain::IssuanceWorker worker(
-      {store.jobs(), store.jobLogs(), store.certificates(), store.acmeAccounts(), store.zones(),
-       store.dnsCredentials(), dns, issuer, secrets, clock, background, notifier, ids},
-      domain::JobPolicy{}, std::chrono::seconds{5});
+  // The job runner with one handler: issuance and renewal (the other job types are not queued
+  // here).
+  domain::IssuanceJobHandler issuance(
+      {store.certificates(), store.acmeAccounts(), store.zones(), store.dnsCredentials(), dns,
+       issuer, secrets, clock, background, notifier, store.jobs(), ids},
+      domain::JobPolicy{});
+  domain::JobRunner worker(
+      {store.jobs(), store.jobLogs(), clock, background, notifier, nullptr, {&issuance}},
+      domain::JobPolicy{});
 
   domain::User owner;
   owner.id = ids.next();

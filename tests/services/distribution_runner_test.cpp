@@ -48,9 +48,19 @@ struct RunnerFixture : testing::ServiceFixture {
   // The ports of a runner that holds each distribution through the store's leases (one
   // instance among several).
   DistributionRunner::Ports leasedPorts() {
-    return {store.certificates(), store.distributions(), store.moduleConfigs(),
-            store.credentials(), modules, secrets, notifier, clock, background, nullptr, nullptr,
-            nullptr, &store.leaderLock()};
+    return {store.certificates(),
+            store.distributions(),
+            store.moduleConfigs(),
+            store.credentials(),
+            modules,
+            secrets,
+            notifier,
+            clock,
+            background,
+            nullptr,
+            nullptr,
+            nullptr,
+            &store.leaderLock()};
   }
 
   RunnerFixture() {
@@ -681,7 +691,7 @@ TEST_CASE(
     "the distribution, a lost execute closed in words") {
   RunnerFixture fx;
   DistributionRunner instance{fx.leasedPorts(), DistributionOptions{}};
-  DistributionJobHandler handler{instance, fx.clock};
+  DistributionJobHandler handler{instance, fx.store.certificates(), fx.clock};
   CHECK(handler.types() ==
         std::vector<JobType>{JobType::distribution_execute, JobType::distribution_rollback});
   const Id d = fx.distribution("files", {"web-1"});
@@ -715,11 +725,22 @@ TEST_CASE(
   REQUIRE(fx.store.distributions().update(midRun).ok());
   Job rollbackLost = fx.job(JobType::distribution_rollback, d);
   rollbackLost.status = JobStatus::dead;
-  handler.abandoned(rollbackLost);  // not an execute: nothing to close
+  handler.abandoned(rollbackLost, log);  // not an execute: nothing to close
   CHECK(fx.stored(d).last_status == "in_progress");
   Job lost = fx.job(JobType::distribution_execute, d);
   lost.status = JobStatus::cancelled;
-  handler.abandoned(lost);
+  handler.abandoned(lost, log);
   CHECK(fx.stored(d).last_status == "failed");
   CHECK(fx.stored(d).last_error == "cancelled while its worker was lost");
+
+  // job.failed names the distribution, or the delivery of every distribution of the certificate
+  // (not the certificate, whose renewal failures and recoveries are another matter), with the
+  // certificate's variables.
+  const auto one = handler.failureSubject(fx.job(JobType::distribution_execute, d));
+  CHECK(one.subject == d);
+  CHECK(one.details.at("distribution.id") == d);
+  CHECK(one.details.at("certificate.id") == fx.cert.id);
+  const auto every = handler.failureSubject(fx.job(JobType::distribution_execute));
+  CHECK(every.subject == "distribution-job:" + fx.cert.id);
+  CHECK(every.details.count("distribution.id") == 0);
 }

@@ -4,7 +4,7 @@
 // counted per registered domain.
 #include <doctest/doctest.h>
 
-#include "services/issuance_worker_fixture.hpp"
+#include "services/issuance_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

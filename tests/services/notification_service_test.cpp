@@ -536,11 +536,11 @@ TEST_CASE("notification job handler: runs deliveries, closes only a delivery who
   auto job = *fx.store.jobs().get("p1", fx.deliveries(hook).at(0).job_id);
   // Lost but cancelled, not dead: the delivery is left as it is.
   job.status = JobStatus::cancelled;
-  handler.abandoned(job);
+  handler.abandoned(job, [](LogLevel, const std::string&) {});
   CHECK(fx.deliveries(hook).at(0).status != DeliveryStatus::dead);
   job.status = JobStatus::dead;
   job.error_msg = "lease expired";
-  handler.abandoned(job);
+  handler.abandoned(job, [](LogLevel, const std::string&) {});
   const auto after = fx.deliveries(hook).at(0);
   CHECK(after.status == DeliveryStatus::dead);
   CHECK(after.last_error == "its worker was lost on the last attempt: lease expired");

@@ -6,7 +6,7 @@
 #include <chrono>
 
 #include "app/worker_pool.hpp"
-#include "services/issuance_worker_fixture.hpp"
+#include "services/issuance_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -1,7 +1,7 @@
-// The issuance worker's test fixture: the shared fake CA (material a TLS client can parse, no
-// DNS proof unless a test asks for it), the shared in-memory DNS, and the worker over the memory
-// store and the real clock, with one project, its ACME account and a certificate whose issue
-// job is queued.
+// The issuance jobs' test fixture: the shared fake CA (material a TLS client can parse, no DNS
+// proof unless a test asks for it), the shared in-memory DNS, and the issuance handler (counting
+// CA quotas) with the DNS clean-up handler under a JobRunner over the memory store and the real
+// clock, with one project, its ACME account and a certificate whose issue job is queued.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -19,7 +19,8 @@
 #include "adapters/runtime/thread_background.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "domain/services/dns_cleanup_job_handler.hpp"
-#include "domain/services/issuance_worker.hpp"
+#include "domain/services/issuance_job_handler.hpp"
+#include "domain/services/job_runner.hpp"
 #include "domain/services/notification_dispatcher.hpp"
 #include "support/test_certificates.hpp"
 #include "testing/fakes.hpp"
@@ -48,14 +49,12 @@ struct Fixture {
   adapters::runtime::PslPublicSuffixes suffixes;
   DnsCleanupJobHandler dnsCleanups{
       {store.zones(), store.dnsCredentials(), dns, box, clock, background}};
-  // The worker's ports over this fixture, with `handlers` for the other job types, and the
-  // distributions (distribution_pending after issuance) and CA quotas when asked for.
-  IssuanceWorker::Ports workerPorts(std::vector<JobHandler*> handlers,
-                                    ports::DistributionRepository* distributions = nullptr,
-                                    bool quotas = false) {
-    return {store.jobs(),
-            store.jobLogs(),
-            store.certificates(),
+  CaActivityRecorder caActivity{{store.caActivity(), suffixes, ids, clock}};
+  // The issuance handler's ports over this fixture, with the distributions
+  // (distribution_pending after issuance) and the CA quotas when asked for.
+  IssuanceJobHandler::Ports issuancePorts(ports::DistributionRepository* distributions = nullptr,
+                                          bool quotas = false) {
+    return {store.certificates(),
             store.acmeAccounts(),
             store.zones(),
             store.dnsCredentials(),
@@ -65,14 +64,19 @@ struct Fixture {
             clock,
             background,
             notifier,
+            store.jobs(),
             ids,
             nullptr,
             distributions,
-            quotas ? &store.caActivity() : nullptr,
-            quotas ? &suffixes : nullptr,
-            std::move(handlers)};
+            quotas ? &caActivity : nullptr};
   }
-  IssuanceWorker worker{workerPorts({&dnsCleanups}, nullptr, true), policy, 1s};
+  // A runner's ports over this fixture with `handlers`.
+  JobRunner::Ports runnerPorts(std::vector<JobHandler*> handlers) {
+    return {store.jobs(), store.jobLogs(),    clock, background, notifier,
+            nullptr,      std::move(handlers)};
+  }
+  IssuanceJobHandler issuance{issuancePorts(nullptr, true), policy};
+  JobRunner worker{runnerPorts({&issuance, &dnsCleanups}), policy};
   Certificate cert;
   Job job;
 

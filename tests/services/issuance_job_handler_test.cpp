@@ -1,7 +1,7 @@
-// The issuance worker in process, with a scripted CA on the memory store and the real clock: the
-// heartbeat keeps a slow attempt's job from being taken, failures walk the job and certificate
-// tables with the reason kept, and a cancel seen by the heartbeat stops a failing job from
-// retrying.
+// The issuance and renewal jobs in process (IssuanceJobHandler under a JobRunner), with a
+// scripted CA on the memory store and the real clock: the heartbeat keeps a slow attempt's job
+// from being taken, failures walk the job and certificate tables with the reason kept, and a
+// cancel seen by the heartbeat stops a failing job from retrying.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,7 +13,7 @@
 
 #include "domain/services/distribution_job_handler.hpp"
 #include "domain/services/expiration_check.hpp"
-#include "services/issuance_worker_fixture.hpp"
+#include "services/issuance_fixture.hpp"
 #include "testing/fake_distribution.hpp"
 
 using namespace certsteward;
@@ -21,7 +21,7 @@ using namespace certsteward::domain;
 using namespace std::chrono_literals;
 using namespace certsteward::issuance_test;
 
-TEST_CASE("issuance worker: the heartbeat keeps a slow attempt's job from being taken") {
+TEST_CASE("issuance jobs: the heartbeat keeps a slow attempt's job from being taken") {
   Fixture fx;
   fx.ca.delay = 800ms;  // well past the 300 ms lock
   std::thread runner([&] { CHECK(*fx.worker.runOnce(Lane::standard, "worker-a")); });
@@ -41,7 +41,7 @@ TEST_CASE("issuance worker: the heartbeat keeps a slow attempt's job from being 
   CHECK(cert.next_renewal_at.has_value());
 }
 
-TEST_CASE("issuance worker: failures keep the reason, retry with backoff, then the job is dead") {
+TEST_CASE("issuance jobs: failures keep the reason, retry with backoff, then the job is dead") {
   Fixture fx;
   fx.ca.failure =
       makeError(ErrorCode::resource_exhausted, "CA refused: too many orders", "rateLimited");
@@ -102,7 +102,7 @@ TEST_CASE(
         "www.example.test: renewal failed: the CA cannot be reached");
 }
 
-TEST_CASE("issuance worker: a cancel seen by the heartbeat stops a failing job from retrying") {
+TEST_CASE("issuance jobs: a cancel seen by the heartbeat stops a failing job from retrying") {
   Fixture fx;
   fx.ca.delay = 500ms;
   fx.ca.failure = makeError(ErrorCode::unavailable, "the CA cannot be reached");
@@ -115,7 +115,7 @@ TEST_CASE("issuance worker: a cancel seen by the heartbeat stops a failing job f
   CHECK(fx.storedJob().status == JobStatus::cancelled);
 }
 
-TEST_CASE("issuance worker: a cancel stops a long attempt at its next step") {
+TEST_CASE("issuance jobs: a cancel stops a long attempt at its next step") {
   Fixture fx;
   fx.ca.delay = 60s;  // a CA that never answers in the test's lifetime
   std::thread runner([&] { CHECK(*fx.worker.runOnce(Lane::standard, "worker-a")); });
@@ -129,7 +129,7 @@ TEST_CASE("issuance worker: a cancel stops a long attempt at its next step") {
   CHECK(fx.storedCert().status == CertificateStatus::issuing);
 }
 
-TEST_CASE("issuance worker: released at shutdown, a running job goes back to pending uncounted") {
+TEST_CASE("issuance jobs: released at shutdown, a running job goes back to pending uncounted") {
   Fixture fx;
   fx.ca.delay = 60s;
   std::thread runner([&] { CHECK(*fx.worker.runOnce(Lane::standard, "worker-a")); });
@@ -186,7 +186,7 @@ TEST_CASE(
   small.expiry_check_batch = 2;
   ExpirationCheck expiry{
       {fx.store.certificates(), fx.store.jobs(), fx.notifier, fx.ids, fx.clock}, small, fx.policy};
-  IssuanceWorker worker{fx.workerPorts({&expiry}), fx.policy, 1s};
+  JobRunner worker{fx.runnerPorts({&expiry}), fx.policy};
   Job check =
       newJob("check-1", "p1", JobType::certificate_expiration_check, fx.clock.now(), fx.policy);
   REQUIRE(fx.store.jobs().enqueue(check).ok());
@@ -286,9 +286,9 @@ TEST_CASE(
       {fx.store.certificates(), fx.store.distributions(), fx.store.moduleConfigs(),
        fx.store.credentials(), modules, fx.box, fx.notifier, fx.clock, fx.background},
       DistributionOptions{}};
-  DistributionJobHandler distributionJobs{runner, fx.clock};
-  IssuanceWorker worker{fx.workerPorts({&distributionJobs}, &fx.store.distributions()), fx.policy,
-                        1s};
+  DistributionJobHandler distributionJobs{runner, fx.store.certificates(), fx.clock};
+  IssuanceJobHandler issuance{fx.issuancePorts(&fx.store.distributions()), fx.policy};
+  JobRunner worker{fx.runnerPorts({&issuance, &distributionJobs}), fx.policy};
 
   REQUIRE(*worker.runOnce(Lane::standard, "worker-a"));
   auto cert = fx.storedCert();
@@ -349,7 +349,7 @@ TEST_CASE(
         std::string::npos);
 }
 
-TEST_CASE("issuance worker: waiting for a record polls at most once per second slice") {
+TEST_CASE("issuance jobs: waiting for a record polls at most once per second slice") {
   Fixture fx;
   fx.addZone();
   fx.ca.proveWithDns = true;

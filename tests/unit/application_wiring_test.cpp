@@ -1,0 +1,19 @@
+// The application's wiring: every job type a running server can queue reaches a handler.
+#include <doctest/doctest.h>
+
+#include "app/application.hpp"
+
+namespace certsteward {
+
+TEST_CASE("application: every job type has a handler but the AD CS renewal still to come") {
+  app::Config config;
+  config.store_url = "memory:";
+  config.jwt_secret = config.secrets_key = config.audit_signing_key =
+      "a key only for building the application in this test";
+  auto application = app::Application::create(config);
+  REQUIRE(application.ok());
+  // msca_renew_certificate is queued by nothing yet (its handler comes with AD CS).
+  CHECK((*application)->unhandledJobTypes() == std::vector<std::string>{"msca_renew_certificate"});
+}
+
+}  // namespace certsteward
