@@ -1,7 +1,9 @@
-// Bundles the UI with esbuild into OUT_DIR (fingerprinted assets + index.html) and, when given,
-// writes ASSETS_CPP: the files as a C++ table for adapters/webui (raw and gzip bytes).
+// Generates the API types from docs/openapi.yaml (api-types.mjs), bundles the UI with esbuild
+// into OUT_DIR (fingerprinted assets + index.html) and, when given, writes ASSETS_CPP: the files
+// as a C++ table for adapters/webui (raw and gzip bytes).
 // Usage: node build.mjs OUT_DIR [ASSETS_CPP]
 import { build } from "esbuild";
+import { writeApiTypes } from "./api-types.mjs";
 import { gzipSync } from "node:zlib";
 import { mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -13,6 +15,10 @@ if (!outDir) {
   console.error("usage: node build.mjs OUT_DIR [ASSETS_CPP]");
   process.exit(2);
 }
+
+// The types are erased from the bundle; written here so that the tree a build leaves type-checks
+// against the API as documented now.
+writeApiTypes();
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
