@@ -2,8 +2,8 @@
 import "./styles.css";
 import { render } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError, api, cookie, onSessionEnded } from "./api/client";
-import type { Me, Profile } from "./api/types";
+import { getProfile, logout, me as readMe } from "./api/auth";
+import { ApiError, cookie, onSessionEnded } from "./api/client";
 import { ErrorBoundary } from "./components/boundary";
 import { Layout } from "./components/layout";
 import { ErrorBanner, Loading } from "./components/ui";
@@ -39,8 +39,8 @@ function App() {
       return false;
     }
     try {
-      const me = await api.get<Me>("/auth/me");
-      const { profile } = await api.get<{ profile: Profile }>("/auth/me/profile");
+      const me = await readMe();
+      const { profile } = await getProfile();
       setLocale(profile.time_zone, profile.language);
       setSession({
         me,
@@ -50,7 +50,7 @@ function App() {
         },
         logout: async () => {
           try {
-            await api.post("/auth/logout");
+            await logout();
           } catch (e) {
             // A session that already ended is signed out; any other failure is shown, and the
             // cookies (which the server clears) stay until it works.

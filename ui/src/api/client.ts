@@ -1,6 +1,10 @@
 // The one way the UI talks to the server: same-origin fetch with the session cookies, the
 // X-CSRF-Token header on every mutation, and on an expired access token one refresh and one
 // retry of the request. Tokens stay in HttpOnly cookies; no token is ever put in web storage.
+// A call names an operation of docs/openapi.yaml ("GET /projects/{project_id}"), so its path,
+// parameters, body and answer are those of the generated schema.gen.ts. Only the modules of this
+// folder call; pages call those modules (ui/tests/api-boundary.mjs checks it).
+import type { Operations } from "./schema.gen";
 
 export class ApiError extends Error {
   constructor(
@@ -15,10 +19,10 @@ export class ApiError extends Error {
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
-export interface RequestOptions {
-  query?: Query;
+interface RequestOptions {
+  query?: Query | undefined;
   body?: unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   raw?: boolean; // resolve to the Response (downloads)
 }
 
@@ -38,7 +42,7 @@ export function cookie(name: string): string | undefined {
   return undefined;
 }
 
-export function queryString(query?: Query): string {
+function queryString(query?: Query): string {
   if (!query) return "";
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
@@ -115,7 +119,7 @@ export function refreshSession(sentAt: number): Promise<boolean> {
   return refreshing;
 }
 
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const sentAt = Date.now();
   let response = await send(method, path, options);
   const isAuthCall = path.startsWith("/auth/login") || path.startsWith("/auth/otp") || path.startsWith("/auth/refresh");
@@ -137,13 +141,51 @@ export async function request<T>(method: string, path: string, options: RequestO
   return (await response.json()) as T;
 }
 
-export const api = {
-  get: <T>(path: string, query?: Query) => request<T>("GET", path, { query }),
-  post: <T>(path: string, body?: unknown, query?: Query) => request<T>("POST", path, { body, query }),
-  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, { body }),
-  patch: <T>(path: string, body?: unknown) => request<T>("PATCH", path, { body }),
-  del: (path: string) => request<void>("DELETE", path),
-};
+// An operation of the API: "METHOD path", the path under /api/v1 with {name} for each parameter.
+export type Operation = keyof Operations;
+export type ResponseOf<K extends Operation> = Operations[K]["response"];
+export type BodyOf<K extends Operation> = Operations[K]["body"];
+
+// A query's names are the operation's; a value may also be text (a filter read from the page's
+// address, which the server checks), and an empty one is left out.
+type LooseQuery<Q> = { [P in keyof Q]?: Q[P] | string | null };
+export type QueryOf<K extends Operation> = LooseQuery<Operations[K]["query"]>;
+
+// What a call sends: the path parameters, query, headers and body the operation takes, and only
+// those; what the operation requires is required.
+export type CallRequest<K extends Operation> = ([Operations[K]["params"]] extends [never] ? { params?: never } : { params: Operations[K]["params"] }) &
+  ([Operations[K]["query"]] extends [never] ? { query?: never } : { query?: QueryOf<K> }) &
+  ([Operations[K]["headers"]] extends [never] ? { headers?: never } : { headers?: Operations[K]["headers"] }) &
+  ([BodyOf<K>] extends [never] ? { body?: never } : undefined extends BodyOf<K> ? { body?: BodyOf<K> } : { body: BodyOf<K> });
+
+// The request may be left out when nothing in it is required.
+type CallArguments<K extends Operation> = object extends CallRequest<K> ? [request?: CallRequest<K>] : [request: CallRequest<K>];
+
+// The method, path (parameters put in) and options of a call.
+function prepare(op: Operation, r: { params?: unknown; query?: unknown; headers?: unknown; body?: unknown } = {}, raw = false): [string, string, RequestOptions] {
+  const space = op.indexOf(" ");
+  const params = (r.params ?? {}) as Record<string, string>;
+  const path = op.slice(space + 1).replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  return [op.slice(0, space), path, { query: r.query as Query | undefined, headers: r.headers as Record<string, string> | undefined, body: r.body, raw }];
+}
+
+// Calls an operation and resolves to its answer (undefined for 204).
+export function call<K extends Operation>(op: K, ...[r]: CallArguments<K>): Promise<ResponseOf<K>> {
+  const [method, path, options] = prepare(op, r);
+  return request<ResponseOf<K>>(method, path, options);
+}
+
+// Calls an operation and resolves to the Response itself (a file to save).
+export function callRaw<K extends Operation>(op: K, ...[r]: CallArguments<K>): Promise<Response> {
+  const [method, path, options] = prepare(op, r, true);
+  return request<Response>(method, path, options);
+}
+
+// The address of a GET operation, for the browser to go to (a link, a redirect URI).
+export function address<K extends Operation & `GET ${string}`>(op: K, ...[r]: CallArguments<K>): string {
+  const [, path, options] = prepare(op, r);
+  return base + path + queryString(options.query);
+}
 
 // The words a person reads for an error from the API.
 export function describe(error: unknown): string {

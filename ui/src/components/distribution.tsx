@@ -1,8 +1,8 @@
 // A distribution of a certificate to a module's targets: its last outcome per target, and
 // dry-run, execute and rollback for operators.
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Distribution, Job, TargetResult } from "../api/types";
+import { deleteDistribution, dryRunDistribution, executeDistribution, rollbackDistribution } from "../api/distributions";
+import type { Distribution, DryRun, Job, JobResponse, TargetResult } from "../api/types";
 import { formatTime } from "../lib/format";
 import { useCan } from "../session";
 import { ActionButton, Badge, Link } from "./ui";
@@ -30,13 +30,8 @@ export function TargetResults({ results, caption }: { results: TargetResult[]; c
                 {r.rolled_back !== undefined && r.rolled_back && <span class="muted small"> rolled back</span>}
               </td>
               <td>
-                {r.error_code && <code>{r.error_code}</code>} {r.error ?? r.detail ?? ""}
+                {r.error_code && <code>{r.error_code}</code>} {r.error}
                 {r.rollback_error && <div class="bad-text small">Rollback: {r.rollback_error}</div>}
-                {r.steps?.map((s) => (
-                  <div key={s.name} class="small">
-                    {s.ok ? "✓" : "✗"} {s.name}: {s.message}
-                  </div>
-                ))}
               </td>
               <td>{r.duration_ms !== undefined ? `${r.duration_ms} ms` : ""}</td>
             </tr>
@@ -47,11 +42,10 @@ export function TargetResults({ results, caption }: { results: TargetResult[]; c
   );
 }
 
-export function DistributionCard(props: { project: string; certificatePath: string; distribution: Distribution; onChange: () => void }) {
-  const { project, certificatePath, distribution: d, onChange } = props;
+export function DistributionCard(props: { project: string; certificate: string; distribution: Distribution; onChange: () => void }) {
+  const { project, certificate, distribution: d, onChange } = props;
   const can = useCan();
-  const base = `${certificatePath}/distributions/${d.id}`;
-  const [dryRun, setDryRun] = useState<{ ok: boolean; target_results: TargetResult[] } | null>(null);
+  const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const [job, setJob] = useState<Job | null>(null);
   const operator = can("write_certificates", project);
   return (
@@ -67,10 +61,10 @@ export function DistributionCard(props: { project: string; certificatePath: stri
       <TargetResults results={d.last_target_results ?? []} caption="Last run, per target" />
       {operator && (
         <div class="buttons">
-          <ActionButton label="Dry run" run={() => api.post<{ ok: boolean; target_results: TargetResult[] }>(`${base}/dry-run`)} onDone={(r) => setDryRun(r as { ok: boolean; target_results: TargetResult[] })} />
-          <ActionButton kind="primary" label="Execute" run={() => api.post<{ job: Job }>(`${base}/execute`)} onDone={(r) => { setJob((r as { job: Job }).job); onChange(); }} />
-          <ActionButton label="Roll back" confirm="Restore the previous certificate on every target?" run={() => api.post<{ job: Job }>(`${base}/rollback`)} onDone={(r) => { setJob((r as { job: Job }).job); onChange(); }} />
-          <ActionButton kind="danger" label="Remove" confirm="Stop distributing this certificate with this module?" run={() => api.del(base)} onDone={onChange} />
+          <ActionButton label="Dry run" run={() => dryRunDistribution(project, certificate, d.id)} onDone={(r) => setDryRun(r as DryRun)} />
+          <ActionButton kind="primary" label="Execute" run={() => executeDistribution(project, certificate, d.id)} onDone={(r) => { setJob((r as JobResponse).job); onChange(); }} />
+          <ActionButton label="Roll back" confirm="Restore the previous certificate on every target?" run={() => rollbackDistribution(project, certificate, d.id)} onDone={(r) => { setJob((r as JobResponse).job); onChange(); }} />
+          <ActionButton kind="danger" label="Remove" confirm="Stop distributing this certificate with this module?" run={() => deleteDistribution(project, certificate, d.id)} onDone={onChange} />
         </div>
       )}
       {job && (

@@ -2,8 +2,8 @@
 // navigation (what the user's role may see), and the page itself.
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { api } from "../api/client";
-import type { Paged, Project } from "../api/types";
+import { listProjects } from "../api/projects";
+import type { Project } from "../api/types";
 import { useLoad } from "../lib/load";
 import { lastProject, onProjectsChanged, rememberProject } from "../lib/project";
 import { navigate, useLocation } from "../lib/router";
@@ -11,7 +11,7 @@ import { useCan, useSession } from "../session";
 import { ActionButton, ErrorBanner, Link } from "./ui";
 
 export function useProjects() {
-  return useLoad(() => api.get<{ projects: Project[] } & Paged>("/projects", { page_size: 100, page: 1 }), []);
+  return useLoad(() => listProjects({ page_size: 100, page: 1 }), []);
 }
 
 export function currentProjectId(path: string, projects: Project[] | undefined): string | null {

@@ -1,8 +1,9 @@
 // The group-to-role mappings of the LDAP and single sign-on settings: one row per group (a DN or
 // a claim value) with the org role it grants, and the role of people in no mapped group.
+import { everyValue, type OrgRole } from "../api/types";
 import { SelectField } from "./ui";
 
-const roles = ["viewer", "operator", "admin", "owner"];
+const roles = everyValue<OrgRole>()(["viewer", "operator", "admin", "owner"]);
 
 type Row = { org_role: string } & Record<string, string>;
 
@@ -56,13 +57,13 @@ export function RoleMappings<R extends Row>(props: { rows: R[]; field: keyof R &
 }
 
 // "People in no mapped group": a default role, or refused.
-export function FallbackRole(props: { role: string | null; deny: boolean; onChange: (role: string | null, deny: boolean) => void }) {
+export function FallbackRole(props: { role: OrgRole | null; deny: boolean; onChange: (role: OrgRole | null, deny: boolean) => void }) {
   return (
     <SelectField
       label="People in no mapped group"
       value={props.deny ? "refuse" : props.role ?? "viewer"}
       options={[["viewer", "Viewer"], ["operator", "Operator"], ["admin", "Admin"], ["refuse", "Are refused"]]}
-      onChange={(v) => props.onChange(v === "refuse" ? null : v, v === "refuse")}
+      onChange={(v) => props.onChange(v === "refuse" ? null : (v as OrgRole), v === "refuse")}
     />
   );
 }

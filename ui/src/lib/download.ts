@@ -2,10 +2,9 @@
 // session is refreshed and the request retried, and an error is shown in words instead of being
 // saved as the file), then the bytes go through a temporary object URL with the name from
 // Content-Disposition.
-import { request } from "../api/client";
 
-export async function download(method: "GET" | "POST", path: string, fallbackName: string, options: { body?: unknown; query?: Record<string, string> } = {}): Promise<void> {
-  const response = await request<Response>(method, path, { ...options, raw: true });
+export async function download(answer: Promise<Response>, fallbackName: string): Promise<void> {
+  const response = await answer;
   const disposition = response.headers.get("Content-Disposition") ?? "";
   const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
   const blob = await response.blob();

@@ -1,7 +1,7 @@
 // The audit log (org admins): filters, paging, and verification of the chain (owners).
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { AuditEntry, AuditVerification, Paged } from "../api/types";
+import { listAuditLogs, verifyAuditLog } from "../api/audit";
+import type { AuditVerification } from "../api/types";
 import { PagedTable } from "../components/table";
 import { ActionButton, Field } from "../components/ui";
 import { formatTime } from "../lib/format";
@@ -16,7 +16,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
   const actor = query.get("actor_user_id") ?? "";
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
   const list = useLoad(
-    () => api.get<{ logs: AuditEntry[] } & Paged>("/audit-logs", { action, resource_type: resourceType, actor_user_id: actor, page, page_size: 50 }),
+    () => listAuditLogs({ action, resource_type: resourceType, actor_user_id: actor, page, page_size: 50 }),
     [action, resourceType, actor, page],
   );
   const [verification, setVerification] = useState<AuditVerification | null>(null);
@@ -30,7 +30,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
       <h1>Audit log</h1>
       {can("verify_audit_log") && (
         <div class="panel">
-          <ActionButton label="Verify the chain" run={() => api.post<AuditVerification>("/audit-logs/verify", undefined, { limit: 10000, since: typeof verification?.next_since === "string" ? verification.next_since : undefined })} onDone={(r) => setVerification(r as AuditVerification)} />
+          <ActionButton label="Verify the chain" run={() => verifyAuditLog({ limit: 10000, since: typeof verification?.next_since === "string" ? verification.next_since : undefined })} onDone={(r) => setVerification(r as AuditVerification)} />
           {verification && (
             <div role="status" class={verification.intact ? "banner ok" : "banner error"}>
               {verification.intact

@@ -1,8 +1,11 @@
 // One certificate: every field, days left, renew and delete, downloads (with the key, encrypted
 // under a password, for project admins), its jobs, events and distributions.
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Certificate, Distribution, Job, Paged, ProjectEvent, Resource } from "../api/types";
+import { deleteCertificate, downloadCertificate, downloadCertificateWithKey, getCertificate, renewCertificate } from "../api/certificates";
+import { createDistribution, listCertificateDistributions, listModuleConfigs } from "../api/distributions";
+import { listEvents } from "../api/events";
+import { listJobs } from "../api/jobs";
+import type { DownloadRequest } from "../api/types";
 import { DistributionCard } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, KeyValues, Link, Loading } from "../components/ui";
 import { daysLeft, formatTime, humanize } from "../lib/format";
@@ -13,18 +16,18 @@ import { useCan } from "../session";
 
 const busyStatuses = ["issuing", "renewal_pending", "renewal_in_progress"];
 
-function KeyDownload({ path }: { path: string }) {
-  const [format, setFormat] = useState("pkcs12");
+function KeyDownload({ project, id }: { project: string; id: string }) {
+  const [format, setFormat] = useState<NonNullable<DownloadRequest["format"]>>("pkcs12");
   const [password, setPassword] = useState("");
   const { busy, error, submit } = useSubmit(async () => {
-    await download("POST", `${path}/download`, `certificate.${format === "pkcs12" ? "p12" : format}`, { body: { format, include_private_key: true, password } });
+    await download(downloadCertificateWithKey(project, id, { format, include_private_key: true, password }), `certificate.${format === "pkcs12" ? "p12" : format}`);
     setPassword("");
   });
   return (
     <form class="inline-form" onSubmit={submit} aria-label="Download with the private key">
       <Field label="Format">
         {(id) => (
-          <select id={id} value={format} onChange={(e) => setFormat((e.target as HTMLSelectElement).value)}>
+          <select id={id} value={format} onChange={(e) => setFormat((e.target as HTMLSelectElement).value as typeof format)}>
             <option value="pkcs12">PKCS#12 (.p12)</option>
             <option value="pem">PEM with encrypted key</option>
             <option value="zip">ZIP with encrypted key</option>
@@ -44,8 +47,8 @@ function KeyDownload({ path }: { path: string }) {
   );
 }
 
-function AddDistribution({ project, path, onAdded }: { project: string; path: string; onAdded: () => void }) {
-  const modules = useLoad(() => api.get<{ modules: Resource[] } & Paged>(`/projects/${project}/modules`, { page_size: 100 }), [project]);
+function AddDistribution({ project, certificate, onAdded }: { project: string; certificate: string; onAdded: () => void }) {
+  const modules = useLoad(() => listModuleConfigs(project, { page_size: 100 }), [project]);
   const [module, setModule] = useState("");
   if (modules.error) return <ErrorBanner error={modules.error} />;
   if (!modules.data) return null;
@@ -70,18 +73,17 @@ function AddDistribution({ project, path, onAdded }: { project: string; path: st
           </select>
         )}
       </Field>
-      <ActionButton label="Add distribution" run={() => api.post(`${path}/distributions`, { module_config_id: module })} onDone={onAdded} />
+      <ActionButton label="Add distribution" run={() => createDistribution(project, certificate, module)} onDone={onAdded} />
     </div>
   );
 }
 
 export function CertificateDetail({ project, id }: { project: string; id: string }) {
   const can = useCan();
-  const path = `/projects/${project}/certificates/${id}`;
-  const cert = useLoad(() => api.get<{ certificate: Certificate }>(path), [path]);
-  const jobs = useLoad(() => api.get<{ jobs: Job[] } & Paged>(`/projects/${project}/jobs`, { certificate_id: id, page_size: 10 }), [project, id]);
-  const events = useLoad(() => api.get<{ events: ProjectEvent[] } & Paged>(`/projects/${project}/events`, { page_size: 100 }), [project]);
-  const distributions = useLoad(() => api.get<Distribution[]>(`${path}/distributions`), [path]);
+  const cert = useLoad(() => getCertificate(project, id), [project, id]);
+  const jobs = useLoad(() => listJobs(project, { certificate_id: id, page_size: 10 }), [project, id]);
+  const events = useLoad(() => listEvents(project, { page_size: 100 }), [project]);
+  const distributions = useLoad(() => listCertificateDistributions(project, id), [project, id]);
   const c = cert.data?.certificate;
   // Followed while a job of it can still move it on (an issuance out of attempts leaves the
   // certificate `issuing` for good: nothing to wait for then).
@@ -117,7 +119,7 @@ export function CertificateDetail({ project, id }: { project: string; id: string
           <ActionButton
             kind="primary"
             label="Renew now"
-            run={() => api.post(`${path}/renew`)}
+            run={() => renewCertificate(project, id)}
             onDone={() => {
               cert.reload();
               jobs.reload();
@@ -129,7 +131,7 @@ export function CertificateDetail({ project, id }: { project: string; id: string
             kind="danger"
             label="Delete"
             confirm={`Delete ${c.common_name}? Its key and issued material are removed.`}
-            run={() => api.del(path)}
+            run={() => deleteCertificate(project, id)}
             onDone={() => navigate(`/p/${project}/certificates`)}
           />
         )}
@@ -158,10 +160,10 @@ export function CertificateDetail({ project, id }: { project: string; id: string
       {issued ? (
         <>
           <div class="buttons">
-            <ActionButton label="Certificate and chain (PEM)" run={() => download("GET", `${path}/download`, "certificate.pem", { query: { format: "pem" } })} />
-            <ActionButton label="ZIP (cert, chain, full chain)" run={() => download("GET", `${path}/download`, "certificate.zip", { query: { format: "zip" } })} />
+            <ActionButton label="Certificate and chain (PEM)" run={() => download(downloadCertificate(project, id, "pem"), "certificate.pem")} />
+            <ActionButton label="ZIP (cert, chain, full chain)" run={() => download(downloadCertificate(project, id, "zip"), "certificate.zip")} />
           </div>
-          {can("export_private_key", project) && <KeyDownload path={path} />}
+          {can("export_private_key", project) && <KeyDownload project={project} id={id} />}
         </>
       ) : (
         <p class="muted">Nothing has been issued yet.</p>
@@ -183,10 +185,10 @@ export function CertificateDetail({ project, id }: { project: string; id: string
       <h2>Distributions</h2>
       <ErrorBanner error={distributions.error} />
       {distributions.data?.map((d) => (
-        <DistributionCard key={d.id} project={project} certificatePath={path} distribution={d} onChange={distributions.reload} />
+        <DistributionCard key={d.id} project={project} certificate={id} distribution={d} onChange={distributions.reload} />
       ))}
       {distributions.data?.length === 0 && <p class="muted">This certificate is not distributed anywhere.</p>}
-      {can("write_certificates", project) && <AddDistribution project={project} path={path} onAdded={distributions.reload} />}
+      {can("write_certificates", project) && <AddDistribution project={project} certificate={id} onAdded={distributions.reload} />}
 
       <h2>Recent events</h2>
       <ErrorBanner error={events.error} />

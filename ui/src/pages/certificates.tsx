@@ -1,8 +1,9 @@
 // The certificates of a project: filters, sort, search by name and paging, all done by the
 // server (a project may hold 100,000 certificates); the create form for operators.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Certificate, Job, Paged, Resource } from "../api/types";
+import { listAcmeAccounts } from "../api/acme";
+import { createCertificate, listCertificates } from "../api/certificates";
+import type { CertificateCreate, KeyType } from "../api/types";
 import { certificateStatuses, keyTypes } from "../api/types";
 import { PagedTable } from "../components/table";
 import { Badge, ErrorBanner, Field, Link, SelectField } from "../components/ui";
@@ -14,15 +15,15 @@ import { useCan } from "../session";
 const pageSize = 25;
 
 function CreateCertificate({ project, onCancel }: { project: string; onCancel: () => void }) {
-  const accounts = useLoad(() => api.get<{ acme_accounts: Resource[] } & Paged>(`/projects/${project}/acme-accounts`, { page_size: 100 }), [project]);
+  const accounts = useLoad(() => listAcmeAccounts(project, { page_size: 100 }), [project]);
   const [commonName, setCommonName] = useState("");
   const [sans, setSans] = useState("");
-  const [keyType, setKeyType] = useState<string>("ecdsa_p256");
+  const [keyType, setKeyType] = useState<KeyType>("ecdsa_p256");
   const [threshold, setThreshold] = useState("30");
   const [autoRenew, setAutoRenew] = useState(true);
   const [account, setAccount] = useState("");
   const { busy, error, submit } = useSubmit(async () => {
-    const body: Record<string, unknown> = {
+    const body: CertificateCreate = {
         common_name: commonName.trim(),
         sans: sans.split(/[\s,]+/).filter(Boolean),
         key_type: keyType,
@@ -30,7 +31,7 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
         auto_renew: autoRenew,
       };
       if (account) body.acme_account_id = account;
-      const created = await api.post<{ certificate: Certificate; job: Job }>(`/projects/${project}/certificates`, body);
+      const created = await createCertificate(project, body);
     navigate(`/p/${project}/certificates/${created.certificate.id}`);
   });
 
@@ -45,7 +46,7 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
         <Field label="Other names (SANs)" hint="Separated by commas or spaces; the common name is added">
           {(id) => <input id={id} value={sans} onInput={(e) => setSans((e.target as HTMLInputElement).value)} />}
         </Field>
-        <SelectField label="Key type" value={keyType} options={[...keyTypes]} onChange={setKeyType} />
+        <SelectField label="Key type" value={keyType} options={[...keyTypes]} onChange={(v) => setKeyType(v as KeyType)} />
         <Field label="Renew this many days before expiry">
           {(id) => <input id={id} type="number" min={1} max={365} value={threshold} onInput={(e) => setThreshold((e.target as HTMLInputElement).value)} />}
         </Field>
@@ -108,7 +109,7 @@ export function Certificates({ project, query }: { project: string; query: URLSe
 
   const list = useLoad(
     () =>
-      api.get<{ certificates: Certificate[] } & Paged>(`/projects/${project}/certificates`, {
+      listCertificates(project, {
         status,
         expiring_within_days: expiring,
         issuer_type: issuer,

@@ -3,8 +3,12 @@
 // table of fields, plus each kind's own checks (validate, key rollover, DNS test, module health,
 // channel test and deliveries). Secrets are write-only: the API says whether one is set.
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Delivery, DnsTest, Paged, Resource, TargetResult } from "../api/types";
+import { rolloverAcmeAccountKey, validateAcmeAccount } from "../api/acme";
+import { createConfig, deleteConfig, listConfig, updateConfig, type ConfigKind, type ConfigResource as Resource } from "../api/configuration";
+import { checkModuleHealth } from "../api/distributions";
+import { testDnsCredential, zoneRateLimits } from "../api/dns";
+import { listDeliveries, testChannel } from "../api/notifications";
+import type { Delivery, DnsCredentialTest, TargetResult } from "../api/types";
 import { TargetResults } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, Link, Loading, Pager } from "../components/ui";
 import { formatTime, humanize } from "../lib/format";
@@ -19,16 +23,15 @@ interface FieldSpec {
   kind: FieldKind;
   required?: boolean;
   options?: string[];
-  reference?: string; // the resource path of a reference ("dns-credentials")
+  reference?: ConfigKind; // the kind of a reference ("dns-credentials")
   hint?: string;
   initial?: string | boolean;
 }
 
 interface KindSpec {
-  path: string;
+  path: ConfigKind;
   title: string;
   singular: string;
-  plural: string;
   fields: FieldSpec[];
   columns: (r: Resource) => [string, string][];
 }
@@ -40,7 +43,6 @@ const kinds: KindSpec[] = [
     path: "acme-accounts",
     title: "ACME accounts",
     singular: "acme_account",
-    plural: "acme_accounts",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "directory_url", label: "Directory URL", kind: "text", required: true, hint: "https://… of the CA's ACME directory" },
@@ -59,7 +61,6 @@ const kinds: KindSpec[] = [
     path: "dns-credentials",
     title: "DNS credentials",
     singular: "dns_credential",
-    plural: "dns_credentials",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "provider", label: "Provider", kind: "select", options: ["rfc2136", "exec"], required: true },
@@ -77,7 +78,6 @@ const kinds: KindSpec[] = [
     path: "zones",
     title: "Zones",
     singular: "zone",
-    plural: "zones",
     fields: [
       { name: "domain", label: "Domain", kind: "text", required: true, hint: "The zone's apex, e.g. example.com" },
       { name: "dns_credential_id", label: "DNS credential", kind: "reference", reference: "dns-credentials", required: true },
@@ -88,7 +88,6 @@ const kinds: KindSpec[] = [
     path: "credentials",
     title: "Credentials",
     singular: "credential",
-    plural: "credentials",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "kind", label: "Kind", kind: "select", options: ["ssh_key", "password", "token"], required: true },
@@ -105,7 +104,6 @@ const kinds: KindSpec[] = [
     path: "modules",
     title: "Distribution modules",
     singular: "module",
-    plural: "modules",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "module", label: "Module", kind: "select", options: ["ssh", "file", "haproxy", "webhook"], required: true },
@@ -123,7 +121,6 @@ const kinds: KindSpec[] = [
     path: "notification-channels",
     title: "Notification channels",
     singular: "notification_channel",
-    plural: "notification_channels",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "kind", label: "Kind", kind: "select", options: ["email", "webhook", "slack", "teams", "discord", "telegram"], required: true },
@@ -141,7 +138,6 @@ const kinds: KindSpec[] = [
     path: "notification-rules",
     title: "Notification rules",
     singular: "notification_rule",
-    plural: "notification_rules",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "events", label: "Events", kind: "list", hint: `Comma-separated: ${eventKinds.join(", ")}` },
@@ -221,16 +217,16 @@ function bodyOf(spec: KindSpec, values: Record<string, string | boolean>, item?:
   return body;
 }
 
-function Reference({ project, path, id, value, onChange }: { project: string; path: string; id: string; value: string; onChange: (v: string) => void }) {
-  const list = useLoad(() => api.get<Record<string, Resource[]> & Paged>(`/projects/${project}/${path}`, { page_size: 100 }), [project, path]);
-  const items = list.data ? (Object.values(list.data).find(Array.isArray) as Resource[] | undefined) ?? [] : [];
+function Reference({ project, kind, id, value, onChange }: { project: string; kind: ConfigKind; id: string; value: string; onChange: (v: string) => void }) {
+  const list = useLoad(() => listConfig(project, kind, { page_size: 100 }), [project, kind]);
+  const items = list.data?.items ?? [];
   if (list.error) return <ErrorBanner error={list.error} />;
   return (
     <select id={id} value={value} required onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
       <option value="">Choose…</option>
       {items.map((r) => (
         <option key={r.id} value={r.id}>
-          {r.name ?? r.id}
+          {String(r.name ?? r.id)}
         </option>
       ))}
     </select>
@@ -243,8 +239,8 @@ function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: str
   );
   const set = (name: string, v: string | boolean) => setValues((old) => ({ ...old, [name]: v }));
   const { busy, error, submit } = useSubmit(async () => {
-    if (item) await api.patch(`/projects/${project}/${spec.path}/${item.id}`, bodyOf(spec, values, item));
-      else await api.post(`/projects/${project}/${spec.path}`, bodyOf(spec, values));
+    if (item) await updateConfig(project, spec.path, item.id, bodyOf(spec, values, item));
+      else await createConfig(project, spec.path, bodyOf(spec, values));
     onSaved();
   });
   return (
@@ -274,7 +270,7 @@ function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: str
                       ))}
                     </select>
                   );
-                if (f.kind === "reference") return <Reference project={project} path={f.reference!} id={id} value={value} onChange={(v) => set(f.name, v)} />;
+                if (f.kind === "reference") return <Reference project={project} kind={f.reference!} id={id} value={value} onChange={(v) => set(f.name, v)} />;
                 if (f.kind === "settings" || f.kind === "targets" || (f.kind === "secret" && spec.path === "credentials"))
                   return <textarea id={id} rows={4} value={value} onInput={onInput} spellcheck={false} autocomplete="off" />;
                 if (f.kind === "secret") return <input id={id} type="password" autocomplete="new-password" value={value} onInput={onInput} />;
@@ -299,27 +295,26 @@ function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: str
 // The checks and views each kind adds to its rows.
 function Extras({ project, spec, item, admin, operator, onChange }: { project: string; spec: KindSpec; item: Resource; admin: boolean; operator: boolean; onChange: () => void }) {
   const [result, setResult] = useState<unknown>(null);
-  const base = `/projects/${project}/${spec.path}/${item.id}`;
   const show = (r: unknown) => setResult(r);
   let buttons = null;
   if (spec.path === "acme-accounts" && admin) {
     buttons = (
       <>
-        <ActionButton label="Validate" run={() => api.post(`${base}/validate`)} onDone={onChange} />
-        <ActionButton label="Roll over key" confirm="Make a new account key and tell the CA?" run={() => api.post(`${base}/rollover-key`)} onDone={onChange} />
+        <ActionButton label="Validate" run={() => validateAcmeAccount(project, item.id)} onDone={onChange} />
+        <ActionButton label="Roll over key" confirm="Make a new account key and tell the CA?" run={() => rolloverAcmeAccountKey(project, item.id)} onDone={onChange} />
       </>
     );
   } else if (spec.path === "dns-credentials" && admin) {
-    buttons = <ActionButton label="Test" run={() => api.post<DnsTest>(`${base}/test`, {})} onDone={show} />;
+    buttons = <ActionButton label="Test" run={() => testDnsCredential(project, item.id)} onDone={show} />;
   } else if (spec.path === "zones") {
-    buttons = <ActionButton label="CA rate limits" run={() => api.get(`${base}/rate-limits`)} onDone={show} />;
+    buttons = <ActionButton label="CA rate limits" run={() => zoneRateLimits(project, item.id)} onDone={show} />;
   } else if (spec.path === "modules" && operator) {
-    buttons = <ActionButton label="Health check" run={() => api.post(`${base}/health`)} onDone={show} />;
+    buttons = <ActionButton label="Health check" run={() => checkModuleHealth(project, item.id)} onDone={show} />;
   } else if (spec.path === "notification-channels") {
     buttons = (
       <>
-        {admin && <ActionButton label="Send test" run={() => api.post(`${base}/test`)} onDone={show} />}
-        <ActionButton label="Deliveries" run={() => api.get<{ deliveries: Delivery[] }>(`${base}/deliveries`, { page_size: 20 })} onDone={show} />
+        {admin && <ActionButton label="Send test" run={() => testChannel(project, item.id)} onDone={show} />}
+        <ActionButton label="Deliveries" run={() => listDeliveries(project, item.id, { page_size: 20 })} onDone={show} />
       </>
     );
   }
@@ -334,7 +329,7 @@ function Extras({ project, spec, item, admin, operator, onChange }: { project: s
 function ResultView({ result }: { result: unknown }) {
   const r = result as Record<string, unknown>;
   if (Array.isArray(r.steps)) {
-    const t = r as unknown as DnsTest;
+    const t = r as unknown as DnsCredentialTest;
     return (
       <div role="status" class="result">
         <strong>{t.ok ? "Test passed" : "Test failed"}</strong>
@@ -395,12 +390,12 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
-    () => (spec ? api.get<Record<string, Resource[]> & Paged>(`/projects/${project}/${spec.path}`, { page, page_size: 25 }) : Promise.resolve(undefined)),
+    () => (spec ? listConfig(project, spec.path, { page, page_size: 25 }) : Promise.resolve(undefined)),
     [project, kind, page],
   );
   const admin = can("manage_project_config", project);
   const [editing, setEditing] = useState<string | null>(null);
-  const items = (spec && (list.data?.[spec.plural] as Resource[] | undefined)) ?? [];
+  const items = (spec && list.data?.items) ?? [];
   return (
     <section>
       <h1>Configuration</h1>
@@ -474,7 +469,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
                     kind="danger"
                     label="Delete"
                     confirm={`Delete ${String(item.name ?? item.domain ?? item.id)}?`}
-                    run={() => api.del(`/projects/${project}/${spec.path}/${item.id}`)}
+                    run={() => deleteConfig(project, spec.path, item.id)}
                     onDone={list.reload}
                   />
                 )}

@@ -1,21 +1,12 @@
 // The morning view of a project: certificates by status, what expires soon, failed renewals,
 // recent failed jobs and distributions, and the expiry outlook for the next 13 weeks.
-import { api } from "../api/client";
-import type { Certificate, Distribution, Job, Paged } from "../api/types";
+import { certificateSummary, listCertificates } from "../api/certificates";
+import { listDistributions } from "../api/distributions";
+import { listJobs } from "../api/jobs";
 import { certificateStatuses } from "../api/types";
 import { Badge, ErrorBanner, Link, Loading } from "../components/ui";
 import { daysLeft, formatDate, formatTime, humanize } from "../lib/format";
 import { useLoad } from "../lib/load";
-
-interface Summary {
-  certificates: {
-    total: number;
-    by_status: Record<string, number>;
-    expired: number;
-    expiring_within_days: Record<string, number>;
-    expiring_by_week: number[];
-  };
-}
 
 function ExpiryChart({ weeks }: { weeks: number[] }) {
   const max = Math.max(1, ...weeks);
@@ -51,12 +42,12 @@ function ExpiryChart({ weeks }: { weeks: number[] }) {
 }
 
 export function Dashboard({ project }: { project: string }) {
-  const summary = useLoad(() => api.get<Summary>(`/projects/${project}/summary`), [project]);
+  const summary = useLoad(() => certificateSummary(project), [project]);
   // Failed (will retry) and dead (out of attempts), newest first.
   const failedJobs = useLoad(async () => {
     const pages = await Promise.all(
       ["failed", "dead"].map((status) =>
-        api.get<{ jobs: Job[] } & Paged>(`/projects/${project}/jobs`, { status, page_size: 5 }),
+        listJobs(project, { status, page_size: 5 }),
       ),
     );
     const jobs = pages.flatMap((p) => p.jobs).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
@@ -64,7 +55,7 @@ export function Dashboard({ project }: { project: string }) {
   }, [project]);
   const soonest = useLoad(
     () =>
-      api.get<{ certificates: Certificate[] } & Paged>(`/projects/${project}/certificates`, {
+      listCertificates(project, {
         expiring_within_days: 30,
         sort: "expires_at",
         order: "asc",
@@ -73,7 +64,7 @@ export function Dashboard({ project }: { project: string }) {
     [project],
   );
   const distributions = useLoad(
-    () => api.get<{ distributions: Distribution[] } & Paged>(`/projects/${project}/distributions`, { page_size: 50 }),
+    () => listDistributions(project, { page_size: 50 }),
     [project],
   );
   const base = `/p/${project}`;
@@ -105,7 +96,7 @@ export function Dashboard({ project }: { project: string }) {
             <Link class={`tile ${c.expired > 0 ? "alert" : ""}`} href={`${base}/certificates?expiring=0`}>
               <span class="tile-n">{c.expired}</span> expired
             </Link>
-            {["7", "14", "30"].map((d) => (
+            {(["7", "14", "30"] as const).map((d) => (
               <Link key={d} class="tile" href={`${base}/certificates?expiring=${d}`}>
                 <span class="tile-n">{c.expiring_within_days[d] ?? 0}</span> within {d} days
               </Link>

@@ -1,6 +1,5 @@
 // Every distribution of the project with its last outcome, paged by the server.
-import { api } from "../api/client";
-import type { Distribution, Paged } from "../api/types";
+import { listDistributions } from "../api/distributions";
 import { PagedTable } from "../components/table";
 import { Badge, Link } from "../components/ui";
 import { formatTime } from "../lib/format";
@@ -11,7 +10,7 @@ const pageSize = 25;
 
 export function Distributions({ project, query }: { project: string; query: URLSearchParams }) {
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
-  const list = useLoad(() => api.get<{ distributions: Distribution[] } & Paged>(`/projects/${project}/distributions`, { page, page_size: pageSize }), [project, page]);
+  const list = useLoad(() => listDistributions(project, { page, page_size: pageSize }), [project, page]);
   return (
     <section>
       <h1>Distributions</h1>

@@ -1,7 +1,7 @@
 // One job: its fields, retry and cancel, and its log, which follows the job while it runs.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Job, JobLog } from "../api/types";
+import { cancelJob, getJob, readJobLog, retryJob } from "../api/jobs";
+import type { JobLogEntry } from "../api/types";
 import { ActionButton, Badge, ErrorBanner, KeyValues, Link, Loading } from "../components/ui";
 import { formatTime, humanize } from "../lib/format";
 import { useLoad, usePoll } from "../lib/load";
@@ -9,17 +9,18 @@ import { useCan } from "../session";
 
 // The log in write order, read with the list's cursor: each call returns what was written
 // since the last one, so a growing log is followed without skipping or repeating a line.
-function useJobLog(path: string) {
-  const [lines, setLines] = useState<JobLog[]>([]);
+function useJobLog(project: string, id: string) {
+  const job = `${project}/${id}`; // whose log the state is
+  const [lines, setLines] = useState<JobLogEntry[]>([]);
   const [error, setError] = useState<unknown>(null);
-  const state = useRef<{ path: string; cursor: string | undefined; busy: boolean }>({ path, cursor: undefined, busy: false });
+  const state = useRef<{ job: string; cursor: string | undefined; busy: boolean }>({ job, cursor: undefined, busy: false });
   const more = useCallback(async () => {
     const s = state.current;
-    if (s.busy || s.path !== path) return;
+    if (s.busy || s.job !== job) return;
     s.busy = true;
     try {
       for (let i = 0; i < 20; i++) {  // bounded: at most 20 reads of 500 lines per tick
-        const answer = await api.get<{ logs: JobLog[]; next_cursor: string; has_more?: boolean }>(`${path}/logs`, { limit: 500, cursor: s.cursor });
+        const answer = await readJobLog(project, id, { limit: 500, cursor: s.cursor });
         if (state.current !== s) return;  // another job's page took over meanwhile
         if (answer.logs.length) setLines((l) => [...l, ...answer.logs]);
         s.cursor = answer.next_cursor;
@@ -31,9 +32,9 @@ function useJobLog(path: string) {
     } finally {
       s.busy = false;
     }
-  }, [path]);
+  }, [job]);
   useEffect(() => {
-    state.current = { path, cursor: undefined, busy: false };
+    state.current = { job, cursor: undefined, busy: false };
     setLines([]);
     void more();
   }, [more]);
@@ -42,9 +43,8 @@ function useJobLog(path: string) {
 
 export function JobDetail({ project, id }: { project: string; id: string }) {
   const can = useCan();
-  const path = `/projects/${project}/jobs/${id}`;
-  const job = useLoad(() => api.get<{ job: Job }>(path), [path]);
-  const log = useJobLog(path);
+  const job = useLoad(() => getJob(project, id), [project, id]);
+  const log = useJobLog(project, id);
   const j = job.data?.job;
   const running = !!j && (j.status === "pending" || j.status === "active");
   usePoll(running, 1500, () => {
@@ -77,10 +77,10 @@ export function JobDetail({ project, id }: { project: string; id: string }) {
       )}
       <div class="buttons">
         {can("retry_job", project) && (j.status === "failed" || j.status === "dead" || j.status === "cancelled") && (
-          <ActionButton kind="primary" label="Retry" run={() => api.post(`${path}/retry`)} onDone={job.reload} />
+          <ActionButton kind="primary" label="Retry" run={() => retryJob(project, id)} onDone={job.reload} />
         )}
         {can("cancel_job", project) && !finished && !j.cancel_requested && (
-          <ActionButton kind="danger" label="Cancel" confirm="Cancel this job?" run={() => api.post(`${path}/cancel`)} onDone={job.reload} />
+          <ActionButton kind="danger" label="Cancel" confirm="Cancel this job?" run={() => cancelJob(project, id)} onDone={job.reload} />
         )}
       </div>
       <KeyValues

@@ -1,6 +1,6 @@
 // The project's jobs, newest first, filtered by status and type, paged by the server.
-import { api } from "../api/client";
-import type { Job, Paged } from "../api/types";
+import { listJobs } from "../api/jobs";
+import { everyValue, type Job } from "../api/types";
 import { PagedTable } from "../components/table";
 import { Badge, Link, SelectField } from "../components/ui";
 import { formatTime, humanize } from "../lib/format";
@@ -8,8 +8,8 @@ import { useLoad } from "../lib/load";
 import { setQuery } from "../lib/router";
 
 const pageSize = 25;
-export const jobStatuses = ["pending", "active", "completed", "failed", "dead", "cancelled"];
-export const jobTypes = [
+export const jobStatuses = everyValue<Job["status"]>()(["pending", "active", "completed", "failed", "dead", "cancelled"]);
+export const jobTypes = everyValue<Job["type"]>()([
   "issue_certificate",
   "renew_certificate",
   "msca_renew_certificate",
@@ -18,14 +18,14 @@ export const jobTypes = [
   "distribution_execute",
   "distribution_rollback",
   "notification_delivery",
-];
+]);
 
 export function Jobs({ project, query }: { project: string; query: URLSearchParams }) {
   const status = query.get("status") ?? "";
   const type = query.get("type") ?? "";
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
   const list = useLoad(
-    () => api.get<{ jobs: Job[] } & Paged>(`/projects/${project}/jobs`, { status, type, page, page_size: pageSize }),
+    () => listJobs(project, { status, type, page, page_size: pageSize }),
     [project, status, type, page],
   );
   return (

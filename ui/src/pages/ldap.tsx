@@ -2,19 +2,19 @@
 // and their groups are found, and which org role each group grants. The bind password is
 // write-only. The test runs on the saved settings, optionally with a person's login.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { LdapSettings, LdapTest } from "../api/types";
+import { getLdapSettings, putLdapSettings, testLdapSettings } from "../api/settings";
+import type { LdapSettings, LdapSettingsInput, LdapTestResult } from "../api/types";
 import { RoleMappings, FallbackRole } from "../components/mappings";
 import { ActionButton, ErrorBanner, Field, Loading, Notice, SelectField } from "../components/ui";
 import { useLoad, useSubmit } from "../lib/load";
 
 export function Ldap() {
-  const settings = useLoad(() => api.get<LdapSettings>("/settings/ldap"), []);
+  const settings = useLoad(() => getLdapSettings(), []);
   const [form, setForm] = useState<LdapSettings | null>(null);
   const [password, setPassword] = useState("");
   const [saved, setSaved] = useState(false);
   const [login, setLogin] = useState({ username: "", password: "" });
-  const [test, setTest] = useState<LdapTest | null>(null);
+  const [test, setTest] = useState<LdapTestResult | null>(null);
   useEffect(() => {
     if (settings.data) setForm(settings.data);
   }, [settings.data]);
@@ -22,7 +22,7 @@ export function Ldap() {
     if (!form) return;
     setSaved(false);
     const { bind_password_configured: _configured, ...fields } = form;
-    const body: Record<string, unknown> = {
+    const body: LdapSettingsInput = {
       ...fields,
       port: Number(form.port) || (form.security === "ldaps" ? 636 : 389),
       connect_timeout_seconds: Number(form.connect_timeout_seconds) || 5,
@@ -30,7 +30,7 @@ export function Ldap() {
       default_org_role: form.deny_without_group ? null : form.default_org_role,
     };
     if (password) body.bind_password = password;
-    const answer = await api.put<LdapSettings>("/settings/ldap", body);
+    const answer = await putLdapSettings(body);
     setForm(answer);
     setPassword("");
     setSaved(true);
@@ -111,8 +111,8 @@ export function Ldap() {
         </div>
         <ActionButton
           label="Test the directory"
-          run={() => api.post<LdapTest>("/settings/ldap/test", login.username ? login : {})}
-          onDone={(r) => setTest(r as LdapTest)}
+          run={() => testLdapSettings(login.username ? login : {})}
+          onDone={(r) => setTest(r as LdapTestResult)}
         />
         {test && (
           <div role="status" class="result">

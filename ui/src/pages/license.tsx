@@ -1,7 +1,6 @@
 // The licence: its status for everyone, activation for owners.
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { LicenseStatus } from "../api/types";
+import { activateLicense, licenseStatus } from "../api/license";
 import { ErrorBanner, Field, KeyValues, Loading, Notice } from "../components/ui";
 import { formatTime } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
@@ -9,12 +8,12 @@ import { useCan } from "../session";
 
 export function License() {
   const can = useCan();
-  const status = useLoad(() => api.get<LicenseStatus>("/license/status"), []);
+  const status = useLoad(() => licenseStatus(), []);
   const [key, setKey] = useState("");
   const [done, setDone] = useState(false);
   const { error, submit: activate } = useSubmit(async () => {
     setDone(false);
-    await api.post("/license/activate", { license_key: key.trim() });
+    await activateLicense(key.trim());
     setKey("");
     setDone(true);
     status.reload();

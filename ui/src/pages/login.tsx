@@ -1,8 +1,8 @@
 // Sign in: username and password, then the one-time code when the user has TOTP enrolled; or
 // single sign-on through the org's identity provider when it is offered.
 import { useEffect, useState } from "preact/hooks";
-import { api, request } from "../api/client";
-import type { LoginResponse } from "../api/types";
+import { login, oidcLoginAddress, oidcOffer, verifyOtp } from "../api/auth";
+import type { OidcOffer } from "../api/types";
 import { ErrorBanner, Field } from "../components/ui";
 import { useSubmit } from "../lib/load";
 
@@ -32,24 +32,24 @@ export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [otpSession, setOtpSession] = useState<string | null>(null);
-  const [sso, setSso] = useState<{ enabled: boolean; display_name?: string } | null>(null);
+  const [sso, setSso] = useState<OidcOffer | null>(null);
   // A single sign-on that failed comes back here with what went wrong (the server's words).
   const [ssoError] = useState(() => {
     const code = new URLSearchParams(window.location.search).get("sso_error");
     return code === null ? null : ssoMessages[code] ?? "Single sign-on failed. Start again.";
   });
   useEffect(() => {
-    api.get<{ enabled: boolean; display_name?: string }>("/auth/oidc").then(setSso, () => setSso(null));
+    oidcOffer().then(setSso, () => setSso(null));
     if (ssoError) window.history.replaceState(null, "", window.location.pathname);
   }, []);
   const { busy, error, submit } = useSubmit(async () => {
     if (otpSession) {
-      await request("POST", "/auth/otp/verify", { body: { code: code.trim() }, headers: { "X-OTP-Session-ID": otpSession } });
+      await verifyOtp(otpSession, code.trim());
       await onSignedIn();
       return;
     }
-    const answer = await api.post<LoginResponse>("/auth/login", { username, password });
-    if (answer.otp_required && answer.otp_session_id) {
+    const answer = await login({ username, password });
+    if ("otp_required" in answer && answer.otp_required && answer.otp_session_id) {
       setOtpSession(answer.otp_session_id);
       setPassword("");
     } else {
@@ -129,7 +129,7 @@ export function Login({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
               {busy ? "Signing in…" : "Sign in"}
             </button>
             {sso?.enabled && (
-              <a class="button" href="/api/v1/auth/oidc/login">
+              <a class="button" href={oidcLoginAddress()}>
                 Sign in with {sso.display_name}
               </a>
             )}

@@ -2,8 +2,9 @@
 // that name a person and their groups, and the role each group grants. The client secret is
 // write-only.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { OidcSettings } from "../api/types";
+import { oidcCallbackAddress } from "../api/auth";
+import { getOidcSettings, putOidcSettings } from "../api/settings";
+import type { OidcSettings, OidcSettingsInput } from "../api/types";
 import { RoleMappings, FallbackRole } from "../components/mappings";
 import { ErrorBanner, Field, Loading, Notice } from "../components/ui";
 import { useLoad, useSubmit } from "../lib/load";
@@ -15,7 +16,7 @@ function defaults(): OidcSettings {
     issuer: "",
     client_id: "",
     client_secret_configured: false,
-    redirect_uri: `${window.location.origin}/api/v1/auth/oidc/callback`,
+    redirect_uri: oidcCallbackAddress(),
     scopes: ["openid", "profile", "email"],
     username_claim: "preferred_username",
     groups_claim: "groups",
@@ -27,7 +28,7 @@ function defaults(): OidcSettings {
 }
 
 export function Oidc() {
-  const settings = useLoad(() => api.get<OidcSettings>("/settings/oidc"), []);
+  const settings = useLoad(() => getOidcSettings(), []);
   const [form, setForm] = useState<OidcSettings | null>(null);
   const [secret, setSecret] = useState("");
   const [removeSecret, setRemoveSecret] = useState(false);
@@ -39,10 +40,10 @@ export function Oidc() {
     if (!form) return;
     setSaved(false);
     const { client_secret_configured: _configured, ...fields } = form;
-    const body: Record<string, unknown> = { ...fields, default_org_role: form.deny_without_group ? null : form.default_org_role };
+    const body: OidcSettingsInput = { ...fields, default_org_role: form.deny_without_group ? null : form.default_org_role };
     if (secret) body.client_secret = secret;
     else if (removeSecret) body.client_secret = "";
-    const answer = await api.put<OidcSettings>("/settings/oidc", body);
+    const answer = await putOidcSettings(body);
     setForm(answer);
     setSecret("");
     setRemoveSecret(false);

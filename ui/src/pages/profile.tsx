@@ -1,8 +1,8 @@
 // The user's own settings: time zone and language (every time in the UI follows them),
 // notification choices, and the TOTP second factor.
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Profile } from "../api/types";
+import { disableTotp, enableTotp, setUpTotp, updateProfile } from "../api/auth";
+import type { TotpSetup } from "../api/types";
 import { ErrorBanner, Field, KeyValues, Notice } from "../components/ui";
 import { timeZone } from "../lib/format";
 import { useSubmit } from "../lib/load";
@@ -18,14 +18,14 @@ function zones(): string[] {
 }
 
 function Totp({ enabled, onChange }: { enabled: boolean; onChange: () => Promise<void> }) {
-  const [setup, setSetup] = useState<{ secret: string; otpauth_url: string } | null>(null);
+  const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [code, setCode] = useState("");
   const [error, setError] = useState<unknown>(null);
-  const run = async (e: Event, path: string) => {
+  const run = async (e: Event, action: (code: string) => Promise<unknown>) => {
     e.preventDefault();
     setError(null);
     try {
-      await api.post(path, { code: code.trim() });
+      await action(code.trim());
       setSetup(null);
       setCode("");
       await onChange();
@@ -43,7 +43,7 @@ function Totp({ enabled, onChange }: { enabled: boolean; onChange: () => Promise
       <h2>Two-factor sign-in (TOTP)</h2>
       <ErrorBanner error={error} />
       {enabled ? (
-        <form onSubmit={(e) => run(e, "/auth/totp/disable")} class="inline-form" aria-label="Turn off TOTP">
+        <form onSubmit={(e) => run(e, disableTotp)} class="inline-form" aria-label="Turn off TOTP">
           <p>On.</p>
           {codeField}
           <button type="submit" class="danger">
@@ -51,7 +51,7 @@ function Totp({ enabled, onChange }: { enabled: boolean; onChange: () => Promise
           </button>
         </form>
       ) : setup ? (
-        <form onSubmit={(e) => run(e, "/auth/totp/enable")} aria-label="Turn on TOTP">
+        <form onSubmit={(e) => run(e, enableTotp)} aria-label="Turn on TOTP">
           <p>
             Add this key to your authenticator app, then enter the code it shows. Key: <code class="secret">{setup.secret}</code>
           </p>
@@ -66,7 +66,7 @@ function Totp({ enabled, onChange }: { enabled: boolean; onChange: () => Promise
           onClick={async () => {
             setError(null);
             try {
-              setSetup(await api.post<{ secret: string; otpauth_url: string }>("/auth/totp/setup"));
+              setSetup(await setUpTotp());
             } catch (err) {
               setError(err);
             }
@@ -86,7 +86,7 @@ export function ProfilePage() {
   const [saved, setSaved] = useState(false);
   const { error, submit: save } = useSubmit(async () => {
     setSaved(false);
-    await api.patch<{ profile: Profile }>("/auth/me/profile", { time_zone: zone, language });
+    await updateProfile({ time_zone: zone, language });
     await reload();
     setSaved(true);
   });

@@ -1,7 +1,8 @@
 // Projects (create for org admins) and one project's members (manage for project admins).
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Member, Paged, Project, User } from "../api/types";
+import { createProject, deleteProject, getProject, listMembers, listProjects, putMember, removeMember } from "../api/projects";
+import type { ProjectRole } from "../api/types";
+import { listUsers } from "../api/users";
 import { PagedTable } from "../components/table";
 import { ActionButton, ErrorBanner, Field, KeyValues, Link, Loading } from "../components/ui";
 import { formatTime } from "../lib/format";
@@ -14,11 +15,11 @@ export function Projects({ query }: { query: URLSearchParams }) {
   const can = useCan();
   const { reload } = useSession();
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
-  const list = useLoad(() => api.get<{ projects: Project[] } & Paged>("/projects", { page, page_size: 25 }), [page]);
+  const list = useLoad(() => listProjects({ page, page_size: 25 }), [page]);
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const { error, submit: create } = useSubmit(async () => {
-    const created = await api.post<{ project: Project }>("/projects", { name: name.trim(), description });
+    const created = await createProject({ name: name.trim(), description });
     await reload();
     projectsChanged();
     navigate(`/p/${created.project.id}`);
@@ -59,9 +60,9 @@ export function Projects({ query }: { query: URLSearchParams }) {
 }
 
 function AddMember({ project, onAdded }: { project: string; onAdded: () => void }) {
-  const users = useLoad(() => api.get<{ users: User[] } & Paged>("/users", { page_size: 100 }), []);
+  const users = useLoad(() => listUsers({ page_size: 100 }), []);
   const [user, setUser] = useState("");
-  const [role, setRole] = useState("viewer");
+  const [role, setRole] = useState<ProjectRole>("viewer");
   return (
     <div class="inline-form">
       <Field label="User">
@@ -82,14 +83,14 @@ function AddMember({ project, onAdded }: { project: string; onAdded: () => void 
       </Field>
       <Field label="Role">
         {(id) => (
-          <select id={id} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
+          <select id={id} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value as ProjectRole)}>
             <option value="viewer">viewer</option>
             <option value="operator">operator</option>
             <option value="admin">admin</option>
           </select>
         )}
       </Field>
-      <ActionButton kind="primary" label="Add or change member" run={() => api.put(`/projects/${project}/members/${user}`, { role })} onDone={onAdded} />
+      <ActionButton kind="primary" label="Add or change member" run={() => putMember(project, user, role)} onDone={onAdded} />
     </div>
   );
 }
@@ -97,8 +98,8 @@ function AddMember({ project, onAdded }: { project: string; onAdded: () => void 
 export function ProjectDetail({ id }: { id: string }) {
   const can = useCan();
   const { reload } = useSession();
-  const project = useLoad(() => api.get<{ project: Project }>(`/projects/${id}`), [id]);
-  const members = useLoad(() => api.get<{ members: Member[] } & Paged>(`/projects/${id}/members`, { page_size: 100 }), [id]);
+  const project = useLoad(() => getProject(id), [id]);
+  const members = useLoad(() => listMembers(id, { page_size: 100 }), [id]);
   const manage = can("manage_members", id);
   if (project.error) return <ErrorBanner error={project.error} />;
   const p = project.data?.project;
@@ -121,7 +122,7 @@ export function ProjectDetail({ id }: { id: string }) {
           kind="danger"
           label="Delete project"
           confirm={`Delete the project ${p.name}? It must hold no certificates or configuration.`}
-          run={() => api.del(`/projects/${id}`)}
+          run={() => deleteProject(id)}
           onDone={async () => {
             await reload();
             projectsChanged();
@@ -135,7 +136,7 @@ export function ProjectDetail({ id }: { id: string }) {
         {members.data?.members.map((m) => (
           <li key={m.user_id}>
             <code>{m.user_id}</code> — {m.role}{" "}
-            {manage && <ActionButton kind="danger" label="Remove" confirm="Remove this member?" run={() => api.del(`/projects/${id}/members/${m.user_id}`)} onDone={members.reload} />}
+            {manage && <ActionButton kind="danger" label="Remove" confirm="Remove this member?" run={() => removeMember(id, m.user_id)} onDone={members.reload} />}
           </li>
         ))}
         {members.data?.members.length === 0 && <li class="muted">No members; org admins and owners see every project.</li>}

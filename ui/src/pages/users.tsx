@@ -1,7 +1,7 @@
 // The org's users (org admins): create, change role, disable, reset password, delete.
 import { useState } from "preact/hooks";
-import { api } from "../api/client";
-import type { Paged, User } from "../api/types";
+import { everyValue, type OrgRole, type User } from "../api/types";
+import { createUser, deleteUser, listUsers, updateUser } from "../api/users";
 import { PagedTable } from "../components/table";
 import { ActionButton, Badge, ErrorBanner, Field, SelectField } from "../components/ui";
 import { formatTime } from "../lib/format";
@@ -9,14 +9,14 @@ import { useLoad, useSubmit } from "../lib/load";
 import { setQuery } from "../lib/router";
 import { useCan, useSession } from "../session";
 
-const roles = ["viewer", "operator", "admin", "owner"];
+const roles = everyValue<OrgRole>()(["viewer", "operator", "admin", "owner"]);
 
 // A new password for a local user (their refresh tokens are cut by the server).
 function SetPassword({ user, onDone }: { user: User; onDone: () => void }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
   const { error, submit } = useSubmit(async () => {
-    await api.patch(`/users/${user.id}`, { password });
+    await updateUser(user.id, { password });
     setOpen(false);
     setPassword("");
     onDone();
@@ -48,17 +48,17 @@ export function Users({ query }: { query: URLSearchParams }) {
   const can = useCan();
   const { me } = useSession();
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
-  const list = useLoad(() => api.get<{ users: User[] } & Paged>("/users", { page, page_size: 25 }), [page]);
+  const list = useLoad(() => listUsers({ page, page_size: 25 }), [page]);
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [role, setRole] = useState("viewer");
+  const [role, setRole] = useState<OrgRole>("viewer");
   const manage = can("manage_users");
   // The server's rule beside the matrix: only an owner manages owners or makes one.
   const isOwner = me.org_role === "owner";
   const offered = isOwner ? roles : roles.filter((r) => r !== "owner");
   const manages = (u: User) => manage && u.id !== me.user.id && (isOwner || u.org_role !== "owner");
   const { error, setError, submit: create } = useSubmit(async () => {
-    await api.post("/users", { username: username.trim(), password, org_role: role });
+    await createUser({ username: username.trim(), password, org_role: role });
     setUsername("");
     setPassword("");
     list.reload();
@@ -72,7 +72,7 @@ export function Users({ query }: { query: URLSearchParams }) {
           <Field label="Password" hint="8 to 72 bytes">
             {(id) => <input id={id} type="password" required autocomplete="new-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
           </Field>
-          <SelectField label="Org role" value={role} options={offered.map((r) => [r, r] as [string, string])} onChange={setRole} />
+          <SelectField label="Org role" value={role} options={offered.map((r) => [r, r] as [string, string])} onChange={(v) => setRole(v as OrgRole)} />
           <button class="primary" type="submit">
             Create user
           </button>
@@ -97,7 +97,7 @@ export function Users({ query }: { query: URLSearchParams }) {
                   value={u.org_role}
                   onChange={async (e) => {
                     try {
-                      await api.patch(`/users/${u.id}`, { org_role: (e.target as HTMLSelectElement).value });
+                      await updateUser(u.id, { org_role: (e.target as HTMLSelectElement).value as OrgRole });
                     } catch (err) {
                       setError(err);
                     }
@@ -130,8 +130,8 @@ export function Users({ query }: { query: URLSearchParams }) {
               manages(u) && (
                 <span class="buttons">
                   {(u.auth_source ?? "local") === "local" && <SetPassword user={u} onDone={list.reload} />}
-                  <ActionButton label={u.disabled ? "Enable" : "Disable"} run={() => api.patch(`/users/${u.id}`, { disabled: !u.disabled })} onDone={list.reload} />
-                  <ActionButton kind="danger" label="Delete" confirm={`Delete ${u.username}?`} run={() => api.del(`/users/${u.id}`)} onDone={list.reload} />
+                  <ActionButton label={u.disabled ? "Enable" : "Disable"} run={() => updateUser(u.id, { disabled: !u.disabled })} onDone={list.reload} />
+                  <ActionButton kind="danger" label="Delete" confirm={`Delete ${u.username}?`} run={() => deleteUser(u.id)} onDone={list.reload} />
                 </span>
               ),
           },
