@@ -444,9 +444,11 @@ try {
     await check("login");
     await signIn(ap, admin);
     await ap.getByRole("button", { name: "Sign out" }).waitFor();
+    // Read by the page just signed in: by now the set-up token may have outlived its 30 s
+    // (jwt.access_token_ttl), and another login could meet the login rate limit.
     const jobPath = await (async () => {
-      const jobs = await apiCall("GET", `/projects/${projectPath.split("/")[2]}/jobs?page_size=1`, { token: adminToken });
-      return `${projectPath}/jobs/${jobs.json.jobs[0].id}`;
+      const jobs = await ap.evaluate(async (project) => (await fetch(`/api/v1/projects/${project}/jobs?page_size=1`)).json(), projectPath.split("/")[2]);
+      return `${projectPath}/jobs/${jobs.jobs[0].id}`;
     })();
     const pages = [
       projectPath,
