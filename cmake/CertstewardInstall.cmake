@@ -12,6 +12,8 @@ install(TARGETS ${CERTSTEWARD_CORE_TARGETS} EXPORT CertStewardTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY domain ports testing DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/certsteward
         FILES_MATCHING PATTERN "*.hpp")
+# The memory store's headers, with its test-only audit tamper hook (memory_audit_log_tamper.hpp,
+# header-only) that a contract suites' factory over the memory store uses.
 install(DIRECTORY adapters/store/memory
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/certsteward/adapters/store
         FILES_MATCHING PATTERN "*.hpp")

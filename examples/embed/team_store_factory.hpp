@@ -2,7 +2,7 @@
 // its own adapter (testing/contract/store_fixture.hpp says what a factory provides).
 #pragma once
 
-#include <certsteward/adapters/store/memory/memory_audit_log.hpp>
+#include <certsteward/adapters/store/memory/memory_audit_log_tamper.hpp>
 #include <certsteward/adapters/store/memory/memory_store.hpp>
 
 #include <memory>
@@ -15,8 +15,8 @@ struct TeamStoreFactory {
   void cleanup(certsteward::ports::Store&) {}
   static void tamper(certsteward::ports::Store& store,
                      const certsteward::domain::AuditEntry& entry) {
-    static_cast<certsteward::adapters::memory::MemoryStore&>(store).memoryAuditLog().tamperForTest(
-        entry);
+    certsteward::adapters::memory::MemoryAuditLogTamper::tamper(
+        static_cast<certsteward::adapters::memory::MemoryStore&>(store), entry);
   }
 };
 

@@ -1,34 +1,54 @@
 // The store adapters every contract suite runs against. Each factory makes a fresh, empty
-// store and can tamper with the audit log the way someone with database access could.
+// store and can tamper with the audit log the way someone with database access could, through
+// the store's test-only tamper hook (adapters/store/*/*_audit_log_tamper.hpp).
 #pragma once
 
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <unistd.h>
 
-#include "adapters/store/memory/memory_audit_log.hpp"
+#include "adapters/store/memory/memory_audit_log_tamper.hpp"
 #include "adapters/store/memory/memory_store.hpp"
-#include "adapters/store/sqlite/sqlite_audit_log.hpp"
+#include "adapters/store/sqlite/sqlite_audit_log_tamper.hpp"
 #include "adapters/store/sqlite/sqlite_store.hpp"
 #if defined(CERTSTEWARD_CONTRACT_MONGO)
 #include <cstdlib>
 
-#include "adapters/store/mongo/mongo_repositories.hpp"
+#include "adapters/store/mongo/mongo_audit_log_tamper.hpp"
 #include "adapters/store/mongo/mongo_store.hpp"
 #endif
 #include "ports/store.hpp"
 
 namespace certsteward::testing {
 
+// Where each live store of a factory keeps its data (a file, a database URI), for the tamper
+// hook, which the fixture calls without the factory.
+class StoreLocations {
+ public:
+  void remember(const ports::Store& store, std::string where) { where_[&store] = std::move(where); }
+  void forget(const ports::Store& store) { where_.erase(&store); }
+  const std::string& of(const ports::Store& store) const {
+    const auto it = where_.find(&store);
+    if (it == where_.end()) throw std::logic_error("tamper: a store this factory did not make");
+    return it->second;
+  }
+
+ private:
+  std::map<const ports::Store*, std::string> where_;
+};
+
 struct MemoryStoreFactory {
   static constexpr const char* kName = "memory";
   std::unique_ptr<ports::Store> make() { return std::make_unique<adapters::memory::MemoryStore>(); }
   static void tamper(ports::Store& store, const domain::AuditEntry& entry) {
-    static_cast<adapters::memory::MemoryStore&>(store).memoryAuditLog().tamperForTest(entry);
+    adapters::memory::MemoryAuditLogTamper::tamper(
+        static_cast<adapters::memory::MemoryStore&>(store), entry);
   }
   void cleanup(ports::Store&) {}
 };
@@ -52,14 +72,23 @@ struct SqliteStoreFactory {
   SqliteStoreFactory& operator=(const SqliteStoreFactory&) = delete;
 
   std::unique_ptr<ports::Store> make() {
-    auto store = adapters::sqlite::SqliteStore::open({(dir / "store.db").string()});
+    const std::string path = (dir / "store.db").string();
+    auto store = adapters::sqlite::SqliteStore::open({path});
     if (!store) throw std::runtime_error(store.error().message);
+    locations().remember(**store, path);
     return std::move(*store);
   }
+  // A connection of its own to the store's file rewrites the row.
   static void tamper(ports::Store& store, const domain::AuditEntry& entry) {
-    static_cast<adapters::sqlite::SqliteStore&>(store).sqliteAuditLog().tamperForTest(entry);
+    adapters::sqlite::SqliteAuditLogTamper::tamper(locations().of(store), entry);
   }
-  void cleanup(ports::Store&) {}
+  void cleanup(ports::Store& store) { locations().forget(store); }
+
+ private:
+  static StoreLocations& locations() {
+    static StoreLocations made;
+    return made;
+  }
 };
 
 #if defined(CERTSTEWARD_CONTRACT_MONGO)
@@ -83,15 +112,25 @@ struct MongoStoreFactory {
     if (uri == nullptr) throw std::runtime_error("CERTSTEWARD_TEST_MONGODB_URI is not set");
     const std::string db =
         "certsteward_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-    auto store = adapters::mongo::MongoStore::open(uriWithDatabase(uri, db));
+    const std::string storeUri = uriWithDatabase(uri, db);
+    auto store = adapters::mongo::MongoStore::open(storeUri);
     if (!store) throw std::runtime_error(store.error().message);
+    locations().remember(**store, storeUri);
     return std::move(*store);
   }
+  // A client of its own on the store's database replaces the document.
   static void tamper(ports::Store& store, const domain::AuditEntry& entry) {
-    static_cast<adapters::mongo::MongoStore&>(store).mongoAuditLog().tamperForTest(entry);
+    adapters::mongo::MongoAuditLogTamper::tamper(locations().of(store), entry);
   }
   void cleanup(ports::Store& store) {
+    locations().forget(store);
     (void)static_cast<adapters::mongo::MongoStore&>(store).dropDatabaseForTest();
+  }
+
+ private:
+  static StoreLocations& locations() {
+    static StoreLocations made;
+    return made;
   }
 };
 

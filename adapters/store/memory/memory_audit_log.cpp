@@ -74,13 +74,6 @@ domain::Result<ports::AuditChainPage> MemoryAuditLog::chainPage(
   return page;
 }
 
-void MemoryAuditLog::tamperForTest(const domain::AuditEntry& entry) {
-  std::lock_guard lock(mu_);
-  if (const auto it = positionById_.find(entry.id); it != positionById_.end()) {
-    chain_[it->second] = entry;
-  }
-}
-
 domain::Result<std::optional<domain::AuditEntry>> MemoryAuditLog::head() const {
   std::lock_guard lock(mu_);
   if (chain_.empty()) return std::optional<domain::AuditEntry>{};

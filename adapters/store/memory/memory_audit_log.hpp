@@ -23,11 +23,11 @@ class MemoryAuditLog : public ports::AuditLog {
   domain::Result<std::optional<domain::AuditEntry>> atSequence(
       std::int64_t sequence) const override;
 
-  // For tests of tamper detection: overwrites a stored entry as an attacker with write access
-  // to the database could. Not part of the port.
-  void tamperForTest(const domain::AuditEntry& entry);
-
  private:
+  // Tests of tamper detection rewrite entries in place (memory_audit_log_tamper.hpp, which no
+  // library compiles).
+  friend class MemoryAuditLogTamper;
+
   mutable std::mutex mu_;
   std::vector<domain::AuditEntry> chain_;
   std::unordered_map<domain::Id, std::size_t> positionById_;

@@ -5,7 +5,6 @@
 #include <mutex>
 #include <vector>
 
-#include "ports/event_log.hpp"
 #include "ports/job_log_repository.hpp"
 
 namespace certsteward::adapters::memory {
@@ -19,20 +18,6 @@ class MemoryJobLogRepository : public ports::JobLogRepository {
  private:
   mutable std::mutex mu_;
   std::map<domain::Id, std::vector<domain::JobLogEntry>> entries_;
-};
-
-// MemoryEventLog: events per project. Thread-safe.
-class MemoryEventLog : public ports::EventLog {
- public:
-  domain::Status record(const domain::Event& event) override;
-  domain::Result<domain::Page<domain::Event>> list(const domain::Id& projectId,
-                                                   const domain::PageRequest& page) const override;
-  domain::Result<domain::Page<domain::Event>> listInOrder(
-      const domain::Id& projectId, const domain::PageRequest& page) const override;
-
- private:
-  mutable std::mutex mu_;
-  std::map<domain::Id, std::vector<domain::Event>> events_;
 };
 
 }  // namespace certsteward::adapters::memory

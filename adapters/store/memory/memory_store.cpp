@@ -4,6 +4,7 @@
 #include "adapters/store/memory/memory_audit_log.hpp"
 #include "adapters/store/memory/memory_ca_activity_log.hpp"
 #include "adapters/store/memory/memory_certificate_repository.hpp"
+#include "adapters/store/memory/memory_event_log.hpp"
 #include "adapters/store/memory/memory_idempotency_store.hpp"
 #include "adapters/store/memory/memory_job_log_repository.hpp"
 #include "adapters/store/memory/memory_job_queue.hpp"

@@ -44,7 +44,7 @@ class MemoryStore : public ports::Store {
   ports::SettingsRepository& settings() override;
   ports::Transactions& transactions() override;
 
-  // The concrete audit log, for tamper tests.
+  // The concrete audit log, for tamper tests (memory_audit_log_tamper.hpp).
   MemoryAuditLog& memoryAuditLog();
 
  private:

@@ -3,7 +3,28 @@
 
 #include <charconv>
 
-#include "adapters/store/mongo/mongo_repositories.hpp"
+#include "adapters/store/mongo/mongo_audit_log.hpp"
+#include "adapters/store/mongo/mongo_ca_activity_log.hpp"
+#include "adapters/store/mongo/mongo_certificate_repository.hpp"
+#include "adapters/store/mongo/mongo_distribution_repository.hpp"
+#include "adapters/store/mongo/mongo_event_log.hpp"
+#include "adapters/store/mongo/mongo_idempotency_store.hpp"
+#include "adapters/store/mongo/mongo_job_log_repository.hpp"
+#include "adapters/store/mongo/mongo_job_queue.hpp"
+#include "adapters/store/mongo/mongo_leader_lock.hpp"
+#include "adapters/store/mongo/mongo_license_repository.hpp"
+#include "adapters/store/mongo/mongo_membership_repository.hpp"
+#include "adapters/store/mongo/mongo_notification_delivery_repository.hpp"
+#include "adapters/store/mongo/mongo_notification_rule_repository.hpp"
+#include "adapters/store/mongo/mongo_notification_state_repository.hpp"
+#include "adapters/store/mongo/mongo_project_repository.hpp"
+#include "adapters/store/mongo/mongo_rate_limit_counter.hpp"
+#include "adapters/store/mongo/mongo_refresh_token_store.hpp"
+#include "adapters/store/mongo/mongo_resource_repository.hpp"
+#include "adapters/store/mongo/mongo_settings_repository.hpp"
+#include "adapters/store/mongo/mongo_transactions.hpp"
+#include "adapters/store/mongo/mongo_user_repository.hpp"
+#include "adapters/store/mongo/mongo_zone_repository.hpp"
 
 namespace certsteward::adapters::mongo {
 namespace {
@@ -90,23 +111,6 @@ bool isSupportedServerVersion(const std::string& version) {
   if (ec != std::errc{} || end == version.data()) return false;
   return major >= 6;
 }
-
-namespace {
-
-class MongoTransactions : public ports::Transactions {
- public:
-  explicit MongoTransactions(MongoDatabase& db) : db_(db) {}
-  using ports::Transactions::run;
-  domain::Status run(const std::vector<std::string>& guards,
-                     const std::function<domain::Status()>& body) override {
-    return db_.transact(guards, body);
-  }
-
- private:
-  MongoDatabase& db_;
-};
-
-}  // namespace
 
 struct MongoStore::Parts {
   explicit Parts(std::unique_ptr<MongoDatabase> database)
@@ -291,9 +295,6 @@ ports::SettingsRepository& MongoStore::settings() {
 }
 ports::Transactions& MongoStore::transactions() {
   return parts_->transactions;
-}
-MongoAuditLog& MongoStore::mongoAuditLog() {
-  return parts_->auditLog;
 }
 
 }  // namespace certsteward::adapters::mongo

@@ -9,8 +9,6 @@
 
 namespace certsteward::adapters::mongo {
 
-class MongoAuditLog;
-
 class MongoStore : public ports::Store {
  public:
   // Connects through a client pool, refuses servers older than 6.0 (buildInfo), and creates
@@ -51,8 +49,6 @@ class MongoStore : public ports::Store {
   ports::LeaderLock& leaderLock() override;
   ports::SettingsRepository& settings() override;
   ports::Transactions& transactions() override;
-
-  MongoAuditLog& mongoAuditLog();
 
  private:
   struct Parts;

@@ -144,18 +144,4 @@ domain::Result<std::optional<AuditEntry>> SqliteAuditLog::atSequence(std::int64_
   });
 }
 
-void SqliteAuditLog::tamperForTest(const AuditEntry& entry) {
-  auto c = db_.writer();
-  c->prepare(
-       "UPDATE audit_log SET action = ?, resource_type = ?, ts = ?, checksum = ?, doc = ? "
-       "WHERE id = ?")
-      .bind(entry.action)
-      .bind(entry.resource_type)
-      .bind(entry.timestamp)
-      .bind(entry.checksum)
-      .bind(codec::encode(entry))
-      .bind(entry.id)
-      .run();
-}
-
 }  // namespace certsteward::adapters::sqlite

@@ -22,10 +22,6 @@ class SqliteAuditLog : public ports::AuditLog {
   domain::Result<std::optional<domain::AuditEntry>> atSequence(
       std::int64_t sequence) const override;
 
-  // For tamper tests: overwrites a stored entry the way someone with write access to the file
-  // could. Not part of the port.
-  void tamperForTest(const domain::AuditEntry& entry);
-
  private:
   Database& db_;
 };

@@ -8,12 +8,23 @@
 
 #include "adapters/store/sqlite/private_files.hpp"
 #include "adapters/store/sqlite/sqlite_audit_log.hpp"
+#include "adapters/store/sqlite/sqlite_ca_activity_log.hpp"
 #include "adapters/store/sqlite/sqlite_certificate_repository.hpp"
-#include "adapters/store/sqlite/sqlite_identity_repositories.hpp"
+#include "adapters/store/sqlite/sqlite_event_log.hpp"
+#include "adapters/store/sqlite/sqlite_idempotency_store.hpp"
+#include "adapters/store/sqlite/sqlite_job_log_repository.hpp"
 #include "adapters/store/sqlite/sqlite_job_queue.hpp"
-#include "adapters/store/sqlite/sqlite_records.hpp"
+#include "adapters/store/sqlite/sqlite_leader_lock.hpp"
+#include "adapters/store/sqlite/sqlite_license_repository.hpp"
+#include "adapters/store/sqlite/sqlite_membership_repository.hpp"
+#include "adapters/store/sqlite/sqlite_project_repository.hpp"
+#include "adapters/store/sqlite/sqlite_rate_limit_counter.hpp"
+#include "adapters/store/sqlite/sqlite_refresh_token_store.hpp"
 #include "adapters/store/sqlite/sqlite_resource_repository.hpp"
 #include "adapters/store/sqlite/sqlite_schema.hpp"
+#include "adapters/store/sqlite/sqlite_settings_repository.hpp"
+#include "adapters/store/sqlite/sqlite_transactions.hpp"
+#include "adapters/store/sqlite/sqlite_user_repository.hpp"
 #include "ports/acme_account_repository.hpp"
 #include "ports/credential_repository.hpp"
 #include "ports/dns_credential_repository.hpp"
@@ -29,21 +40,6 @@ std::optional<std::pair<dev_t, ino_t>> fileIdentity(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   return std::make_pair(st.st_dev, st.st_ino);
 }
-
-// One BEGIN IMMEDIATE transaction: SQLite's write lock serialises it against every other
-// writer, in this process and in others, so guards need nothing more.
-class SqliteTransactions : public ports::Transactions {
- public:
-  explicit SqliteTransactions(Database& db) : db_(db) {}
-  using ports::Transactions::run;
-  domain::Status run(const std::vector<std::string>& /*guards*/,
-                     const std::function<domain::Status()>& body) override {
-    return db_.transact(body);
-  }
-
- private:
-  Database& db_;
-};
 
 }  // namespace
 
@@ -217,9 +213,6 @@ ports::SettingsRepository& SqliteStore::settings() {
 }
 ports::Transactions& SqliteStore::transactions() {
   return parts_->transactions;
-}
-SqliteAuditLog& SqliteStore::sqliteAuditLog() {
-  return parts_->auditLog;
 }
 
 }  // namespace certsteward::adapters::sqlite

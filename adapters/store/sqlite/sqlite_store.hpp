@@ -11,8 +11,6 @@
 
 namespace certsteward::adapters::sqlite {
 
-class SqliteAuditLog;
-
 struct SqliteOptions {
   std::string path;
   int readers = 4;                                // pooled read connections
@@ -54,8 +52,6 @@ class SqliteStore : public ports::Store {
   ports::CaActivityLog& caActivity() override;
   ports::SettingsRepository& settings() override;
   ports::Transactions& transactions() override;
-
-  SqliteAuditLog& sqliteAuditLog();
 
  private:
   struct Parts;

@@ -1,0 +1,19 @@
+// MongoLicenseRepository: the one licence document. Thread-safe: each call borrows a pooled client.
+#pragma once
+
+#include "adapters/store/mongo/mongo_database.hpp"
+#include "ports/license_repository.hpp"
+
+namespace certsteward::adapters::mongo {
+
+class MongoLicenseRepository : public ports::LicenseRepository {
+ public:
+  explicit MongoLicenseRepository(MongoDatabase& db) : db_(db) {}
+  domain::Result<std::optional<domain::License>> get() const override;
+  domain::Status put(const domain::License& license) override;
+
+ private:
+  MongoDatabase& db_;
+};
+
+}  // namespace certsteward::adapters::mongo

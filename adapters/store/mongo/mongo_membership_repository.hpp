@@ -1,0 +1,26 @@
+// MongoMembershipRepository: one document per (project, user). Thread-safe: each call borrows a
+// pooled client.
+#pragma once
+
+#include "adapters/store/mongo/mongo_database.hpp"
+#include "ports/membership_repository.hpp"
+
+namespace certsteward::adapters::mongo {
+
+class MongoMembershipRepository : public ports::MembershipRepository {
+ public:
+  explicit MongoMembershipRepository(MongoDatabase& db) : db_(db) {}
+  domain::Status put(const domain::Membership& membership) override;
+  domain::Result<domain::Membership> get(const domain::Id& projectId,
+                                         const domain::Id& userId) const override;
+  domain::Status remove(const domain::Id& projectId, const domain::Id& userId) override;
+  domain::Result<domain::Page<domain::Membership>> listForProject(
+      const domain::Id& projectId, const domain::PageRequest& page) const override;
+  domain::Result<std::vector<domain::Membership>> listForUser(
+      const domain::Id& userId) const override;
+
+ private:
+  MongoDatabase& db_;
+};
+
+}  // namespace certsteward::adapters::mongo

@@ -1,0 +1,21 @@
+// Notification states in MongoDB.
+#include "adapters/store/mongo/mongo_notification_state_repository.hpp"
+
+#include "adapters/store/codec/resource_keys.hpp"
+
+namespace certsteward::adapters::mongo {
+
+MongoNotificationStateRepository::MongoNotificationStateRepository(MongoDatabase& db)
+    : MongoResourceRepository(db, "notification_state", [](const domain::NotificationState& s) {
+        return std::optional<std::string>(codec::notificationStateKey(s.rule_id, s.subject));
+      }) {}
+
+domain::Result<std::optional<domain::NotificationState>> MongoNotificationStateRepository::find(
+    const domain::Id& projectId, const domain::Id& ruleId, const domain::Id& subject) const {
+  auto states = byRef(projectId, codec::notificationStateKey(ruleId, subject));
+  if (!states) return states.error();
+  if (states->empty()) return std::optional<domain::NotificationState>{};
+  return std::optional<domain::NotificationState>(std::move(states->front()));
+}
+
+}  // namespace certsteward::adapters::mongo

@@ -1,0 +1,23 @@
+// MongoRefreshTokenStore: refresh tokens, consumed by one atomic findAndModify; a TTL index
+// drops expired ones. Thread-safe: each call borrows a pooled client.
+#pragma once
+
+#include "adapters/store/mongo/mongo_database.hpp"
+#include "ports/refresh_token_store.hpp"
+
+namespace certsteward::adapters::mongo {
+
+class MongoRefreshTokenStore : public ports::RefreshTokenStore {
+ public:
+  explicit MongoRefreshTokenStore(MongoDatabase& db) : db_(db) {}
+  domain::Status issue(const domain::RefreshToken& token) override;
+  domain::Result<domain::RefreshToken> consume(const std::string& tokenId,
+                                               domain::Timestamp now) override;
+  domain::Status revokeFamily(const domain::Id& familyId) override;
+  domain::Status revokeUser(const domain::Id& userId) override;
+
+ private:
+  MongoDatabase& db_;
+};
+
+}  // namespace certsteward::adapters::mongo

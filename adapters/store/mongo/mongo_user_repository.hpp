@@ -1,0 +1,24 @@
+// MongoUserRepository: users, unique by username. Thread-safe: each call borrows a pooled client.
+#pragma once
+
+#include "adapters/store/mongo/mongo_database.hpp"
+#include "ports/user_repository.hpp"
+
+namespace certsteward::adapters::mongo {
+
+class MongoUserRepository : public ports::UserRepository {
+ public:
+  explicit MongoUserRepository(MongoDatabase& db) : db_(db) {}
+  domain::Status create(const domain::User& user) override;
+  domain::Result<domain::User> get(const domain::Id& id) const override;
+  domain::Result<domain::User> getByUsername(const std::string& username) const override;
+  domain::Result<domain::Page<domain::User>> list(const domain::PageRequest& page) const override;
+  domain::Status update(const domain::User& user) override;
+  domain::Status remove(const domain::Id& id) override;
+  domain::Result<std::int64_t> count() const override;
+
+ private:
+  MongoDatabase& db_;
+};
+
+}  // namespace certsteward::adapters::mongo

@@ -1,0 +1,29 @@
+// SqliteCaActivityLog: what CAs were asked and answered, per directory, registered domain and
+// kind; records past the retention are dropped as new ones arrive. Thread-safe.
+#pragma once
+
+#include "adapters/store/sqlite/sqlite_database.hpp"
+#include "ports/ca_activity_log.hpp"
+
+namespace certsteward::adapters::sqlite {
+
+class SqliteCaActivityLog : public ports::CaActivityLog {
+ public:
+  explicit SqliteCaActivityLog(Database& db) : db_(db) {}
+  domain::Status record(const domain::CaActivity& activity) override;
+  domain::Result<std::int64_t> count(const std::string& directoryUrl,
+                                     const std::string& registeredDomain,
+                                     domain::CaActivityKind kind,
+                                     domain::Timestamp since) const override;
+  domain::Result<std::optional<domain::CaActivity>> latest(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      domain::CaActivityKind kind) const override;
+  domain::Result<std::optional<domain::CaActivity>> activeHold(
+      const std::string& directoryUrl, const std::string& registeredDomain,
+      const domain::Id& accountId, domain::Timestamp now) const override;
+
+ private:
+  Database& db_;
+};
+
+}  // namespace certsteward::adapters::sqlite

@@ -1,0 +1,22 @@
+// SqliteLeaderLock: named leases, taken or renewed in one statement. Thread-safe.
+#pragma once
+
+#include "adapters/store/sqlite/sqlite_database.hpp"
+#include "ports/leader_lock.hpp"
+
+namespace certsteward::adapters::sqlite {
+
+class SqliteLeaderLock : public ports::LeaderLock {
+ public:
+  explicit SqliteLeaderLock(Database& db) : db_(db) {}
+  domain::Result<bool> tryAcquire(const std::string& name, const std::string& holder,
+                                  domain::Timestamp now, domain::Duration ttl) override;
+  domain::Status release(const std::string& name, const std::string& holder) override;
+  domain::Result<std::optional<std::string>> holder(const std::string& name,
+                                                    domain::Timestamp now) const override;
+
+ private:
+  Database& db_;
+};
+
+}  // namespace certsteward::adapters::sqlite
