@@ -2,14 +2,17 @@
 // test signs a person in at it — approve() turns the login the browser was sent with into a code
 // — and redeem() answers that person's identity only for that code, once, and only with the
 // login's own nonce and PKCE verifier, as a real provider and the ID token checks would. It can
-// be made unreachable or refuse codes. Thread-safe.
+// be made unreachable (every call), or named by an issuer of its own (setIssuer: discovery under
+// another configured issuer is refused, as a real provider's document would be). Thread-safe.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "domain/encoding.hpp"
 #include "ports/identity_provider.hpp"
 
 namespace certsteward::testing {
@@ -19,6 +22,11 @@ class FakeIdentityProvider : public ports::IdentityProvider {
   void setReachable(bool reachable) {
     std::lock_guard lock(mu_);
     reachable_ = reachable;
+  }
+  // The issuer the provider names itself in its discovery document ("": the configured one).
+  void setIssuer(std::string issuer) {
+    std::lock_guard lock(mu_);
+    issuer_ = std::move(issuer);
   }
   // The login of the last authorizationUrl() (what the browser carried to the provider).
   ports::OidcLoginRequest lastLogin() const {
@@ -36,27 +44,39 @@ class FakeIdentityProvider : public ports::IdentityProvider {
 
   domain::Result<ports::OidcProviderInfo> discover(const domain::OidcSettings& settings) override {
     std::lock_guard lock(mu_);
-    if (!reachable_) {
-      return domain::makeError(domain::ErrorCode::unavailable,
-                               "the identity provider's discovery document could not be read",
-                               "IDP_UNREACHABLE");
+    if (!reachable_) return unreachable("discovery document");
+    if (!issuer_.empty() && issuer_ != settings.issuer) {
+      return domain::makeError(domain::ErrorCode::failed_precondition,
+                               "the identity provider names itself '" + issuer_ +
+                                   "', not the configured issuer '" + settings.issuer + "'");
     }
     return ports::OidcProviderInfo{settings.issuer, settings.issuer + "/authorize",
                                    settings.issuer + "/token", settings.issuer + "/jwks"};
   }
+  // As a real client builds it; the challenge stands for S256 of the verifier (not the verifier).
   std::string authorizationUrl(const ports::OidcProviderInfo& provider,
                                const domain::OidcSettings& settings,
                                const ports::OidcLoginRequest& login) override {
     std::lock_guard lock(mu_);
     last_ = login;
-    return provider.authorization_endpoint + "?client_id=" + settings.client_id +
-           "&state=" + login.state + "&nonce=" + login.nonce;
+    std::string scopes;
+    for (const auto& scope : settings.scopes)
+      scopes += (scopes.empty() ? "" : " ") + scope;
+    return provider.authorization_endpoint +
+           "?response_type=code&client_id=" + domain::percentEncode(settings.client_id) +
+           "&redirect_uri=" + domain::percentEncode(settings.redirect_uri) +
+           "&scope=" + domain::percentEncode(scopes) +
+           "&state=" + domain::percentEncode(login.state) +
+           "&nonce=" + domain::percentEncode(login.nonce) + "&code_challenge=fake-s256-" +
+           std::to_string(std::hash<std::string>{}(login.code_verifier)) +
+           "&code_challenge_method=S256";
   }
   domain::Result<ports::OidcIdentity> redeem(const ports::OidcProviderInfo&,
                                              const domain::OidcSettings&, std::string_view,
                                              const ports::OidcLoginRequest& login,
                                              const std::string& code) override {
     std::lock_guard lock(mu_);
+    if (!reachable_) return unreachable("token endpoint");
     const auto it = issued_.find(code);
     if (it == issued_.end()) {
       return domain::makeError(domain::ErrorCode::unauthenticated,
@@ -79,8 +99,15 @@ class FakeIdentityProvider : public ports::IdentityProvider {
   }
 
  private:
+  static domain::Error unreachable(const std::string& what) {
+    return domain::makeError(domain::ErrorCode::unavailable,
+                             "the identity provider's " + what + " could not be read",
+                             "IDP_UNREACHABLE");
+  }
+
   mutable std::mutex mu_;
   bool reachable_ = true;
+  std::string issuer_;
   int codes_ = 0;
   ports::OidcLoginRequest last_;
   std::map<std::string, std::pair<ports::OidcLoginRequest, ports::OidcIdentity>> issued_;

@@ -3,7 +3,9 @@
 // services runnable in one process, deterministically. Thread-safe unless noted.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -19,6 +21,7 @@
 
 #include "domain/events.hpp"
 #include "ports/background.hpp"
+#include "ports/clock.hpp"
 #include "ports/dns_provider.hpp"
 #include "ports/dns_provider_factory.hpp"
 #include "ports/issuer.hpp"
@@ -109,15 +112,34 @@ class RecordingNotifierFake : public ports::Notifier {
 };
 
 // A DNS server in memory shared by every provider the factory makes: records are visible as
-// soon as they are present. Failures can be injected: the next `n` removals fail as an
-// unreachable DNS server would (failCleanups), and records stay invisible until an instant
-// (visibleFrom: waitVisible answers at once, as a provider whose poll interval is longer than
-// the time it was given).
+// soon as they are present. Like a real server it refuses a record outside the credential's zone
+// (invalid_argument), a secret it does not know (requireSecret: permission_denied) and, while it
+// is down (setReachable), every call (unavailable). The factory lists this build's kinds (rfc2136
+// and exec) and makes a provider for a credential of any kind — or, given the kinds it drives,
+// for those only (others failed_precondition, as a build without them). No kind needs a setting.
+// Failures to inject: the next `n` removals fail as an unreachable DNS server would
+// (failCleanups), and records stay invisible until an instant (visibleFrom: waitVisible answers
+// at once, as a provider whose poll interval is longer than the time it was given).
 class InMemoryDns : public ports::DnsProviderFactory {
  public:
-  domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential&,
-                                             const std::string&) override {
-    return ports::DnsProviderPtr(std::make_unique<Provider>(*this));
+  InMemoryDns() = default;
+  explicit InMemoryDns(std::vector<std::string> kinds)
+      : kinds_(std::move(kinds)), onlyListedKinds_(true) {}
+
+  std::vector<ports::DnsProviderKind> kinds() const override {
+    std::vector<ports::DnsProviderKind> out;
+    for (const auto& kind : kinds_)
+      out.push_back({kind, true, ""});
+    return out;
+  }
+  domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential& credential,
+                                             const std::string& secret) override {
+    if (onlyListedKinds_ &&
+        std::find(kinds_.begin(), kinds_.end(), credential.provider) == kinds_.end()) {
+      return domain::makeError(domain::ErrorCode::failed_precondition,
+                               "DNS provider '" + credential.provider + "' is not known here");
+    }
+    return ports::DnsProviderPtr(std::make_unique<Provider>(*this, secret));
   }
   bool has(const std::string& name, const std::string& value) const {
     std::lock_guard lock(mu_);
@@ -132,6 +154,15 @@ class InMemoryDns : public ports::DnsProviderFactory {
   std::size_t published() const {
     std::lock_guard lock(mu_);
     return published_;
+  }
+  // Providers made with another secret are refused from now on.
+  void requireSecret(std::string secret) {
+    std::lock_guard lock(mu_);
+    secret_ = std::move(secret);
+  }
+  void setReachable(bool reachable) {
+    std::lock_guard lock(mu_);
+    reachable_ = reachable;
   }
   void failCleanups(int n) {
     std::lock_guard lock(mu_);
@@ -153,9 +184,10 @@ class InMemoryDns : public ports::DnsProviderFactory {
  private:
   class Provider : public ports::DnsProvider {
    public:
-    explicit Provider(InMemoryDns& dns) : dns_(dns) {}
+    Provider(InMemoryDns& dns, std::string secret) : dns_(dns), secret_(std::move(secret)) {}
     domain::Status present(const ports::TxtRecord& r) override {
       std::lock_guard lock(dns_.mu_);
+      if (auto refused = dns_.refusal(secret_, r); !refused) return refused;
       dns_.records_.insert({r.name, r.value});
       ++dns_.published_;
       return {};
@@ -167,13 +199,14 @@ class InMemoryDns : public ports::DnsProviderFactory {
         --dns_.failingCleanups_;
         return domain::makeError(domain::ErrorCode::unavailable, "the DNS server did not answer");
       }
+      if (auto refused = dns_.refusal(secret_, r); !refused) return refused;
       dns_.records_.erase({r.name, r.value});
       return {};
     }
     domain::Status waitVisible(const ports::TxtRecord& r, domain::Duration) override {
       std::lock_guard lock(dns_.mu_);
       ++dns_.waitCalls_;
-      if (dns_.records_.count({r.name, r.value}) == 1 &&
+      if (dns_.reachable_ && dns_.records_.count({r.name, r.value}) == 1 &&
           std::chrono::steady_clock::now() >= dns_.visibleFrom_) {
         return {};
       }
@@ -183,11 +216,45 @@ class InMemoryDns : public ports::DnsProviderFactory {
 
    private:
     InMemoryDns& dns_;
+    std::string secret_;
   };
 
+  // Why the server refuses a change of `r` by a provider holding `secret` (ok when it does not).
+  // Called with mu_ held.
+  domain::Status refusal(const std::string& secret, const ports::TxtRecord& r) const {
+    if (!reachable_) {
+      return domain::makeError(domain::ErrorCode::unavailable, "the DNS server did not answer");
+    }
+    if (secret_ && *secret_ != secret) {
+      return domain::makeError(domain::ErrorCode::permission_denied,
+                               "the DNS server refused the update (bad key)");
+    }
+    if (!r.zone.empty() && !inZone(r.name, r.zone)) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "the name " + r.name + " is not in the zone " + r.zone);
+    }
+    return {};
+  }
+  // Whether `name` is `zone` or below it (fully qualified, compared without case).
+  static bool inZone(const std::string& name, const std::string& zone) {
+    const auto lower = [](std::string text) {
+      for (char& c : text)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!text.ends_with('.')) text += '.';
+      return text;
+    };
+    const std::string n = lower(name);
+    const std::string z = lower(zone);
+    return n == z || (n.size() > z.size() && n.ends_with("." + z));
+  }
+
+  std::vector<std::string> kinds_{"rfc2136", "exec"};
+  bool onlyListedKinds_ = false;
   mutable std::mutex mu_;
   std::set<std::pair<std::string, std::string>> records_;
   std::size_t published_ = 0;
+  std::optional<std::string> secret_;
+  bool reachable_ = true;
   int failingCleanups_ = 0;
   int cleanupCalls_ = 0;
   int waitCalls_ = 0;
@@ -262,14 +329,17 @@ class FakeTokenCodec : public ports::TokenCodec {
 };
 
 // A CA in process. registerAccount answers a fixed account URL; issue() proves control of each
-// name through the DNS provider it is given (present, waitVisible, cleanup, as ACME does; a
-// failed removal does not fail the order) and returns `material` for the names, or placeholder
-// PEM text valid for `validity`; rolloverKey answers a new "sealed" key.
-// Failures to inject: `refusal` is returned by every call instead (a CA that says no);
-// `failure` ends issue() after the proof, reported as the ACME adapter reports it (a
-// "rateLimited" reason with `retryAfter`, `failingValidations` named); `delay` holds issue()
-// that long, or until the request's stop signal is raised (counted in stopsSeen()).
-// Set the knobs before the CA is shared with other threads.
+// name through the DNS provider it is given (present, waitVisible, cleanup of the DNS-01 record
+// "_acme-challenge.<name>." — of the base name for a wildcard — as ACME does; a failed removal
+// does not fail the order) and returns `material` for the names, or placeholder PEM text naming
+// them ("fake <name> <name>...") valid for `validity`; rolloverKey answers a new "sealed" key.
+// A raised stop signal ends issue() before its next step (unavailable, reason "stopped").
+// Failures to inject: `refusal` is returned by every call instead, before any order (a CA that
+// says no, or that cannot be reached); `failure` ends issue() after the proof, reported as the
+// ACME adapter reports it (a "rateLimited" reason with `retryAfter`, `failingValidations`
+// named); `delay` holds issue() that long, or until the request's stop signal is raised (counted
+// in stopsSeen()). orders() counts the calls of issue(). Set the knobs before the CA is shared
+// with other threads.
 class FakeIssuer : public ports::Issuer {
  public:
   explicit FakeIssuer(const ports::Clock& clock) : clock_(clock) {}
@@ -289,11 +359,17 @@ class FakeIssuer : public ports::Issuer {
   domain::Result<ports::IssuedCertificate> issue(const ports::IssueRequest& request,
                                                  ports::DnsProvider& dns) override {
     const int order = ++orders_;
-    if (request.report != nullptr) request.report->orders_created = 1;
+    if (request.names.empty()) {
+      return domain::makeError(domain::ErrorCode::invalid_argument, "no names to order");
+    }
     if (refusal) return *refusal;
+    if (auto s = notStopped(request); !s) return s.error();
+    if (request.report != nullptr) ++request.report->orders_created;
     if (proveWithDns) {
       for (const auto& name : request.names) {
-        const ports::TxtRecord record{"", "_acme-challenge." + name + ".",
+        if (auto s = notStopped(request); !s) return s.error();
+        const std::string base = name.starts_with("*.") ? name.substr(2) : name;
+        const ports::TxtRecord record{"", "_acme-challenge." + base + ".",
                                       "token-" + std::to_string(order), 60};
         if (auto s = dns.present(record); !s) return s.error();
         auto visible = dns.waitVisible(record, std::chrono::seconds{5});
@@ -317,8 +393,11 @@ class FakeIssuer : public ports::Issuer {
     if (material) {
       c = material(request.names);
     } else {
-      c.certificate_pem = "-----BEGIN CERTIFICATE-----\nfake " + request.names.front() +
-                          "\n-----END CERTIFICATE-----\n";
+      std::string names;
+      for (const auto& name : request.names)
+        names += " " + name;
+      c.certificate_pem =
+          "-----BEGIN CERTIFICATE-----\nfake" + names + "\n-----END CERTIFICATE-----\n";
       c.private_key_pem = "-----BEGIN PRIVATE KEY-----\nfake\n-----END PRIVATE KEY-----\n";
       c.not_before = clock_.now();
       c.expires_at = clock_.now() + validity;
@@ -343,17 +422,20 @@ class FakeIssuer : public ports::Issuer {
   int stopsSeen() const { return stopsSeen_.load(); }
 
  private:
+  domain::Status notStopped(const ports::IssueRequest& request) {
+    if (request.stop == nullptr || !request.stop->requested()) return {};
+    ++stopsSeen_;
+    return domain::makeError(domain::ErrorCode::unavailable, "stopped before the order finished",
+                             "stopped");
+  }
+  // Holds issue() for `delay`, checking the stop signal every 5 ms (and once when there is none).
   domain::Status wait(const ports::IssueRequest& request) {
     const auto until = std::chrono::steady_clock::now() + delay;
-    while (std::chrono::steady_clock::now() < until) {
-      if (request.stop != nullptr && request.stop->requested()) {
-        ++stopsSeen_;
-        return domain::makeError(domain::ErrorCode::unavailable,
-                                 "stopped before the order finished", "stopped");
-      }
+    for (;;) {
+      if (auto s = notStopped(request); !s) return s;
+      if (std::chrono::steady_clock::now() >= until) return {};
       std::this_thread::sleep_for(std::chrono::milliseconds{5});
     }
-    return {};
   }
 
   const ports::Clock& clock_;
