@@ -11,7 +11,11 @@ class Random {
  public:
   virtual ~Random() = default;
 
-  /** @return `n` bytes from a cryptographically secure generator. Never fails. Thread-safe. */
+  /**
+   * @return `n` bytes from a cryptographically secure generator. Never fails: an implementation
+   * whose source is exhausted ends the process (a message on stderr, then std::abort) rather
+   * than answer weak bytes or throw. Thread-safe.
+   */
   virtual std::string bytes(std::size_t n) = 0;
 };
 
