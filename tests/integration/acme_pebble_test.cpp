@@ -14,15 +14,12 @@
 #include "adapters/acme/acme_crypto.hpp"
 #include "adapters/acme/acme_issuer.hpp"
 #include "adapters/acme/ari.hpp"
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
 #include "adapters/crypto/ed25519_license_verifier.hpp"
-#include "adapters/dns/rfc2136_dns_provider.hpp"
 #include "domain/encoding.hpp"
-#include "support/bind9_fixture.hpp"
+#include "integration/acme_fixture.hpp"
 #include "support/chain_verify.hpp"
 #include "support/http_stub.hpp"
 #include "support/outbound.hpp"
-#include "support/pebble_server.hpp"
 
 using namespace certsteward;
 using namespace std::chrono_literals;
@@ -31,6 +28,7 @@ using adapters::acme::AcmeSettings;
 using testing::bind9;
 using testing::Bind9Server;
 using testing::PebbleServer;
+using namespace testing::acme_world;
 
 namespace {
 
@@ -38,67 +36,6 @@ namespace {
 template <class R>
 std::string whyNot(const R& result) {
   return result.ok() ? std::string() : result.error().message;
-}
-
-PebbleServer& pebble() {
-  static PebbleServer server(testing::PebbleOptions{bind9().address(), {}, 0});
-  REQUIRE_MESSAGE(server.available(), server.reason());
-  return server;
-}
-
-adapters::crypto::AesGcmSecretBox& box() {
-  static adapters::crypto::AesGcmSecretBox instance(std::string(40, 's'));
-  return instance;
-}
-
-AcmeSettings settings(const PebbleServer& ca) {
-  AcmeSettings s;
-  s.ca_bundle = ca.caFile();
-  s.request_timeout = 10s;
-  s.order_timeout = 60s;
-  s.dns_timeout = 10s;
-  s.poll_interval = 100ms;
-  return s;
-}
-
-// The zone the certificate's names live in; the job handlers choose it from the zones table.
-class ExampleZone : public ports::DnsProvider {
- public:
-  explicit ExampleZone(adapters::dns::Rfc2136Settings s) : inner_(std::move(s)) {}
-  domain::Status present(const ports::TxtRecord& r) override { return inner_.present(inZone(r)); }
-  domain::Status cleanup(const ports::TxtRecord& r) override {
-    ++cleanups;
-    return inner_.cleanup(inZone(r));
-  }
-  domain::Status waitVisible(const ports::TxtRecord& r, domain::Duration t) override {
-    return inner_.waitVisible(inZone(r), t);
-  }
-  int cleanups = 0;
-  adapters::dns::Rfc2136DnsProvider inner_;
-
- private:
-  static ports::TxtRecord inZone(ports::TxtRecord r) {
-    r.zone = "example.test.";
-    return r;
-  }
-};
-
-adapters::dns::Rfc2136Settings tsig(const char* secret = Bind9Server::kSecret256) {
-  adapters::dns::Rfc2136Settings s;
-  s.server = bind9().address();
-  s.key_name = Bind9Server::kKey256;
-  s.secret = secret;
-  s.timeout = 2s;
-  s.poll_interval = 50ms;
-  return s;
-}
-
-domain::AcmeAccount account(const PebbleServer& ca, const std::string& email = "ops@example.test") {
-  domain::AcmeAccount a;
-  a.id = "0123456789abcdef01234567";
-  a.directory_url = ca.directoryUrl();
-  a.email = email;
-  return a;
 }
 
 // Registers `a` and keeps what the CA said, as the service will.

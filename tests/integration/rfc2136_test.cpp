@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "adapters/dns/rfc2136_dns_provider.hpp"
-#include "support/bind9_fixture.hpp"
+#include "integration/bind9_ready.hpp"
 #include "support/outbound.hpp"
 
 using namespace certsteward;
@@ -21,7 +21,7 @@ Rfc2136Settings settings(const char* key = Bind9Server::kKey256,
                          const char* secret = Bind9Server::kSecret256,
                          const char* algorithm = "hmac-sha256") {
   Rfc2136Settings s;
-  s.server = bind9().address();
+  s.server = testing::readyBind9().address();
   s.key_name = key;
   s.algorithm = algorithm;
   s.secret = secret;
