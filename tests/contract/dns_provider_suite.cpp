@@ -1,0 +1,70 @@
+// The DnsProvider contract suite (testing/contract) against the shared fake (InMemoryDns) and
+// against this build's factory making RFC 2136 providers for the real bind9 of the integration
+// tests (started once per test process, on 127.0.0.1).
+#include <chrono>
+#include <optional>
+#include <utility>
+
+#include "adapters/dns/dns_provider_factory.hpp"
+#include "integration/bind9_ready.hpp"
+#include "support/free_port.hpp"
+#include "testing/fakes.hpp"
+
+namespace {
+
+using namespace certsteward;
+using testing::Bind9Server;
+
+// The fake as a build that drives rfc2136 only (by default it makes a provider of any kind).
+struct InMemoryDnsHarness {
+  testing::InMemoryDns dns{std::vector<std::string>{"rfc2136"}};
+  InMemoryDnsHarness() { dns.requireSecret("the TSIG secret"); }
+  bool available() { return true; }
+  std::string reason() { return {}; }
+  ports::DnsProviderFactory& factory() { return dns; }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "memory";
+    c.provider = "rfc2136";
+    return c;
+  }
+  std::string secret() { return "the TSIG secret"; }
+  std::string wrongSecret() { return "not the TSIG secret"; }
+  std::string zone() { return "example.test."; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() { return {}; }
+  void makeUnreachable() { dns.setReachable(false); }
+};
+
+struct Rfc2136Harness {
+  // The server's default request timeout; visibility polled every 50 ms.
+  adapters::dns::DefaultDnsProviderFactory dns{
+      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
+                                 std::chrono::milliseconds{1000}}};
+  std::string server = testing::readyBind9().address();
+  bool available() {
+    return true;
+  }  // readyBind9() fails the case with the reason when it cannot run
+  std::string reason() { return {}; }
+  ports::DnsProviderFactory& factory() { return dns; }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "bind9";
+    c.provider = "rfc2136";
+    c.settings = {{"server", server}, {"key_name", Bind9Server::kKey256}};
+    return c;
+  }
+  std::string secret() { return Bind9Server::kSecret256; }
+  std::string wrongSecret() { return "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="; }
+  std::string zone() { return std::string(Bind9Server::kZone) + "."; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings.erase("server");
+    return std::pair{c, std::string("server")};
+  }
+  void makeUnreachable() { server = "127.0.0.1:" + std::to_string(testing::freeLoopbackPort()); }
+};
+
+}  // namespace
+
+#define CERTSTEWARD_DNS_HARNESSES InMemoryDnsHarness, Rfc2136Harness
+#include "testing/contract/dns_provider_contract.hpp"
