@@ -25,7 +25,7 @@ struct CertificateFilter {
   domain::SortOrder order = domain::SortOrder::desc;
 };
 
-// The stored field a sort orders by: the same name as a SQLite column and a MongoDB field.
+// The member of domain::Certificate a sort orders by, by its name in the model.
 inline const char* sortField(CertificateSort sort) noexcept {
   switch (sort) {
     case CertificateSort::created_at:

@@ -3,6 +3,7 @@
 // target's credential, runs targets concurrently, times them, rolls back, and records results;
 // a module only talks to its one target and says what happened in the words of the target error
 // codes (domain/distribution.hpp). Settings reach it already checked (distribution_settings.hpp).
+// Every method is thread-safe: the runner calls one module for several targets at once.
 #pragma once
 
 #include <functional>

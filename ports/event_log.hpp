@@ -1,6 +1,6 @@
 // EventLog: the events raised by jobs, certificates and distributions (job.failed,
 // cert.renewal_failed, cert.expiring_soon, distribution.failed), kept per project for people and
-// for notification delivery.
+// for notification delivery. Every method is thread-safe.
 #pragma once
 
 #include "domain/events.hpp"

@@ -1,7 +1,8 @@
 // ProjectScopedRepository<T>: the create/read/update/delete shape shared by every resource that
 // lives under /projects/<id>/ (ACME accounts, DNS credentials, zones, credentials, module
 // configurations, distributions, notification channels and rules). `T` has `id`, `project_id`.
-// An entity of another project is not_found, exactly as if it did not exist.
+// An entity of another project is not_found, exactly as if it did not exist. Every method is
+// thread-safe.
 #pragma once
 
 #include "domain/id.hpp"
