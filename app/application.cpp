@@ -35,15 +35,15 @@
 #include "adapters/rest/api.hpp"
 #include "adapters/runtime/process_runs.hpp"
 #include "adapters/runtime/psl_public_suffixes.hpp"
+#include "adapters/runtime/scheduler_loop.hpp"
 #include "adapters/runtime/thread_background.hpp"
+#include "adapters/runtime/worker_pool.hpp"
 #include "adapters/runtime/zoneinfo_time_zones.hpp"
 #include "adapters/store/codec/settings_documents.hpp"
 #include "adapters/webui/static_site.hpp"
 #include "app/logging.hpp"
-#include "app/scheduler_loop.hpp"
 #include "app/store_factory.hpp"
 #include "app/tls_reloader.hpp"
-#include "app/worker_pool.hpp"
 #include "domain/audit.hpp"
 #include "domain/encoding.hpp"
 #include "domain/enum_names.hpp"
@@ -136,10 +136,11 @@ struct Application::Parts {
              store->acmeAccounts(), store->dnsCredentials(), store->zones(), store->credentials(),
              store->moduleConfigs(), store->notificationChannels(), store->notificationRules()},
             work, access, audit),
-        users({timeZones, users_, store->refreshTokens(), hasher, ids, clock}, work, access, audit),
+        users({timeZones, users_, store->refreshTokens(), hasher, ids, clock, &random}, work,
+              access, audit),
         certificates(
             {store->certificates(), store->jobs(), store->distributions(), store->license(), ids,
-             clock, secretBox, store->acmeAccounts(), store->zones()},
+             clock, secretBox, store->acmeAccounts(), store->zones(), &keyBundles},
             work, access, audit, jobPolicy(c)),
         jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock,
               store->certificates()},
@@ -214,15 +215,14 @@ struct Application::Parts {
              directoryLogin,
              oidcSettings,
              oidcLogin,
+             ssoSignIn,
              access,
-             secretBox,
-             *store,
+             idempotency,
+             monitoring,
              clock,
-             fingerprintMac,
              metrics,
              issuer,
-             dnsProviders,
-             keyBundles},
+             dnsProviders},
             {c.secure_cookies, c.refresh_token_ttl, accessLog(c)}) {}
 
   Config config;
@@ -242,6 +242,7 @@ struct Application::Parts {
   adapters::crypto::AesGcmSecretBox secretBox;
   adapters::crypto::OpenSslOtpHasher otpHasher;
   adapters::crypto::BcryptPasswordHasher hasher;
+  adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::crypto::JwtTokenCodec tokens;
   domain::UnitOfWork work;
   domain::AccessControl access;
@@ -284,7 +285,6 @@ struct Application::Parts {
                                                  config.distribution_file_directories},
       outbound};
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
-  adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::acme::AcmeIssuer issuer;
   domain::DistributionRunner distributionRunner;
   // The job types, one handler each (a new type: a handler here and a line in `jobs`).
@@ -296,12 +296,12 @@ struct Application::Parts {
   domain::CaActivityRecorder caActivity{{store->caActivity(), suffixes, ids, clock}};
   domain::IssuanceJobHandler issuanceJobs;
   domain::JobRunner jobRunner;
-  std::unique_ptr<WorkerPool> standardWorkers;
-  std::unique_ptr<WorkerPool> distributionWorkers;
-  std::unique_ptr<WorkerPool> notificationWorkers;
+  std::unique_ptr<adapters::runtime::WorkerPool> standardWorkers;
+  std::unique_ptr<adapters::runtime::WorkerPool> distributionWorkers;
+  std::unique_ptr<adapters::runtime::WorkerPool> notificationWorkers;
   domain::ProviderChecks checks;
   domain::Scheduler scheduler;
-  std::unique_ptr<SchedulerLoop> schedulerLoop;
+  std::unique_ptr<adapters::runtime::SchedulerLoop> schedulerLoop;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
   domain::LicenseService license;
   domain::ConfigurationServices configuration;
@@ -310,6 +310,9 @@ struct Application::Parts {
   domain::OidcSettingsService oidcSettings;
   domain::CaQuotaService quotas;
   domain::NotificationService notifications;
+  domain::SsoSignIn ssoSignIn{oidcLogin, auth, audit};
+  domain::IdempotencyService idempotency{{store->idempotency(), fingerprintMac, clock}, access};
+  domain::MonitoringService monitoring{*store, clock};
   adapters::rest::Api api;
   adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;
@@ -341,20 +344,10 @@ domain::Status Application::bootstrap() {
   const char* envUser = std::getenv("CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME");
   const char* envPassword = std::getenv("CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD");
   const std::string username = envUser != nullptr && *envUser != '\0' ? envUser : "admin";
-  std::string password;
-  const bool generated = envPassword == nullptr || *envPassword == '\0';
-  if (generated) {
-    // 20 characters from a 58-symbol alphabet (no look-alikes): ~117 bits.
-    static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-    for (const char b : parts_->random.bytes(20)) {
-      password.push_back(kAlphabet[static_cast<unsigned char>(b) % (sizeof(kAlphabet) - 1)]);
-    }
-  } else {
-    password = envPassword;
-  }
-  auto created = parts_->users.bootstrapOwner(username, password);
+  auto created = parts_->users.bootstrapOwner(username, envPassword != nullptr ? envPassword : "");
   if (!created) return created.error();
-  if (*created && generated) {
+  if (*created && !(*created)->generated_password.empty()) {
+    const std::string& password = (*created)->generated_password;
     // Shown once, on the console only (never in the log): the owner must change it.
     std::printf(
         "\nCertSteward created the owner account '%s' with the password:\n\n    %s\n\n"
@@ -380,6 +373,13 @@ domain::Status Application::resetPassword(const std::string& username,
 domain::Result<domain::AuditVerification> Application::verifyAuditLog(
     const std::optional<domain::AuditHead>& expected) {
   return parts_->audit.verifyWholeChain(expected);
+}
+
+domain::Result<domain::VerifiedMigrationReport> Application::migrate(
+    Application& from, Application& to, const std::function<void(const std::string&)>& progress) {
+  return domain::VerifiedMigration({*from.parts_->store, from.parts_->audit},
+                                   {*to.parts_->store, to.parts_->audit}, from.parts_->clock)
+      .run(progress);
 }
 
 const Config& Application::config() const {
@@ -522,7 +522,7 @@ void Application::startScheduler() {
   if (!parts_->config.scheduler_enabled) return;
   // At 0 from the start, so increase() sees the first failed sweep (docs/monitoring).
   parts_->metrics.increment("certsteward_scheduler_sweeps_total", {{"result", "error"}}, 0);
-  parts_->schedulerLoop = std::make_unique<SchedulerLoop>(
+  parts_->schedulerLoop = std::make_unique<adapters::runtime::SchedulerLoop>(
       parts_->scheduler, instanceId(), parts_->config.scheduler_heartbeat,
       parts_->config.scheduler_interval, parts_->metrics);
   parts_->schedulerLoop->start();
@@ -552,18 +552,18 @@ void Application::startWorkers() {
   // Deliveries have their own lane too: a slow SMTP server never delays issuance or
   // distribution. Started first: the other lanes' events wake it.
   if (parts_->config.notifications_workers > 0) {
-    parts_->notificationWorkers = std::make_unique<WorkerPool>(
+    parts_->notificationWorkers = std::make_unique<adapters::runtime::WorkerPool>(
         parts_->jobRunner, domain::Lane::notification,
         static_cast<int>(parts_->config.notifications_workers), parts_->config.worker_poll_interval,
         parts_->config.worker_shutdown_wait, id);
     parts_->notificationWorkers->start();
   }
-  parts_->standardWorkers = std::make_unique<WorkerPool>(
+  parts_->standardWorkers = std::make_unique<adapters::runtime::WorkerPool>(
       parts_->jobRunner, domain::Lane::standard, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->standardWorkers->start();
   // Distribution work has its own lane and threads, so slow targets never hold up issuance.
-  parts_->distributionWorkers = std::make_unique<WorkerPool>(
+  parts_->distributionWorkers = std::make_unique<adapters::runtime::WorkerPool>(
       parts_->jobRunner, domain::Lane::distribution, parts_->config.worker_max_concurrency,
       parts_->config.worker_poll_interval, parts_->config.worker_shutdown_wait, id);
   parts_->distributionWorkers->start();

@@ -10,6 +10,7 @@
 #include "app/config.hpp"
 #include "domain/audit.hpp"
 #include "domain/result.hpp"
+#include "domain/services/verified_migration.hpp"
 #include "domain/user.hpp"
 
 namespace certsteward::app {
@@ -33,6 +34,11 @@ class Application {
   // `certsteward audit verify`: the whole audit chain, offline.
   domain::Result<domain::AuditVerification> verifyAuditLog(
       const std::optional<domain::AuditHead>& expected);
+
+  // `certsteward migrate`: everything `from` holds copied into `to` (empty), both audit chains
+  // verified with this configuration's key (domain::VerifiedMigration).
+  static domain::Result<domain::VerifiedMigrationReport> migrate(
+      Application& from, Application& to, const std::function<void(const std::string&)>& progress);
 
   const Config& config() const;
 

@@ -307,75 +307,59 @@ int migrate(const std::optional<std::string>& configPath,
     c.store_url = url;
     return app::Application::create(c);
   };
-  // Before anything is copied: the source's chain must verify with this configuration's audit
-  // key (else the copy could not be verified either), and the target must open.
-  {
-    auto source = open(from);
-    if (!source) {
-      std::fprintf(stderr, "certsteward migrate: --from: %s\n", source.error().message.c_str());
-      return 2;
-    }
-    auto verified = (*source)->verifyAuditLog(std::nullopt);
-    if (!verified) {
-      std::fprintf(stderr, "certsteward migrate: --from: %s\n", verified.error().message.c_str());
-      return 2;
-    }
-    if (!verified->intact) {
-      std::printf(
-          "the source's audit chain does not verify with this configuration's audit key (%zu "
-          "break(s)); nothing was copied. Use the configuration the source was written with, or "
-          "see `certsteward audit verify`\n",
-          verified->breaks.size());
-      return 1;
-    }
+  auto source = open(from);
+  if (!source) {
+    std::fprintf(stderr, "certsteward migrate: --from: %s\n", source.error().message.c_str());
+    return 2;
   }
   auto target = open(to);
   if (!target) {
     std::fprintf(stderr, "certsteward migrate: --to: %s\n", target.error().message.c_str());
     return 2;
   }
-
-  auto report = app::migrateStore(
-      from, to, [](const std::string& line) { std::printf("  %s\n", line.c_str()); });
+  auto report = app::Application::migrate(
+      **source, **target, [](const std::string& line) { std::printf("  %s\n", line.c_str()); });
   if (!report) {
-    std::fprintf(stderr, "certsteward migrate: %s; nothing was copied\n",
-                 report.error().message.c_str());
+    std::fprintf(stderr, "certsteward migrate: %s\n", report.error().message.c_str());
     return 2;
   }
-  if (report->stopped) {
-    std::fprintf(stderr,
-                 "certsteward migrate: the copy STOPPED part-way: %s. The target now holds part "
-                 "of the data: empty it (drop the database, or delete the file) before running "
-                 "again; the source is as it was\n",
-                 report->stopped->message.c_str());
-    return 3;
+  using Verdict = domain::VerifiedMigrationReport::Verdict;
+  switch (report->verdict) {
+    case Verdict::source_chain_broken:
+      std::printf(
+          "the source's audit chain does not verify with this configuration's audit key (%zu "
+          "break(s)); nothing was copied. Use the configuration the source was written with, or "
+          "see `certsteward audit verify`\n",
+          report->source_breaks);
+      return 1;
+    case Verdict::stopped:
+      std::fprintf(stderr,
+                   "certsteward migrate: the copy STOPPED part-way: %s. The target now holds part "
+                   "of the data: empty it (drop the database, or delete the file) before running "
+                   "again; the source is as it was\n",
+                   report->copy.stopped->message.c_str());
+      return 3;
+    default:
+      break;
   }
   std::printf("audit log: %lld entries copied unchanged",
-              static_cast<long long>(report->audit_entries));
-  if (report->audit_head) {
-    std::printf(", head %lld %s", static_cast<long long>(report->audit_head->sequence),
-                report->audit_head->checksum.c_str());
+              static_cast<long long>(report->copy.audit_entries));
+  if (report->copy.audit_head) {
+    std::printf(", head %lld %s", static_cast<long long>(report->copy.audit_head->sequence),
+                report->copy.audit_head->checksum.c_str());
   }
   std::printf("\n");
-  // The copied chain, checked as `audit verify` would check it on the new store.
-  auto verified = (*target)->verifyAuditLog(report->audit_head);
-  if (!verified) {
-    std::fprintf(stderr, "certsteward migrate: --to: %s\n", verified.error().message.c_str());
-    return 2;
-  }
-  if (!verified->intact) {
-    std::printf("audit log: BROKEN in the target (%zu break(s))\n", verified->breaks.size());
+  if (report->verdict == Verdict::target_chain_broken) {
+    std::printf("audit log: BROKEN in the target (%zu break(s))\n", report->target.breaks.size());
     return 1;
   }
   std::printf("audit log: intact in the target, %lld entries verified\n",
-              static_cast<long long>(verified->verified));
-  if (!report->complete) {
-    const bool countsDiffer = std::any_of(report->kinds.begin(), report->kinds.end(),
-                                          [](const auto& k) { return k.source != k.target; });
+              static_cast<long long>(report->target.verified));
+  if (report->verdict == Verdict::incomplete) {
     std::printf("migration INCOMPLETE: %s\n",
-                countsDiffer ? "a count above differs between the stores (was an instance "
-                               "writing to the source?)"
-                             : "the audit chain's head differs between the stores");
+                report->counts_differ ? "a count above differs between the stores (was an instance "
+                                        "writing to the source?)"
+                                      : "the audit chain's head differs between the stores");
     return 1;
   }
   std::printf("migration complete\n");

@@ -3,7 +3,6 @@
 
 #include <filesystem>
 
-#include "adapters/crypto/system_clock.hpp"
 #include "adapters/store/memory/memory_store.hpp"
 #include "adapters/store/mongo/mongo_store.hpp"
 #include "adapters/store/sqlite/private_files.hpp"
@@ -99,18 +98,6 @@ domain::Status checkMigrationStores(const std::string& from, const std::string& 
     }
   }
   return {};
-}
-
-domain::Result<domain::MigrationReport> migrateStore(
-    const std::string& from, const std::string& to,
-    const std::function<void(const std::string&)>& progress) {
-  if (auto s = checkMigrationStores(from, to); !s) return s.error();
-  auto source = openStore(from);
-  if (!source) return domain::makeError(source.error().code, "--from: " + source.error().message);
-  auto target = openStore(to);
-  if (!target) return domain::makeError(target.error().code, "--to: " + target.error().message);
-  const adapters::crypto::SystemClock clock;
-  return domain::StoreMigration(**source, **target, clock).run(progress);
 }
 
 }  // namespace certsteward::app

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "domain/result.hpp"
-#include "domain/services/store_migration.hpp"
 #include "ports/store.hpp"
 
 namespace certsteward::app {
@@ -28,12 +27,5 @@ domain::Status restoreStore(const std::string& url, const std::string& from);
 // The stores of `certsteward migrate`, checked before either is opened: invalid_argument for
 // memory: or the same URL twice; not_found for a SQLite source file that does not exist.
 domain::Status checkMigrationStores(const std::string& from, const std::string& to);
-
-// `certsteward migrate --from URL --to URL`: everything copied into an empty store and counted
-// again (domain::StoreMigration; `progress` hears a line per kind). invalid_argument for a
-// memory: store or the same URL twice; the migration's own refusals otherwise.
-domain::Result<domain::MigrationReport> migrateStore(
-    const std::string& from, const std::string& to,
-    const std::function<void(const std::string&)>& progress);
 
 }  // namespace certsteward::app

@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r) {
     for (auto& k : kinds) {  // interleaved, so drift on a shared machine hits every kind
       const auto t0 = Clock::now();
-      auto refused = auth.login(k.user, k.password, "10.0.0.1");
+      auto refused = auth.login(k.user, k.password, RequestContext{"10.0.0.1", "req-1"});
       k.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
       if (refused.ok() || refused.error().reason != "INVALID_CREDENTIALS") {
         std::printf("login timing: %s was not the ordinary refusal\n", k.what);

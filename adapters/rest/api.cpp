@@ -149,7 +149,7 @@ HttpResponse Api::serve(const HttpRequest& request, const Fallback& otherPaths) 
 }
 
 bool Api::ready() {
-  const auto ping = s_.store.ping();
+  const auto ping = s_.monitoring.ready();
   if (!ping) spdlog::warn("readyz: store ping failed: {}", ping.error().message);
   return ping.ok();
 }
@@ -238,7 +238,7 @@ ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now) {
 }
 
 std::string Api::metricsText() {
-  return s_.metrics.exposition(storeGauges(s_.store, s_.clock.now()));
+  return s_.metrics.exposition(s_.monitoring.gauges());
 }
 
 HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel,
@@ -305,47 +305,27 @@ HttpResponse Api::withIdempotency(const HttpRequest& request, const Call& call,
                                   const Route& route) {
   const auto key = request.header("idempotency-key");
   if (!key || !isMutation(request.method)) return route.handler(call);
-  if (key->empty() || key->size() > 255 ||
-      !std::all_of(key->begin(), key->end(), [](char c) { return c > 0x20 && c < 0x7f; })) {
-    return errorResponse(400, "Idempotency-Key must be 1 to 255 printable characters");
+  domain::IdempotentRequest keyed{call.principal, request.client_ip, std::nullopt,
+                                  request.method, request.path,      *key,
+                                  request.body};
+  if (const auto project = call.params.find("project_id"); project != call.params.end()) {
+    keyed.project_id = project->second;
   }
-  // Records are scoped to the caller, their roles and the route: a replay is only ever the
-  // caller's own answer, and after a role change (or losing the project) the request is run —
-  // and authorised — afresh instead of replayed.
-  std::string scope = "anonymous:" + request.client_ip;
-  if (call.principal != nullptr) {
-    scope = call.principal->user.id + "/" + std::string(nameOf(call.principal->user.org_role));
-    if (const auto project = call.params.find("project_id"); project != call.params.end()) {
-      auto role = s_.access.projectRole(*call.principal, project->second);
-      if (!role) return errorResponse(role.error());
-      if (!*role) return route.handler(call);  // invisible: the handler answers 404
-      scope += "/" + std::string(nameOf(**role));
-    }
-  }
-  const std::string fullKey = scope + ":" + request.method + " " + request.path + ":" + *key;
-  const std::string fingerprint = domain::toHex(s_.fingerprints.sign(request.body));
-  const auto now = s_.clock.now();
-  auto existing = s_.store.idempotency().find(fullKey, now);
-  if (!existing) return errorResponse(existing.error());
-  if (*existing) {
-    if ((*existing)->request_fingerprint != fingerprint) {
-      return errorResponse(409, "this Idempotency-Key was used with a different request body");
-    }
+  auto lookup = s_.idempotency.lookup(keyed);
+  if (!lookup) return errorResponse(lookup.error());
+  if (lookup->replay) {
     HttpResponse replay;
-    replay.status = (*existing)->status_code;
-    replay.content_type = (*existing)->content_type;
-    replay.body = (*existing)->body;
+    replay.status = lookup->replay->status;
+    replay.content_type = lookup->replay->content_type;
+    replay.body = lookup->replay->body;
     replay.headers.emplace_back("Idempotent-Replayed", "true");
     return replay;
   }
   HttpResponse response = route.handler(call);
-  // Session responses carry tokens and downloads carry key material: they are never stored.
+  // Session responses carry tokens and downloads carry key material: they are never kept.
   if (response.status < 500 && response.cookies.empty() &&
       response.content_type == "application/json" && !request.path.starts_with("/api/v1/auth/")) {
-    (void)s_.store.idempotency().save(
-        domain::IdempotencyRecord{fullKey, fingerprint, response.status, response.content_type,
-                                  response.body, now, now + domain::kIdempotencyWindow},
-        now);
+    s_.idempotency.keep(*lookup, {response.status, response.content_type, response.body});
   }
   return response;
 }

@@ -16,24 +16,23 @@
 #include "domain/services/certificate_service.hpp"
 #include "domain/services/directory_login.hpp"
 #include "domain/services/distribution_service.hpp"
+#include "domain/services/idempotency_service.hpp"
 #include "domain/services/job_service.hpp"
 #include "domain/services/ldap_settings_service.hpp"
 #include "domain/services/license_service.hpp"
+#include "domain/services/monitoring_service.hpp"
 #include "domain/services/notification_service.hpp"
 #include "domain/services/oidc_login.hpp"
 #include "domain/services/oidc_settings_service.hpp"
 #include "domain/services/project_service.hpp"
 #include "domain/services/provider_checks.hpp"
 #include "domain/services/resource_service.hpp"
+#include "domain/services/sso_sign_in.hpp"
 #include "domain/services/user_service.hpp"
 #include "ports/clock.hpp"
 #include "ports/dns_provider_factory.hpp"
 #include "ports/issuer.hpp"
-#include "ports/key_bundles.hpp"
-#include "ports/mac.hpp"
 #include "ports/metrics.hpp"
-#include "ports/secret_box.hpp"
-#include "ports/store.hpp"
 
 namespace certsteward::adapters::rest {
 
@@ -64,16 +63,15 @@ struct ApiServices {
   domain::LdapSettingsService& ldapSettings;
   domain::DirectoryLogin& directoryLogin;  // the LDAP connection test
   domain::OidcSettingsService& oidcSettings;
-  domain::OidcLogin& oidcLogin;
+  domain::OidcLogin& oidcLogin;  // where a sign-on starts
+  domain::SsoSignIn& ssoSignIn;  // where it ends
   const domain::AccessControl& access;
-  ports::SecretBox& secrets;
-  ports::Store& store;
-  const ports::Clock& clock;
-  const ports::Mac& fingerprints;  // keyed hash of request bodies for Idempotency-Key
-  ports::Metrics& metrics;         // counts requests; its exposition answers GET /metrics
-  const ports::Issuer& issuer;     // what GET /ca-providers reports
+  domain::IdempotencyService& idempotency;  // Idempotency-Key of mutations
+  domain::MonitoringService& monitoring;    // GET /readyz, the gauges of GET /metrics
+  const ports::Clock& clock;                // "now" of rendered views
+  ports::Metrics& metrics;                  // counts requests; its exposition answers GET /metrics
+  const ports::Issuer& issuer;              // what GET /ca-providers reports
   const ports::DnsProviderFactory& dnsProviders;
-  const ports::KeyBundles& bundles;  // password-protected key downloads (PEM, PKCS#12)
 };
 
 // One answered API request, for the access log: never a body, a header value or a token.
@@ -94,14 +92,6 @@ struct ApiOptions {
   std::function<void(const AccessRecord&)> on_access = {};
 };
 
-// The gauges GET /metrics reads from the store at scrape time: certsteward_ready (1 while the
-// store answers, what GET /readyz reports), and while it does certificates by status and jobs by
-// type, lane and status (every combination, 0 included, so alerts never meet an absent series),
-// issued certificates expiring within 1, 7 and 30 days of `now` (expired ones included) and
-// already expired, and licence usage. The expiry counts take one indexed count per window,
-// whatever the number of projects.
-ports::MetricSamples storeGauges(ports::Store& store, domain::Timestamp now);
-
 class Api {
  public:
   Api(ApiServices services, ApiOptions options);
@@ -117,8 +107,8 @@ class Api {
 
   const Router& router() const { return router_; }
 
-  // The Prometheus text of GET /metrics: request counters and latencies, plus what storeGauges
-  // reads from the store at scrape time.
+  // The Prometheus text of GET /metrics: request counters and latencies, plus the gauges
+  // MonitoringService reads at scrape time.
   std::string metricsText();
 
  private:

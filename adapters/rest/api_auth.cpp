@@ -109,32 +109,11 @@ void Api::addOidcRoutes() {
         const auto param = [&](const char* name) {
           return queryParam(c.request, name).value_or("");
         };
-        const auto fail = [&](const domain::Error& e) {
-          if (e.code == domain::ErrorCode::resource_exhausted) {
-            return ssoFailed(ssoCode(e), options_);
-          }
-          if (auto s = s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "",
-                                       std::nullopt, "oidc: " + e.message.substr(0, 300));
-              !s) {
-            return ssoFailed("failed", options_);
-          }
-          return ssoFailed(ssoCode(e), options_);
-        };
         const auto cookie = c.request.cookies.find("oidc_login");
-        auto user = s_.oidcLogin.finish(param("code"), param("state"),
-                                        cookie == c.request.cookies.end() ? "" : cookie->second,
-                                        param("error"), c.context);
-        if (!user) return fail(user.error());
-        auto result = s_.auth.completeExternal(*user);
-        if (!result) return fail(result.error());
-        domain::Principal who{result->user, result->tokens.refresh_family};
-        if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id,
-                                     std::nullopt, "oidc");
-            !s) {
-          // No session without its audit entry.
-          (void)s_.store.refreshTokens().revokeFamily(result->tokens.refresh_family);
-          return ssoFailed("failed", options_);
-        }
+        auto result = s_.ssoSignIn.complete(param("code"), param("state"),
+                                            cookie == c.request.cookies.end() ? "" : cookie->second,
+                                            param("error"), c.context);
+        if (!result) return ssoFailed(ssoCode(result.error()), options_);
         auto r = redirectTo("/");
         r.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
         r.cookies.push_back(
@@ -153,31 +132,13 @@ void Api::addAuthRoutes() {
         const auto body = parseBody(c.request);
         const std::string username = requiredString(body, "username", 200);
         const std::string password = requiredString(body, "password", 1000);
-        auto result = s_.auth.login(username, password, c.request.client_ip);
-        if (!result) {
-          if (result.error().code == domain::ErrorCode::unauthenticated) {
-            if (auto s = s_.audit.record(nullptr, c.context, "auth.login_failed", "user", "",
-                                         std::nullopt, "username=" + username.substr(0, 64));
-                !s) {
-              return errorResponse(s.error());
-            }
-          }
-          return errorResponse(result.error());
-        }
-        domain::Principal who{result->user, result->tokens.refresh_family};
+        auto result = s_.auth.login(username, password, c.context);
+        if (!result) return errorResponse(result.error());
         if (!result->otp_session_id.empty()) {
           // Second factor required: no tokens yet (spec: 200, not 401).
-          if (auto s =
-                  s_.audit.record(&who, c.context, "auth.login_otp_required", "user", who.user.id);
-              !s) {
-            return errorResponse(s.error());
-          }
           return jsonResponse(200, json::object{{"otp_required", true},
                                                 {"otp_setup_required", false},
                                                 {"otp_session_id", result->otp_session_id}});
-        }
-        if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id); !s) {
-          return errorResponse(s.error());  // no session without its audit entry
         }
         auto response = jsonResponse(200, loginBody(*result));
         response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
@@ -195,14 +156,8 @@ void Api::addAuthRoutes() {
           return errorResponse(domain::makeError(domain::ErrorCode::unauthenticated,
                                                  "X-OTP-Session-ID is required", "TOKEN_MISSING"));
         }
-        auto result = s_.auth.verifyOtp(*session, code, c.request.client_ip);
+        auto result = s_.auth.verifyOtp(*session, code, c.context);
         if (!result) return errorResponse(result.error());
-        domain::Principal who{result->user, result->tokens.refresh_family};
-        if (auto s = s_.audit.record(&who, c.context, "auth.login", "user", who.user.id,
-                                     std::nullopt, "otp");
-            !s) {
-          return errorResponse(s.error());
-        }
         auto response = jsonResponse(200, loginBody(*result));
         response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
         return response;
@@ -321,7 +276,7 @@ void Api::addAuthRoutes() {
   });
 
   router_.add("GET", "/api/v1/auth/me", [this](const Call& c) {
-    auto memberships = s_.store.memberships().listForUser(c.who().user.id);
+    auto memberships = s_.access.membershipsOf(c.who());
     if (!memberships) return errorResponse(memberships.error());
     json::array projects;
     for (const auto& m : *memberships) {

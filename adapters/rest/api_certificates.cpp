@@ -159,19 +159,13 @@ HttpResponse fileResponse(std::string contentType, const std::string& fileName, 
   return r;
 }
 
-// The download in `format`; `password` is set exactly when the material carries the key.
-HttpResponse bundleResponse(const ports::KeyBundles& bundles, const domain::CertificateMaterial& m,
-                            BundleFormat format, const std::optional<std::string>& password,
+// The download in `format`, with the encrypted key when the material carries it.
+HttpResponse bundleResponse(const domain::CertificateMaterial& m, BundleFormat format,
                             domain::Timestamp now) {
   const std::string stem = fileStem(m.common_name);
   const std::string leaf = withNewline(m.certificate_pem);
   const std::string chain = withNewline(m.chain_pem);
-  std::string encryptedKey;
-  if (m.private_key_pem && format != BundleFormat::pkcs12) {
-    auto key = bundles.encryptedPrivateKeyPem(*m.private_key_pem, *password);
-    if (!key) return errorResponse(key.error());
-    encryptedKey = std::move(*key);
-  }
+  const std::string& encryptedKey = m.encrypted_private_key_pem;
   switch (format) {
     case BundleFormat::pem:
       return fileResponse("application/x-pem-file", stem + ".pem", leaf + chain + encryptedKey);
@@ -182,29 +176,10 @@ HttpResponse bundleResponse(const ports::KeyBundles& bundles, const domain::Cert
       return fileResponse("application/zip", stem + ".zip",
                           makeZip(files, domain::unixSeconds(now)));
     }
-    case BundleFormat::pkcs12: {
-      auto p12 = bundles.pkcs12(*m.private_key_pem, m.certificate_pem, m.chain_pem, *password,
-                                m.common_name);
-      if (!p12) return errorResponse(p12.error());
-      return fileResponse("application/x-pkcs12", stem + ".p12", std::move(*p12));
-    }
+    case BundleFormat::pkcs12:
+      return fileResponse("application/x-pkcs12", stem + ".p12", m.pkcs12);
   }
   return errorResponse(500, "internal error");
-}
-
-// A password for the exported key: 8 to 1024 printable characters (no control characters:
-// PKCS#12 reads it as a C string).
-std::string exportPassword(const json::object& body) {
-  auto password = optionalString(body, "password", 1024);
-  if (!password || password->size() < 8) {
-    throw BadRequest("password (8 to 1024 characters) is required to export the private key");
-  }
-  for (const char ch : *password) {
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
-      throw BadRequest("password must not contain control characters");
-    }
-  }
-  return *password;
 }
 
 }  // namespace
@@ -217,10 +192,10 @@ void Api::addCertificateRoutes() {
         if (format == BundleFormat::pkcs12) {
           throw BadRequest("a PKCS#12 file holds the private key: use POST with a password");
         }
-        auto material = s_.certificates.material(c.who(), c.context, c.param("project_id"),
-                                                 c.param("cert_id"), false);
+        auto material =
+            s_.certificates.material(c.who(), c.context, c.param("project_id"), c.param("cert_id"));
         if (!material) return errorResponse(material.error());
-        return bundleResponse(s_.bundles, *material, format, std::nullopt, s_.clock.now());
+        return bundleResponse(*material, format, s_.clock.now());
       });
 
   // With the private key, encrypted under the caller's password (project admin, audited).
@@ -228,14 +203,19 @@ void Api::addCertificateRoutes() {
       "POST", "/api/v1/projects/:project_id/certificates/:cert_id/download", [this](const Call& c) {
         const auto body = parseBody(c.request);
         const auto format = bundleFormat(optionalString(body, "format", 20).value_or("pem"));
-        const bool withKey = format == BundleFormat::pkcs12 ||
-                             optionalBool(body, "include_private_key").value_or(false);
-        std::optional<std::string> password;
-        if (withKey) password = exportPassword(body);
+        domain::MaterialRequest what;
+        if (format == BundleFormat::pkcs12) {
+          what.key = domain::KeyExport::pkcs12;
+        } else if (optionalBool(body, "include_private_key").value_or(false)) {
+          what.key = domain::KeyExport::encrypted_pem;
+        }
+        if (what.key != domain::KeyExport::none) {
+          what.password = optionalString(body, "password", 1024).value_or("");
+        }
         auto material = s_.certificates.material(c.who(), c.context, c.param("project_id"),
-                                                 c.param("cert_id"), withKey);
+                                                 c.param("cert_id"), what);
         if (!material) return errorResponse(material.error());
-        return bundleResponse(s_.bundles, *material, format, password, s_.clock.now());
+        return bundleResponse(*material, format, s_.clock.now());
       });
 
   // The dashboard's counts (docs/api.md, Certificates).
@@ -285,13 +265,16 @@ void Api::addCertificateRoutes() {
 
   router_.add("POST", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
     const auto body = parseBody(c.request);
-    domain::CertificateRequest request;
+    domain::CertificateRequest request;  // its defaults are the service's
     request.common_name = requiredString(body, "common_name", 253);
     request.sans = stringArray(body, "sans");
-    request.key_type = optionalEnum<domain::KeyType>(body, "key_type", domain::parseKeyType)
-                           .value_or(domain::KeyType::ecdsa_p256);
-    request.renewal_threshold_days = optionalInt(body, "renewal_threshold_days").value_or(30);
-    request.auto_renew = optionalBool(body, "auto_renew").value_or(true);
+    if (auto k = optionalEnum<domain::KeyType>(body, "key_type", domain::parseKeyType)) {
+      request.key_type = *k;
+    }
+    if (auto days = optionalInt(body, "renewal_threshold_days")) {
+      request.renewal_threshold_days = *days;
+    }
+    if (auto renew = optionalBool(body, "auto_renew")) request.auto_renew = *renew;
     request.acme_account_id = optionalString(body, "acme_account_id", 64);
     if (auto issuer = optionalString(body, "issuer_type", 40); issuer && *issuer != "acme") {
       throw BadRequest("unknown issuer_type: '" + issuer->substr(0, 40) + "' (acme)");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "domain/result.hpp"
 #include "domain/user.hpp"
@@ -71,6 +72,11 @@ class AccessControl {
 
   // The caller's role in the project, nullopt when it does not exist or is invisible to them.
   Result<std::optional<ProjectRole>> projectRole(const Principal& who, const Id& projectId) const;
+
+  // The caller's own project memberships (what GET /auth/me lists).
+  Result<std::vector<Membership>> membershipsOf(const Principal& who) const {
+    return memberships_.listForUser(who.user.id);
+  }
 
  private:
   const ports::MembershipRepository& memberships_;

@@ -62,8 +62,22 @@ Result<TokenPair> AuthService::issue(const User& user, const Id& family) {
 }
 
 Result<LoginResult> AuthService::login(const std::string& username, const std::string& password,
-                                       const std::string& clientIp) {
-  if (auto s = limit("login:ip:" + clientIp, policy_.login_per_ip_per_minute); !s) return s.error();
+                                       const RequestContext& ctx) {
+  auto result = passwordLogin(username, password, ctx);
+  if (!result && result.error().code == ErrorCode::unauthenticated) {
+    if (auto s = audit_.record(nullptr, ctx, "auth.login_failed", "user", "", std::nullopt,
+                               "username=" + username.substr(0, 64));
+        !s) {
+      return s.error();
+    }
+  }
+  return result;
+}
+
+Result<LoginResult> AuthService::passwordLogin(const std::string& username,
+                                               const std::string& password,
+                                               const RequestContext& ctx) {
+  if (auto s = limit("login:ip:" + ctx.ip, policy_.login_per_ip_per_minute); !s) return s.error();
   // Names are case-insensitive in directories: "Bob" and "bob" share one allowance.
   if (auto s = limit("login:user:" + asciiLower(username), policy_.login_per_username_per_minute);
       !s) {
@@ -75,7 +89,9 @@ Result<LoginResult> AuthService::login(const std::string& username, const std::s
     // Not a local account: the directory decides, when there is one.
     auto viaDirectory = directory_ != nullptr ? directory_->login(username, password)
                                               : Result<std::optional<User>>(std::nullopt);
-    if (viaDirectory && *viaDirectory) return challengeOrComplete(std::move(**viaDirectory));
+    if (viaDirectory && *viaDirectory) {
+      return challengeOrComplete(std::move(**viaDirectory), ctx);
+    }
     if (!viaDirectory && viaDirectory.error().code != ErrorCode::unauthenticated) {
       return viaDirectory.error();  // unreachable, or no role
     }
@@ -85,7 +101,7 @@ Result<LoginResult> AuthService::login(const std::string& username, const std::s
     return badCredentials();
   }
   if (!p_.hasher.verify(password, user->password_hash) || user->disabled) return badCredentials();
-  return challengeOrComplete(std::move(*user));
+  return challengeOrComplete(std::move(*user), ctx);
 }
 
 void AuthService::spendHashTime(const std::string& password) {
@@ -93,7 +109,7 @@ void AuthService::spendHashTime(const std::string& password) {
   (void)p_.hasher.verify(password, dummyHash_);
 }
 
-Result<LoginResult> AuthService::challengeOrComplete(User user) {
+Result<LoginResult> AuthService::challengeOrComplete(User user, const RequestContext& ctx) {
   if (user.totp_enabled) {
     const Timestamp now = p_.clock.now();
     const std::string jti = p_.ids.next();
@@ -106,24 +122,40 @@ Result<LoginResult> AuthService::challengeOrComplete(User user) {
         !s) {
       return s.error();
     }
+    const Principal who{user, ""};
+    if (auto s = audit_.record(&who, ctx, "auth.login_otp_required", "user", user.id); !s) {
+      return s.error();
+    }
     LoginResult challenge;
     challenge.user = std::move(user);
     challenge.otp_session_id = std::move(*session);
     return challenge;
   }
-  return complete(std::move(user));
+  return complete(std::move(user), ctx, "");
 }
 
-Result<LoginResult> AuthService::completeExternal(const User& user) {
+Result<LoginResult> AuthService::completeExternal(const User& user, const RequestContext& ctx,
+                                                  const std::string& how) {
   if (user.disabled) return badCredentials();
-  return complete(user);
+  return complete(user, ctx, how);
 }
 
-Result<LoginResult> AuthService::complete(User user) {
-  const Id family = p_.ids.next();
-  auto tokens = issue(user, family);
-  if (!tokens) return tokens.error();
-  return LoginResult{std::move(user), std::move(*tokens), csrfTokenFor(family), {}};
+Result<LoginResult> AuthService::complete(User user, const RequestContext& ctx,
+                                          const std::string& how) {
+  std::optional<LoginResult> opened;
+  const Status s = work_.run([&]() -> Status {
+    const Id family = p_.ids.next();
+    auto tokens = issue(user, family);
+    if (!tokens) return tokens.error();
+    const Principal who{user, family};
+    if (auto a = audit_.record(&who, ctx, "auth.login", "user", user.id, std::nullopt, how); !a) {
+      return a;
+    }
+    opened = LoginResult{user, std::move(*tokens), csrfTokenFor(family), {}};
+    return {};
+  });
+  if (!s) return s.error();
+  return std::move(*opened);
 }
 
 std::optional<std::int64_t> AuthService::matchingStep(const User& user, const std::string& code) {
@@ -138,8 +170,8 @@ bool AuthService::codeMatches(const User& user, const std::string& code) {
 }
 
 Result<LoginResult> AuthService::verifyOtp(const std::string& otpSessionId, const std::string& code,
-                                           const std::string& clientIp) {
-  if (auto s = limit("otp:ip:" + clientIp, policy_.login_per_ip_per_minute); !s) return s.error();
+                                           const RequestContext& ctx) {
+  if (auto s = limit("otp:ip:" + ctx.ip, policy_.login_per_ip_per_minute); !s) return s.error();
   auto claims = p_.tokens.decode(otpSessionId, p_.clock.now());
   if (!claims || claims->kind != ports::TokenKind::otp) {
     return makeError(ErrorCode::unauthenticated, "the OTP session is not valid; log in again",
@@ -189,7 +221,7 @@ Result<LoginResult> AuthService::verifyOtp(const std::string& otpSessionId, cons
       },
       {userGuard(user->id)});
   if (!fresh) return fresh.error();
-  return complete(std::move(*user));
+  return complete(std::move(*user), ctx, "otp");
 }
 
 Status AuthService::changeUser(const Id& userId, const Principal& who, const RequestContext& ctx,

@@ -88,13 +88,17 @@ class AuthService {
   // user, is checked by the directory when one is configured (see DirectoryLogin::login):
   // unavailable with DIRECTORY_UNREACHABLE when it cannot be reached, permission_denied NO_ROLE
   // when the user's groups grant no role.
+  // Audited: auth.login_failed (for unauthenticated), auth.login_otp_required, and auth.login in
+  // the same transaction as the session, so there is no session without its entry.
   Result<LoginResult> login(const std::string& username, const std::string& password,
-                            const std::string& clientIp);
+                            const RequestContext& ctx);
 
   // A session for a user whom an identity provider (OIDC) has just authenticated: the same
   // tokens and CSRF token as a password login, no OTP step (the provider owns the second factor).
   // unauthenticated for a disabled user.
-  Result<LoginResult> completeExternal(const User& user);
+  // auth.login (details `how`) is audited with the session, as for a password login.
+  Result<LoginResult> completeExternal(const User& user, const RequestContext& ctx,
+                                       const std::string& how);
 
   // Consumes a refresh token and issues the next pair of its family. unauthenticated with
   // TOKEN_INVALID, TOKEN_EXPIRED or TOKEN_REUSE (the family is then revoked). A directory user's
@@ -125,8 +129,9 @@ class AuthService {
   // unauthenticated for a wrong code or session; RATE_LIMITED past 10 per minute per address or
   // past otp_attempts_per_user in 15 minutes. An OTP session is single use and dies after
   // otp_attempts_per_session attempts; a code is accepted once per time step.
+  // The session is audited as auth.login ("otp") with it.
   Result<LoginResult> verifyOtp(const std::string& otpSessionId, const std::string& code,
-                                const std::string& clientIp);
+                                const RequestContext& ctx);
 
   // TOTP enrolment of the caller: a new secret (sealed at rest) that becomes active once
   // enable() sees a valid code. failed_precondition when TOTP is already enabled.
@@ -140,9 +145,13 @@ class AuthService {
   Status limitWindow(const std::string& bucket, std::int64_t max, Duration window);
   // The time step of `code` for the user's TOTP secret, if it is valid now.
   std::optional<std::int64_t> matchingStep(const User& user, const std::string& code);
-  Result<LoginResult> complete(User user);
+  // A session for `user` and its auth.login audit entry (details `how`), in one transaction.
+  Result<LoginResult> complete(User user, const RequestContext& ctx, const std::string& how);
   // The second step of a login whose password was right: an OTP challenge or the session.
-  Result<LoginResult> challengeOrComplete(User user);
+  Result<LoginResult> challengeOrComplete(User user, const RequestContext& ctx);
+  // login() before its failure is audited.
+  Result<LoginResult> passwordLogin(const std::string& username, const std::string& password,
+                                    const RequestContext& ctx);
   // Spends a password check's time on nothing, so refusals take as long as a wrong password.
   void spendHashTime(const std::string& password);
   bool codeMatches(const User& user, const std::string& code);

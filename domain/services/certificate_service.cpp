@@ -134,10 +134,30 @@ Result<Certificate> CertificateService::get(const Principal& who, const Id& proj
   return p_.certificates.get(projectId, id);
 }
 
+Status checkExportPassword(const std::string& password) {
+  if (password.size() < 8 || password.size() > 1024) {
+    return makeError(ErrorCode::invalid_argument,
+                     "password (8 to 1024 characters) is required to export the private key",
+                     kMalformed);
+  }
+  // PKCS#12 reads it as a C string.
+  for (const char ch : password) {
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+      return makeError(ErrorCode::invalid_argument, "password must not contain control characters",
+                       kMalformed);
+    }
+  }
+  return {};
+}
+
 Result<CertificateMaterial> CertificateService::material(const Principal& who,
                                                          const RequestContext& ctx,
                                                          const Id& projectId, const Id& id,
-                                                         bool withPrivateKey) {
+                                                         const MaterialRequest& request) {
+  const bool withPrivateKey = request.key != KeyExport::none;
+  if (withPrivateKey) {
+    if (auto s = checkExportPassword(request.password); !s) return s.error();
+  }
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
   auto cert = p_.certificates.get(projectId, id);
   if (!cert) return cert.error();
@@ -149,23 +169,31 @@ Result<CertificateMaterial> CertificateService::material(const Principal& who,
                      "the certificate has not been issued yet (status " +
                          std::string(nameOf(cert->status)) + ")");
   }
-  CertificateMaterial out{cert->common_name, cert->certificate_pem, cert->chain_pem, {}};
-  if (withPrivateKey) {
-    if (cert->private_key_sealed.empty()) {
-      return makeError(ErrorCode::failed_precondition, "no private key is stored for it");
-    }
-    auto key = p_.secrets.open(cert->private_key_sealed);
-    if (!key) {  // the store's fault, not the caller's: never a 4xx, never the detail
-      return makeError(ErrorCode::internal, "the stored private key cannot be decrypted");
-    }
-    // No key leaves without its audit entry.
-    if (auto s = audit_.record(&who, ctx, "certificate.private_key_export", "certificate", id,
-                               projectId, cert->common_name);
-        !s) {
-      return s.error();
-    }
-    out.private_key_pem = std::move(*key);
+  CertificateMaterial out{cert->common_name, cert->certificate_pem, cert->chain_pem, {}, {}};
+  if (!withPrivateKey) return out;
+  if (p_.bundles == nullptr) {
+    return makeError(ErrorCode::failed_precondition, "this build cannot export private keys");
   }
+  if (cert->private_key_sealed.empty()) {
+    return makeError(ErrorCode::failed_precondition, "no private key is stored for it");
+  }
+  auto key = p_.secrets.open(cert->private_key_sealed);
+  if (!key) {  // the store's fault, not the caller's: never a 4xx, never the detail
+    return makeError(ErrorCode::internal, "the stored private key cannot be decrypted");
+  }
+  auto packed = request.key == KeyExport::pkcs12
+                    ? p_.bundles->pkcs12(*key, cert->certificate_pem, cert->chain_pem,
+                                         request.password, cert->common_name)
+                    : p_.bundles->encryptedPrivateKeyPem(*key, request.password);
+  if (!packed) return packed.error();
+  // No key leaves without its audit entry.
+  if (auto s = audit_.record(&who, ctx, "certificate.private_key_export", "certificate", id,
+                             projectId, cert->common_name);
+      !s) {
+    return s.error();
+  }
+  (request.key == KeyExport::pkcs12 ? out.pkcs12 : out.encrypted_private_key_pem) =
+      std::move(*packed);
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include "ports/distribution_repository.hpp"
 #include "ports/id_generator.hpp"
 #include "ports/job_queue.hpp"
+#include "ports/key_bundles.hpp"
 #include "ports/license_repository.hpp"
 #include "ports/secret_box.hpp"
 #include "ports/zone_repository.hpp"
@@ -32,14 +33,27 @@ struct CertificateRequest {
   std::optional<Id> acme_account_id;
 };
 
-// What a download carries: always the public material; the private key (PEM, PKCS#8) only when
-// it was asked for, and only to a project admin.
+// How a download carries the private key: not at all, or encrypted under a password the caller
+// chose (a PKCS#8 PEM, or a PKCS#12 file with the leaf and the chain).
+enum class KeyExport { none, encrypted_pem, pkcs12 };
+
+struct MaterialRequest {
+  KeyExport key = KeyExport::none;
+  std::string password;  // with a key: 8 to 1024 characters, no control characters
+};
+
+// What a download carries: always the public material; the private key only encrypted, only
+// when it was asked for, and only to a project admin. The key in clear never leaves the service.
 struct CertificateMaterial {
   std::string common_name;
-  std::string certificate_pem;  // leaf
-  std::string chain_pem;        // intermediates, may be empty
-  std::optional<std::string> private_key_pem;
+  std::string certificate_pem;            // leaf
+  std::string chain_pem;                  // intermediates, may be empty
+  std::string encrypted_private_key_pem;  // KeyExport::encrypted_pem
+  std::string pkcs12;                     // KeyExport::pkcs12 (DER)
 };
+
+// The password rule of a key export. invalid_argument naming what is wrong.
+Status checkExportPassword(const std::string& password);
 
 // What a dashboard shows of a project's certificates, counted by the store (never by reading
 // them all).
@@ -71,6 +85,7 @@ class CertificateService {
     const ports::AcmeAccountRepository& acmeAccounts;
     // Which names a challenge method can serve: today a zone of the project covering the name.
     const ports::ZoneRepository& zones;
+    const ports::KeyBundles* bundles = nullptr;  // encrypts exported keys (none: no key export)
   };
   // `jobs`: the attempts and backoff of the jobs it queues.
   CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,
@@ -96,11 +111,13 @@ class CertificateService {
   // pending and failed issuance and renewal jobs are cancelled and a running one is asked to
   // stop at its next step, each audited (job.cancel).
   Status remove(const Principal& who, const RequestContext& ctx, const Id& projectId, const Id& id);
-  // The issued material for a download. failed_precondition (409) while nothing has been issued
-  // yet. With `withPrivateKey` the caller must be a project admin; the export is audited
-  // (`certificate.private_key_export`).
+  // The issued material for a download. invalid_argument for a key export's password that breaks
+  // the rule (checked first); failed_precondition (409) while nothing has been issued yet. With
+  // a key the caller must be a project admin, and the export is audited
+  // (`certificate.private_key_export`); failed_precondition when this build has no KeyBundles.
   Result<CertificateMaterial> material(const Principal& who, const RequestContext& ctx,
-                                       const Id& projectId, const Id& id, bool withPrivateKey);
+                                       const Id& projectId, const Id& id,
+                                       const MaterialRequest& request = {});
   // failed_precondition (409) while issuing or a renewal is queued or running.
   Result<QueuedCertificate> renew(const Principal& who, const RequestContext& ctx,
                                   const Id& projectId, const Id& id);

@@ -195,12 +195,22 @@ Status UserService::remove(const Principal& who, const RequestContext& ctx, cons
   return p_.refreshTokens.revokeUser(id);
 }
 
-Result<std::optional<User>> UserService::bootstrapOwner(const std::string& username,
-                                                        const std::string& password) {
+Result<std::optional<UserService::BootstrappedOwner>> UserService::bootstrapOwner(
+    const std::string& username, const std::string& password) {
   auto count = p_.users.count();
   if (!count) return count.error();
-  if (*count > 0) return std::optional<User>{};
-  auto user = insert(username, password, OrgRole::owner);
+  if (*count > 0) return std::optional<BootstrappedOwner>{};
+  std::string generated;
+  if (password.empty()) {
+    if (p_.random == nullptr) {
+      return makeError(ErrorCode::invalid_argument, "the bootstrap owner needs a password");
+    }
+    static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    for (const char b : p_.random->bytes(20)) {
+      generated.push_back(kAlphabet[static_cast<unsigned char>(b) % (sizeof(kAlphabet) - 1)]);
+    }
+  }
+  auto user = insert(username, password.empty() ? generated : password, OrgRole::owner);
   if (!user) return user.error();
   std::optional<User> created;
   const Status done = work_.run(
@@ -214,7 +224,8 @@ Result<std::optional<User>> UserService::bootstrapOwner(const std::string& usern
       },
       {"users:bootstrap"});
   if (!done) return done.error();
-  return created;  // empty when another instance bootstrapped first
+  if (!created) return std::optional<BootstrappedOwner>{};  // another instance was first
+  return std::optional<BootstrappedOwner>{BootstrappedOwner{*created, std::move(generated)}};
 }
 
 Result<User> UserService::createFromCli(const std::string& username, const std::string& password,

@@ -13,6 +13,7 @@
 #include "ports/clock.hpp"
 #include "ports/id_generator.hpp"
 #include "ports/password_hasher.hpp"
+#include "ports/random.hpp"
 #include "ports/refresh_token_store.hpp"
 #include "ports/time_zones.hpp"
 #include "ports/user_repository.hpp"
@@ -43,6 +44,7 @@ class UserService {
     ports::PasswordHasher& hasher;
     ports::IdGenerator& ids;
     const ports::Clock& clock;
+    ports::Random* random = nullptr;  // a bootstrap owner's generated password (none: required)
   };
   UserService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
       : p_(ports), work_(work), access_(access), audit_(audit) {}
@@ -62,10 +64,16 @@ class UserService {
                       const UserChanges& changes);
   Status remove(const Principal& who, const RequestContext& ctx, const Id& id);
 
-  // First start: when the store has no user, creates `username` as owner. Returns the user, or
-  // nullopt when users already exist.
-  Result<std::optional<User>> bootstrapOwner(const std::string& username,
-                                             const std::string& password);
+  // First start: when the store has no user, creates `username` as owner with `password`, or,
+  // when it is empty, with a generated one (20 characters of a 58-symbol alphabet without
+  // look-alikes, about 117 bits, through the Random port), returned once for the console.
+  // Returns nullopt when users already exist; invalid_argument without a password and no Random.
+  struct BootstrappedOwner {
+    User user;
+    std::string generated_password;  // empty when the password was given
+  };
+  Result<std::optional<BootstrappedOwner>> bootstrapOwner(const std::string& username,
+                                                          const std::string& password);
   // The command line's `certsteward user create` (no caller: the operator has the machine).
   Result<User> createFromCli(const std::string& username, const std::string& password,
                              OrgRole role);

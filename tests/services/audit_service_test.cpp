@@ -120,10 +120,13 @@ TEST_CASE("audit service: a private key export is refused when its audit entry f
   cert.status = CertificateStatus::active;
   REQUIRE(fx.store.certificates().create(cert).ok());
   fx.auditLog.failing = true;
-  const auto refused = fx.certificates.material(who, fx.ctx(), project->id, cert.id, true);
+  const MaterialRequest withKey{KeyExport::encrypted_pem, "a good password"};
+  const auto refused = fx.certificates.material(who, fx.ctx(), project->id, cert.id, withKey);
   CHECK_FALSE(refused.ok());
   fx.auditLog.failing = false;
-  const auto exported = fx.certificates.material(who, fx.ctx(), project->id, cert.id, true);
+  const auto exported = fx.certificates.material(who, fx.ctx(), project->id, cert.id, withKey);
   REQUIRE(exported.ok());
-  CHECK(exported->private_key_pem == std::optional<std::string>("PRIVATE KEY MATERIAL"));
+  // Encrypted by the (fake) KeyBundles: it labels the 20 bytes of key it packed.
+  CHECK(exported->encrypted_private_key_pem ==
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\nfake(20)\n-----END ENCRYPTED PRIVATE KEY-----\n");
 }

@@ -4,6 +4,8 @@
 // TOTP second step used once.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "domain/services/auth_service.hpp"
 #include "domain/services/totp_codes.hpp"
 #include "services/service_fixture.hpp"
@@ -35,7 +37,7 @@ struct AuthFixture : testing::ServiceFixture {
     REQUIRE(store.users().create(alice).ok());
   }
   LoginResult login(const std::string& password = "correct horse") {
-    auto r = auth.login("alice", password, "10.0.0.1");
+    auto r = auth.login("alice", password, RequestContext{"10.0.0.1", "req-1"});
     REQUIRE_MESSAGE(r.ok(), r.error().message);
     return *r;
   }
@@ -45,8 +47,9 @@ struct AuthFixture : testing::ServiceFixture {
 
 TEST_CASE("auth: a wrong password and an unknown user get the same answer") {
   AuthFixture fx;
-  const auto wrong = fx.auth.login("alice", "wrong horse", "10.0.0.1");
-  const auto unknown = fx.auth.login("mallory", "correct horse", "10.0.0.2");
+  const auto wrong = fx.auth.login("alice", "wrong horse", RequestContext{"10.0.0.1", "req-1"});
+  const auto unknown =
+      fx.auth.login("mallory", "correct horse", RequestContext{"10.0.0.2", "req-1"});
   REQUIRE_FALSE(wrong.ok());
   REQUIRE_FALSE(unknown.ok());
   CHECK(wrong.error() == unknown.error());
@@ -60,14 +63,15 @@ TEST_CASE("auth: a wrong password and an unknown user get the same answer") {
 TEST_CASE("auth: five wrong passwords a minute per username, then rate limited") {
   AuthFixture fx;
   for (int i = 0; i < 5; ++i) {
-    CHECK(fx.auth.login("alice", "wrong", "10.0.0." + std::to_string(i)).error().code ==
-          ErrorCode::unauthenticated);
+    CHECK(fx.auth.login("alice", "wrong", RequestContext{"10.0.0." + std::to_string(i), "req-1"})
+              .error()
+              .code == ErrorCode::unauthenticated);
   }
-  const auto limited = fx.auth.login("alice", "correct horse", "10.0.0.9");
+  const auto limited = fx.auth.login("alice", "correct horse", RequestContext{"10.0.0.9", "req-1"});
   REQUIRE_FALSE(limited.ok());
   CHECK(limited.error().code == ErrorCode::resource_exhausted);
   fx.clock.advance(std::chrono::minutes{1});
-  CHECK(fx.auth.login("alice", "correct horse", "10.0.0.9").ok());
+  CHECK(fx.auth.login("alice", "correct horse", RequestContext{"10.0.0.9", "req-1"}).ok());
 }
 
 TEST_CASE("auth: a refresh token is single use, and its reuse ends the family") {
@@ -120,12 +124,45 @@ TEST_CASE("auth: with TOTP, a login needs the second step, once per session and 
   const auto first = fx.login();
   CHECK(first.tokens.access_token.empty());
   REQUIRE_FALSE(first.otp_session_id.empty());
-  CHECK_FALSE(fx.auth.verifyOtp(first.otp_session_id, "123456", "10.0.0.1").ok());
-  auto verified = fx.auth.verifyOtp(first.otp_session_id, code(), "10.0.0.1");
+  CHECK_FALSE(
+      fx.auth.verifyOtp(first.otp_session_id, "123456", RequestContext{"10.0.0.1", "req-1"}).ok());
+  auto verified =
+      fx.auth.verifyOtp(first.otp_session_id, code(), RequestContext{"10.0.0.1", "req-1"});
   REQUIRE(verified.ok());
   CHECK_FALSE(verified->tokens.access_token.empty());
   // The session is spent, and the code of this step is used.
-  CHECK_FALSE(fx.auth.verifyOtp(first.otp_session_id, code(), "10.0.0.1").ok());
+  CHECK_FALSE(
+      fx.auth.verifyOtp(first.otp_session_id, code(), RequestContext{"10.0.0.1", "req-1"}).ok());
   const auto second = fx.login();
-  CHECK_FALSE(fx.auth.verifyOtp(second.otp_session_id, code(), "10.0.0.1").ok());
+  CHECK_FALSE(
+      fx.auth.verifyOtp(second.otp_session_id, code(), RequestContext{"10.0.0.1", "req-1"}).ok());
+}
+
+TEST_CASE("auth: logins are audited, and a session whose entry cannot be written is not opened") {
+  AuthFixture fx;
+  REQUIRE_FALSE(fx.auth.login("alice", "wrong horse", fx.ctx()).ok());
+  const auto failed = fx.audited("auth.login_failed");
+  REQUIRE(failed.size() == 1);
+  CHECK(failed[0].details == "username=alice");
+  CHECK(failed[0].ip == fx.ctx().ip);
+  fx.login();
+  const auto logins = fx.audited("auth.login");
+  REQUIRE(logins.size() == 1);
+  CHECK(logins[0].actor_user_id == fx.alice.id);
+  CHECK(logins[0].resource_id == fx.alice.id);
+  // An external (single sign-on) session names how it was opened.
+  REQUIRE(fx.auth.completeExternal(fx.alice, fx.ctx(), "oidc").ok());
+  const auto opened = fx.audited("auth.login");
+  CHECK(std::count_if(opened.begin(), opened.end(),
+                      [](const AuditEntry& e) { return e.details == "oidc"; }) == 1);
+
+  fx.auditLog.failing = true;
+  const auto refused = fx.auth.login("alice", "correct horse", fx.ctx());
+  CHECK_FALSE(refused.ok());
+  CHECK_FALSE(fx.auth.completeExternal(fx.alice, fx.ctx(), "oidc").ok());
+  // A failed login whose refusal cannot be audited answers with the audit's error.
+  CHECK(fx.auth.login("alice", "wrong horse", fx.ctx()).error().code != ErrorCode::unauthenticated);
+  fx.auditLog.failing = false;
+  CHECK(fx.audited("auth.login").size() == 2);
+  CHECK(fx.audited("auth.login_failed").size() == 1);
 }

@@ -142,7 +142,7 @@ TEST_CASE("certificates: renewal and downloads wait for an issued certificate") 
   const Id id = created->certificate.id;
   CHECK(fx.certificates.renew(fx.owner(), fx.ctx(), "p1", id).error().code ==
         ErrorCode::failed_precondition);
-  CHECK(fx.certificates.material(fx.owner(), fx.ctx(), "p1", id, false).error().code ==
+  CHECK(fx.certificates.material(fx.owner(), fx.ctx(), "p1", id).error().code ==
         ErrorCode::failed_precondition);
   fx.markIssued(id);
   auto renewed = fx.certificates.renew(fx.owner(), fx.ctx(), "p1", id);
@@ -159,20 +159,53 @@ TEST_CASE("certificates: the private key leaves only to a project admin, and is 
   const Id id = created->certificate.id;
   fx.markIssued(id);
   const auto operatorUser = fx.member("p1", ProjectRole::operator_);
-  auto publicPart = fx.certificates.material(operatorUser, fx.ctx(), "p1", id, false);
+  auto publicPart = fx.certificates.material(operatorUser, fx.ctx(), "p1", id);
   REQUIRE(publicPart.ok());
-  CHECK_FALSE(publicPart->private_key_pem.has_value());
-  CHECK(fx.certificates.material(operatorUser, fx.ctx(), "p1", id, true).error().code ==
+  CHECK(publicPart->encrypted_private_key_pem.empty());
+  CHECK(publicPart->pkcs12.empty());
+  const MaterialRequest pem{KeyExport::encrypted_pem, "a good password"};
+  CHECK(fx.certificates.material(operatorUser, fx.ctx(), "p1", id, pem).error().code ==
         ErrorCode::permission_denied);
   CHECK(fx.audited("certificate.private_key_export").empty());
   const auto admin = fx.member("p1", ProjectRole::admin);
-  auto withKey = fx.certificates.material(admin, fx.ctx(), "p1", id, true);
+  auto withKey = fx.certificates.material(admin, fx.ctx(), "p1", id, pem);
   REQUIRE(withKey.ok());
-  CHECK(withKey->private_key_pem == std::string("-----BEGIN PRIVATE KEY-----\nk\n"));
-  CHECK(fx.audited("certificate.private_key_export").size() == 1);
+  // Encrypted (the fake labels the key it packed: "-----BEGIN PRIVATE KEY-----\nk\n").
+  CHECK(withKey->encrypted_private_key_pem ==
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\nfake(30)\n-----END ENCRYPTED PRIVATE KEY-----\n");
+  CHECK(withKey->pkcs12.empty());
+  auto p12 = fx.certificates.material(admin, fx.ctx(), "p1", id,
+                                      MaterialRequest{KeyExport::pkcs12, "a good password"});
+  REQUIRE(p12.ok());
+  CHECK(p12->pkcs12.starts_with("fake-pkcs12:a.example.com:"));
+  CHECK(p12->encrypted_private_key_pem.empty());
+  CHECK(fx.audited("certificate.private_key_export").size() == 2);
   // An export whose audit entry cannot be written does not happen.
   fx.auditLog.failing = true;
-  CHECK_FALSE(fx.certificates.material(admin, fx.ctx(), "p1", id, true).ok());
+  CHECK_FALSE(fx.certificates.material(admin, fx.ctx(), "p1", id, pem).ok());
+}
+
+TEST_CASE("certificates: a key export's password rule is checked before anything else") {
+  CertFixture fx;
+  const std::vector<std::pair<std::string, const char*>> rows{
+      {"", "password (8 to 1024 characters) is required to export the private key"},
+      {"short", "password (8 to 1024 characters) is required to export the private key"},
+      {std::string(1025, 'x'),
+       "password (8 to 1024 characters) is required to export the private key"},
+      {"tab\tinside", "password must not contain control characters"},
+      {std::string("nul\0inside", 11), "password must not contain control characters"},
+      {"del\x7finside", "password must not contain control characters"},
+  };
+  for (const auto& [password, message] : rows) {
+    CAPTURE(password.size());
+    // Even for a certificate that does not exist: the request itself is wrong.
+    const auto refused = fx.certificates.material(fx.owner(), fx.ctx(), "p1", "missing",
+                                                  MaterialRequest{KeyExport::pkcs12, password});
+    CHECK(refused.error().code == ErrorCode::invalid_argument);
+    CHECK(refused.error().message == message);
+  }
+  CHECK(checkExportPassword("eight ch").ok());
+  CHECK(checkExportPassword(std::string(1024, 'x')).ok());
 }
 
 TEST_CASE("certificates: one with distributions cannot be deleted") {

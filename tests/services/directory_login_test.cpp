@@ -69,7 +69,7 @@ struct DirectoryFixture : testing::ServiceFixture {
   }
   Result<LoginResult> login(const std::string& name, const std::string& password,
                             const std::string& ip = "10.0.0.1") {
-    return auth.login(name, password, ip);
+    return auth.login(name, password, RequestContext{ip, "req-1"});
   }
   User stored(const std::string& name) {
     auto u = store.users().getByUsername(name);
@@ -238,7 +238,8 @@ TEST_CASE("directory login: TOTP applies to directory users") {
   REQUIRE(second.ok());
   CHECK(second->tokens.access_token.empty());
   REQUIRE_FALSE(second->otp_session_id.empty());
-  auto verified = fx.auth.verifyOtp(second->otp_session_id, code(), "10.0.0.1");
+  auto verified =
+      fx.auth.verifyOtp(second->otp_session_id, code(), RequestContext{"10.0.0.1", "req-1"});
   REQUIRE(verified.ok());
   CHECK_FALSE(verified->tokens.access_token.empty());
 }

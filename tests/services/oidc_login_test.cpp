@@ -10,6 +10,7 @@
 #include "domain/services/auth_service.hpp"
 #include "domain/services/oidc_login.hpp"
 #include "domain/services/oidc_settings_service.hpp"
+#include "domain/services/sso_sign_in.hpp"
 #include "services/service_fixture.hpp"
 #include "testing/fake_identity_provider.hpp"
 #include "testing/fakes.hpp"
@@ -37,6 +38,7 @@ struct OidcFixture : testing::ServiceFixture {
                    audit,
                    nullptr,
                    &sso};
+  SsoSignIn signOn{sso, auth, audit};
 
   OidcFixture() {
     configure([](OidcSettings&) {});
@@ -84,7 +86,7 @@ TEST_CASE("oidc: the first sign-in creates the user with the mapped role, the ne
   CHECK(alice->org_role == OrgRole::admin);
   CHECK(alice->external_subject == "https://idp.example.test sub-alice");
   CHECK(fx.audited("user.create").size() == 1);
-  auto session = fx.auth.completeExternal(*alice);
+  auto session = fx.auth.completeExternal(*alice, RequestContext{"10.0.0.1", "req-1"}, "oidc");
   REQUIRE(session.ok());
   CHECK(fx.auth.authenticate(session->tokens.access_token)->user.id == alice->id);
 
@@ -183,7 +185,7 @@ TEST_CASE("oidc: a session is renewed only while SSO allows it, with the same pr
   OidcFixture fx;
   auto alice = fx.signIn("sub-alice", OidcFixture::person("alice", {"pki-admins"}));
   REQUIRE(alice.ok());
-  auto session = fx.auth.completeExternal(*alice);
+  auto session = fx.auth.completeExternal(*alice, RequestContext{"10.0.0.1", "req-1"}, "oidc");
   REQUIRE(session.ok());
   auto renewed = fx.auth.refresh(session->tokens.refresh_token, "10.0.0.1");
   REQUIRE(renewed.ok());
@@ -195,7 +197,7 @@ TEST_CASE("oidc: a session is renewed only while SSO allows it, with the same pr
   fx.configure([](OidcSettings&) {});
   auto bob = fx.signIn("sub-bob", OidcFixture::person("bob", {}));
   REQUIRE(bob.ok());
-  auto bobSession = fx.auth.completeExternal(*bob);
+  auto bobSession = fx.auth.completeExternal(*bob, RequestContext{"10.0.0.1", "req-1"}, "oidc");
   REQUIRE(bobSession.ok());
   fx.configure([](OidcSettings& s) { s.issuer = "https://other-idp.example.test"; });
   CHECK_FALSE(fx.auth.refresh(bobSession->tokens.refresh_token, "10.0.0.1").ok());
@@ -220,7 +222,7 @@ TEST_CASE("oidc: accounts that may not sign in this way are refused") {
   auto disabled = fx.signIn("sub-bob", OidcFixture::person("bob", {}));
   REQUIRE_FALSE(disabled.ok());
   CHECK(disabled.error().reason == "SSO_USER_DISABLED");
-  CHECK_FALSE(fx.auth.completeExternal(bob).ok());
+  CHECK_FALSE(fx.auth.completeExternal(bob, RequestContext{"10.0.0.1", "req-1"}, "oidc").ok());
 
   auto nameless = fx.signIn("sub-x", {{"groups", {"pki-admins"}}});
   REQUIRE_FALSE(nameless.ok());
@@ -309,4 +311,44 @@ TEST_CASE("oidc settings: every broken rule is refused naming the field, the sec
   admin.id = "admin-1";
   admin.org_role = OrgRole::admin;
   CHECK(fx.settings.get(Principal{admin, "s"}).error().code == ErrorCode::permission_denied);
+}
+
+TEST_CASE("sso sign-in: the session opens with its audit entry, a refusal is audited in words") {
+  OidcFixture fx;
+  auto started = fx.sso.start("10.2.0.1");
+  REQUIRE(started.ok());
+  auto login = fx.idp.lastLogin();
+  const std::string code =
+      fx.idp.approve(login, "sub-alice", OidcFixture::person("alice", {"pki-admins"}));
+  auto session = fx.signOn.complete(code, login.state, started->login_state, "", fx.ctx());
+  REQUIRE_MESSAGE(session.ok(), session.error().message);
+  CHECK(fx.auth.authenticate(session->tokens.access_token)->user.username == "alice");
+  REQUIRE(fx.audited("auth.login").size() == 1);
+  CHECK(fx.audited("auth.login")[0].details == "oidc");
+
+  // A forged state: refused, and the refusal is audited with the reason.
+  started = fx.sso.start("10.2.0.2");
+  REQUIRE(started.ok());
+  login = fx.idp.lastLogin();
+  const auto forged =
+      fx.signOn.complete(fx.idp.approve(login, "sub-alice", OidcFixture::person("alice", {})),
+                         "not the state", started->login_state, "", fx.ctx());
+  REQUIRE_FALSE(forged.ok());
+  CHECK(forged.error().code == ErrorCode::unauthenticated);
+  const auto refusals = fx.audited("auth.login_failed");
+  REQUIRE(refusals.size() == 1);
+  CHECK(refusals[0].details.starts_with("oidc: "));
+
+  // No session when its audit entry cannot be written; the refusal cannot be audited either.
+  started = fx.sso.start("10.2.0.3");
+  REQUIRE(started.ok());
+  login = fx.idp.lastLogin();
+  const std::string third =
+      fx.idp.approve(login, "sub-alice", OidcFixture::person("alice", {"pki-admins"}));
+  fx.auditLog.failing = true;
+  const auto unaudited = fx.signOn.complete(third, login.state, started->login_state, "", fx.ctx());
+  REQUIRE_FALSE(unaudited.ok());
+  CHECK(unaudited.error().code == ErrorCode::internal);
+  fx.auditLog.failing = false;
+  CHECK(fx.audited("auth.login").size() == 1);
 }

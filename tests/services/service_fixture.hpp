@@ -16,6 +16,7 @@
 #include "domain/services/unit_of_work.hpp"
 #include "testing/failable_audit_log.hpp"
 #include "testing/fake_clock.hpp"
+#include "testing/fakes.hpp"
 #include "testing/sequential_ids.hpp"
 
 namespace certsteward::testing {
@@ -37,9 +38,10 @@ struct ServiceFixture {
       work,
       access,
       audit};
+  testing::FakeKeyBundles bundles;
   domain::CertificateService certificates{
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
-       secrets, store.acmeAccounts(), store.zones()},
+       secrets, store.acmeAccounts(), store.zones(), &bundles},
       work,
       access,
       audit};

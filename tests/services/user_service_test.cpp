@@ -181,8 +181,9 @@ TEST_CASE("users: the bootstrap owner is made once, only into an empty store") {
   auto first = fx.users.bootstrapOwner("root", "a long password");
   REQUIRE(first.ok());
   REQUIRE(first->has_value());
-  CHECK((*first)->org_role == OrgRole::owner);
-  CHECK(fx.hasher.verify("a long password", (*first)->password_hash));
+  CHECK((*first)->user.org_role == OrgRole::owner);
+  CHECK(fx.hasher.verify("a long password", (*first)->user.password_hash));
+  CHECK((*first)->generated_password.empty());
   auto second = fx.users.bootstrapOwner("root2", "a long password");
   REQUIRE(second.ok());
   CHECK_FALSE(second->has_value());
@@ -212,4 +213,24 @@ TEST_CASE("users: the console's password reset ends every session, local users o
   REQUIRE(fx.store.users().create(directory).ok());
   CHECK(fx.users.resetPasswordFromCli("dir", "a long password").error().code ==
         ErrorCode::failed_precondition);
+}
+
+TEST_CASE("users: a bootstrap owner without a password gets a generated one, shown once") {
+  UsersFixture fx;
+  testing::FakeRandom random;
+  UserService withRandom{
+      {fx.zones, fx.store.users(), fx.store.refreshTokens(), fx.hasher, fx.ids, fx.clock, &random},
+      fx.work,
+      fx.access,
+      fx.audit};
+  // Without a Random port there is nothing to generate it with.
+  CHECK(fx.users.bootstrapOwner("root", "").error().code == ErrorCode::invalid_argument);
+  auto first = withRandom.bootstrapOwner("root", "");
+  REQUIRE(first.ok());
+  REQUIRE(first->has_value());
+  const std::string password = (*first)->generated_password;
+  CHECK(password.size() == 20);
+  CHECK(password.find_first_not_of("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789") ==
+        std::string::npos);
+  CHECK(fx.hasher.verify(password, (*first)->user.password_hash));
 }

@@ -6,8 +6,9 @@
 #include <string>
 
 #include "adapters/metrics/prometheus_registry.hpp"
-#include "adapters/rest/api.hpp"
 #include "adapters/store/memory/memory_store.hpp"
+#include "domain/services/monitoring_service.hpp"
+#include "testing/fake_clock.hpp"
 
 using certsteward::adapters::metrics::PrometheusRegistry;
 
@@ -65,7 +66,9 @@ class SwitchableStore : public certsteward::adapters::memory::MemoryStore {
 };
 
 std::string gaugeText(certsteward::ports::Store& store, certsteward::domain::Timestamp now) {
-  return PrometheusRegistry().render(certsteward::adapters::rest::storeGauges(store, now));
+  certsteward::testing::FakeClock clock(now);
+  return PrometheusRegistry().render(
+      certsteward::domain::MonitoringService(store, clock).gauges(now));
 }
 
 bool has(const std::string& text, const std::string& line) {

@@ -10,8 +10,8 @@
 
 #include "adapters/crypto/system_clock.hpp"
 #include "adapters/metrics/prometheus_registry.hpp"
+#include "adapters/runtime/scheduler_loop.hpp"
 #include "adapters/store/memory/memory_store.hpp"
-#include "app/scheduler_loop.hpp"
 #include "domain/services/scheduler.hpp"
 #include "testing/sequential_ids.hpp"
 
@@ -64,7 +64,7 @@ TEST_CASE("scheduler loop: the leader gauge drops to 0 while the lease cannot be
       {lock, store.certificates(), store.jobs(), ids, clock, store.projects(), store.settings()},
       domain::SchedulerOptions{90s, 2, 10, {}});
   adapters::metrics::PrometheusRegistry metrics;
-  app::SchedulerLoop loop(scheduler, "instance-1", 20ms, 1h, metrics);
+  adapters::runtime::SchedulerLoop loop(scheduler, "instance-1", 20ms, 1h, metrics);
   loop.start();
   CHECK(eventually(metrics, "certsteward_scheduler_leader 1"));
   lock.failing = true;

@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "app/worker_pool.hpp"
+#include "adapters/runtime/worker_pool.hpp"
 #include "services/issuance_fixture.hpp"
 
 using namespace certsteward;
@@ -16,7 +16,7 @@ using namespace certsteward::issuance_test;
 TEST_CASE("worker pool: stop waits for a running job that finishes within the shutdown wait") {
   Fixture fx;
   fx.ca.delay = 300ms;
-  app::WorkerPool pool(fx.worker, Lane::standard, 1, 20ms, 5s, "test");
+  adapters::runtime::WorkerPool pool(fx.worker, Lane::standard, 1, 20ms, 5s, "test");
   pool.start();
   REQUIRE(waitUntilActive(fx));
   pool.stop();
@@ -28,7 +28,7 @@ TEST_CASE("worker pool: stop waits for a running job that finishes within the sh
 TEST_CASE("worker pool: past the shutdown wait a running job is released to pending") {
   Fixture fx;
   fx.ca.delay = 60s;
-  app::WorkerPool pool(fx.worker, Lane::standard, 2, 20ms, 300ms, "test");
+  adapters::runtime::WorkerPool pool(fx.worker, Lane::standard, 2, 20ms, 300ms, "test");
   pool.start();
   REQUIRE(waitUntilActive(fx));
   const auto before = std::chrono::steady_clock::now();

@@ -12,7 +12,7 @@
 #include "domain/services/scheduler.hpp"
 #include "ports/metrics.hpp"
 
-namespace certsteward::app {
+namespace certsteward::adapters::runtime {
 
 class SchedulerLoop {
  public:
@@ -39,4 +39,4 @@ class SchedulerLoop {
   std::thread thread_;
 };
 
-}  // namespace certsteward::app
+}  // namespace certsteward::adapters::runtime

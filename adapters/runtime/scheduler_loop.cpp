@@ -1,8 +1,8 @@
-#include "app/scheduler_loop.hpp"
+#include "adapters/runtime/scheduler_loop.hpp"
 
 #include <spdlog/spdlog.h>
 
-namespace certsteward::app {
+namespace certsteward::adapters::runtime {
 
 SchedulerLoop::SchedulerLoop(domain::Scheduler& scheduler, std::string instance,
                              domain::Duration heartbeat, domain::Duration interval,
@@ -89,4 +89,4 @@ void SchedulerLoop::loop() {
   metrics_.set("certsteward_scheduler_leader", {}, 0);
 }
 
-}  // namespace certsteward::app
+}  // namespace certsteward::adapters::runtime

@@ -1,8 +1,8 @@
-#include "app/worker_pool.hpp"
+#include "adapters/runtime/worker_pool.hpp"
 
 #include <spdlog/spdlog.h>
 
-namespace certsteward::app {
+namespace certsteward::adapters::runtime {
 
 WorkerPool::WorkerPool(domain::JobRunner& worker, domain::Lane lane, int threads,
                        domain::Duration pollInterval, domain::Duration shutdownWait,
@@ -74,4 +74,4 @@ void WorkerPool::wake() {
   wake_.notify_one();
 }
 
-}  // namespace certsteward::app
+}  // namespace certsteward::adapters::runtime

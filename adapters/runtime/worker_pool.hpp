@@ -14,7 +14,7 @@
 
 #include "domain/services/job_runner.hpp"
 
-namespace certsteward::app {
+namespace certsteward::adapters::runtime {
 
 class WorkerPool {
  public:
@@ -48,4 +48,4 @@ class WorkerPool {
   std::vector<std::thread> running_;
 };
 
-}  // namespace certsteward::app
+}  // namespace certsteward::adapters::runtime
