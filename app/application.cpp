@@ -376,9 +376,18 @@ domain::Result<domain::AuditVerification> Application::verifyAuditLog(
 }
 
 domain::Result<domain::VerifiedMigrationReport> Application::migrate(
-    Application& from, Application& to, const std::function<void(const std::string&)>& progress) {
-  return domain::VerifiedMigration({*from.parts_->store, from.parts_->audit},
-                                   {*to.parts_->store, to.parts_->audit}, from.parts_->clock)
+    Application& from,
+    const std::function<domain::Result<std::unique_ptr<Application>>()>& openTarget,
+    const std::function<void(const std::string&)>& progress) {
+  std::unique_ptr<Application> target;
+  const auto open = [&]() -> domain::Result<domain::VerifiedMigration::Side> {
+    auto opened = openTarget();
+    if (!opened) return opened.error();
+    target = std::move(*opened);
+    return domain::VerifiedMigration::Side{*target->parts_->store, target->parts_->audit};
+  };
+  return domain::VerifiedMigration({*from.parts_->store, from.parts_->audit}, open,
+                                   from.parts_->clock)
       .run(progress);
 }
 

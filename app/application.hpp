@@ -35,10 +35,13 @@ class Application {
   domain::Result<domain::AuditVerification> verifyAuditLog(
       const std::optional<domain::AuditHead>& expected);
 
-  // `certsteward migrate`: everything `from` holds copied into `to` (empty), both audit chains
-  // verified with this configuration's key (domain::VerifiedMigration).
+  // `certsteward migrate`: everything `from` holds copied into the store `openTarget` opens
+  // (empty; opened only once the source's chain verified), both audit chains verified with this
+  // configuration's key (domain::VerifiedMigration).
   static domain::Result<domain::VerifiedMigrationReport> migrate(
-      Application& from, Application& to, const std::function<void(const std::string&)>& progress);
+      Application& from,
+      const std::function<domain::Result<std::unique_ptr<Application>>()>& openTarget,
+      const std::function<void(const std::string&)>& progress);
 
   const Config& config() const;
 

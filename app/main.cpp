@@ -312,13 +312,9 @@ int migrate(const std::optional<std::string>& configPath,
     std::fprintf(stderr, "certsteward migrate: --from: %s\n", source.error().message.c_str());
     return 2;
   }
-  auto target = open(to);
-  if (!target) {
-    std::fprintf(stderr, "certsteward migrate: --to: %s\n", target.error().message.c_str());
-    return 2;
-  }
   auto report = app::Application::migrate(
-      **source, **target, [](const std::string& line) { std::printf("  %s\n", line.c_str()); });
+      **source, [&] { return open(to); },
+      [](const std::string& line) { std::printf("  %s\n", line.c_str()); });
   if (!report) {
     std::fprintf(stderr, "certsteward migrate: %s\n", report.error().message.c_str());
     return 2;

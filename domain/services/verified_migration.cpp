@@ -15,7 +15,9 @@ Result<VerifiedMigrationReport> VerifiedMigration::run(
     report.source_breaks = source->breaks.size();
     return report;
   }
-  auto copied = StoreMigration(from_.store, to_.store, clock_).run(progress);
+  auto to = openTarget_();
+  if (!to) return makeError(to.error().code, "--to: " + to.error().message);
+  auto copied = StoreMigration(from_.store, to->store, clock_).run(progress);
   if (!copied) {
     return makeError(copied.error().code, copied.error().message + "; nothing was copied");
   }
@@ -24,7 +26,7 @@ Result<VerifiedMigrationReport> VerifiedMigration::run(
     report.verdict = Verdict::stopped;
     return report;
   }
-  auto target = to_.audit.verifyWholeChain(report.copy.audit_head);
+  auto target = to->audit.verifyWholeChain(report.copy.audit_head);
   if (!target) return makeError(target.error().code, "--to: " + target.error().message);
   report.target = std::move(*target);
   if (!report.target.intact) {

@@ -40,8 +40,10 @@ class VerifiedMigration {
     ports::Store& store;
     AuditService& audit;
   };
-  VerifiedMigration(Side from, Side to, const ports::Clock& clock)
-      : from_(from), to_(to), clock_(clock) {}
+  // The target is opened only once the source's chain verified (opening may create it).
+  using OpenTarget = std::function<Result<Side>()>;
+  VerifiedMigration(Side from, OpenTarget to, const ports::Clock& clock)
+      : from_(from), openTarget_(std::move(to)), clock_(clock) {}
 
   // An error (its message starting "--from: " or "--to: " for a store that cannot be read, or
   // ending "; nothing was copied" for StoreMigration's refusals) when nothing could be decided;
@@ -50,7 +52,7 @@ class VerifiedMigration {
 
  private:
   Side from_;
-  Side to_;
+  OpenTarget openTarget_;
   const ports::Clock& clock_;
 };
 

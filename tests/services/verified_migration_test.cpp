@@ -17,6 +17,7 @@ struct MigrationFixture : testing::ServiceFixture {
   AuditService targetAudit{target.auditLog(),   auditMac,    ids, clock,
                            target.rateLimits(), targetAccess};
   std::vector<std::string> progress;
+  bool targetOpened = false;
 
   MigrationFixture() {
     project("p1");
@@ -25,7 +26,13 @@ struct MigrationFixture : testing::ServiceFixture {
     }
   }
   Result<VerifiedMigrationReport> run(AuditService& sourceAudit) {
-    return VerifiedMigration({store, sourceAudit}, {target, targetAudit}, clock)
+    return VerifiedMigration(
+               {store, sourceAudit},
+               [this]() -> Result<VerifiedMigration::Side> {
+                 targetOpened = true;
+                 return VerifiedMigration::Side{target, targetAudit};
+               },
+               clock)
         .run([this](const std::string& line) { progress.push_back(line); });
   }
 };
@@ -54,6 +61,7 @@ TEST_CASE("verified migration: a source chain that does not verify with the key 
   CHECK(report->verdict == VerifiedMigrationReport::Verdict::source_chain_broken);
   CHECK(report->source_breaks > 0);
   CHECK(fx.progress.empty());
+  CHECK_FALSE(fx.targetOpened);  // opening may create it: not for a source that does not verify
   CHECK(fx.target.projects().get("p1").error().code == ErrorCode::not_found);
 }
 
