@@ -1,5 +1,5 @@
 // Wiring only: no rules here.
-#include "app/application.hpp"
+#include <certsteward/app/application.hpp>
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -12,73 +12,74 @@
 #include <sstream>
 #include <thread>
 
-#include "adapters/acme/acme_issuer.hpp"
-#include "adapters/cache/caching_user_repository.hpp"
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/bcrypt_password_hasher.hpp"
-#include "adapters/crypto/certificate_bundle.hpp"
-#include "adapters/crypto/ed25519_license_verifier.hpp"
-#include "adapters/crypto/jwt_token_codec.hpp"
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/openssl_mac.hpp"
-#include "adapters/crypto/openssl_otp_hasher.hpp"
-#include "adapters/crypto/openssl_random.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/distribution/built_in_modules.hpp"
-#include "adapters/dns/dns_provider_factory.hpp"
-#include "adapters/http/http_server.hpp"
-#include "adapters/http/https_redirect.hpp"
-#include "adapters/ldap/ldap_directory.hpp"
-#include "adapters/metrics/prometheus_registry.hpp"
-#include "adapters/notify/channel_senders.hpp"
-#include "adapters/oidc/oidc_client.hpp"
-#include "adapters/rest/api.hpp"
-#include "adapters/runtime/process_runs.hpp"
-#include "adapters/runtime/psl_public_suffixes.hpp"
-#include "adapters/runtime/scheduler_loop.hpp"
-#include "adapters/runtime/thread_background.hpp"
-#include "adapters/runtime/worker_pool.hpp"
-#include "adapters/runtime/zoneinfo_time_zones.hpp"
-#include "adapters/store/codec/settings_documents.hpp"
-#include "adapters/webui/static_site.hpp"
-#include "app/logging.hpp"
-#include "app/store_factory.hpp"
-#include "app/tls_reloader.hpp"
-#include "domain/audit.hpp"
-#include "domain/encoding.hpp"
-#include "domain/enum_names.hpp"
-#include "domain/job.hpp"
-#include "domain/services/abandoned_locks.hpp"
-#include "domain/services/access_control.hpp"
-#include "domain/services/audit_service.hpp"
-#include "domain/services/auth_service.hpp"
-#include "domain/services/ca_quota_service.hpp"
-#include "domain/services/certificate_service.hpp"
-#include "domain/services/configuration_services.hpp"
-#include "domain/services/directory_login.hpp"
-#include "domain/services/distribution_job_handler.hpp"
-#include "domain/services/distribution_service.hpp"
-#include "domain/services/dns_cleanup_job_handler.hpp"
-#include "domain/services/expiration_check.hpp"
-#include "domain/services/issuance_job_handler.hpp"
-#include "domain/services/job_runner.hpp"
-#include "domain/services/job_service.hpp"
-#include "domain/services/ldap_settings_service.hpp"
-#include "domain/services/license_service.hpp"
-#include "domain/services/notification_dispatcher.hpp"
-#include "domain/services/notification_job_handler.hpp"
-#include "domain/services/notification_runner.hpp"
-#include "domain/services/notification_service.hpp"
-#include "domain/services/oidc_login.hpp"
-#include "domain/services/oidc_settings_service.hpp"
-#include "domain/services/project_service.hpp"
-#include "domain/services/provider_checks.hpp"
-#include "domain/services/resource_rules.hpp"
-#include "domain/services/resource_service.hpp"
-#include "domain/services/scheduler.hpp"
-#include "domain/services/unit_of_work.hpp"
-#include "domain/services/user_service.hpp"
-#include "ports/distribution_modules.hpp"
+#include <certsteward/adapters/acme/acme_issuer.hpp>
+#include <certsteward/adapters/cache/caching_user_repository.hpp>
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/bcrypt_password_hasher.hpp>
+#include <certsteward/adapters/crypto/certificate_bundle.hpp>
+#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
+#include <certsteward/adapters/crypto/jwt_token_codec.hpp>
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/adapters/crypto/openssl_otp_hasher.hpp>
+#include <certsteward/adapters/crypto/openssl_random.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/distribution/built_in_modules.hpp>
+#include <certsteward/adapters/dns/dns_provider_factory.hpp>
+#include <certsteward/adapters/http/http_server.hpp>
+#include <certsteward/adapters/http/https_redirect.hpp>
+#include <certsteward/adapters/ldap/ldap_directory.hpp>
+#include <certsteward/adapters/metrics/prometheus_registry.hpp>
+#include <certsteward/adapters/notify/channel_senders.hpp>
+#include <certsteward/adapters/oidc/oidc_client.hpp>
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/runtime/process_runs.hpp>
+#include <certsteward/adapters/runtime/psl_public_suffixes.hpp>
+#include <certsteward/adapters/runtime/scheduler_loop.hpp>
+#include <certsteward/adapters/runtime/thread_background.hpp>
+#include <certsteward/adapters/runtime/worker_pool.hpp>
+#include <certsteward/adapters/runtime/zoneinfo_time_zones.hpp>
+#include <certsteward/adapters/store/codec/settings_documents.hpp>
+#include <certsteward/adapters/webui/static_site.hpp>
+#include <certsteward/app/logging.hpp>
+#include <certsteward/app/store_factory.hpp>
+#include <certsteward/app/tls_reloader.hpp>
+#include <certsteward/domain/audit.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/enum_names.hpp>
+#include <certsteward/domain/job.hpp>
+#include <certsteward/ports/distribution_modules.hpp>
+#include <certsteward/services/abandoned_locks.hpp>
+#include <certsteward/services/access_control.hpp>
+#include <certsteward/services/audit_service.hpp>
+#include <certsteward/services/auth_service.hpp>
+#include <certsteward/services/ca_provider_service.hpp>
+#include <certsteward/services/ca_quota_service.hpp>
+#include <certsteward/services/certificate_service.hpp>
+#include <certsteward/services/configuration_services.hpp>
+#include <certsteward/services/directory_login.hpp>
+#include <certsteward/services/distribution_job_handler.hpp>
+#include <certsteward/services/distribution_service.hpp>
+#include <certsteward/services/dns_cleanup_job_handler.hpp>
+#include <certsteward/services/expiration_check.hpp>
+#include <certsteward/services/issuance_job_handler.hpp>
+#include <certsteward/services/job_runner.hpp>
+#include <certsteward/services/job_service.hpp>
+#include <certsteward/services/ldap_settings_service.hpp>
+#include <certsteward/services/license_service.hpp>
+#include <certsteward/services/notification_dispatcher.hpp>
+#include <certsteward/services/notification_job_handler.hpp>
+#include <certsteward/services/notification_runner.hpp>
+#include <certsteward/services/notification_service.hpp>
+#include <certsteward/services/oidc_login.hpp>
+#include <certsteward/services/oidc_settings_service.hpp>
+#include <certsteward/services/project_service.hpp>
+#include <certsteward/services/provider_checks.hpp>
+#include <certsteward/services/resource_rules.hpp>
+#include <certsteward/services/resource_service.hpp>
+#include <certsteward/services/scheduler.hpp>
+#include <certsteward/services/unit_of_work.hpp>
+#include <certsteward/services/user_service.hpp>
 
 namespace certsteward::app {
 namespace {
@@ -98,10 +99,10 @@ static domain::JobPolicy jobPolicy(const Config& c) {
                            c.worker_backoff_cap,  c.worker_poll_interval, c.worker_shutdown_wait};
 }
 
-static domain::NotificationOptions notificationOptions(const Config& c) {
+static services::NotificationOptions notificationOptions(const Config& c) {
   auto policy = jobPolicy(c);
   policy.max_attempts = static_cast<int>(c.notifications_max_attempts);
-  return domain::NotificationOptions{policy, c.notifications_public_url, c.notifications_timeout};
+  return services::NotificationOptions{policy, c.notifications_public_url, c.notifications_timeout};
 }
 
 struct Application::Parts {
@@ -129,7 +130,7 @@ struct Application::Parts {
                   work, audit),
         auth({users_, store->refreshTokens(), store->rateLimits(), hasher, tokens, ids, random,
               clock, secretBox, otpHasher, csrfMac},
-             domain::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}, work, audit,
+             services::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}, work, audit,
              &directoryLogin, &oidcLogin),
         projects(
             {store->projects(), store->memberships(), users_, store->certificates(), ids, clock,
@@ -156,8 +157,8 @@ struct Application::Parts {
             {store->certificates(), store->distributions(), store->moduleConfigs(),
              store->credentials(), distributionModules, secretBox, notifier, clock, background,
              &metrics, &store->jobs(), &ids, &store->leaderLock()},
-            domain::DistributionOptions{static_cast<std::size_t>(c.distribution_concurrency),
-                                        c.distribution_timeout, 100, jobPolicy(c)}),
+            services::DistributionOptions{static_cast<std::size_t>(c.distribution_concurrency),
+                                          c.distribution_timeout, 100, jobPolicy(c)}),
         expiryJobs(
             {store->certificates(), store->jobs(), notifier, ids, clock, &notificationRunner},
             domain::CertificatePolicy{}, jobPolicy(c)),
@@ -179,7 +180,7 @@ struct Application::Parts {
         scheduler({store->leaderLock(), store->certificates(), store->jobs(), ids, clock,
                    store->projects(), store->settings(), &store->notificationRules(),
                    &notificationRunner},
-                  domain::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
+                  services::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, work, access, audit),
         configuration({store->acmeAccounts(), store->dnsCredentials(), store->zones(),
@@ -221,8 +222,7 @@ struct Application::Parts {
              monitoring,
              clock,
              metrics,
-             issuer,
-             dnsProviders},
+             caProviders},
             {c.secure_cookies, c.refresh_token_ttl, accessLog(c)}) {}
 
   Config config;
@@ -244,23 +244,23 @@ struct Application::Parts {
   adapters::crypto::BcryptPasswordHasher hasher;
   adapters::crypto::OpenSslKeyBundles keyBundles;
   adapters::crypto::JwtTokenCodec tokens;
-  domain::UnitOfWork work;
-  domain::AccessControl access;
-  domain::AuditService audit;
+  services::UnitOfWork work;
+  services::AccessControl access;
+  services::AuditService audit;
   adapters::codec::LdapSettingsDocument ldapSettingsDocument;
   adapters::ldap::LdapDirectory directory;
-  domain::DirectoryLogin directoryLogin;
+  services::DirectoryLogin directoryLogin;
   adapters::codec::OidcSettingsDocument oidcSettingsDocument;
   adapters::oidc::OidcClient oidcClient;
-  domain::OidcLogin oidcLogin;
-  domain::AuthService auth;
-  domain::ProjectService projects;
-  domain::UserService users;
-  domain::CertificateService certificates;
-  domain::JobService jobs;
+  services::OidcLogin oidcLogin;
+  services::AuthService auth;
+  services::ProjectService projects;
+  services::UserService users;
+  services::CertificateService certificates;
+  services::JobService jobs;
   adapters::runtime::ThreadBackground background;
   // Events and the outbox: every raised event is recorded with its deliveries in one write.
-  domain::NotificationDispatcher notifier{
+  services::NotificationDispatcher notifier{
       {store->events(), store->notificationRules(), store->notificationChannels(),
        store->notificationDeliveries(), store->notificationStates(), store->jobs(),
        store->transactions(), store->projects(), ids, clock, &metrics},
@@ -275,7 +275,7 @@ struct Application::Parts {
   std::shared_ptr<const adapters::common::Outbound> outbound =
       std::make_shared<adapters::common::Outbound>(domain::OutboundPolicy(config.outbound_allow));
   adapters::notify::ChannelSenders channelSenders{outbound};
-  domain::NotificationRunner notificationRunner{
+  services::NotificationRunner notificationRunner{
       {store->notificationDeliveries(), store->notificationChannels(), store->notificationRules(),
        store->jobs(), store->transactions(), store->projects(), channelSenders, secretBox, ids,
        clock, &metrics},
@@ -286,33 +286,35 @@ struct Application::Parts {
       outbound};
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::acme::AcmeIssuer issuer;
-  domain::DistributionRunner distributionRunner;
+  services::DistributionRunner distributionRunner;
   // The job types, one handler each (a new type: a handler here and a line in `jobs`).
-  domain::DnsCleanupJobHandler dnsCleanupJobs{
+  services::DnsCleanupJobHandler dnsCleanupJobs{
       {store->zones(), store->dnsCredentials(), dnsProviders, secretBox, clock, background}};
-  domain::DistributionJobHandler distributionJobs{distributionRunner, store->certificates(), clock};
-  domain::NotificationJobHandler deliveryJobs{notificationRunner};
-  domain::ExpirationCheck expiryJobs;
-  domain::CaActivityRecorder caActivity{{store->caActivity(), suffixes, ids, clock}};
-  domain::IssuanceJobHandler issuanceJobs;
-  domain::JobRunner jobRunner;
+  services::DistributionJobHandler distributionJobs{distributionRunner, store->certificates(),
+                                                    clock};
+  services::NotificationJobHandler deliveryJobs{notificationRunner};
+  services::ExpirationCheck expiryJobs;
+  services::CaActivityRecorder caActivity{{store->caActivity(), suffixes, ids, clock}};
+  services::IssuanceJobHandler issuanceJobs;
+  services::JobRunner jobRunner;
   std::unique_ptr<adapters::runtime::WorkerPool> standardWorkers;
   std::unique_ptr<adapters::runtime::WorkerPool> distributionWorkers;
   std::unique_ptr<adapters::runtime::WorkerPool> notificationWorkers;
-  domain::ProviderChecks checks;
-  domain::Scheduler scheduler;
+  services::ProviderChecks checks;
+  services::Scheduler scheduler;
   std::unique_ptr<adapters::runtime::SchedulerLoop> schedulerLoop;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
-  domain::LicenseService license;
-  domain::ConfigurationServices configuration;
-  domain::DistributionService distributions;
-  domain::LdapSettingsService ldapSettings;
-  domain::OidcSettingsService oidcSettings;
-  domain::CaQuotaService quotas;
-  domain::NotificationService notifications;
-  domain::SsoSignIn ssoSignIn{oidcLogin, auth, audit};
-  domain::IdempotencyService idempotency{{store->idempotency(), fingerprintMac, clock}, access};
-  domain::MonitoringService monitoring{*store, clock};
+  services::LicenseService license;
+  services::ConfigurationServices configuration;
+  services::DistributionService distributions;
+  services::LdapSettingsService ldapSettings;
+  services::OidcSettingsService oidcSettings;
+  services::CaQuotaService quotas;
+  services::NotificationService notifications;
+  services::SsoSignIn ssoSignIn{oidcLogin, auth, audit};
+  services::IdempotencyService idempotency{{store->idempotency(), fingerprintMac, clock}, access};
+  services::MonitoringService monitoring{*store, clock};
+  services::CaProviderService caProviders{{issuer, dnsProviders}, access};
   adapters::rest::Api api;
   adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;
@@ -375,19 +377,19 @@ domain::Result<domain::AuditVerification> Application::verifyAuditLog(
   return parts_->audit.verifyWholeChain(expected);
 }
 
-domain::Result<domain::VerifiedMigrationReport> Application::migrate(
+domain::Result<services::VerifiedMigrationReport> Application::migrate(
     Application& from,
     const std::function<domain::Result<std::unique_ptr<Application>>()>& openTarget,
     const std::function<void(const std::string&)>& progress) {
   std::unique_ptr<Application> target;
-  const auto open = [&]() -> domain::Result<domain::VerifiedMigration::Side> {
+  const auto open = [&]() -> domain::Result<services::VerifiedMigration::Side> {
     auto opened = openTarget();
     if (!opened) return opened.error();
     target = std::move(*opened);
-    return domain::VerifiedMigration::Side{*target->parts_->store, target->parts_->audit};
+    return services::VerifiedMigration::Side{*target->parts_->store, target->parts_->audit};
   };
-  return domain::VerifiedMigration({*from.parts_->store, from.parts_->audit}, open,
-                                   from.parts_->clock)
+  return services::VerifiedMigration({*from.parts_->store, from.parts_->audit}, open,
+                                     from.parts_->clock)
       .run(progress);
 }
 
@@ -547,8 +549,8 @@ void Application::startWorkers() {
   // What an earlier run of this instance still held (it was killed) is released now, not after
   // worker.lock_ttl: the workers below reclaim it as the job table says.
   auto released =
-      domain::releaseAbandonedLocks(parts_->store->projects(), parts_->store->jobs(), parts_->clock,
-                                    id, adapters::runtime::processRunGone);
+      services::releaseAbandonedLocks(parts_->store->projects(), parts_->store->jobs(),
+                                      parts_->clock, id, adapters::runtime::processRunGone);
   if (!released) {
     spdlog::warn(
         "the jobs an earlier run of this instance held could not be released now ({}); "

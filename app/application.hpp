@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "app/config.hpp"
-#include "domain/audit.hpp"
-#include "domain/result.hpp"
-#include "domain/services/verified_migration.hpp"
-#include "domain/user.hpp"
+#include <certsteward/app/config.hpp>
+#include <certsteward/domain/audit.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/user.hpp>
+#include <certsteward/services/verified_migration.hpp>
 
 namespace certsteward::app {
 
@@ -38,7 +38,7 @@ class Application {
   // `certsteward migrate`: everything `from` holds copied into the store `openTarget` opens
   // (empty; opened only once the source's chain verified), both audit chains verified with this
   // configuration's key (domain::VerifiedMigration).
-  static domain::Result<domain::VerifiedMigrationReport> migrate(
+  static domain::Result<services::VerifiedMigrationReport> migrate(
       Application& from,
       const std::function<domain::Result<std::unique_ptr<Application>>()>& openTarget,
       const std::function<void(const std::string&)>& progress);

@@ -1,5 +1,5 @@
 // Configuration parsing and validation. Every failure names the key it is about.
-#include "app/config.hpp"
+#include <certsteward/app/config.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "domain/id.hpp"
+#include <certsteward/domain/id.hpp>
 
 namespace certsteward::app {
 namespace {

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/ca_quota.hpp"
-#include "domain/outbound.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/ca_quota.hpp>
+#include <certsteward/domain/outbound.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::app {
 

@@ -1,9 +1,9 @@
 // JSON lines for spdlog: a formatter that writes {"time","level","message"} (or, for the access
 // logger, the request's own fields) per line.
-#include "app/logging.hpp"
+#include <certsteward/app/logging.hpp>
 
-#include "adapters/rest/api.hpp"
-#include "domain/time.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/domain/time.hpp>
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>

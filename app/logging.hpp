@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/config.hpp"
+#include <certsteward/app/config.hpp>
 
 namespace certsteward::adapters::rest {
 struct AccessRecord;

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "app/application.hpp"
-#include "app/config.hpp"
-#include "app/logging.hpp"
-#include "app/store_factory.hpp"
-#include "app/version.hpp"
+#include <certsteward/app/application.hpp>
+#include <certsteward/app/config.hpp>
+#include <certsteward/app/logging.hpp>
+#include <certsteward/app/store_factory.hpp>
+#include <certsteward/app/version.hpp>
 
 namespace {
 
@@ -319,7 +319,7 @@ int migrate(const std::optional<std::string>& configPath,
     std::fprintf(stderr, "certsteward migrate: %s\n", report.error().message.c_str());
     return 2;
   }
-  using Verdict = domain::VerifiedMigrationReport::Verdict;
+  using Verdict = services::VerifiedMigrationReport::Verdict;
   switch (report->verdict) {
     case Verdict::source_chain_broken:
       std::printf(

@@ -1,13 +1,13 @@
 // Store selection by URL scheme.
-#include "app/store_factory.hpp"
+#include <certsteward/app/store_factory.hpp>
 
 #include <filesystem>
 
-#include "adapters/store/memory/memory_store.hpp"
-#include "adapters/store/mongo/mongo_store.hpp"
-#include "adapters/store/sqlite/private_files.hpp"
-#include "adapters/store/sqlite/sqlite_backup.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/adapters/store/mongo/mongo_store.hpp>
+#include <certsteward/adapters/store/sqlite/private_files.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_backup.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 
 namespace certsteward::app {
 

@@ -4,8 +4,8 @@
 #include <functional>
 #include <string>
 
-#include "domain/result.hpp"
-#include "ports/store.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/ports/store.hpp>
 
 namespace certsteward::app {
 

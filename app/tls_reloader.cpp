@@ -1,5 +1,5 @@
 // Loading and reloading the listener's certificate.
-#include "app/tls_reloader.hpp"
+#include <certsteward/app/tls_reloader.hpp>
 
 #include <spdlog/spdlog.h>
 
@@ -29,7 +29,7 @@ domain::Result<std::string> readPem(const std::string& path) {
 
 }  // namespace
 
-TlsReloader::TlsReloader(const Config& config, std::optional<domain::ServedCertificate> managed)
+TlsReloader::TlsReloader(const Config& config, std::optional<services::ServedCertificate> managed)
     : certificateFile_(config.tls_certificate_file),
       keyFile_(config.tls_key_file),
       interval_(config.tls_reload_interval),
@@ -38,7 +38,7 @@ TlsReloader::TlsReloader(const Config& config, std::optional<domain::ServedCerti
 domain::Result<std::unique_ptr<TlsReloader>> TlsReloader::create(
     const Config& config, const ports::ProjectRepository& projects,
     const ports::CertificateRepository& certificates, const ports::SecretBox& secrets) {
-  std::optional<domain::ServedCertificate> managed;
+  std::optional<services::ServedCertificate> managed;
   if (!config.tls_certificate_id.empty()) {
     managed.emplace(projects, certificates, secrets, config.tls_certificate_id);
   }

@@ -14,9 +14,9 @@
 #include <string>
 #include <thread>
 
-#include "adapters/http/tls_context.hpp"
-#include "app/config.hpp"
-#include "domain/services/served_certificate.hpp"
+#include <certsteward/adapters/http/tls_context.hpp>
+#include <certsteward/app/config.hpp>
+#include <certsteward/services/served_certificate.hpp>
 
 namespace certsteward::app {
 
@@ -39,7 +39,7 @@ class TlsReloader {
   void stop();
 
  private:
-  TlsReloader(const Config& config, std::optional<domain::ServedCertificate> managed);
+  TlsReloader(const Config& config, std::optional<services::ServedCertificate> managed);
   struct Material {
     std::string chain;
     std::string key;
@@ -53,7 +53,7 @@ class TlsReloader {
   std::string certificateFile_;
   std::string keyFile_;
   domain::Duration interval_;
-  std::optional<domain::ServedCertificate> managed_;
+  std::optional<services::ServedCertificate> managed_;
   bool servingManaged_ = false;
   std::optional<std::size_t>
       filesLoaded_;          // digest of the files last loaded (to see them replaced)

@@ -18,10 +18,10 @@
 
 #include <unistd.h>
 
-#include "adapters/crypto/openssl_mac.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
-#include "domain/id.hpp"
-#include "domain/services/audit_sealer.hpp"
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
+#include <certsteward/domain/id.hpp>
+#include <certsteward/services/audit_sealer.hpp>
 
 using namespace certsteward;
 using Clock = std::chrono::steady_clock;
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : 1000000;
   const long sqliteN = argc > 2 ? std::atol(argv[2]) : 200000;
   adapters::crypto::OpenSslMac mac(std::string(32, 'k'));
-  domain::AuditSealer sealer(mac);
+  services::AuditSealer sealer(mac);
 
   std::vector<domain::AuditEntry> chain;
   chain.reserve(static_cast<std::size_t>(n));
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   std::string before;
   for (long at = 0; at < n; at += kPage) {
     const long size = std::min(kPage, n - at);
-    const auto v = domain::verifyAuditPage(
+    const auto v = services::verifyAuditPage(
         sealer, before,
         std::span<const domain::AuditEntry>(chain.data() + at, static_cast<std::size_t>(size)),
         std::nullopt);
@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
     for (int guard = 0; guard < 100000; ++guard) {
       auto page = log.chainPage(since, kPage);
       if (!page) return 1;
-      const auto v = domain::verifyAuditPage(sealer, page->predecessor_checksum, page->entries,
+      const auto v = services::verifyAuditPage(sealer, page->predecessor_checksum, page->entries,
                                              page->next_since);
       count += v.verified;
       ok = ok && v.intact;

@@ -13,10 +13,10 @@
 
 #include <unistd.h>
 
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 
 using namespace certsteward;
 using Steady = std::chrono::steady_clock;

@@ -10,16 +10,16 @@
 #include <iostream>
 #include <string>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/distribution/built_in_modules.hpp"
-#include "adapters/runtime/thread_background.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/distribution_runner.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/distribution/built_in_modules.hpp>
+#include <certsteward/adapters/runtime/thread_background.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/distribution_runner.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "support/outbound.hpp"
 #include "support/sshd_server.hpp"
 #include "support/test_certificates.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using Clock = std::chrono::steady_clock;
@@ -53,10 +53,10 @@ int main(int argc, char** argv) {
   adapters::runtime::ThreadBackground background;
   testing::RecordingNotifierFake notifier;
   adapters::distribution::BuiltInModules modules({{}, {}}, testing::loopbackOutbound());
-  domain::DistributionRunner runner(
+  services::DistributionRunner runner(
       {store.certificates(), store.distributions(), store.moduleConfigs(), store.credentials(),
        modules, box, notifier, clock, background},
-      domain::DistributionOptions{concurrency, std::chrono::seconds{30}});
+      services::DistributionOptions{concurrency, std::chrono::seconds{30}});
   domain::Credential credential;
   credential.id = "c1";
   credential.project_id = "p1";

@@ -16,7 +16,7 @@
 #include <iostream>
 #include <thread>
 
-#include "adapters/crypto/ed25519_license_verifier.hpp"
+#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"

@@ -11,22 +11,23 @@
 #include <string>
 #include <vector>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/bcrypt_password_hasher.hpp"
-#include "adapters/crypto/openssl_mac.hpp"
-#include "adapters/ldap/ldap_directory.hpp"
-#include "adapters/store/codec/settings_documents.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/auth_service.hpp"
-#include "domain/services/directory_login.hpp"
-#include "domain/services/ldap_settings_service.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/bcrypt_password_hasher.hpp>
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/adapters/ldap/ldap_directory.hpp>
+#include <certsteward/adapters/store/codec/settings_documents.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/auth_service.hpp>
+#include <certsteward/services/directory_login.hpp>
+#include <certsteward/services/ldap_settings_service.hpp>
+#include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/fakes.hpp>
+#include <certsteward/testing/sequential_ids.hpp>
 #include "support/slapd_server.hpp"
-#include "testing/fake_clock.hpp"
-#include "testing/fakes.hpp"
-#include "testing/sequential_ids.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using Clock = std::chrono::steady_clock;
 
 int main(int argc, char** argv) {

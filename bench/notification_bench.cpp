@@ -24,14 +24,14 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/common/http_client.hpp"
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/notify/channel_senders.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
-#include "domain/services/notification_dispatcher.hpp"
-#include "domain/services/notification_runner.hpp"
+#include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/notify/channel_senders.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
+#include <certsteward/services/notification_dispatcher.hpp>
+#include <certsteward/services/notification_runner.hpp>
 #include "support/outbound.hpp"
 
 using namespace certsteward;
@@ -153,7 +153,7 @@ Figures run(int events, int workers, domain::Duration gap, domain::Duration poll
   std::mutex mu;
   std::condition_variable wake;
   int wakeups = 0;
-  domain::NotificationOptions options{policy, "", std::chrono::seconds{10}};
+  services::NotificationOptions options{policy, "", std::chrono::seconds{10}};
   options.on_queued = [&] {
     {
       std::lock_guard lock(mu);
@@ -161,12 +161,12 @@ Figures run(int events, int workers, domain::Duration gap, domain::Duration poll
     }
     wake.notify_one();
   };
-  domain::NotificationDispatcher dispatcher(
+  services::NotificationDispatcher dispatcher(
       {store.events(), store.notificationRules(), store.notificationChannels(),
        store.notificationDeliveries(), store.notificationStates(), store.jobs(),
        store.transactions(), store.projects(), ids, clock},
       options);
-  domain::NotificationRunner runner(
+  services::NotificationRunner runner(
       {store.notificationDeliveries(), store.notificationChannels(), store.notificationRules(),
        store.jobs(), store.transactions(), store.projects(), senders, box, ids, clock},
       options);

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 
 using namespace certsteward;
 

@@ -11,12 +11,12 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/openssl_mac.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
-#include "domain/services/audit_sealer.hpp"
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
+#include <certsteward/services/audit_sealer.hpp>
 
 #include <unistd.h>
 #include <filesystem>
@@ -63,7 +63,7 @@ double claimRate(ports::Store& store, ports::IdGenerator& ids, const ports::Cloc
 
 double auditRate(ports::Store& store, ports::IdGenerator& ids, const ports::Clock& clock, int n) {
   adapters::crypto::OpenSslMac mac(std::string(32, 'k'));
-  domain::AuditSealer sealer(mac);
+  services::AuditSealer sealer(mac);
   const auto start = Clock::now();
   for (int i = 0; i < n; ++i) {
     domain::AuditEntry e;

@@ -10,7 +10,7 @@ set(CERTSTEWARD_CORE_TARGETS certsteward_domain certsteward_ports certsteward_se
 install(TARGETS ${CERTSTEWARD_CORE_TARGETS} EXPORT CertStewardTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY domain ports testing DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/certsteward
+install(DIRECTORY domain ports services testing DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/certsteward
         FILES_MATCHING PATTERN "*.hpp")
 # The memory store's headers, with its test-only audit tamper hook (memory_audit_log_tamper.hpp,
 # header-only) that a contract suites' factory over the memory store uses.

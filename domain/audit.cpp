@@ -1,5 +1,5 @@
 // The audit chain's rules that need no key: timestamps along the chain, and a head check.
-#include "domain/audit.hpp"
+#include <certsteward/domain/audit.hpp>
 
 namespace certsteward::domain {
 

@@ -1,5 +1,6 @@
 // The tamper-evident audit log. Each entry carries two MACs under the audit signing key:
-// - `checksum`, exactly as the spec defines it: HMAC-SHA256 over the previous entry's checksum,
+// - `checksum`, as docs/architecture.md (Audit chain) defines it: HMAC-SHA256 over the previous
+// entry's checksum,
 //   the entry id, the timestamp, the action and the resource type, so changing or removing an
 //   entry breaks the chain at that point;
 // - `mac`, HMAC-SHA256 over the canonical form of the whole entry (its checksum, sequence and
@@ -14,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/id.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 
@@ -41,7 +42,7 @@ inline constexpr std::int64_t kAuditCheckpointInterval = 1000;
 
 // Seals an entry onto the chain: sets its checksum (chained on the previous entry's) and its
 // entry MAC. A store calls it inside its append, once the sequence and timestamp are final.
-// Implemented with the audit signing key by AuditSealer (domain/services/audit_sealer.hpp).
+// Implemented with the audit signing key by AuditSealer (services/audit_sealer.hpp).
 class AuditChainSealer {
  public:
   virtual ~AuditChainSealer() = default;
@@ -65,7 +66,7 @@ struct AuditHead {
   std::string checksum;
 };
 
-// The spec's verify response.
+// The verify response (docs/api.md, POST /audit-logs/verify).
 struct AuditVerification {
   std::int64_t verified = 0;
   bool intact = true;

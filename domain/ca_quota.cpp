@@ -1,10 +1,10 @@
 // CA quotas: activity kinds, published limits and the `acme.rate_limits` syntax.
-#include "domain/ca_quota.hpp"
+#include <certsteward/domain/ca_quota.hpp>
 
 #include <algorithm>
 
-#include "domain/enum_names.hpp"
-#include "domain/text.hpp"
+#include <certsteward/domain/enum_names.hpp>
+#include <certsteward/domain/text.hpp>
 
 namespace certsteward::domain {
 namespace {

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/id.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

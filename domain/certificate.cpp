@@ -1,10 +1,10 @@
 // The certificate life cycle table and the renewal-timing rules around it.
-#include "domain/certificate.hpp"
+#include <certsteward/domain/certificate.hpp>
 
 #include <algorithm>
 #include <array>
 
-#include "domain/enum_names.hpp"
+#include <certsteward/domain/enum_names.hpp>
 
 namespace certsteward::domain {
 namespace {

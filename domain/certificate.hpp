@@ -16,11 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/events.hpp"
-#include "domain/id.hpp"
-#include "domain/result.hpp"
-#include "domain/state_machine.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/state_machine.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

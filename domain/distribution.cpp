@@ -1,9 +1,9 @@
 // The stored form of a delivered certificate version.
-#include "domain/distribution.hpp"
+#include <certsteward/domain/distribution.hpp>
 
 #include <charconv>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 namespace {

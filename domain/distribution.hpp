@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/id.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

@@ -1,11 +1,11 @@
 // The rules of distribution target settings.
-#include "domain/distribution_settings.hpp"
+#include <certsteward/domain/distribution_settings.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <set>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::domain {
 namespace {

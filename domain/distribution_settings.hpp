@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/module_config.hpp"
-#include "domain/network_names.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/module_config.hpp>
+#include <certsteward/domain/network_names.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::domain {
 

@@ -4,8 +4,8 @@
 #include <map>
 #include <string>
 
-#include "domain/id.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

@@ -1,5 +1,5 @@
 // Hex, base64 and base64url.
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 #include <array>
 

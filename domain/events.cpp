@@ -1,7 +1,7 @@
 // Wire names of event kinds.
-#include "domain/events.hpp"
+#include <certsteward/domain/events.hpp>
 
-#include "domain/enum_names.hpp"
+#include <certsteward/domain/enum_names.hpp>
 
 namespace certsteward::domain {
 namespace {

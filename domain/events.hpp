@@ -1,4 +1,4 @@
-// Event kinds that notification rules subscribe to (spec, Events).
+// Event kinds that notification rules subscribe to (docs/api.md, Events).
 #pragma once
 
 #include <map>
@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/id.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

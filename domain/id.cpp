@@ -1,5 +1,5 @@
 // ObjectId-layout ids.
-#include "domain/id.hpp"
+#include <certsteward/domain/id.hpp>
 
 namespace certsteward::domain {
 namespace {

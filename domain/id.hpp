@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

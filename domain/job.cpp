@@ -1,10 +1,10 @@
-// The job state machine. Every rule of the spec's job table is a row of kTransitions.
-#include "domain/job.hpp"
+// The job state machine. Every rule of the job table (docs/architecture.md) is a row of kTransitions.
+#include <certsteward/domain/job.hpp>
 
 #include <algorithm>
 #include <array>
 
-#include "domain/enum_names.hpp"
+#include <certsteward/domain/enum_names.hpp>
 
 namespace certsteward::domain {
 namespace {

@@ -17,11 +17,11 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/events.hpp"
-#include "domain/id.hpp"
-#include "domain/result.hpp"
-#include "domain/state_machine.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/state_machine.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 
@@ -52,7 +52,7 @@ std::optional<Lane> parseLane(std::string_view text) noexcept;
 Lane laneOf(JobType type) noexcept;
 bool isTerminal(JobStatus s) noexcept;  // completed, dead, cancelled
 
-// The numbers of the spec's job table and limits.
+// The numbers of the job table and limits (docs/architecture.md, State machines: Job).
 struct JobPolicy {
   int max_attempts = 3;
   Duration lock_ttl = std::chrono::minutes{5};

@@ -1,5 +1,5 @@
 // RFC 4515 escaping.
-#include "domain/ldap_filter.hpp"
+#include <certsteward/domain/ldap_filter.hpp>
 
 namespace certsteward::domain {
 

@@ -1,12 +1,12 @@
 // LDAP settings rules and the group-to-role mapping.
-#include "domain/ldap_settings.hpp"
+#include <certsteward/domain/ldap_settings.hpp>
 
 #include <algorithm>
 
-#include "domain/encoding.hpp"
-#include "domain/enum_names.hpp"
-#include "domain/network_names.hpp"
-#include "domain/text.hpp"
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/enum_names.hpp>
+#include <certsteward/domain/network_names.hpp>
+#include <certsteward/domain/text.hpp>
 
 namespace certsteward::domain {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/result.hpp"
-#include "domain/user.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/user.hpp>
 
 namespace certsteward::domain {
 

@@ -1,5 +1,5 @@
 // Licence states, cap and status view.
-#include "domain/license.hpp"
+#include <certsteward/domain/license.hpp>
 
 namespace certsteward::domain {
 

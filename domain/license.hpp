@@ -1,6 +1,7 @@
 // The licence: which plan is in force now, the certificate cap it implies, and the status view
-// of the spec. The state is a function of the stored licence and the time, so it needs no
-// timer: free (no licence) -> enterprise (activated) -> grace (7 days after exp) -> free.
+// of docs/api.md (GET /license/status). The state is a function of the stored licence and the time,
+// so it needs no timer: free (no licence) -> enterprise (activated) -> grace (7 days after exp) ->
+// free.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 
@@ -51,7 +52,7 @@ Status checkIssuanceAllowed(const std::optional<License>& license, Timestamp now
 // tolerance in the past. The signature was checked by the decoder.
 Status checkActivation(const License& candidate, Timestamp now);
 
-// The spec's licence status view.
+// The licence status view (docs/api.md, GET /license/status).
 struct LicenseStatusView {
   bool valid = false;
   std::string plan;  // "free" or "enterprise"

@@ -1,5 +1,5 @@
 // The name rule.
-#include "domain/name.hpp"
+#include <certsteward/domain/name.hpp>
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // Host names, ports and URLs as settings name them.
-#include "domain/network_names.hpp"
+#include <certsteward/domain/network_names.hpp>
 
 #include <algorithm>
 #include <charconv>

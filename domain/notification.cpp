@@ -1,7 +1,7 @@
 // Wire names of delivery statuses.
-#include "domain/notification.hpp"
+#include <certsteward/domain/notification.hpp>
 
-#include "domain/enum_names.hpp"
+#include <certsteward/domain/enum_names.hpp>
 
 namespace certsteward::domain {
 namespace {

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/events.hpp"
-#include "domain/id.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

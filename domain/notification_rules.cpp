@@ -1,5 +1,5 @@
 // Rule decisions: subscriptions, patterns, only_on_change, expiry thresholds; default wording.
-#include "domain/notification_rules.hpp"
+#include <certsteward/domain/notification_rules.hpp>
 
 #include <algorithm>
 #include <cctype>

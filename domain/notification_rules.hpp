@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-#include "domain/certificate.hpp"
-#include "domain/events.hpp"
-#include "domain/notification.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::domain {
 

@@ -1,14 +1,14 @@
 // Channel settings per kind.
-#include "domain/notification_settings.hpp"
+#include <certsteward/domain/notification_settings.hpp>
 
 #include <algorithm>
 #include <charconv>
 
-#include "domain/distribution_settings.hpp"
-#include "domain/encoding.hpp"
-#include "domain/network_names.hpp"
-#include "domain/template.hpp"
-#include "domain/text.hpp"
+#include <certsteward/domain/distribution_settings.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/network_names.hpp>
+#include <certsteward/domain/template.hpp>
+#include <certsteward/domain/text.hpp>
 
 namespace certsteward::domain {
 namespace {

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/notification.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::domain {
 

@@ -1,10 +1,10 @@
 // OIDC settings rules and the group-to-role mapping.
-#include "domain/oidc_settings.hpp"
+#include <certsteward/domain/oidc_settings.hpp>
 
 #include <algorithm>
 
-#include "domain/encoding.hpp"
-#include "domain/network_names.hpp"
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/network_names.hpp>
 
 namespace certsteward::domain {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/result.hpp"
-#include "domain/user.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/user.hpp>
 
 namespace certsteward::domain {
 

@@ -1,9 +1,9 @@
 // Address literals, CIDR ranges and the classes the outbound policy refuses by default.
-#include "domain/outbound.hpp"
+#include <certsteward/domain/outbound.hpp>
 
 #include <charconv>
 
-#include "domain/enum_names.hpp"
+#include <certsteward/domain/enum_names.hpp>
 
 namespace certsteward::domain {
 

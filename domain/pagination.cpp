@@ -1,5 +1,5 @@
 // Pagination defaults and clamping.
-#include "domain/pagination.hpp"
+#include <certsteward/domain/pagination.hpp>
 
 #include <limits>
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::domain {
 

@@ -1,5 +1,5 @@
 // Names of the canonical error codes, as they appear in logs and documentation.
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::domain {
 

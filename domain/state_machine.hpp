@@ -8,8 +8,8 @@
 #include <string_view>
 #include <variant>
 
-#include "domain/events.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::domain {
 

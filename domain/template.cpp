@@ -1,5 +1,5 @@
 // Logic-free templates.
-#include "domain/template.hpp"
+#include <certsteward/domain/template.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::domain {
 

@@ -1,5 +1,5 @@
 // RFC 3339 formatting and parsing over the C++20 calendar types, and configuration durations.
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 #include <array>
 #include <charconv>

@@ -1,9 +1,9 @@
 // RFC 4226 / 6238 one-time passwords.
-#include "domain/totp.hpp"
+#include <certsteward/domain/totp.hpp>
 
 #include <array>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::domain {
 namespace {

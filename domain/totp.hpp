@@ -1,6 +1,6 @@
 // TOTP (RFC 6238): 6 digits, 30-second steps, SHA-1; base32 secrets and otpauth:// URLs for
 // authenticator apps. The codes themselves (an HMAC through the OtpHasher port) are computed in
-// domain/services/totp_codes.hpp.
+// services/totp_codes.hpp.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

@@ -1,14 +1,14 @@
 // Role names and ranking, usernames, project names.
-#include "domain/user.hpp"
+#include <certsteward/domain/user.hpp>
 
 #include <cctype>
 #include <vector>
 
-#include "domain/name.hpp"
+#include <certsteward/domain/name.hpp>
 
 #include <algorithm>
 
-#include "domain/enum_names.hpp"
+#include <certsteward/domain/enum_names.hpp>
 
 namespace certsteward::domain {
 namespace {

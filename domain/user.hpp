@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/id.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
 

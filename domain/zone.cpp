@@ -1,5 +1,5 @@
 // Zone lookup candidates.
-#include "domain/zone.hpp"
+#include <certsteward/domain/zone.hpp>
 
 namespace certsteward::domain {
 

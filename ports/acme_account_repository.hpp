@@ -2,8 +2,8 @@
 // ProjectScopedRepository.
 #pragma once
 
-#include "domain/acme_account.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/domain/acme_account.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::ports {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "domain/audit.hpp"
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/audit.hpp>
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

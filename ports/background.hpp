@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <functional>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::ports {
 

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "domain/ca_quota.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/ca_quota.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "domain/certificate.hpp"
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

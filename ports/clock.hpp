@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::ports {
 

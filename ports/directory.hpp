@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/ldap_settings.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/ldap_settings.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

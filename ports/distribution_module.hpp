@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "domain/credential.hpp"
-#include "domain/distribution.hpp"
-#include "domain/distribution_settings.hpp"
-#include "domain/module_config.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/credential.hpp>
+#include <certsteward/domain/distribution.hpp>
+#include <certsteward/domain/distribution_settings.hpp>
+#include <certsteward/domain/module_config.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::ports {
 

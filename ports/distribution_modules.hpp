@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "ports/distribution_module.hpp"
+#include <certsteward/ports/distribution_module.hpp>
 
 namespace certsteward::ports {
 

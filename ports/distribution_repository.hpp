@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "domain/distribution.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/domain/distribution.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::ports {
 

@@ -4,12 +4,12 @@
 
 #include <string>
 
+#include <certsteward/domain/dns_credential.hpp>
 #include <string>
 #include <vector>
-#include "domain/dns_credential.hpp"
 
-#include "domain/result.hpp"
-#include "ports/dns_provider.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/ports/dns_provider.hpp>
 
 namespace certsteward::ports {
 

@@ -3,9 +3,9 @@
 // for notification delivery. Every method is thread-safe.
 #pragma once
 
-#include "domain/events.hpp"
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "domain/id.hpp"
+#include <certsteward/domain/id.hpp>
 
 namespace certsteward::ports {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/oidc_settings.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/oidc_settings.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

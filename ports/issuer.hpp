@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "domain/acme_account.hpp"
-#include "domain/certificate.hpp"
-#include "domain/result.hpp"
-#include "domain/stop_signal.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/acme_account.hpp>
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/stop_signal.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::ports {
 

@@ -1,9 +1,9 @@
 // JobLogRepository: the lines a job writes while it runs, for people to follow.
 #pragma once
 
-#include "domain/job.hpp"
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/job.hpp>
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

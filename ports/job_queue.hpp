@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "domain/job.hpp"
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/job.hpp>
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

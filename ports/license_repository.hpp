@@ -3,8 +3,8 @@
 
 #include <optional>
 
-#include "domain/license.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/license.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string_view>
 
-#include "domain/license.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/license.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
-#include "domain/user.hpp"
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/user.hpp>
 
 namespace certsteward::ports {
 

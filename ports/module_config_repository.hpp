@@ -2,8 +2,8 @@
 // ProjectScopedRepository.
 #pragma once
 
-#include "domain/module_config.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/domain/module_config.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::ports {
 

@@ -2,8 +2,8 @@
 // errors as ProjectScopedRepository.
 #pragma once
 
-#include "domain/notification.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::ports {
 

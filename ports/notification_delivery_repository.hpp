@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "domain/notification.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::ports {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "domain/notification.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::ports {
 

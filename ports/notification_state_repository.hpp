@@ -4,8 +4,8 @@
 
 #include <optional>
 
-#include "domain/notification.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::ports {
 

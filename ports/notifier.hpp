@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "domain/events.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

@@ -5,9 +5,9 @@
 // thread-safe.
 #pragma once
 
-#include "domain/id.hpp"
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

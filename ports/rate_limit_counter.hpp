@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::ports {
 

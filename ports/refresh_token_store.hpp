@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "domain/result.hpp"
-#include "domain/session.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/session.hpp>
 
 namespace certsteward::ports {
 

@@ -4,9 +4,9 @@
 
 #include <optional>
 
-#include "domain/ldap_settings.hpp"
-#include "domain/oidc_settings.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/ldap_settings.hpp>
+#include <certsteward/domain/oidc_settings.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

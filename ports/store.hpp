@@ -4,33 +4,33 @@
 
 #include <memory>
 
-#include "domain/result.hpp"
-#include "ports/acme_account_repository.hpp"
-#include "ports/audit_log.hpp"
-#include "ports/ca_activity_log.hpp"
-#include "ports/certificate_repository.hpp"
-#include "ports/credential_repository.hpp"
-#include "ports/distribution_repository.hpp"
-#include "ports/dns_credential_repository.hpp"
-#include "ports/event_log.hpp"
-#include "ports/idempotency_store.hpp"
-#include "ports/job_log_repository.hpp"
-#include "ports/job_queue.hpp"
-#include "ports/leader_lock.hpp"
-#include "ports/license_repository.hpp"
-#include "ports/membership_repository.hpp"
-#include "ports/module_config_repository.hpp"
-#include "ports/notification_channel_repository.hpp"
-#include "ports/notification_delivery_repository.hpp"
-#include "ports/notification_rule_repository.hpp"
-#include "ports/notification_state_repository.hpp"
-#include "ports/project_repository.hpp"
-#include "ports/rate_limit_counter.hpp"
-#include "ports/refresh_token_store.hpp"
-#include "ports/settings_repository.hpp"
-#include "ports/transactions.hpp"
-#include "ports/user_repository.hpp"
-#include "ports/zone_repository.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/ports/acme_account_repository.hpp>
+#include <certsteward/ports/audit_log.hpp>
+#include <certsteward/ports/ca_activity_log.hpp>
+#include <certsteward/ports/certificate_repository.hpp>
+#include <certsteward/ports/credential_repository.hpp>
+#include <certsteward/ports/distribution_repository.hpp>
+#include <certsteward/ports/dns_credential_repository.hpp>
+#include <certsteward/ports/event_log.hpp>
+#include <certsteward/ports/idempotency_store.hpp>
+#include <certsteward/ports/job_log_repository.hpp>
+#include <certsteward/ports/job_queue.hpp>
+#include <certsteward/ports/leader_lock.hpp>
+#include <certsteward/ports/license_repository.hpp>
+#include <certsteward/ports/membership_repository.hpp>
+#include <certsteward/ports/module_config_repository.hpp>
+#include <certsteward/ports/notification_channel_repository.hpp>
+#include <certsteward/ports/notification_delivery_repository.hpp>
+#include <certsteward/ports/notification_rule_repository.hpp>
+#include <certsteward/ports/notification_state_repository.hpp>
+#include <certsteward/ports/project_repository.hpp>
+#include <certsteward/ports/rate_limit_counter.hpp>
+#include <certsteward/ports/refresh_token_store.hpp>
+#include <certsteward/ports/settings_repository.hpp>
+#include <certsteward/ports/transactions.hpp>
+#include <certsteward/ports/user_repository.hpp>
+#include <certsteward/ports/zone_repository.hpp>
 
 namespace certsteward::ports {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "domain/id.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/id.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::ports {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
 

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "domain/zone.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/domain/zone.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::ports {
 

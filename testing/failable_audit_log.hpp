@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "ports/audit_log.hpp"
+#include <certsteward/ports/audit_log.hpp>
 
 namespace certsteward::testing {
 

@@ -3,7 +3,7 @@
 
 #include <atomic>
 
-#include "ports/clock.hpp"
+#include <certsteward/ports/clock.hpp>
 
 namespace certsteward::testing {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ports/directory.hpp"
+#include <certsteward/ports/directory.hpp>
 
 namespace certsteward::testing {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ports/distribution_module.hpp"
-#include "ports/distribution_modules.hpp"
+#include <certsteward/ports/distribution_module.hpp>
+#include <certsteward/ports/distribution_modules.hpp>
 
 namespace certsteward::testing {
 

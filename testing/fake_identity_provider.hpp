@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/encoding.hpp"
-#include "ports/identity_provider.hpp"
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/ports/identity_provider.hpp>
 
 namespace certsteward::testing {
 

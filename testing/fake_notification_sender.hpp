@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ports/notification_sender.hpp"
+#include <certsteward/ports/notification_sender.hpp>
 
 namespace certsteward::testing {
 

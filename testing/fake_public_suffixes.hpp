@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ports/public_suffixes.hpp"
+#include <certsteward/ports/public_suffixes.hpp>
 
 namespace certsteward::testing {
 

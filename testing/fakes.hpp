@@ -19,22 +19,22 @@
 #include <utility>
 #include <vector>
 
-#include "domain/events.hpp"
-#include "ports/background.hpp"
-#include "ports/clock.hpp"
-#include "ports/dns_provider.hpp"
-#include "ports/dns_provider_factory.hpp"
-#include "ports/issuer.hpp"
-#include "ports/key_bundles.hpp"
-#include "ports/license_verifier.hpp"
-#include "ports/mac.hpp"
-#include "ports/notifier.hpp"
-#include "ports/otp_hasher.hpp"
-#include "ports/password_hasher.hpp"
-#include "ports/random.hpp"
-#include "ports/secret_box.hpp"
-#include "ports/time_zones.hpp"
-#include "ports/token_codec.hpp"
+#include <certsteward/domain/events.hpp>
+#include <certsteward/ports/background.hpp>
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/dns_provider.hpp>
+#include <certsteward/ports/dns_provider_factory.hpp>
+#include <certsteward/ports/issuer.hpp>
+#include <certsteward/ports/key_bundles.hpp>
+#include <certsteward/ports/license_verifier.hpp>
+#include <certsteward/ports/mac.hpp>
+#include <certsteward/ports/notifier.hpp>
+#include <certsteward/ports/otp_hasher.hpp>
+#include <certsteward/ports/password_hasher.hpp>
+#include <certsteward/ports/random.hpp>
+#include <certsteward/ports/secret_box.hpp>
+#include <certsteward/ports/time_zones.hpp>
+#include <certsteward/ports/token_codec.hpp>
 
 namespace certsteward::testing {
 

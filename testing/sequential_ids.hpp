@@ -4,8 +4,8 @@
 
 #include <atomic>
 
-#include "ports/clock.hpp"
-#include "ports/id_generator.hpp"
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/id_generator.hpp>
 
 namespace certsteward::testing {
 

@@ -37,6 +37,18 @@ cmake --build "$work/core" > "$work/core-build.log" 2>&1 || { cat "$work/core-bu
 cmake --install "$work/core" > /dev/null || fail "install the core"
 [ -f "$work/prefix/include/certsteward/domain/result.hpp" ] || fail "headers not under include/certsteward"
 [ ! -e "$work/prefix/include/domain" ] || fail "headers installed outside include/certsteward"
+[ -f "$work/prefix/include/certsteward/services/job_runner.hpp" ] || fail "services not under include/certsteward/services"
+[ ! -e "$work/prefix/include/certsteward/domain/services" ] || fail "services still inside the model's folder"
+# One include root for consumers: <prefix>/include, never <prefix>/include/certsteward (a bare
+# "domain/..." of ours would otherwise spill into their include path).
+targets=$(find "$work/prefix" -name CertStewardTargets.cmake | head -1)
+[ -n "$targets" ] || fail "no CertStewardTargets.cmake installed"
+grep -q 'INTERFACE_INCLUDE_DIRECTORIES "${_IMPORT_PREFIX}/include"' "$targets" \
+  || fail "the installed targets do not put <prefix>/include on the include path"
+! grep -q 'include/certsteward' "$targets" || fail "the installed targets put include/certsteward on the include path"
+if grep -rEq '#\s*include\s*"(domain|ports|services|testing|adapters)/' "$work/prefix/include/certsteward"; then
+  fail "an installed header includes another without the certsteward/ prefix"
+fi
 cmake -S "$src/examples/embed" -B "$work/pkg" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
   "${no_server[@]}" "${launcher[@]}" > "$work/pkg.log" 2>&1 || { cat "$work/pkg.log"; fail "configure (find_package)"; }
 cmake --build "$work/pkg" > "$work/pkg-build.log" 2>&1 || { cat "$work/pkg-build.log"; fail "build (find_package)"; }

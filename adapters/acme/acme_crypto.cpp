@@ -1,4 +1,4 @@
-#include "adapters/acme/acme_crypto.hpp"
+#include <certsteward/adapters/acme/acme_crypto.hpp>
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -10,7 +10,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::acme {
 namespace {

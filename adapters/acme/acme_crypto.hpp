@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/certificate.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::acme {
 

@@ -1,6 +1,6 @@
 // RFC 8555 flows. The HTTP exchange (libcurl) and JSON (Boost.JSON) stay in this file; the
 // cryptography is in acme_crypto.cpp.
-#include "adapters/acme/acme_issuer.hpp"
+#include <certsteward/adapters/acme/acme_issuer.hpp>
 
 #include <curl/curl.h>
 
@@ -18,11 +18,11 @@
 #include <sstream>
 #include <thread>
 
-#include "adapters/acme/acme_crypto.hpp"
-#include "adapters/acme/ari.hpp"
-#include "adapters/common/outbound.hpp"
-#include "domain/encoding.hpp"
-#include "ports/dns_provider.hpp"
+#include <certsteward/adapters/acme/acme_crypto.hpp>
+#include <certsteward/adapters/acme/ari.hpp>
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/ports/dns_provider.hpp>
 
 namespace certsteward::adapters::acme {
 namespace {

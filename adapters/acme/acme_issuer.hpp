@@ -11,9 +11,9 @@
 #include <memory>
 #include <string>
 
-#include "adapters/common/outbound.hpp"
-#include "ports/issuer.hpp"
-#include "ports/secret_box.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/ports/issuer.hpp>
+#include <certsteward/ports/secret_box.hpp>
 
 namespace certsteward::adapters::acme {
 

@@ -1,5 +1,5 @@
 // RFC 9773 identifiers and windows.
-#include "adapters/acme/ari.hpp"
+#include <certsteward/adapters/acme/ari.hpp>
 
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::acme {
 

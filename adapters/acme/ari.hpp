@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::acme {
 

@@ -1,4 +1,4 @@
-#include "adapters/cache/caching_user_repository.hpp"
+#include <certsteward/adapters/cache/caching_user_repository.hpp>
 
 namespace certsteward::adapters::cache {
 

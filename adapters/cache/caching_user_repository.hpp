@@ -7,9 +7,9 @@
 
 #include <chrono>
 
-#include "adapters/common/bounded_cache.hpp"
-#include "ports/clock.hpp"
-#include "ports/user_repository.hpp"
+#include <certsteward/adapters/common/bounded_cache.hpp>
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/user_repository.hpp>
 
 namespace certsteward::adapters::cache {
 

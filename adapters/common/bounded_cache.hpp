@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::common {
 

@@ -1,5 +1,5 @@
 // Running an operator-allowed executable.
-#include "adapters/common/command_runner.hpp"
+#include <certsteward/adapters/common/command_runner.hpp>
 
 #include <fcntl.h>
 #include <poll.h>

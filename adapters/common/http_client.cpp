@@ -1,5 +1,5 @@
 // libcurl POSTs with the restrictions of http_client.hpp, and HMAC-SHA256 signatures (OpenSSL).
-#include "adapters/common/http_client.hpp"
+#include <certsteward/adapters/common/http_client.hpp>
 
 #include <curl/curl.h>
 #include <openssl/evp.h>
@@ -11,8 +11,8 @@
 #include <memory>
 #include <mutex>
 
-#include "adapters/common/outbound.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::common {
 

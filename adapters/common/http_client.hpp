@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::adapters::common {
 

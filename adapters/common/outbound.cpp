@@ -1,6 +1,6 @@
 // The outbound policy applied where connections start: resolution, pinning libcurl to the
 // checked addresses, and the one phrase of a failed connection.
-#include "adapters/common/outbound.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
 
 #include <arpa/inet.h>
 #include <curl/curl.h>

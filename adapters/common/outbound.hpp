@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/outbound.hpp"
-#include "domain/result.hpp"
+#include <certsteward/domain/outbound.hpp>
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::adapters::common {
 

@@ -1,7 +1,7 @@
 // AES-256-GCM through OpenSSL EVP; errors become domain errors here, at the boundary.
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "ports/secret_box.hpp"
+#include <certsteward/ports/secret_box.hpp>
 
 namespace certsteward::adapters::crypto {
 

@@ -1,5 +1,5 @@
 // bcrypt through libcrypt; `struct crypt_data` is 32 KiB, so it lives on the heap.
-#include "adapters/crypto/bcrypt_password_hasher.hpp"
+#include <certsteward/adapters/crypto/bcrypt_password_hasher.hpp>
 
 #include <crypt.h>
 #include <openssl/crypto.h>

@@ -1,5 +1,5 @@
 // Encrypted key export and PKCS#12 through OpenSSL; every OpenSSL object is freed on every path.
-#include "adapters/crypto/certificate_bundle.hpp"
+#include <certsteward/adapters/crypto/certificate_bundle.hpp>
 
 #include <openssl/bio.h>
 #include <openssl/err.h>

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "domain/result.hpp"
-#include "ports/key_bundles.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/ports/key_bundles.hpp>
 
 namespace certsteward::adapters::crypto {
 

@@ -1,7 +1,7 @@
 // Ed25519 licence keys through OpenSSL; the payload JSON is read with Boost.JSON.
-#include "adapters/crypto/ed25519_license_verifier.hpp"
+#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -10,8 +10,8 @@
 
 #include <boost/json.hpp>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "domain/audit.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/domain/audit.hpp>
 
 namespace certsteward::adapters::crypto {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "ports/license_verifier.hpp"
+#include <certsteward/ports/license_verifier.hpp>
 
 namespace certsteward::adapters::crypto {
 

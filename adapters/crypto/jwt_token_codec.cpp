@@ -1,5 +1,5 @@
 // JWT encoding and full verification.
-#include "adapters/crypto/jwt_token_codec.hpp"
+#include <certsteward/adapters/crypto/jwt_token_codec.hpp>
 
 #include <jwt.h>
 

@@ -1,12 +1,13 @@
 // JwtTokenCodec: HS256 JWTs through libjwt. libjwt 1.10 checks only the signature, so the
-// algorithm, iss, aud, exp and the token kind are checked here (NOTES.md). Verified tokens are
-// remembered until they expire (bounded), so a request costs one hash lookup. Thread-safe.
+// algorithm, iss, aud, exp and the token kind are checked here (docs/api.md, Authentication).
+// Verified tokens are remembered until they expire (bounded), so a request costs one hash lookup.
+// Thread-safe.
 #pragma once
 
 #include <string>
 
-#include "adapters/common/bounded_cache.hpp"
-#include "ports/token_codec.hpp"
+#include <certsteward/adapters/common/bounded_cache.hpp>
+#include <certsteward/ports/token_codec.hpp>
 
 namespace certsteward::adapters::crypto {
 

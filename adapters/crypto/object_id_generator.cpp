@@ -1,5 +1,5 @@
 // ObjectId-layout id generation.
-#include "adapters/crypto/object_id_generator.hpp"
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
 
 #include <openssl/rand.h>
 

@@ -6,8 +6,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "ports/clock.hpp"
-#include "ports/id_generator.hpp"
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/id_generator.hpp>
 
 namespace certsteward::adapters::crypto {
 

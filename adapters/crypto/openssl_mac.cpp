@@ -3,7 +3,7 @@
 // (SHA-NI), without EVP_MAC's per-message context reset, which costs as much as hashing a short
 // audit message. Only this file uses them.
 #define OPENSSL_SUPPRESS_DEPRECATED
-#include "adapters/crypto/openssl_mac.hpp"
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
 
 #include <openssl/crypto.h>
 #include <openssl/sha.h>

@@ -9,7 +9,7 @@
 #include <array>
 #include <string>
 
-#include "ports/mac.hpp"
+#include <certsteward/ports/mac.hpp>
 
 namespace certsteward::adapters::crypto {
 

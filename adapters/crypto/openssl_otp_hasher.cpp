@@ -1,5 +1,5 @@
 // HMAC-SHA1 through OpenSSL's one-shot HMAC().
-#include "adapters/crypto/openssl_otp_hasher.hpp"
+#include <certsteward/adapters/crypto/openssl_otp_hasher.hpp>
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>

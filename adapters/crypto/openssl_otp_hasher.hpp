@@ -1,7 +1,7 @@
 // OpenSslOtpHasher: HMAC-SHA1 for one-time passwords. Thread-safe.
 #pragma once
 
-#include "ports/otp_hasher.hpp"
+#include <certsteward/ports/otp_hasher.hpp>
 
 namespace certsteward::adapters::crypto {
 

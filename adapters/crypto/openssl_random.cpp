@@ -1,5 +1,5 @@
 // Cryptographically secure random bytes, or the end of the process.
-#include "adapters/crypto/openssl_random.hpp"
+#include <certsteward/adapters/crypto/openssl_random.hpp>
 
 #include <openssl/rand.h>
 

@@ -2,7 +2,7 @@
 // exhausted source ends it (a message on stderr, then std::abort). Thread-safe.
 #pragma once
 
-#include "ports/random.hpp"
+#include <certsteward/ports/random.hpp>
 
 namespace certsteward::adapters::crypto {
 

@@ -1,7 +1,7 @@
 // SystemClock: the real UTC clock, at millisecond precision. Thread-safe.
 #pragma once
 
-#include "ports/clock.hpp"
+#include <certsteward/ports/clock.hpp>
 
 namespace certsteward::adapters::crypto {
 

@@ -1,8 +1,8 @@
-#include "adapters/distribution/built_in_modules.hpp"
+#include <certsteward/adapters/distribution/built_in_modules.hpp>
 
-#include "adapters/distribution/haproxy_module.hpp"
-#include "adapters/distribution/ssh_module.hpp"
-#include "adapters/distribution/webhook_module.hpp"
+#include <certsteward/adapters/distribution/haproxy_module.hpp>
+#include <certsteward/adapters/distribution/ssh_module.hpp>
+#include <certsteward/adapters/distribution/webhook_module.hpp>
 
 namespace certsteward::adapters::distribution {
 

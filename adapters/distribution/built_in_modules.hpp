@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "adapters/common/outbound.hpp"
-#include "adapters/distribution/file_module.hpp"
-#include "ports/distribution_modules.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/adapters/distribution/file_module.hpp>
+#include <certsteward/ports/distribution_modules.hpp>
 
 namespace certsteward::adapters::distribution {
 

@@ -1,5 +1,5 @@
 // Certificate files on this machine.
-#include "adapters/distribution/file_module.hpp"
+#include <certsteward/adapters/distribution/file_module.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/common/command_runner.hpp"
-#include "adapters/distribution/net.hpp"
-#include "adapters/distribution/target_files.hpp"
+#include <certsteward/adapters/common/command_runner.hpp>
+#include <certsteward/adapters/distribution/net.hpp>
+#include <certsteward/adapters/distribution/target_files.hpp>
 
 namespace certsteward::adapters::distribution {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ports/distribution_module.hpp"
+#include <certsteward/ports/distribution_module.hpp>
 
 namespace certsteward::adapters::distribution {
 

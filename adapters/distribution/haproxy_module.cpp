@@ -1,5 +1,5 @@
 // HAProxy's runtime API.
-#include "adapters/distribution/haproxy_module.hpp"
+#include <certsteward/adapters/distribution/haproxy_module.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -8,8 +8,8 @@
 #include <utility>
 #include <variant>
 
-#include "adapters/distribution/net.hpp"
-#include "adapters/distribution/target_files.hpp"
+#include <certsteward/adapters/distribution/net.hpp>
+#include <certsteward/adapters/distribution/target_files.hpp>
 
 namespace certsteward::adapters::distribution {
 

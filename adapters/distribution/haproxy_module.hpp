@@ -4,7 +4,7 @@
 // configuration uses). Rollback commits the version the service delivered before, the same way.
 #pragma once
 
-#include "ports/distribution_module.hpp"
+#include <certsteward/ports/distribution_module.hpp>
 
 namespace certsteward::adapters::distribution {
 

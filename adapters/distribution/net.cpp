@@ -1,5 +1,5 @@
 // Sockets and the served-certificate check.
-#include "adapters/distribution/net.hpp"
+#include <certsteward/adapters/distribution/net.hpp>
 
 #include <fcntl.h>
 #include <netdb.h>

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "domain/distribution_settings.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/distribution_settings.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::distribution {
 

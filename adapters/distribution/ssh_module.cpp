@@ -1,5 +1,5 @@
 // Certificate files over SFTP.
-#include "adapters/distribution/ssh_module.hpp"
+#include <certsteward/adapters/distribution/ssh_module.hpp>
 
 #include <fcntl.h>
 #include <libssh/libssh.h>
@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <memory>
 
-#include "adapters/common/command_runner.hpp"
-#include "adapters/distribution/net.hpp"
-#include "adapters/distribution/target_files.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/common/command_runner.hpp>
+#include <certsteward/adapters/distribution/net.hpp>
+#include <certsteward/adapters/distribution/target_files.hpp>
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::distribution {
 

@@ -5,7 +5,7 @@
 // credential's username. One connection per target and action. Thread-safe.
 #pragma once
 
-#include "ports/distribution_module.hpp"
+#include <certsteward/ports/distribution_module.hpp>
 
 namespace certsteward::adapters::distribution {
 

@@ -1,5 +1,5 @@
 // Putting certificate files on a target, and back.
-#include "adapters/distribution/target_files.hpp"
+#include <certsteward/adapters/distribution/target_files.hpp>
 
 namespace certsteward::adapters::distribution {
 

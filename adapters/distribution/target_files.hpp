@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "domain/distribution.hpp"
-#include "domain/distribution_settings.hpp"
-#include "domain/result.hpp"
-#include "ports/distribution_module.hpp"
+#include <certsteward/domain/distribution.hpp>
+#include <certsteward/domain/distribution_settings.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/ports/distribution_module.hpp>
 
 namespace certsteward::adapters::distribution {
 

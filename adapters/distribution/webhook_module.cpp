@@ -1,5 +1,5 @@
 // Signed HTTPS POSTs.
-#include "adapters/distribution/webhook_module.hpp"
+#include <certsteward/adapters/distribution/webhook_module.hpp>
 
 #include <openssl/rand.h>
 
@@ -7,11 +7,11 @@
 
 #include <chrono>
 
-#include "adapters/common/http_client.hpp"
-#include "adapters/common/outbound.hpp"
-#include "adapters/distribution/net.hpp"
-#include "domain/encoding.hpp"
-#include "domain/time.hpp"
+#include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/adapters/distribution/net.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::distribution {
 

@@ -13,8 +13,8 @@
 
 #include <memory>
 
-#include "adapters/common/outbound.hpp"
-#include "ports/distribution_module.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/ports/distribution_module.hpp>
 
 namespace certsteward::adapters::distribution {
 

@@ -1,10 +1,10 @@
-#include "adapters/dns/dns_provider_factory.hpp"
+#include <certsteward/adapters/dns/dns_provider_factory.hpp>
 
 #include <algorithm>
 #include <charconv>
 
-#include "adapters/dns/exec_dns_provider.hpp"
-#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include <certsteward/adapters/dns/exec_dns_provider.hpp>
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
 namespace {

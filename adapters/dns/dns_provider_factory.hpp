@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "adapters/common/outbound.hpp"
-#include "ports/dns_provider_factory.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/ports/dns_provider_factory.hpp>
 
 namespace certsteward::adapters::dns {
 

@@ -1,10 +1,10 @@
 // Running the operator's DNS hook.
-#include "adapters/dns/exec_dns_provider.hpp"
+#include <certsteward/adapters/dns/exec_dns_provider.hpp>
 
 #include <thread>
 
-#include "adapters/common/command_runner.hpp"
-#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include <certsteward/adapters/common/command_runner.hpp>
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
 

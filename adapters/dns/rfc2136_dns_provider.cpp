@@ -1,6 +1,6 @@
 // RFC 2136 updates and TXT lookups through ldns; ldns statuses and DNS rcodes become domain
 // errors here, and no secret ever reaches a message.
-#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 
 #include <ldns/ldns.h>
 

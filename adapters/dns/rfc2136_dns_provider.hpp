@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "adapters/common/outbound.hpp"
-#include "ports/dns_provider.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/ports/dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
 

@@ -1,5 +1,5 @@
 // The X-Forwarded-For walk over the trusted ranges.
-#include "adapters/http/client_ip.hpp"
+#include <certsteward/adapters/http/client_ip.hpp>
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/outbound.hpp"
+#include <certsteward/domain/outbound.hpp>
 
 namespace certsteward::adapters::http {
 

@@ -1,6 +1,6 @@
-#include "adapters/http/http_codec.hpp"
+#include <certsteward/adapters/http/http_codec.hpp>
 
-#include "domain/text.hpp"
+#include <certsteward/domain/text.hpp>
 
 #include <algorithm>
 #include <array>

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/http/http_types.hpp"
+#include <certsteward/adapters/http/http_types.hpp>
 
 namespace certsteward::adapters::http {
 

@@ -3,18 +3,18 @@
 // http_codec, on the reactor thread that owns the connection. Pistache 0.0.5's own HTTP layer
 // is not used: it queued every response through an eventfd and two more epoll rounds, dropped
 // pipelined requests, never answered "100 Continue" and answered oversized requests in plain
-// text (NOTES.md). Requests that may block run on a RequestPool. Every response carries
-// X-Request-ID, errors are JSON, and no exception or internal detail reaches the client.
-// With TLS on, each connection has a TlsStream: what the socket reads goes through it before
-// the parser, and every write (answers, 100 Continue, the answers of a half-closed client)
+// text (docs/architecture.md, HTTP server). Requests that may block run on a RequestPool. Every
+// response carries X-Request-ID, errors are JSON, and no exception or internal detail reaches the
+// client. With TLS on, each connection has a TlsStream: what the socket reads goes through it
+// before the parser, and every write (answers, 100 Continue, the answers of a half-closed client)
 // is sealed by it; Pistache still only moves bytes (its own TLS blocks its accept thread on
 // each handshake and cannot be given a cipher policy).
-#include "adapters/http/http_server.hpp"
+#include <certsteward/adapters/http/http_server.hpp>
 
-#include "adapters/http/client_ip.hpp"
-#include "adapters/http/http_codec.hpp"
-#include "adapters/http/request_pool.hpp"
-#include "adapters/http/tls_context.hpp"
+#include <certsteward/adapters/http/client_ip.hpp>
+#include <certsteward/adapters/http/http_codec.hpp>
+#include <certsteward/adapters/http/request_pool.hpp>
+#include <certsteward/adapters/http/tls_context.hpp>
 
 #include <pistache/listener.h>
 #include <pistache/peer.h>

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "adapters/http/http_types.hpp"
-#include "adapters/http/tls_context.hpp"
-#include "domain/outbound.hpp"
-#include "domain/result.hpp"
-#include "ports/id_generator.hpp"
+#include <certsteward/adapters/http/http_types.hpp>
+#include <certsteward/adapters/http/tls_context.hpp>
+#include <certsteward/domain/outbound.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/ports/id_generator.hpp>
 
 namespace certsteward::adapters::http {
 

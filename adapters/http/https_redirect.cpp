@@ -1,11 +1,11 @@
 // Redirects of the plain-HTTP listener to the TLS one.
-#include "adapters/http/https_redirect.hpp"
+#include <certsteward/adapters/http/https_redirect.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <utility>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::http {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "adapters/http/http_server.hpp"
+#include <certsteward/adapters/http/http_server.hpp>
 
 namespace certsteward::adapters::http {
 

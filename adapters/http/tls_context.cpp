@@ -1,5 +1,5 @@
 // OpenSSL server context with a swappable certificate bundle.
-#include "adapters/http/tls_context.hpp"
+#include <certsteward/adapters/http/tls_context.hpp>
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::adapters::http {
 

@@ -1,6 +1,6 @@
 // libldap (OpenLDAP 2.5, GnuTLS) behind the Directory port. Its result codes are translated
 // here: a directory that cannot be reached is `unavailable`, a refused user `unauthenticated`.
-#include "adapters/ldap/ldap_directory.hpp"
+#include <certsteward/adapters/ldap/ldap_directory.hpp>
 
 #include <ldap.h>
 #include <sys/time.h>
@@ -11,8 +11,8 @@
 #include <cstdlib>
 #include <utility>
 
-#include "domain/encoding.hpp"
-#include "domain/ldap_filter.hpp"
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/ldap_filter.hpp>
 
 namespace certsteward::adapters::ldap {
 namespace {

@@ -5,7 +5,7 @@
 // password, then read the groups that list the user. libldap's types stay in the .cpp.
 #pragma once
 
-#include "ports/directory.hpp"
+#include <certsteward/ports/directory.hpp>
 
 namespace certsteward::adapters::ldap {
 

@@ -1,5 +1,5 @@
 // Prometheus text rendering.
-#include "adapters/metrics/prometheus_registry.hpp"
+#include <certsteward/adapters/metrics/prometheus_registry.hpp>
 
 #include <array>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ports/metrics.hpp"
+#include <certsteward/ports/metrics.hpp>
 
 namespace certsteward::adapters::metrics {
 

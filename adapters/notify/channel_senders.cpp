@@ -1,13 +1,13 @@
 // Dispatch by channel kind; no exception leaves the port.
-#include "adapters/notify/channel_senders.hpp"
+#include <certsteward/adapters/notify/channel_senders.hpp>
 
 #include <exception>
 #include <string_view>
 
-#include "adapters/common/http_client.hpp"
-#include "adapters/notify/channel_text.hpp"
-#include "adapters/notify/http_channels.hpp"
-#include "adapters/notify/smtp_channel.hpp"
+#include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/notify/channel_text.hpp>
+#include <certsteward/adapters/notify/http_channels.hpp>
+#include <certsteward/adapters/notify/smtp_channel.hpp>
 
 namespace certsteward::adapters::notify {
 

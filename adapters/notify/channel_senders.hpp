@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "adapters/common/outbound.hpp"
-#include "ports/notification_sender.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/ports/notification_sender.hpp>
 
 namespace certsteward::adapters::notify {
 

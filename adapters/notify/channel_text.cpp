@@ -1,5 +1,5 @@
 // UTF-8 and header-text helpers of the channel senders.
-#include "adapters/notify/channel_text.hpp"
+#include <certsteward/adapters/notify/channel_text.hpp>
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // Webhook, Slack, Discord, Teams and Telegram: the JSON each service documents, one POST each.
-#include "adapters/notify/http_channels.hpp"
+#include <certsteward/adapters/notify/http_channels.hpp>
 
 #include <boost/json.hpp>
 
@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/common/http_client.hpp"
-#include "adapters/notify/channel_text.hpp"
-#include "domain/distribution_settings.hpp"
-#include "domain/notification_settings.hpp"
+#include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/notify/channel_text.hpp>
+#include <certsteward/domain/distribution_settings.hpp>
+#include <certsteward/domain/notification_settings.hpp>
 
 namespace certsteward::adapters::notify {
 

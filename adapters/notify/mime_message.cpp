@@ -1,13 +1,13 @@
 // Composing the notification email: headers, RFC 2047 words, quoted-printable parts.
-#include "adapters/notify/mime_message.hpp"
+#include <certsteward/adapters/notify/mime_message.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <ctime>
 
-#include "adapters/notify/channel_text.hpp"
-#include "domain/encoding.hpp"
-#include "domain/template.hpp"
+#include <certsteward/adapters/notify/channel_text.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/template.hpp>
 
 namespace certsteward::adapters::notify {
 

@@ -1,7 +1,7 @@
 // SMTP delivery through libcurl: STARTTLS or implicit TLS (verified), AUTH when a username is set,
 // one message to every recipient; the server's replies are followed (debug callback) so that an
 // error can quote the reply that refused the message.
-#include "adapters/notify/smtp_channel.hpp"
+#include <certsteward/adapters/notify/smtp_channel.hpp>
 
 #include <curl/curl.h>
 
@@ -13,13 +13,13 @@
 #include <optional>
 #include <vector>
 
-#include "adapters/common/http_client.hpp"
-#include "adapters/notify/channel_text.hpp"
-#include "adapters/notify/mime_message.hpp"
-#include "domain/distribution_settings.hpp"
-#include "domain/encoding.hpp"
-#include "domain/network_names.hpp"
-#include "domain/notification_settings.hpp"
+#include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/notify/channel_text.hpp>
+#include <certsteward/adapters/notify/mime_message.hpp>
+#include <certsteward/domain/distribution_settings.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/network_names.hpp>
+#include <certsteward/domain/notification_settings.hpp>
 
 namespace certsteward::adapters::notify {
 

@@ -11,11 +11,11 @@
 
 #include <string>
 
-#include "adapters/common/outbound.hpp"
-#include "domain/notification.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
-#include "ports/notification_sender.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
+#include <certsteward/ports/notification_sender.hpp>
 
 namespace certsteward::adapters::notify {
 

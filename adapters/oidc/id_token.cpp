@@ -1,6 +1,6 @@
 // ID token verification with OpenSSL 3 (keys from JWKs through EVP_PKEY_fromdata) and
 // Boost.JSON; nothing of either leaves this file.
-#include "adapters/oidc/id_token.hpp"
+#include <certsteward/adapters/oidc/id_token.hpp>
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -14,7 +14,7 @@
 #include <cmath>
 #include <memory>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::oidc {
 namespace {

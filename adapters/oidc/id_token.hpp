@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::oidc {
 

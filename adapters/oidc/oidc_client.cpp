@@ -1,14 +1,14 @@
 // The authorization code flow's server side: discovery, the authorization URL with PKCE, the
 // code exchange and the ID token's verification.
-#include "adapters/oidc/oidc_client.hpp"
+#include <certsteward/adapters/oidc/oidc_client.hpp>
 
 #include <openssl/evp.h>
 
 #include <boost/json.hpp>
 
-#include "adapters/common/http_client.hpp"
-#include "adapters/oidc/id_token.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/oidc/id_token.hpp>
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::oidc {
 namespace {

@@ -4,8 +4,8 @@
 // rare, and a rotated key is then never missed).
 #pragma once
 
-#include "ports/clock.hpp"
-#include "ports/identity_provider.hpp"
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/identity_provider.hpp>
 
 namespace certsteward::adapters::oidc {
 

@@ -1,5 +1,5 @@
 // The request pipeline of /api/v1 and the error table.
-#include "adapters/rest/api.hpp"
+#include <certsteward/adapters/rest/api.hpp>
 
 #include <spdlog/spdlog.h>
 
@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/json_io.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
@@ -201,7 +201,7 @@ HttpResponse Api::dispatch(const HttpRequest& request, std::string& routeLabel,
       return errorResponse(415, "Content-Type must be application/json");
     }
   }
-  domain::RequestContext ctx{request.client_ip, request.request_id};
+  services::RequestContext ctx{request.client_ip, request.request_id};
   if (!match.route->options.authenticated) {
     Call call{request, match.params, nullptr, ctx};
     return withIdempotency(request, call, *match.route);
@@ -243,9 +243,9 @@ HttpResponse Api::withIdempotency(const HttpRequest& request, const Call& call,
                                   const Route& route) {
   const auto key = request.header("idempotency-key");
   if (!key || !isMutation(request.method)) return route.handler(call);
-  domain::IdempotentRequest keyed{call.principal, request.client_ip, std::nullopt,
-                                  request.method, request.path,      *key,
-                                  request.body};
+  services::IdempotentRequest keyed{call.principal, request.client_ip, std::nullopt,
+                                    request.method, request.path,      *key,
+                                    request.body};
   if (const auto project = call.params.find("project_id"); project != call.params.end()) {
     keyed.project_id = project->second;
   }

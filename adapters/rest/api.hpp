@@ -1,77 +1,75 @@
-// Api: the REST API v1 as a function from HttpRequest to HttpResponse. It applies the spec's
-// request conventions in one place (content type, authentication, CSRF, idempotency, error
-// shapes) and routes to handlers that call the domain services.
+// Api: the REST API v1 as a function from HttpRequest to HttpResponse. It applies the
+// request conventions of docs/api.md in one place (content type, authentication, CSRF, idempotency,
+// error shapes) and routes to handlers that call the domain services.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
 
-#include "adapters/common/bounded_cache.hpp"
-#include "adapters/http/http_server.hpp"
-#include "adapters/rest/http_messages.hpp"
-#include "adapters/rest/router.hpp"
-#include "domain/services/auth_service.hpp"
-#include "domain/services/ca_quota_service.hpp"
-#include "domain/services/certificate_service.hpp"
-#include "domain/services/directory_login.hpp"
-#include "domain/services/distribution_service.hpp"
-#include "domain/services/idempotency_service.hpp"
-#include "domain/services/job_service.hpp"
-#include "domain/services/ldap_settings_service.hpp"
-#include "domain/services/license_service.hpp"
-#include "domain/services/monitoring_service.hpp"
-#include "domain/services/notification_service.hpp"
-#include "domain/services/oidc_login.hpp"
-#include "domain/services/oidc_settings_service.hpp"
-#include "domain/services/project_service.hpp"
-#include "domain/services/provider_checks.hpp"
-#include "domain/services/resource_service.hpp"
-#include "domain/services/sso_sign_in.hpp"
-#include "domain/services/user_service.hpp"
-#include "ports/clock.hpp"
-#include "ports/dns_provider_factory.hpp"
-#include "ports/issuer.hpp"
-#include "ports/metrics.hpp"
+#include <certsteward/adapters/common/bounded_cache.hpp>
+#include <certsteward/adapters/http/http_server.hpp>
+#include <certsteward/adapters/rest/http_messages.hpp>
+#include <certsteward/adapters/rest/router.hpp>
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/metrics.hpp>
+#include <certsteward/services/auth_service.hpp>
+#include <certsteward/services/ca_provider_service.hpp>
+#include <certsteward/services/ca_quota_service.hpp>
+#include <certsteward/services/certificate_service.hpp>
+#include <certsteward/services/directory_login.hpp>
+#include <certsteward/services/distribution_service.hpp>
+#include <certsteward/services/idempotency_service.hpp>
+#include <certsteward/services/job_service.hpp>
+#include <certsteward/services/ldap_settings_service.hpp>
+#include <certsteward/services/license_service.hpp>
+#include <certsteward/services/monitoring_service.hpp>
+#include <certsteward/services/notification_service.hpp>
+#include <certsteward/services/oidc_login.hpp>
+#include <certsteward/services/oidc_settings_service.hpp>
+#include <certsteward/services/project_service.hpp>
+#include <certsteward/services/provider_checks.hpp>
+#include <certsteward/services/resource_service.hpp>
+#include <certsteward/services/sso_sign_in.hpp>
+#include <certsteward/services/user_service.hpp>
 
 namespace certsteward::adapters::rest {
 
 // The configuration resources of a project.
 struct ResourceServices {
-  domain::ResourceService<domain::AcmeAccount>& acmeAccounts;
-  domain::ResourceService<domain::DnsCredential>& dnsCredentials;
-  domain::ResourceService<domain::Zone>& zones;
-  domain::ResourceService<domain::Credential>& credentials;
-  domain::ResourceService<domain::NotificationChannel>& channels;
-  domain::ResourceService<domain::NotificationRule>& rules;
-  domain::ResourceService<domain::ModuleConfig>& modules;
+  services::ResourceService<domain::AcmeAccount>& acmeAccounts;
+  services::ResourceService<domain::DnsCredential>& dnsCredentials;
+  services::ResourceService<domain::Zone>& zones;
+  services::ResourceService<domain::Credential>& credentials;
+  services::ResourceService<domain::NotificationChannel>& channels;
+  services::ResourceService<domain::NotificationRule>& rules;
+  services::ResourceService<domain::ModuleConfig>& modules;
 };
 
 struct ApiServices {
-  domain::AuthService& auth;
-  domain::ProjectService& projects;
-  domain::UserService& users;
-  domain::AuditService& audit;
-  domain::CertificateService& certificates;
-  domain::JobService& jobs;
-  domain::LicenseService& license;
+  services::AuthService& auth;
+  services::ProjectService& projects;
+  services::UserService& users;
+  services::AuditService& audit;
+  services::CertificateService& certificates;
+  services::JobService& jobs;
+  services::LicenseService& license;
   ResourceServices resources;
-  domain::DistributionService& distributions;
-  domain::NotificationService& notifications;
-  domain::ProviderChecks& checks;
-  domain::CaQuotaService& quotas;
-  domain::LdapSettingsService& ldapSettings;
-  domain::DirectoryLogin& directoryLogin;  // the LDAP connection test
-  domain::OidcSettingsService& oidcSettings;
-  domain::OidcLogin& oidcLogin;  // where a sign-on starts
-  domain::SsoSignIn& ssoSignIn;  // where it ends
-  const domain::AccessControl& access;
-  domain::IdempotencyService& idempotency;  // Idempotency-Key of mutations
-  domain::MonitoringService& monitoring;    // GET /readyz, the gauges of GET /metrics
-  const ports::Clock& clock;                // "now" of rendered views
-  ports::Metrics& metrics;                  // counts requests; its exposition answers GET /metrics
-  const ports::Issuer& issuer;              // what GET /ca-providers reports
-  const ports::DnsProviderFactory& dnsProviders;
+  services::DistributionService& distributions;
+  services::NotificationService& notifications;
+  services::ProviderChecks& checks;
+  services::CaQuotaService& quotas;
+  services::LdapSettingsService& ldapSettings;
+  services::DirectoryLogin& directoryLogin;  // the LDAP connection test
+  services::OidcSettingsService& oidcSettings;
+  services::OidcLogin& oidcLogin;  // where a sign-on starts
+  services::SsoSignIn& ssoSignIn;  // where it ends
+  const services::AccessControl& access;
+  services::IdempotencyService& idempotency;  // Idempotency-Key of mutations
+  services::MonitoringService& monitoring;    // GET /readyz, the gauges of GET /metrics
+  const ports::Clock& clock;                  // "now" of rendered views
+  ports::Metrics& metrics;  // counts requests; its exposition answers GET /metrics
+  const services::CaProviderService& caProviders;  // GET /ca-providers
 };
 
 // One answered API request, for the access log: never a body, a header value or a token.

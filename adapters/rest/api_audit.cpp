@@ -1,10 +1,27 @@
 // /api/v1/audit-logs and /api/v1/license/status.
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
-#include "domain/license.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/domain/license.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
+
+json::object toJson(const domain::AuditEntry& e) {
+  return {{"id", e.id},
+          {"timestamp", timestamp(e.timestamp)},
+          {"action", e.action},
+          {"resourceType", e.resource_type},
+          {"resource_id", e.resource_id},
+          {"project_id", e.project_id ? json::value(*e.project_id) : json::value(nullptr)},
+          {"actor_user_id", e.actor_user_id},
+          {"actor_username", e.actor_username},
+          {"ip", e.ip},
+          {"request_id", e.request_id},
+          {"details", e.details},
+          {"checksum", e.checksum},
+          {"sequence", e.sequence},
+          {"mac", e.mac}};
+}
 
 json::object licenseJson(const domain::LicenseStatusView& v) {
   return {{"valid", v.valid},

@@ -1,15 +1,16 @@
 // /api/v1/auth: login, refresh, logout, me. Login and refresh answer the token body and set
-// the three cookies of the spec; tokens never appear in logs.
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
-#include "domain/encoding.hpp"
-#include "domain/events.hpp"
-#include "domain/text.hpp"
+// the three cookies of docs/api.md (Authentication); tokens never appear in logs.
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/adapters/rest/users_json.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/events.hpp>
+#include <certsteward/domain/text.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
 
-std::vector<SetCookie> sessionCookies(const domain::TokenPair& tokens, const std::string& csrf,
+std::vector<SetCookie> sessionCookies(const services::TokenPair& tokens, const std::string& csrf,
                                       const ApiOptions& options) {
   const auto maxAge =
       std::chrono::duration_cast<std::chrono::seconds>(options.refresh_token_ttl).count();
@@ -27,16 +28,16 @@ std::vector<SetCookie> clearedCookies(const ApiOptions& options) {
           SetCookie{"csrf_token", "", "/", 0, false, options.secure_cookies}};
 }
 
-json::object loginBody(const domain::LoginResult& result);
+json::object loginBody(const services::LoginResult& result);
 
-json::object tokenBody(const domain::TokenPair& tokens) {
+json::object tokenBody(const services::TokenPair& tokens) {
   return {{"access_token", tokens.access_token},
           {"refresh_token", tokens.refresh_token},
           {"token_type", "Bearer"},
           {"expires_in", tokens.expires_in}};
 }
 
-json::object loginBody(const domain::LoginResult& result) {
+json::object loginBody(const services::LoginResult& result) {
   json::object payload = tokenBody(result.tokens);
   payload["user"] = json::object{{"id", result.user.id},
                                  {"username", result.user.username},
@@ -96,7 +97,7 @@ void Api::addOidcRoutes() {
         auto started = s_.oidcLogin.start(c.request.client_ip);
         if (!started) return ssoFailed(ssoCode(started.error()), options_);
         auto r = redirectTo(started->provider_url);
-        const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(domain::kOidcLoginTtl);
+        const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(services::kOidcLoginTtl);
         r.cookies.push_back(SetCookie{"oidc_login", started->login_state, "/api/v1/auth/oidc",
                                       ttl.count(), true, options_.secure_cookies});
         return r;
@@ -135,7 +136,7 @@ void Api::addAuthRoutes() {
         auto result = s_.auth.login(username, password, c.context);
         if (!result) return errorResponse(result.error());
         if (!result->otp_session_id.empty()) {
-          // Second factor required: no tokens yet (spec: 200, not 401).
+          // Second factor required: no tokens yet (docs/api.md: 200, not 401).
           return jsonResponse(200, json::object{{"otp_required", true},
                                                 {"otp_setup_required", false},
                                                 {"otp_session_id", result->otp_session_id}});
@@ -258,7 +259,7 @@ void Api::addAuthRoutes() {
 
   router_.add("PATCH", "/api/v1/auth/me/profile", [this, profileJson](const Call& c) {
     const auto body = parseBody(c.request);
-    domain::ProfileChanges changes;
+    services::ProfileChanges changes;
     changes.time_zone = optionalString(body, "time_zone", 64);
     changes.language = optionalString(body, "language", 64);
     if (const auto* n = body.if_contains("notifications"); n != nullptr && !n->is_null()) {
@@ -286,7 +287,7 @@ void Api::addAuthRoutes() {
     // The role matrix itself, so that a client (the web UI) offers only what the caller's role
     // allows without keeping its own copy of the rules.
     json::array rules;
-    for (const auto& rule : domain::accessRules()) {
+    for (const auto& rule : services::accessRules()) {
       rules.push_back(json::object{
           {"action", std::string(rule.name)},
           {"org_role", rule.org ? json::value(std::string(nameOf(*rule.org))) : json::value()},

@@ -3,13 +3,75 @@
 #include <array>
 #include <sstream>
 
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
-#include "adapters/rest/zip_archive.hpp"
-#include "domain/text.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/jobs_json.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/adapters/rest/json_writer.hpp>
+#include <certsteward/adapters/rest/zip_archive.hpp>
+#include <certsteward/domain/text.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
+
+// `now` decides the derived `failed_renewal` flag (docs/architecture.md, State machines:
+// Certificate). Written without a DOM: certificate lists are the hottest responses.
+void writeJson(JsonWriter& w, const domain::Certificate& c, domain::Timestamp now) {
+  w.beginObject();
+  w.key("id").string(c.id);
+  w.key("project_id").string(c.project_id);
+  w.key("common_name").string(c.common_name);
+  w.key("sans").beginArray();
+  for (const auto& san : c.sans)
+    w.string(san);
+  w.endArray();
+  w.key("key_type").string(nameOf(c.key_type));
+  w.key("status").string(nameOf(c.status));
+  w.key("auto_renew").boolean(c.auto_renew);
+  w.key("issuer_type").string(c.issuer_type);
+  w.key("acme_account_id").optionalString(c.acme_account_id);
+  w.key("issued_at").timestamp(c.issued_at);
+  w.key("expires_at").timestamp(c.expires_at);
+  w.key("next_renewal_at").timestamp(c.next_renewal_at);
+  w.key("renewal_threshold_days").integer(c.renewal_threshold_days);
+  w.key("renewal_attempts").integer(c.renewal_attempts);
+  w.key("last_error").string(c.last_error);
+  w.key("failed_renewal").boolean(domain::isFailedRenewal(c, now));
+  w.key("distribution_pending").boolean(c.distribution_pending);
+  w.key("serial_number").string(c.serial_number);
+  w.key("created_at").timestamp(c.created_at);
+  w.key("updated_at").timestamp(c.updated_at);
+  w.endObject();
+}
+
+// {"certificate": {...}} plus, when given, "job": {...}.
+HttpResponse certificateResponse(int status, const domain::Certificate& cert, domain::Timestamp now,
+                                 const domain::Job* job = nullptr) {
+  HttpResponse r;
+  r.status = status;
+  JsonWriter w(r.body);
+  w.beginObject().key("certificate");
+  writeJson(w, cert, now);
+  if (job != nullptr) w.key("job").raw(json::serialize(toJson(*job)));
+  w.endObject();
+  return r;
+}
+
+// {"certificates": [...], "total", "page", "page_size"}
+HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& page,
+                                     domain::Timestamp now) {
+  HttpResponse r;
+  r.body.reserve(256 + page.items.size() * 640);
+  JsonWriter w(r.body);
+  w.beginObject().key("certificates").beginArray();
+  for (const auto& cert : page.items)
+    writeJson(w, cert, now);
+  w.endArray();
+  w.key("total").integer(page.total);
+  w.key("page").integer(page.page);
+  w.key("page_size").integer(page.page_size);
+  w.endObject();
+  return r;
+}
 
 ports::CertificateFilter filterFrom(const HttpRequest& request, domain::Timestamp now) {
   ports::CertificateFilter filter;
@@ -160,7 +222,7 @@ HttpResponse fileResponse(std::string contentType, const std::string& fileName, 
 }
 
 // The download in `format`, with the encrypted key when the material carries it.
-HttpResponse bundleResponse(const domain::CertificateMaterial& m, BundleFormat format,
+HttpResponse bundleResponse(const services::CertificateMaterial& m, BundleFormat format,
                             domain::Timestamp now) {
   const std::string stem = fileStem(m.common_name);
   const std::string leaf = withNewline(m.certificate_pem);
@@ -203,13 +265,13 @@ void Api::addCertificateRoutes() {
       "POST", "/api/v1/projects/:project_id/certificates/:cert_id/download", [this](const Call& c) {
         const auto body = parseBody(c.request);
         const auto format = bundleFormat(optionalString(body, "format", 20).value_or("pem"));
-        domain::MaterialRequest what;
+        services::MaterialRequest what;
         if (format == BundleFormat::pkcs12) {
-          what.key = domain::KeyExport::pkcs12;
+          what.key = services::KeyExport::pkcs12;
         } else if (optionalBool(body, "include_private_key").value_or(false)) {
-          what.key = domain::KeyExport::encrypted_pem;
+          what.key = services::KeyExport::encrypted_pem;
         }
-        if (what.key != domain::KeyExport::none) {
+        if (what.key != services::KeyExport::none) {
           what.password = optionalString(body, "password", 1024).value_or("");
         }
         auto material = s_.certificates.material(c.who(), c.context, c.param("project_id"),
@@ -265,7 +327,7 @@ void Api::addCertificateRoutes() {
 
   router_.add("POST", "/api/v1/projects/:project_id/certificates", [this](const Call& c) {
     const auto body = parseBody(c.request);
-    domain::CertificateRequest request;  // its defaults are the service's
+    services::CertificateRequest request;  // its defaults are the service's
     request.common_name = requiredString(body, "common_name", 253);
     request.sans = stringArray(body, "sans");
     if (auto k = optionalEnum<domain::KeyType>(body, "key_type", domain::parseKeyType)) {

@@ -1,8 +1,10 @@
 // Distributions of a certificate and their actions (dry-run, execute, rollback), the module
 // health check, the provider checks (ACME account validation and key rollover, the DNS
 // credential test), and the zone's CA rate-limit report.
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/jobs_json.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/adapters/rest/resources_json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -50,7 +52,7 @@ json::object distributionJson(const domain::Distribution& d) {
           {"updated_at", timestamp(d.updated_at)}};
 }
 
-json::object usageJson(const domain::QuotaUsage& u) {
+json::object usageJson(const services::QuotaUsage& u) {
   json::object o{
       {"used", u.used},
       {"window_seconds", std::chrono::duration_cast<std::chrono::seconds>(u.limit.window).count()}};
@@ -64,7 +66,7 @@ json::object usageJson(const domain::QuotaUsage& u) {
   return o;
 }
 
-json::object quotaReportJson(const domain::ZoneQuotaReport& r) {
+json::object quotaReportJson(const services::ZoneQuotaReport& r) {
   json::array directories;
   for (const auto& d : r.directories) {
     json::value last = nullptr;
@@ -96,7 +98,7 @@ void Api::addDistributionRoutes() {
   router_.add("GET", cert, [this](const Call& c) {
     auto list = s_.distributions.forCertificate(c.who(), c.param("project_id"), c.param("cert_id"));
     if (!list) return errorResponse(list.error());
-    json::array items;  // the spec: a bare array
+    json::array items;  // docs/api.md: a bare array
     for (const auto& d : *list)
       items.push_back(distributionJson(d));
     return jsonResponse(200, items);
@@ -129,12 +131,12 @@ void Api::addDistributionRoutes() {
                                           {"ok", ok && !results->empty()},
                                           {"target_results", targetResultsJson(*results, true)}});
   });
-  using Action = domain::Result<domain::Job> (domain::DistributionService::*)(
-      const domain::Principal&, const domain::RequestContext&, const domain::Id&, const domain::Id&,
-      const domain::Id&);
+  using Action = domain::Result<domain::Job> (services::DistributionService::*)(
+      const services::Principal&, const services::RequestContext&, const domain::Id&,
+      const domain::Id&, const domain::Id&);
   for (const auto& [path, method] :
-       {std::pair<const char*, Action>{"/execute", &domain::DistributionService::execute},
-        std::pair<const char*, Action>{"/rollback", &domain::DistributionService::rollback}}) {
+       {std::pair<const char*, Action>{"/execute", &services::DistributionService::execute},
+        std::pair<const char*, Action>{"/rollback", &services::DistributionService::rollback}}) {
     router_.add("POST", cert + "/:dist_id" + path, [this, method](const Call& c) {
       auto job = (s_.distributions.*method)(c.who(), c.context, c.param("project_id"),
                                             c.param("cert_id"), c.param("dist_id"));
@@ -150,13 +152,14 @@ void Api::addDistributionRoutes() {
 
   // Account actions at the CA; each answers with the resource's own view (secrets masked),
   // read back after the update.
-  using AccountAction = domain::Result<domain::AcmeAccount> (domain::ProviderChecks::*)(
-      const domain::Principal&, const domain::RequestContext&, const domain::Id&,
+  using AccountAction = domain::Result<domain::AcmeAccount> (services::ProviderChecks::*)(
+      const services::Principal&, const services::RequestContext&, const domain::Id&,
       const domain::Id&);
   for (const auto& [path, method] :
-       {std::pair<const char*, AccountAction>{"validate", &domain::ProviderChecks::validateAccount},
+       {std::pair<const char*, AccountAction>{"validate",
+                                              &services::ProviderChecks::validateAccount},
         std::pair<const char*, AccountAction>{"rollover-key",
-                                              &domain::ProviderChecks::rolloverAccountKey}}) {
+                                              &services::ProviderChecks::rolloverAccountKey}}) {
     router_.add(
         "POST", std::string("/api/v1/projects/:project_id/acme-accounts/:id/") + path,
         [this, method](const Call& c) {

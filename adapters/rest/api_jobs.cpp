@@ -1,6 +1,7 @@
 // /api/v1/projects/<project_id>/jobs.
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/jobs_json.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
 
 namespace certsteward::adapters::rest {
 

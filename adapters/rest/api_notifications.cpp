@@ -1,6 +1,6 @@
 // A notification channel's deliveries and its test message.
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {

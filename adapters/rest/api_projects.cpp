@@ -1,8 +1,26 @@
 // /api/v1/projects and their members.
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
 
 namespace certsteward::adapters::rest {
+namespace {
+
+json::object toJson(const domain::Project& p) {
+  return {{"id", p.id},
+          {"name", p.name},
+          {"description", p.description},
+          {"created_at", timestamp(p.created_at)},
+          {"updated_at", timestamp(p.updated_at)}};
+}
+
+json::object toJson(const domain::Membership& m) {
+  return {{"project_id", m.project_id},
+          {"user_id", m.user_id},
+          {"role", std::string(nameOf(m.role))},
+          {"created_at", timestamp(m.created_at)}};
+}
+
+}  // namespace
 
 void Api::addProjectRoutes() {
   router_.add("GET", "/api/v1/projects", [this](const Call& c) {
@@ -27,8 +45,8 @@ void Api::addProjectRoutes() {
 
   router_.add("PATCH", "/api/v1/projects/:project_id", [this](const Call& c) {
     const auto body = parseBody(c.request);
-    domain::ProjectChanges changes{optionalString(body, "name", 1000),
-                                   optionalString(body, "description", 5000)};
+    services::ProjectChanges changes{optionalString(body, "name", 1000),
+                                     optionalString(body, "description", 5000)};
     auto project = s_.projects.update(c.who(), c.context, c.param("project_id"), changes);
     if (!project) return errorResponse(project.error());
     return jsonResponse(200, json::object{{"project", toJson(*project)}});

@@ -2,8 +2,9 @@
 // /projects/<project_id>/<path>[/<id>] with GET (list, one), POST, PATCH, DELETE. Secrets are
 // accepted in requests, sealed by the service, and never shown: responses say only whether one
 // is configured.
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/adapters/rest/resources_json.hpp>
 
 #include <algorithm>
 
@@ -89,7 +90,7 @@ json::value optionalTimestamp(const std::optional<domain::Timestamp>& t) {
 }
 
 template <class T>
-void addResource(Router& router, domain::ResourceService<T>& service, ResourceMapping<T> m) {
+void addResource(Router& router, services::ResourceService<T>& service, ResourceMapping<T> m) {
   const std::string base = "/api/v1/projects/:project_id/" + m.path;
   router.add("GET", base, [&service, m](const Call& c) {
     auto page = service.list(c.who(), c.param("project_id"), pageFrom(c.request));

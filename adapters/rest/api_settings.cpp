@@ -1,14 +1,14 @@
 // Org-scoped settings: CA providers, LDAP settings (LdapSettingsService: owner; the bind
 // password sealed at rest and never returned).
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
 
 #include <set>
 
 namespace certsteward::adapters::rest {
 namespace {
 
-json::object ldapSettingsJson(const domain::LdapSettingsView& v) {
+json::object ldapSettingsJson(const services::LdapSettingsView& v) {
   const auto& s = v.settings;
   json::array mappings;
   for (const auto& m : s.group_mappings) {
@@ -152,7 +152,7 @@ domain::LdapSettings ldapSettingsFrom(const json::object& body) {
   return d;
 }
 
-json::object oidcSettingsJson(const domain::OidcSettingsView& v) {
+json::object oidcSettingsJson(const services::OidcSettingsView& v) {
   const auto& s = v.settings;
   json::array mappings;
   for (const auto& m : s.group_mappings) {
@@ -232,33 +232,28 @@ domain::OidcSettings oidcSettingsFrom(const json::object& body) {
 
 void Api::addSettingsRoutes() {
   router_.add("GET", "/api/v1/ca-providers", [this](const Call& c) {
-    if (auto s = s_.access.check(c.who(), domain::Action::read_license); !s)
-      return errorResponse(s.error());
-    // What this instance really has: the issuer adapter it was built with, and the DNS
-    // providers its configuration allows (DNS-01 needs at least one).
-    const auto info = s_.issuer.info();
+    auto listed = s_.caProviders.list(c.who());
+    if (!listed) return errorResponse(listed.error());
     json::array providers;
-    if (!info.issuer_type.empty()) {
+    for (const auto& p : *listed) {
       json::array dns;
-      bool anyDns = false;
-      for (const auto& kind : s_.dnsProviders.kinds()) {
+      for (const auto& kind : p.dns_providers) {
         json::object k{{"name", kind.name}, {"available", kind.available}};
         if (!kind.note.empty()) k["note"] = kind.note;
         dns.push_back(std::move(k));
-        anyDns = anyDns || kind.available;
       }
       json::array challenges;
-      for (const auto& ch : info.challenges)
+      for (const auto& ch : p.issuer.challenges)
         challenges.push_back(json::value(ch));
       json::array features;
-      for (const auto& f : info.features)
+      for (const auto& f : p.issuer.features)
         features.push_back(json::value(f));
-      providers.push_back(json::object{{"issuer_type", info.issuer_type},
-                                       {"name", info.name},
+      providers.push_back(json::object{{"issuer_type", p.issuer.issuer_type},
+                                       {"name", p.issuer.name},
                                        {"challenges", challenges},
                                        {"features", features},
                                        {"dns_providers", dns},
-                                       {"available", anyDns}});
+                                       {"available", p.available}});
     }
     const auto total = static_cast<std::int64_t>(providers.size());
     return jsonResponse(
@@ -273,8 +268,8 @@ void Api::addSettingsRoutes() {
   });
 
   router_.add("PUT", "/api/v1/settings/ldap", [this](const Call& c) {
-    if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
-      return errorResponse(s.error());
+    // Who may change them is answered before the body is read: a viewer learns nothing of it.
+    if (auto s = s_.ldapSettings.authorizeChange(c.who()); !s) return errorResponse(s.error());
     const auto body = parseBody(c.request);
     auto saved = s_.ldapSettings.put(c.who(), c.context, ldapSettingsFrom(body),
                                      optionalString(body, "bind_password", 1000));
@@ -289,8 +284,7 @@ void Api::addSettingsRoutes() {
   });
 
   router_.add("PUT", "/api/v1/settings/oidc", [this](const Call& c) {
-    if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
-      return errorResponse(s.error());
+    if (auto s = s_.oidcSettings.authorizeChange(c.who()); !s) return errorResponse(s.error());
     const auto body = parseBody(c.request);
     auto saved = s_.oidcSettings.put(c.who(), c.context, oidcSettingsFrom(body),
                                      optionalString(body, "client_secret", 1000));
@@ -299,13 +293,12 @@ void Api::addSettingsRoutes() {
   });
 
   router_.add("POST", "/api/v1/settings/ldap/test", [this](const Call& c) {
-    if (auto s = s_.access.check(c.who(), domain::Action::manage_settings); !s)
-      return errorResponse(s.error());
+    if (auto s = s_.ldapSettings.authorizeChange(c.who()); !s) return errorResponse(s.error());
     const auto body = parseBody(c.request);
-    std::optional<domain::DirectoryCredentials> credentials;
+    std::optional<services::DirectoryCredentials> credentials;
     if (body.contains("username") || body.contains("password")) {
-      credentials = domain::DirectoryCredentials{requiredString(body, "username", 200),
-                                                 requiredString(body, "password", 1000)};
+      credentials = services::DirectoryCredentials{requiredString(body, "username", 200),
+                                                   requiredString(body, "password", 1000)};
     }
     auto steps = s_.directoryLogin.test(c.who(), c.context, credentials);
     if (!steps) return errorResponse(steps.error());

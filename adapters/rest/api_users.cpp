@@ -1,6 +1,7 @@
 // /api/v1/users (org-scoped).
-#include "adapters/rest/api.hpp"
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/adapters/rest/users_json.hpp>
 
 namespace certsteward::adapters::rest {
 
@@ -30,7 +31,7 @@ void Api::addUserRoutes() {
 
   router_.add("PATCH", "/api/v1/users/:user_id", [this](const Call& c) {
     const auto body = parseBody(c.request);
-    domain::UserChanges changes{
+    services::UserChanges changes{
         optionalString(body, "password", 1000), optionalBool(body, "disabled"),
         optionalEnum<domain::OrgRole>(body, "org_role", domain::parseOrgRole)};
     auto user = s_.users.update(c.who(), c.context, c.param("user_id"), changes);

@@ -2,7 +2,7 @@
 // transport the REST API sees.
 #pragma once
 
-#include "adapters/http/http_types.hpp"
+#include <certsteward/adapters/http/http_types.hpp>
 
 namespace certsteward::adapters::rest {
 

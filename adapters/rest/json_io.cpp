@@ -1,9 +1,9 @@
 // Request parsing and entity rendering.
-#include "adapters/rest/json_io.hpp"
+#include <certsteward/adapters/rest/json_io.hpp>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
-#include "domain/audit.hpp"
+#include <certsteward/domain/audit.hpp>
 
 #include <charconv>
 
@@ -80,142 +80,6 @@ json::value timestamp(domain::Timestamp t) {
 }
 json::value timestamp(const std::optional<domain::Timestamp>& t) {
   return t ? timestamp(*t) : json::value(nullptr);
-}
-
-json::object toJson(const domain::User& u) {
-  return {{"id", u.id},
-          {"username", u.username},
-          {"org_role", std::string(nameOf(u.org_role))},
-          {"auth_source", std::string(nameOf(u.auth_source))},
-          {"disabled", u.disabled},
-          {"totp_enabled", u.totp_enabled},
-          {"created_at", timestamp(u.created_at)},
-          {"updated_at", timestamp(u.updated_at)}};
-}
-
-json::object toJson(const domain::Project& p) {
-  return {{"id", p.id},
-          {"name", p.name},
-          {"description", p.description},
-          {"created_at", timestamp(p.created_at)},
-          {"updated_at", timestamp(p.updated_at)}};
-}
-
-json::object toJson(const domain::Membership& m) {
-  return {{"project_id", m.project_id},
-          {"user_id", m.user_id},
-          {"role", std::string(nameOf(m.role))},
-          {"created_at", timestamp(m.created_at)}};
-}
-
-json::object toJson(const domain::AuditEntry& e) {
-  return {{"id", e.id},
-          {"timestamp", timestamp(e.timestamp)},
-          {"action", e.action},
-          {"resourceType", e.resource_type},
-          {"resource_id", e.resource_id},
-          {"project_id", e.project_id ? json::value(*e.project_id) : json::value(nullptr)},
-          {"actor_user_id", e.actor_user_id},
-          {"actor_username", e.actor_username},
-          {"ip", e.ip},
-          {"request_id", e.request_id},
-          {"details", e.details},
-          {"checksum", e.checksum},
-          {"sequence", e.sequence},
-          {"mac", e.mac}};
-}
-
-}  // namespace certsteward::adapters::rest
-
-namespace certsteward::adapters::rest {
-
-void writeJson(JsonWriter& w, const domain::Certificate& c, domain::Timestamp now) {
-  w.beginObject();
-  w.key("id").string(c.id);
-  w.key("project_id").string(c.project_id);
-  w.key("common_name").string(c.common_name);
-  w.key("sans").beginArray();
-  for (const auto& san : c.sans)
-    w.string(san);
-  w.endArray();
-  w.key("key_type").string(nameOf(c.key_type));
-  w.key("status").string(nameOf(c.status));
-  w.key("auto_renew").boolean(c.auto_renew);
-  w.key("issuer_type").string(c.issuer_type);
-  w.key("acme_account_id").optionalString(c.acme_account_id);
-  w.key("issued_at").timestamp(c.issued_at);
-  w.key("expires_at").timestamp(c.expires_at);
-  w.key("next_renewal_at").timestamp(c.next_renewal_at);
-  w.key("renewal_threshold_days").integer(c.renewal_threshold_days);
-  w.key("renewal_attempts").integer(c.renewal_attempts);
-  w.key("last_error").string(c.last_error);
-  w.key("failed_renewal").boolean(domain::isFailedRenewal(c, now));
-  w.key("distribution_pending").boolean(c.distribution_pending);
-  w.key("serial_number").string(c.serial_number);
-  w.key("created_at").timestamp(c.created_at);
-  w.key("updated_at").timestamp(c.updated_at);
-  w.endObject();
-}
-
-HttpResponse certificateResponse(int status, const domain::Certificate& cert, domain::Timestamp now,
-                                 const domain::Job* job) {
-  HttpResponse r;
-  r.status = status;
-  JsonWriter w(r.body);
-  w.beginObject().key("certificate");
-  writeJson(w, cert, now);
-  if (job != nullptr) w.key("job").raw(json::serialize(toJson(*job)));
-  w.endObject();
-  return r;
-}
-
-HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& page,
-                                     domain::Timestamp now) {
-  HttpResponse r;
-  r.body.reserve(256 + page.items.size() * 640);
-  JsonWriter w(r.body);
-  w.beginObject().key("certificates").beginArray();
-  for (const auto& cert : page.items)
-    writeJson(w, cert, now);
-  w.endArray();
-  w.key("total").integer(page.total);
-  w.key("page").integer(page.page);
-  w.key("page_size").integer(page.page_size);
-  w.endObject();
-  return r;
-}
-
-json::object toJson(const domain::Job& j) {
-  return {
-      {"id", j.id},
-      {"project_id", j.project_id},
-      {"type", std::string(nameOf(j.type))},
-      {"status", std::string(nameOf(j.status))},
-      {"lane", std::string(nameOf(j.lane()))},
-      {"error_msg", j.error_msg},
-      {"attempts", j.attempts},
-      {"max_attempts", j.max_attempts},
-      {"certificate_id", j.certificate_id ? json::value(*j.certificate_id) : json::value(nullptr)},
-      {"parent_id", j.parent_id ? json::value(*j.parent_id) : json::value(nullptr)},
-      {"created_at", timestamp(j.created_at)},
-      {"updated_at", timestamp(j.updated_at)},
-      {"next_run_at", timestamp(j.next_run_at)},
-      {"locked_by", j.locked_by.empty() ? json::value(nullptr) : json::value(j.locked_by)},
-      {"lock_expires_at", timestamp(j.lock_expires_at)},
-      {"cancel_requested", j.cancel_requested},
-      {"finished_at", timestamp(j.finished_at)}};
-}
-
-json::object toJson(const domain::JobLogEntry& e) {
-  return {{"ts", timestamp(e.ts)}, {"level", std::string(nameOf(e.level))}, {"message", e.message}};
-}
-
-json::object toJson(const domain::Event& e) {
-  return {{"id", e.id},
-          {"kind", std::string(nameOf(e.kind))},
-          {"resource_id", e.resource_id},
-          {"message", e.message},
-          {"at", timestamp(e.at)}};
 }
 
 std::string makeCursor(std::string_view kind, std::int64_t position) {

@@ -1,4 +1,7 @@
-// JSON in and out of the API handlers (Boost.JSON; included only by the handler .cpp files).
+// JSON in and out of the API handlers (Boost.JSON; included only by the handler .cpp files):
+// parsing the body and the query, pages and cursors, responses. How each resource is shown
+// lives beside its handlers (api_<resource>.cpp), or in <resource>_json.hpp when several
+// resources show it.
 // Bad input throws BadRequest, which the API turns into 400 {"error": ...}.
 #pragma once
 
@@ -8,16 +11,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "adapters/rest/http_messages.hpp"
-#include "adapters/rest/json_writer.hpp"
-#include "domain/acme_account.hpp"
-#include "domain/audit.hpp"
-#include "domain/certificate.hpp"
-#include "domain/job.hpp"
-#include "domain/pagination.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
-#include "domain/user.hpp"
+#include <certsteward/adapters/rest/http_messages.hpp>
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::rest {
 
@@ -80,26 +77,5 @@ HttpResponse pageResponse(const char* key, const domain::Page<T>& page, ToJson t
 
 json::value timestamp(domain::Timestamp t);
 json::value timestamp(const std::optional<domain::Timestamp>& t);
-
-// Entities as the API shows them. Secrets (password hashes, TOTP seeds) never appear.
-json::object toJson(const domain::User& user);
-json::object toJson(const domain::Project& project);
-json::object toJson(const domain::Membership& membership);
-json::object toJson(const domain::AuditEntry& entry);
-// `now` decides the derived `failed_renewal` flag (spec, States, rule 2). Written without a
-// DOM: certificate lists are the hottest responses.
-void writeJson(JsonWriter& out, const domain::Certificate& cert, domain::Timestamp now);
-// {"certificate": {...}} plus, when given, "job": {...}.
-HttpResponse certificateResponse(int status, const domain::Certificate& cert, domain::Timestamp now,
-                                 const domain::Job* job = nullptr);
-// {"certificates": [...], "total", "page", "page_size"}
-HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& page,
-                                     domain::Timestamp now);
-json::object toJson(const domain::Job& job);
-json::object toJson(const domain::JobLogEntry& entry);
-// A raised event (GET .../events).
-json::object toJson(const domain::Event& event);
-// An ACME account as GET .../acme-accounts/<id> shows it (keys never, EAB only as configured).
-json::object acmeAccountJson(const domain::AcmeAccount& account);
 
 }  // namespace certsteward::adapters::rest

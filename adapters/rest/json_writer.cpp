@@ -1,4 +1,4 @@
-#include "adapters/rest/json_writer.hpp"
+#include <certsteward/adapters/rest/json_writer.hpp>
 
 #include <charconv>
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::rest {
 

@@ -1,5 +1,5 @@
 // Path matching.
-#include "adapters/rest/router.hpp"
+#include <certsteward/adapters/rest/router.hpp>
 
 #include <algorithm>
 

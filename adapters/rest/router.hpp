@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "adapters/rest/http_messages.hpp"
-#include "domain/services/access_control.hpp"
-#include "domain/services/audit_service.hpp"
+#include <certsteward/adapters/rest/http_messages.hpp>
+#include <certsteward/services/access_control.hpp>
+#include <certsteward/services/audit_service.hpp>
 
 namespace certsteward::adapters::rest {
 
@@ -24,10 +24,10 @@ struct RouteOptions {
 struct Call {
   const HttpRequest& request;
   const PathParams& params;
-  const domain::Principal* principal;
-  domain::RequestContext context;
+  const services::Principal* principal;
+  services::RequestContext context;
 
-  const domain::Principal& who() const { return *principal; }
+  const services::Principal& who() const { return *principal; }
   const std::string& param(const std::string& name) const { return params.at(name); }
 };
 

@@ -1,6 +1,6 @@
 // ZIP layout (APPNOTE.TXT 6.3): local header + data per entry, then the central directory and
 // its end record. Little-endian throughout.
-#include "adapters/rest/zip_archive.hpp"
+#include <certsteward/adapters/rest/zip_archive.hpp>
 
 #include <array>
 #include <ctime>

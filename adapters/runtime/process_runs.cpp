@@ -1,5 +1,5 @@
 // Process runs from /proc: the kernel boot id, the pid namespace and a process's start time.
-#include "adapters/runtime/process_runs.hpp"
+#include <certsteward/adapters/runtime/process_runs.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>

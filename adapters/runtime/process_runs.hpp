@@ -1,5 +1,5 @@
 // Runs of this server's process, named so that a later run on the same machine can prove an
-// earlier one is over (domain/services/abandoned_locks.hpp): "<kernel boot>.<pid namespace>.
+// earlier one is over (services/abandoned_locks.hpp): "<kernel boot>.<pid namespace>.
 // <pid>.<start time>" — the kernel's boot id (its first 8 hex digits), the pid namespace's inode,
 // the process id and its start time in clock ticks since boot (/proc/<pid>/stat).
 #pragma once

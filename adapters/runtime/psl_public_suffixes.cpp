@@ -1,5 +1,5 @@
 // The Public Suffix List through libpsl. A list is read once; lookups only read it.
-#include "adapters/runtime/psl_public_suffixes.hpp"
+#include <certsteward/adapters/runtime/psl_public_suffixes.hpp>
 
 #include <libpsl.h>
 

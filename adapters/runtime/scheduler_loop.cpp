@@ -1,10 +1,10 @@
-#include "adapters/runtime/scheduler_loop.hpp"
+#include <certsteward/adapters/runtime/scheduler_loop.hpp>
 
 #include <spdlog/spdlog.h>
 
 namespace certsteward::adapters::runtime {
 
-SchedulerLoop::SchedulerLoop(domain::Scheduler& scheduler, std::string instance,
+SchedulerLoop::SchedulerLoop(services::Scheduler& scheduler, std::string instance,
                              domain::Duration heartbeat, domain::Duration interval,
                              ports::Metrics& metrics)
     : scheduler_(scheduler),

@@ -9,14 +9,14 @@
 #include <string>
 #include <thread>
 
-#include "domain/services/scheduler.hpp"
-#include "ports/metrics.hpp"
+#include <certsteward/ports/metrics.hpp>
+#include <certsteward/services/scheduler.hpp>
 
 namespace certsteward::adapters::runtime {
 
 class SchedulerLoop {
  public:
-  SchedulerLoop(domain::Scheduler& scheduler, std::string instance, domain::Duration heartbeat,
+  SchedulerLoop(services::Scheduler& scheduler, std::string instance, domain::Duration heartbeat,
                 domain::Duration interval, ports::Metrics& metrics);
   ~SchedulerLoop();
   SchedulerLoop(const SchedulerLoop&) = delete;
@@ -28,7 +28,7 @@ class SchedulerLoop {
  private:
   void loop();
 
-  domain::Scheduler& scheduler_;
+  services::Scheduler& scheduler_;
   std::string instance_;
   domain::Duration heartbeat_;
   domain::Duration interval_;

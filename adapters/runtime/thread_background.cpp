@@ -1,4 +1,4 @@
-#include "adapters/runtime/thread_background.hpp"
+#include <certsteward/adapters/runtime/thread_background.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -2,7 +2,7 @@
 // `concurrency` threads for forEach.
 #pragma once
 
-#include "ports/background.hpp"
+#include <certsteward/ports/background.hpp>
 
 namespace certsteward::adapters::runtime {
 

@@ -1,10 +1,10 @@
-#include "adapters/runtime/worker_pool.hpp"
+#include <certsteward/adapters/runtime/worker_pool.hpp>
 
 #include <spdlog/spdlog.h>
 
 namespace certsteward::adapters::runtime {
 
-WorkerPool::WorkerPool(domain::JobRunner& worker, domain::Lane lane, int threads,
+WorkerPool::WorkerPool(services::JobRunner& worker, domain::Lane lane, int threads,
                        domain::Duration pollInterval, domain::Duration shutdownWait,
                        std::string idPrefix)
     : worker_(worker),

@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "domain/services/job_runner.hpp"
+#include <certsteward/services/job_runner.hpp>
 
 namespace certsteward::adapters::runtime {
 
 class WorkerPool {
  public:
-  WorkerPool(domain::JobRunner& worker, domain::Lane lane, int threads,
+  WorkerPool(services::JobRunner& worker, domain::Lane lane, int threads,
              domain::Duration pollInterval, domain::Duration shutdownWait, std::string idPrefix);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
@@ -33,7 +33,7 @@ class WorkerPool {
  private:
   void loop(const std::string& id);
 
-  domain::JobRunner& worker_;
+  services::JobRunner& worker_;
   domain::Lane lane_;
   int threads_;
   domain::Duration pollInterval_;

@@ -1,5 +1,5 @@
 // Time zone names checked against the tz database files.
-#include "adapters/runtime/zoneinfo_time_zones.hpp"
+#include <certsteward/adapters/runtime/zoneinfo_time_zones.hpp>
 
 #include <cctype>
 #include <fstream>

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ports/time_zones.hpp"
+#include <certsteward/ports/time_zones.hpp>
 
 namespace certsteward::adapters::runtime {
 

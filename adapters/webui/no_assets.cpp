@@ -1,5 +1,5 @@
 // The asset table of a server built without the UI (CERTSTEWARD_BUILD_UI=OFF).
-#include "adapters/webui/embedded_assets.hpp"
+#include <certsteward/adapters/webui/embedded_assets.hpp>
 
 namespace certsteward::adapters::webui {
 

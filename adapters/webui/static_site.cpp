@@ -1,9 +1,9 @@
 // Serving the embedded UI bundle.
-#include "adapters/webui/static_site.hpp"
+#include <certsteward/adapters/webui/static_site.hpp>
 
 #include <optional>
 
-#include "domain/text.hpp"
+#include <certsteward/domain/text.hpp>
 
 namespace certsteward::adapters::webui {
 namespace {

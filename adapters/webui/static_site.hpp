@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/http/http_types.hpp"
-#include "adapters/webui/embedded_assets.hpp"
+#include <certsteward/adapters/http/http_types.hpp>
+#include <certsteward/adapters/webui/embedded_assets.hpp>
 
 namespace certsteward::adapters::webui {
 

@@ -3,12 +3,12 @@
 // issuance job through the issuance worker, and prints the certificate's status ("active").
 // Exit status 0 when the certificate was issued.
 #include <certsteward/adapters/store/memory/memory_store.hpp>
-#include <certsteward/domain/services/access_control.hpp>
-#include <certsteward/domain/services/audit_service.hpp>
-#include <certsteward/domain/services/certificate_service.hpp>
-#include <certsteward/domain/services/issuance_job_handler.hpp>
-#include <certsteward/domain/services/job_runner.hpp>
-#include <certsteward/domain/services/unit_of_work.hpp>
+#include <certsteward/services/access_control.hpp>
+#include <certsteward/services/audit_service.hpp>
+#include <certsteward/services/certificate_service.hpp>
+#include <certsteward/services/issuance_job_handler.hpp>
+#include <certsteward/services/job_runner.hpp>
+#include <certsteward/services/unit_of_work.hpp>
 #include <certsteward/testing/fake_clock.hpp>
 #include <certsteward/testing/fakes.hpp>
 #include <certsteward/testing/sequential_ids.hpp>
@@ -61,20 +61,20 @@ int main() {
   testing::InMemoryDns dns;
   OwnIssuer issuer(clock);
 
-  domain::UnitOfWork work(store.transactions(), store.projects());
-  domain::AccessControl access(store.memberships(), store.projects());
-  domain::AuditService audit(store.auditLog(), auditKey, ids, clock, store.rateLimits(), access);
-  domain::CertificateService certificates(
+  services::UnitOfWork work(store.transactions(), store.projects());
+  services::AccessControl access(store.memberships(), store.projects());
+  services::AuditService audit(store.auditLog(), auditKey, ids, clock, store.rateLimits(), access);
+  services::CertificateService certificates(
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
        secrets, store.acmeAccounts(), store.zones()},
       work, access, audit);
   // The job runner with one handler: issuance and renewal (the other job types are not queued
   // here).
-  domain::IssuanceJobHandler issuance(
+  services::IssuanceJobHandler issuance(
       {store.certificates(), store.acmeAccounts(), store.zones(), store.dnsCredentials(), dns,
        issuer, secrets, clock, background, notifier, store.jobs(), ids},
       domain::JobPolicy{});
-  domain::JobRunner worker(
+  services::JobRunner worker(
       {store.jobs(), store.jobLogs(), clock, background, notifier, nullptr, {&issuance}},
       domain::JobPolicy{});
 
@@ -82,8 +82,8 @@ int main() {
   owner.id = ids.next();
   owner.username = "owner";
   owner.org_role = domain::OrgRole::owner;
-  const domain::Principal who{owner, "embedded"};
-  const domain::RequestContext ctx{"127.0.0.1", "embed-1"};
+  const services::Principal who{owner, "embedded"};
+  const services::RequestContext ctx{"127.0.0.1", "embed-1"};
 
   domain::Project project;
   project.id = ids.next();
@@ -108,7 +108,7 @@ int main() {
   zone.dns_credential_id = credential.id;
   if (!store.dnsCredentials().create(credential) || !store.zones().create(zone)) return 1;
 
-  domain::CertificateRequest request;
+  services::CertificateRequest request;
   request.common_name = "www.example.internal";
   auto queued = certificates.create(who, ctx, project.id, request);
   if (!queued) {

@@ -14,12 +14,13 @@
 
 #include <thread>
 
-#include "domain/services/audit_sealer.hpp"
-#include "testing/contract/store_fixture.hpp"
-#include "testing/fakes.hpp"
+#include <certsteward/services/audit_sealer.hpp>
+#include <certsteward/testing/contract/store_fixture.hpp>
+#include <certsteward/testing/fakes.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 namespace {

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "ports/directory.hpp"
+#include <certsteward/ports/directory.hpp>
 
 TEST_CASE_TEMPLATE("directory: people log in with their password and come with their groups", H,
                    CERTSTEWARD_DIRECTORY_HARNESSES) {

@@ -23,7 +23,7 @@
 
 #include <doctest/doctest.h>
 
-#include "ports/distribution_module.hpp"
+#include <certsteward/ports/distribution_module.hpp>
 
 TEST_CASE_TEMPLATE("distribution module: deliver, deliver again, restore the earlier version", H,
                    CERTSTEWARD_DISTRIBUTION_HARNESSES) {

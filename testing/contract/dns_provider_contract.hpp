@@ -30,7 +30,7 @@
 #include <chrono>
 #include <string>
 
-#include "ports/dns_provider_factory.hpp"
+#include <certsteward/ports/dns_provider_factory.hpp>
 
 namespace certsteward::testing::dns_contract {
 

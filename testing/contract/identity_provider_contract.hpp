@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "ports/identity_provider.hpp"
+#include <certsteward/ports/identity_provider.hpp>
 
 namespace certsteward::testing::identity_provider_contract {
 

@@ -34,9 +34,9 @@
 #include <utility>
 #include <vector>
 
-#include "domain/stop_signal.hpp"
-#include "ports/dns_provider.hpp"
-#include "ports/issuer.hpp"
+#include <certsteward/domain/stop_signal.hpp>
+#include <certsteward/ports/dns_provider.hpp>
+#include <certsteward/ports/issuer.hpp>
 
 namespace certsteward::testing::issuer_contract {
 

@@ -16,7 +16,7 @@
 #include <mutex>
 #include <thread>
 
-#include "testing/contract/store_fixture.hpp"
+#include <certsteward/testing/contract/store_fixture.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "testing/contract/store_fixture.hpp"
+#include <certsteward/testing/contract/store_fixture.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -26,7 +26,7 @@
 #include <chrono>
 #include <string>
 
-#include "ports/notification_sender.hpp"
+#include <certsteward/ports/notification_sender.hpp>
 
 namespace certsteward::testing::notification_sender_contract {
 

@@ -13,7 +13,7 @@
 
 #include <doctest/doctest.h>
 
-#include "testing/contract/store_fixture.hpp"
+#include <certsteward/testing/contract/store_fixture.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;

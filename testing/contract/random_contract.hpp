@@ -17,7 +17,7 @@
 #include <set>
 #include <string>
 
-#include "ports/random.hpp"
+#include <certsteward/ports/random.hpp>
 
 TEST_CASE_TEMPLATE("random: bytes(n) answers exactly n bytes, of any value", H,
                    CERTSTEWARD_RANDOM_HARNESSES) {

@@ -15,7 +15,7 @@
 #include <atomic>
 #include <thread>
 
-#include "testing/contract/store_fixture.hpp"
+#include <certsteward/testing/contract/store_fixture.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;

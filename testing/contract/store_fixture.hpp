@@ -10,11 +10,11 @@
 
 #include <memory>
 
-#include "domain/pagination.hpp"
-#include "ports/store.hpp"
-#include "testing/doctest_string_view.hpp"
-#include "testing/fake_clock.hpp"
-#include "testing/sequential_ids.hpp"
+#include <certsteward/domain/pagination.hpp>
+#include <certsteward/ports/store.hpp>
+#include <certsteward/testing/doctest_string_view.hpp>
+#include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/sequential_ids.hpp>
 
 namespace certsteward::testing {
 

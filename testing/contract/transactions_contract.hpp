@@ -16,12 +16,13 @@
 #include <thread>
 #include <vector>
 
-#include "domain/services/audit_sealer.hpp"
-#include "testing/contract/store_fixture.hpp"
-#include "testing/fakes.hpp"
+#include <certsteward/services/audit_sealer.hpp>
+#include <certsteward/testing/contract/store_fixture.hpp>
+#include <certsteward/testing/fakes.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

@@ -110,9 +110,9 @@ bool parseInclude(const std::string& line, char& delimiter, std::string& path) {
 // The layer a source file belongs to, from its path relative to the source root ("" for files
 // outside every layer).
 std::string layerOf(const std::string& path) {
-  if (path.starts_with("domain/services/")) return "services";
   if (path.starts_with("domain/")) return "model";
   if (path.starts_with("ports/")) return "ports";
+  if (path.starts_with("services/")) return "services";
   if (path.starts_with("adapters/store/")) {  // each store is an adapter of its own
     const auto end = path.find('/', std::string("adapters/store/").size());
     return end == std::string::npos ? "" : path.substr(0, end);
@@ -142,31 +142,38 @@ bool servedBy(const std::string& adapter, const std::string& path) {
          (path == "adapters/http/http_types.hpp" || path == "adapters/http/http_server.hpp");
 }
 
-// A path of this project's own tree: only ever included with quotes.
-bool ownTree(const std::string& path) {
-  for (const char* top : {"domain/", "ports/", "adapters/", "app/", "testing/", "tests/",
-                          "support/", "certsteward/"}) {
+// A path of this project's own tree without its prefix: `"domain/x.hpp"` or `<ports/x.hpp>`
+// would reach a header past the one include root every consumer has.
+bool ownTreeUnprefixed(const std::string& path) {
+  for (const char* top :
+       {"domain/", "ports/", "services/", "adapters/", "app/", "testing/", "tests/", "support/"}) {
     if (path.starts_with(top)) return true;
   }
   return false;
 }
 
-// Whether a file of `layer` may include `path` (quoted when `quoted`, else angle brackets).
-bool allowed(const std::string& layer, bool quoted, const std::string& path) {
-  if (!quoted && ownTree(path)) return false;  // <adapters/...> would dodge every rule below
-  const bool standard = !quoted && standardHeaders().count(path) == 1;
-  const bool model = quoted && path.starts_with("domain/") && !path.starts_with("domain/services/");
-  const bool ports = quoted && path.starts_with("ports/");
-  const bool services = quoted && path.starts_with("domain/services/");
+// Whether a file of `layer` may include `included` (quoted when `quoted`, else in angle
+// brackets). This project's headers are included only as <certsteward/...>; quotes are never
+// needed in a layer (third-party headers are in angle brackets too).
+bool allowed(const std::string& layer, bool quoted, const std::string& included) {
+  if (quoted || ownTreeUnprefixed(included)) return false;
+  const std::string prefix = "certsteward/";
+  const bool own = included.starts_with(prefix);
+  const std::string path = own ? included.substr(prefix.size()) : included;
+  const bool standard = !own && standardHeaders().count(path) == 1;
+  const bool model = own && path.starts_with("domain/");
+  const bool ports = own && path.starts_with("ports/");
+  const bool services = own && path.starts_with("services/");
+  if (own && path.starts_with("app/")) return layer == "app";
   if (layer == "model") return standard || model;
   if (layer == "ports") return standard || model || ports;
   if (layer == "services") return standard || model || ports || services;
   // The memory store ships with the core: it knows the model and the ports only.
   if (layer == "adapters/store/memory") {
-    return standard || model || ports || (quoted && path.starts_with(layer + "/"));
+    return standard || model || ports || (own && path.starts_with(layer + "/"));
   }
   if (layer.starts_with("adapters/")) {
-    if (!quoted) return true;  // the adapter's own third-party libraries
+    if (!own) return true;  // the adapter's own third-party libraries
     // The REST API reaches the store only through the services: it parses, calls one, renders.
     if (model || ports) return !(layer == "adapters/rest" && path == "ports/store.hpp");
     if (services) return drivesServices(layer);
@@ -176,8 +183,8 @@ bool allowed(const std::string& layer, bool quoted, const std::string& path) {
     return layer.starts_with("adapters/store/") && path.starts_with("adapters/store/codec/");
   }
   if (layer == "testing") {  // shipped with the core: no adapter but the memory store
-    return standard || model || ports || services || (!quoted && path == "doctest/doctest.h") ||
-           (quoted && (path.starts_with("testing/") || path.starts_with("adapters/store/memory/")));
+    return standard || model || ports || services || (!own && path == "doctest/doctest.h") ||
+           (own && (path.starts_with("testing/") || path.starts_with("adapters/store/memory/")));
   }
   return layer == "app";  // the composition root wires everything; no other layer exists
 }
@@ -194,11 +201,7 @@ std::vector<std::string> violations(const std::string& path, const std::string& 
     char delimiter = 0;
     std::string included;
     if (!parseInclude(line, delimiter, included)) continue;
-    if (included.starts_with("app/") && layer != "app") {
-      bad.push_back(line);
-    } else if (!allowed(layer, delimiter == '"', included)) {
-      bad.push_back(line);
-    }
+    if (!allowed(layer, delimiter == '"', included)) bad.push_back(line);
   }
   return bad;
 }
@@ -213,71 +216,82 @@ TEST_CASE("architecture: the checker flags every include against the arrows, lay
   } rows[] = {
       // the model: the standard library and itself
       {"domain/job.cpp", "#include <vector>", true},
-      {"domain/job.cpp", "#include \"domain/time.hpp\"", true},
-      {"domain/audit.hpp", "#include \"ports/mac.hpp\"", false},
-      {"domain/job.cpp", "#include \"domain/services/job_service.hpp\"", false},
+      {"domain/job.cpp", "#include <certsteward/domain/time.hpp>", true},
+      {"domain/audit.hpp", "#include <certsteward/ports/mac.hpp>", false},
+      {"domain/job.cpp", "#include <certsteward/services/job_service.hpp>", false},
       {"domain/job.cpp", "#include <boost/json.hpp>", false},
       {"domain/job.cpp", "#include <openssl/evp.h>", false},
       {"domain/job.cpp", "#include <vector.h>", false},
-      {"domain/job.cpp", "  #  include \"adapters/http/http_server.hpp\"", false},
+      {"domain/job.cpp", "  #  include <certsteward/adapters/http/http_server.hpp>", false},
       // ports: the model and themselves
-      {"ports/clock.hpp", "#include \"domain/time.hpp\"", true},
-      {"ports/store.hpp", "#include \"ports/clock.hpp\"", true},
-      {"ports/store.hpp", "#include \"domain/services/unit_of_work.hpp\"", false},
+      {"ports/clock.hpp", "#include <certsteward/domain/time.hpp>", true},
+      {"ports/store.hpp", "#include <certsteward/ports/clock.hpp>", true},
+      {"ports/store.hpp", "#include <certsteward/services/unit_of_work.hpp>", false},
       {"ports/store.hpp", "#include <sqlite3.h>", false},
       // services: model, ports, services
-      {"domain/services/job_service.cpp", "#include \"ports/job_queue.hpp\"", true},
-      {"domain/services/job_service.cpp", "#include \"domain/services/access_control.hpp\"", true},
-      {"domain/services/job_service.cpp", "#include \"adapters/crypto/openssl_mac.hpp\"", false},
-      {"domain/services/job_service.cpp", "#include \"app/config.hpp\"", false},
-      {"domain/services/job_service.cpp", "#include <spdlog/spdlog.h>", false},
+      {"services/job_service.cpp", "#include <certsteward/ports/job_queue.hpp>", true},
+      {"services/job_service.cpp", "#include <certsteward/services/access_control.hpp>", true},
+      {"services/job_service.cpp", "#include <certsteward/adapters/crypto/openssl_mac.hpp>", false},
+      {"services/job_service.cpp", "#include <certsteward/app/config.hpp>", false},
+      {"services/job_service.cpp", "#include <spdlog/spdlog.h>", false},
       // adapters: their libraries, model, ports, themselves, adapters/common — not each other
       {"adapters/crypto/openssl_mac.cpp", "#include <openssl/evp.h>", true},
-      {"adapters/crypto/openssl_mac.cpp", "#include \"adapters/crypto/openssl_mac.hpp\"", true},
-      {"adapters/crypto/jwt_token_codec.hpp", "#include \"adapters/common/bounded_cache.hpp\"",
+      {"adapters/crypto/openssl_mac.cpp", "#include <certsteward/adapters/crypto/openssl_mac.hpp>",
        true},
-      {"adapters/acme/acme_issuer.cpp", "#include \"adapters/crypto/ed25519_license_verifier.hpp\"",
+      {"adapters/crypto/jwt_token_codec.hpp",
+       "#include <certsteward/adapters/common/bounded_cache.hpp>", true},
+      {"adapters/acme/acme_issuer.cpp",
+       "#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>", false},
+      {"adapters/rest/api.hpp", "#include <certsteward/adapters/metrics/prometheus_registry.hpp>",
        false},
-      {"adapters/rest/api.hpp", "#include \"adapters/metrics/prometheus_registry.hpp\"", false},
-      {"adapters/rest/api.hpp", "#include \"domain/services/auth_service.hpp\"", true},
-      {"adapters/rest/api.cpp", "#include \"ports/store.hpp\"", false},
-      {"adapters/runtime/worker_pool.hpp", "#include \"domain/services/job_runner.hpp\"", true},
-      {"adapters/dns/rfc2136.cpp", "#include \"domain/services/job_runner.hpp\"", false},
-      {"adapters/rest/api.cpp", "#include \"ports/job_queue.hpp\"", true},
-      {"adapters/dns/rfc2136.cpp", "#include \"ports/store.hpp\"", true},
-      {"adapters/crypto/openssl_mac.cpp", "#include \"domain/services/audit_sealer.hpp\"", false},
-      {"adapters/store/sqlite/sqlite_store.cpp", "#include \"adapters/store/codec/json_codec.hpp\"",
-       true},
+      {"adapters/rest/api.hpp", "#include <certsteward/services/auth_service.hpp>", true},
+      {"adapters/rest/api.cpp", "#include <certsteward/ports/store.hpp>", false},
+      {"adapters/runtime/worker_pool.hpp", "#include <certsteward/services/job_runner.hpp>", true},
+      {"adapters/dns/rfc2136.cpp", "#include <certsteward/services/job_runner.hpp>", false},
+      {"adapters/rest/api.cpp", "#include <certsteward/ports/job_queue.hpp>", true},
+      {"adapters/dns/rfc2136.cpp", "#include <certsteward/ports/store.hpp>", true},
+      {"adapters/crypto/openssl_mac.cpp", "#include <certsteward/services/audit_sealer.hpp>",
+       false},
       {"adapters/store/sqlite/sqlite_store.cpp",
-       "#include \"adapters/store/mongo/mongo_store.hpp\"", false},
-      {"adapters/dns/exec_dns_provider.cpp", "#include \"adapters/store/codec/json_codec.hpp\"",
-       false},
-      {"adapters/dns/exec_dns_provider.cpp", "#include \"app/config.hpp\"", false},
+       "#include <certsteward/adapters/store/codec/json_codec.hpp>", true},
+      {"adapters/store/sqlite/sqlite_store.cpp",
+       "#include <certsteward/adapters/store/mongo/mongo_store.hpp>", false},
+      {"adapters/dns/exec_dns_provider.cpp",
+       "#include <certsteward/adapters/store/codec/json_codec.hpp>", false},
+      {"adapters/dns/exec_dns_provider.cpp", "#include <certsteward/app/config.hpp>", false},
       // the test doubles: the core, the memory store, doctest — no server adapter
       {"testing/contract/records_contract.hpp", "#include <doctest/doctest.h>", true},
-      {"testing/fakes.hpp", "#include \"ports/mac.hpp\"", true},
-      {"testing/contract/audit_log_contract.hpp", "#include \"adapters/crypto/openssl_mac.hpp\"",
-       false},
+      {"testing/fakes.hpp", "#include <certsteward/ports/mac.hpp>", true},
+      {"testing/contract/audit_log_contract.hpp",
+       "#include <certsteward/adapters/crypto/openssl_mac.hpp>", false},
       {"testing/fakes.hpp", "#include <openssl/evp.h>", false},
-      // project headers in angle brackets dodge nothing
+      // one prefix for this project's headers: none without it, in quotes or angle brackets
       {"adapters/crypto/openssl_mac.cpp", "#include <adapters/acme/acme_issuer.hpp>", false},
+      {"adapters/crypto/openssl_mac.cpp", "#include \"adapters/crypto/openssl_mac.hpp\"", false},
       {"domain/job.cpp", "#include <domain/time.hpp>", false},
+      {"domain/job.cpp", "#include \"domain/time.hpp\"", false},
+      {"services/job_service.cpp", "#include \"certsteward/ports/job_queue.hpp\"", false},
+      {"testing/fakes.hpp", "#include \"fake_clock.hpp\"", false},
+      {"app/main.cpp", "#include \"app/config.hpp\"", false},
       // the memory store ships with the core: model and ports only
-      {"adapters/store/memory/memory_store.cpp", "#include \"adapters/common/bounded_cache.hpp\"",
-       false},
-      {"adapters/store/memory/memory_store.cpp", "#include \"adapters/store/codec/json_codec.hpp\"",
-       false},
+      {"adapters/store/memory/memory_store.cpp",
+       "#include <certsteward/adapters/common/bounded_cache.hpp>", false},
+      {"adapters/store/memory/memory_store.cpp",
+       "#include <certsteward/adapters/store/codec/json_codec.hpp>", false},
       {"adapters/store/memory/memory_store.cpp", "#include <boost/json.hpp>", false},
       // the REST API sees the transport's interface, not its internals
-      {"adapters/rest/api.cpp", "#include \"adapters/http/request_pool.hpp\"", false},
-      {"adapters/webui/static_site.hpp", "#include \"adapters/http/http_types.hpp\"", true},
-      {"adapters/webui/static_site.cpp", "#include \"adapters/http/http_server.hpp\"", false},
-      {"adapters/webui/static_site.cpp", "#include \"adapters/rest/api.hpp\"", false},
+      {"adapters/rest/api.cpp", "#include <certsteward/adapters/http/request_pool.hpp>", false},
+      {"adapters/webui/static_site.hpp", "#include <certsteward/adapters/http/http_types.hpp>",
+       true},
+      {"adapters/webui/static_site.cpp", "#include <certsteward/adapters/http/http_server.hpp>",
+       false},
+      {"adapters/webui/static_site.cpp", "#include <certsteward/adapters/rest/api.hpp>", false},
       // a file outside every layer is refused until it is given one
       {"adapters/stray.cpp", "#include <vector>", false},
       // app wires everything
-      {"app/application.cpp", "#include \"adapters/rest/api.hpp\"", true},
-      {"app/application.cpp", "#include \"adapters/store/sqlite/sqlite_store.hpp\"", true},
+      {"app/application.cpp", "#include <certsteward/adapters/rest/api.hpp>", true},
+      {"app/application.cpp", "#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>",
+       true},
   };
   for (const auto& row : rows) {
     CAPTURE(row.file);
@@ -286,13 +300,14 @@ TEST_CASE("architecture: the checker flags every include against the arrows, lay
   }
   CHECK(layerOf("adapters/store/sqlite/sqlite_store.cpp") == "adapters/store/sqlite");
   CHECK(layerOf("adapters/rest/api.cpp") == "adapters/rest");
-  CHECK(layerOf("domain/services/job_service.cpp") == "services");
+  CHECK(layerOf("services/job_service.cpp") == "services");
+  CHECK(layerOf("domain/services/job_service.cpp") == "model");
 }
 
 TEST_CASE("architecture: every file of every layer includes only what its layer may") {
   const fs::path root = CERTSTEWARD_SOURCE_DIR;
   std::map<std::string, int> files;
-  for (const char* top : {"domain", "ports", "adapters", "app", "testing"}) {
+  for (const char* top : {"domain", "ports", "services", "adapters", "app", "testing"}) {
     for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       const auto ext = entry.path().extension();
       if (ext != ".hpp" && ext != ".cpp" && ext != ".h") continue;
@@ -335,6 +350,25 @@ TEST_CASE("architecture: no test case name contains a semicolon (CTest would spl
         CHECK_MESSAGE(name.find(';') == std::string::npos, entry.path().filename().string()
                                                                << ": " << name);
       }
+    }
+  }
+  CHECK(files > 10);
+}
+
+TEST_CASE("architecture: the REST API decides no access itself and reads no store") {
+  // Who may do what is a service's rule (docs/architecture.md): a route asks the service it calls.
+  const fs::path root = CERTSTEWARD_SOURCE_DIR;
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(root / "adapters" / "rest")) {
+    const auto ext = entry.path().extension();
+    if (ext != ".cpp" && ext != ".hpp") continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ++files;
+    for (const char* forbidden :
+         {"access.check(", "ports::Store", "ports::Issuer", "ports::DnsProviderFactory"}) {
+      CHECK_MESSAGE(text.find(forbidden) == std::string::npos, entry.path().filename().string()
+                                                                   << " uses " << forbidden);
     }
   }
   CHECK(files > 10);

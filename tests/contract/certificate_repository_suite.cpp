@@ -1,4 +1,5 @@
 // The certificate_repository contract suite (testing/contract) against this project's store
 // adapters.
 #include "contract/store_factories.hpp"
-#include "testing/contract/certificate_repository_contract.hpp"
+
+#include <certsteward/testing/contract/certificate_repository_contract.hpp>

@@ -5,10 +5,10 @@
 #include <optional>
 #include <utility>
 
-#include "adapters/dns/dns_provider_factory.hpp"
+#include <certsteward/adapters/dns/dns_provider_factory.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "integration/bind9_ready.hpp"
 #include "support/free_port.hpp"
-#include "testing/fakes.hpp"
 
 namespace {
 
@@ -67,4 +67,4 @@ struct Rfc2136Harness {
 }  // namespace
 
 #define CERTSTEWARD_DNS_HARNESSES InMemoryDnsHarness, Rfc2136Harness
-#include "testing/contract/dns_provider_contract.hpp"
+#include <certsteward/testing/contract/dns_provider_contract.hpp>

@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/oidc/oidc_client.hpp"
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/oidc/oidc_client.hpp>
+#include <certsteward/testing/fake_identity_provider.hpp>
 #include "support/free_port.hpp"
 #include "support/oidc_provider_server.hpp"
-#include "testing/fake_identity_provider.hpp"
 
 namespace {
 
@@ -146,4 +146,4 @@ struct OidcHarness {
 }  // namespace
 
 #define CERTSTEWARD_IDENTITY_PROVIDER_HARNESSES FakeProviderHarness, OidcHarness
-#include "testing/contract/identity_provider_contract.hpp"
+#include <certsteward/testing/contract/identity_provider_contract.hpp>

@@ -1,3 +1,4 @@
 // The identity contract suite (testing/contract) against this project's store adapters.
 #include "contract/store_factories.hpp"
-#include "testing/contract/identity_contract.hpp"
+
+#include <certsteward/testing/contract/identity_contract.hpp>

@@ -4,11 +4,11 @@
 #include <memory>
 #include <sstream>
 
-#include "adapters/acme/acme_crypto.hpp"
+#include <certsteward/adapters/acme/acme_crypto.hpp>
+#include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "integration/acme_fixture.hpp"
 #include "support/free_port.hpp"
-#include "testing/fake_clock.hpp"
-#include "testing/fakes.hpp"
 
 namespace {
 
@@ -81,4 +81,4 @@ struct AcmeHarness {
 }  // namespace
 
 #define CERTSTEWARD_ISSUER_HARNESSES FakeIssuerHarness, AcmeHarness
-#include "testing/contract/issuer_contract.hpp"
+#include <certsteward/testing/contract/issuer_contract.hpp>

@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include <certsteward/testing/contract/store_fixture.hpp>
 #include "contract/store_factories.hpp"
-#include "testing/contract/store_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -1,8 +1,9 @@
 // The notification repositories contract suite (testing/contract) against this project's store
 // adapters.
-#include "adapters/store/codec/json_codec.hpp"
 #include "contract/store_factories.hpp"
-#include "testing/contract/notification_repositories_contract.hpp"
+
+#include <certsteward/adapters/store/codec/json_codec.hpp>
+#include <certsteward/testing/contract/notification_repositories_contract.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;

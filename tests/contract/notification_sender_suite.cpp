@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <string>
 
-#include "adapters/notify/channel_senders.hpp"
+#include <certsteward/adapters/notify/channel_senders.hpp>
+#include <certsteward/testing/fake_notification_sender.hpp>
 #include "support/free_port.hpp"
 #include "support/https_receiver.hpp"
 #include "support/outbound.hpp"
 #include "support/smtp_server.hpp"
-#include "testing/fake_notification_sender.hpp"
 
 namespace {
 
@@ -115,4 +115,4 @@ struct WebhookHarness {
 }  // namespace
 
 #define CERTSTEWARD_NOTIFICATION_SENDER_HARNESSES FakeSenderHarness, EmailHarness, WebhookHarness
-#include "testing/contract/notification_sender_contract.hpp"
+#include <certsteward/testing/contract/notification_sender_contract.hpp>

@@ -1,3 +1,4 @@
 // The project_scoped contract suite (testing/contract) against this project's store adapters.
 #include "contract/store_factories.hpp"
-#include "testing/contract/project_scoped_contract.hpp"
+
+#include <certsteward/testing/contract/project_scoped_contract.hpp>

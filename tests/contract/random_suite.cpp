@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <string>
 
-#include "adapters/crypto/openssl_random.hpp"
-#include "testing/fakes.hpp"
+#include <certsteward/adapters/crypto/openssl_random.hpp>
+#include <certsteward/testing/fakes.hpp>
 
 namespace {
 
@@ -28,7 +28,7 @@ struct OpenSslRandomHarness {
 }  // namespace
 
 #define CERTSTEWARD_RANDOM_HARNESSES FakeRandomHarness, OpenSslRandomHarness
-#include "testing/contract/random_contract.hpp"
+#include <certsteward/testing/contract/random_contract.hpp>
 
 TEST_CASE("openssl random: an exhausted source ends the process with a message, never weak bytes") {
   int pipeFds[2];

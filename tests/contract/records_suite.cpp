@@ -1,3 +1,4 @@
 // The records contract suite (testing/contract) against this project's store adapters.
 #include "contract/store_factories.hpp"
-#include "testing/contract/records_contract.hpp"
+
+#include <certsteward/testing/contract/records_contract.hpp>

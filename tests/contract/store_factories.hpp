@@ -13,17 +13,17 @@
 
 #include <unistd.h>
 
-#include "adapters/store/memory/memory_audit_log_tamper.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "adapters/store/sqlite/sqlite_audit_log_tamper.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
+#include <certsteward/adapters/store/memory/memory_audit_log_tamper.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_audit_log_tamper.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 #if defined(CERTSTEWARD_CONTRACT_MONGO)
 #include <cstdlib>
 
-#include "adapters/store/mongo/mongo_audit_log_tamper.hpp"
-#include "adapters/store/mongo/mongo_store.hpp"
+#include <certsteward/adapters/store/mongo/mongo_audit_log_tamper.hpp>
+#include <certsteward/adapters/store/mongo/mongo_store.hpp>
 #endif
-#include "ports/store.hpp"
+#include <certsteward/ports/store.hpp>
 
 namespace certsteward::testing {
 

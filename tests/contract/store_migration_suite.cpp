@@ -9,18 +9,19 @@
 #include <map>
 #include <string>
 
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
+#include <certsteward/services/audit_sealer.hpp>
+#include <certsteward/services/scheduler.hpp>
+#include <certsteward/services/store_migration.hpp>
+#include <certsteward/testing/failable_audit_log.hpp>
+#include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/fakes.hpp>
+#include <certsteward/testing/sequential_ids.hpp>
 #include "contract/store_factories.hpp"
-#include "domain/services/audit_sealer.hpp"
-#include "domain/services/scheduler.hpp"
-#include "domain/services/store_migration.hpp"
-#include "testing/failable_audit_log.hpp"
-#include "testing/fake_clock.hpp"
-#include "testing/fakes.hpp"
-#include "testing/sequential_ids.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

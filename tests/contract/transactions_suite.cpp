@@ -1,3 +1,4 @@
 // The transactions contract suite (testing/contract) against this project's store adapters.
 #include "contract/store_factories.hpp"
-#include "testing/contract/transactions_contract.hpp"
+
+#include <certsteward/testing/contract/transactions_contract.hpp>

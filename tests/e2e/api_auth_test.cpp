@@ -188,7 +188,7 @@ TEST_CASE("api: TOTP enrolment, the login challenge, OTP verify and disabling") 
   const auto code = [&] {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     const auto step = std::chrono::duration_cast<std::chrono::seconds>(now).count() / 30;
-    return certsteward::domain::hotp(hasher, *key, static_cast<std::uint64_t>(step));
+    return certsteward::services::hotp(hasher, *key, static_cast<std::uint64_t>(step));
   };
   CHECK(http.request("POST", "/api/v1/auth/totp/enable", R"({"code":"000000"})", {bearer(s)})
             .status == 422);

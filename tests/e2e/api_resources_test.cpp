@@ -459,7 +459,7 @@ TEST_CASE("api: modules, distributions, settings, and the actions before issuanc
   REQUIRE(listed.status == 200);
   boost::system::error_code ec;
   const auto arr = json::parse(listed.body, ec);
-  REQUIRE(arr.is_array());  // a bare array, as the spec says
+  REQUIRE(arr.is_array());  // a bare array, as docs/api.md says
   CHECK(arr.as_array().size() == 1);
   CHECK(parse(http.request("GET", base + "/distributions", "", {bearer(owner)}))
             .at("total")

@@ -19,7 +19,7 @@ std::string totpCode(const std::string& key, int stepOffset = 0) {
   certsteward::adapters::crypto::OpenSslOtpHasher hasher;
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   const auto step = std::chrono::duration_cast<std::chrono::seconds>(now).count() / 30;
-  return certsteward::domain::hotp(hasher, key, static_cast<std::uint64_t>(step + stepOffset));
+  return certsteward::services::hotp(hasher, key, static_cast<std::uint64_t>(step + stepOffset));
 }
 
 TotpUser enrolledUser(HttpClient& http) {

@@ -11,13 +11,13 @@
 #include <string>
 #include <thread>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/ed25519_license_verifier.hpp"
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/openssl_otp_hasher.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
-#include "domain/services/totp_codes.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/openssl_otp_hasher.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
+#include <certsteward/services/totp_codes.hpp>
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/ed25519_keys.hpp"

@@ -16,8 +16,8 @@
 #include <memory>
 #include <thread>
 
-#include "adapters/crypto/ed25519_license_verifier.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
+#include <certsteward/domain/encoding.hpp>
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"

@@ -332,15 +332,14 @@ TEST_CASE(
     return items.empty() ? json::object{} : items.at(0).as_object();
   };
 
-  // Down for a while: 503 twice, then up: sent on the third attempt.
-  hook.answerWith(503, "maintenance");
+  // Down for a while: 503 twice, then up: sent on the third attempt. The receiver counts the
+  // answers itself, so a slow machine cannot let a third attempt meet the outage too.
+  hook.answerWithFor(503, 2, "maintenance");
   const auto first = d.order(R"({"common_name":"down1.example.test"})");
   d.waitForJob(first.jobPath, "dead");
-  REQUIRE(eventually([&] { return newest().at("attempts").as_int64() >= 1; }, 20));
-  hook.answerWith(200);
   REQUIRE_MESSAGE(eventually([&] { return field(newest(), "status") == "sent"; }, 30),
                   json::serialize(newest()));
-  CHECK(newest().at("attempts").as_int64() >= 2);
+  CHECK(newest().at("attempts").as_int64() == 3);
   CHECK(field(newest(), "last_error").empty());
 
   // Down for good: three attempts, then dead with what the receiver said.

@@ -10,9 +10,9 @@
 #include <string>
 #include <utility>
 
-#include "adapters/acme/acme_issuer.hpp"
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include <certsteward/adapters/acme/acme_issuer.hpp>
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include "integration/bind9_ready.hpp"
 #include "support/pebble_server.hpp"
 

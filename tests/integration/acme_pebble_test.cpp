@@ -11,11 +11,11 @@
 
 #include <memory>
 
-#include "adapters/acme/acme_crypto.hpp"
-#include "adapters/acme/acme_issuer.hpp"
-#include "adapters/acme/ari.hpp"
-#include "adapters/crypto/ed25519_license_verifier.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/acme/acme_crypto.hpp>
+#include <certsteward/adapters/acme/acme_issuer.hpp>
+#include <certsteward/adapters/acme/ari.hpp>
+#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
+#include <certsteward/domain/encoding.hpp>
 #include "integration/acme_fixture.hpp"
 #include "support/chain_verify.hpp"
 #include "support/http_stub.hpp"

@@ -1,7 +1,7 @@
-// The shared bind9 (support/bind9_fixture.hpp) once it takes updates. Its log says "running on
-// Linux" at start, which the fixture's readiness check takes for the "running" that ends zone
-// loading: an update sent before that is answered SERVFAIL or not at all. A signed update of a
-// probe record, retried for at most 5 s, shows the zone is loaded (once per test process).
+// The shared bind9 (support/bind9_fixture.hpp) once it takes signed updates: the fixture waits
+// for "all zones loaded" and the "running" after it; a signed update of a probe record, retried
+// for at most 5 s, also shows that the TSIG keys and the update policy are in place (once per
+// test process).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -9,7 +9,7 @@
 #include <chrono>
 #include <thread>
 
-#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include "support/bind9_fixture.hpp"
 
 namespace certsteward::testing {

@@ -6,10 +6,11 @@
 #include <filesystem>
 #include <memory>
 
-#include "adapters/distribution/file_module.hpp"
-#include "adapters/distribution/haproxy_module.hpp"
-#include "adapters/distribution/ssh_module.hpp"
-#include "adapters/distribution/webhook_module.hpp"
+#include <certsteward/adapters/distribution/file_module.hpp>
+#include <certsteward/adapters/distribution/haproxy_module.hpp>
+#include <certsteward/adapters/distribution/ssh_module.hpp>
+#include <certsteward/adapters/distribution/webhook_module.hpp>
+#include <certsteward/testing/fake_distribution.hpp>
 #include "support/free_port.hpp"
 #include "support/haproxy_server.hpp"
 #include "support/https_receiver.hpp"
@@ -18,7 +19,6 @@
 #include "support/sshd_server.hpp"
 #include "support/test_certificates.hpp"
 #include "support/tls_probe.hpp"
-#include "testing/fake_distribution.hpp"
 
 namespace {
 
@@ -182,4 +182,4 @@ struct WebhookHarness : Versions {
 
 #define CERTSTEWARD_DISTRIBUTION_HARNESSES \
   FakeHarness, FileHarness, SshHarness, HaproxyHarness, WebhookHarness
-#include "testing/contract/distribution_module_contract.hpp"
+#include <certsteward/testing/contract/distribution_module_contract.hpp>

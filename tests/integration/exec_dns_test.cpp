@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "adapters/dns/dns_provider_factory.hpp"
-#include "adapters/dns/exec_dns_provider.hpp"
-#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include <certsteward/adapters/dns/dns_provider_factory.hpp>
+#include <certsteward/adapters/dns/exec_dns_provider.hpp>
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include "support/bind9_fixture.hpp"
 
 using namespace certsteward;

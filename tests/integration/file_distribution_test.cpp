@@ -13,7 +13,7 @@
 #include <fstream>
 #include <thread>
 
-#include "adapters/distribution/file_module.hpp"
+#include <certsteward/adapters/distribution/file_module.hpp>
 #include "support/nginx_server.hpp"
 #include "support/test_certificates.hpp"
 #include "support/tls_probe.hpp"

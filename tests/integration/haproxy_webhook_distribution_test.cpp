@@ -15,9 +15,9 @@
 #include <chrono>
 #include <mutex>
 
-#include "adapters/distribution/haproxy_module.hpp"
-#include "adapters/distribution/webhook_module.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/distribution/haproxy_module.hpp>
+#include <certsteward/adapters/distribution/webhook_module.hpp>
+#include <certsteward/domain/encoding.hpp>
 #include "support/free_port.hpp"
 #include "support/haproxy_server.hpp"
 #include "support/https_receiver.hpp"

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "adapters/ldap/ldap_directory.hpp"
+#include <certsteward/adapters/ldap/ldap_directory.hpp>
+#include <certsteward/testing/fake_directory.hpp>
 #include "support/slapd_server.hpp"
-#include "testing/fake_directory.hpp"
 
 using namespace certsteward;
 using adapters::ldap::LdapDirectory;
@@ -79,7 +79,7 @@ using Ldaps = SlapdHarness<LdapSecurity::ldaps>;
 }  // namespace
 
 #define CERTSTEWARD_DIRECTORY_HARNESSES FakeHarness, ClearText, StartTls, Ldaps
-#include "testing/contract/directory_contract.hpp"
+#include <certsteward/testing/contract/directory_contract.hpp>
 
 TEST_CASE("ldap directory: an ambiguous filter finds nobody, the entry names the user") {
   SlapdServer slapd;

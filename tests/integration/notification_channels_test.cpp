@@ -15,9 +15,9 @@
 #include <chrono>
 #include <string>
 
-#include "adapters/notify/channel_senders.hpp"
-#include "domain/encoding.hpp"
-#include "domain/time.hpp"
+#include <certsteward/adapters/notify/channel_senders.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/domain/time.hpp>
 #include "support/free_port.hpp"
 #include "support/http_stub.hpp"
 #include "support/https_receiver.hpp"

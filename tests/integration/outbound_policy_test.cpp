@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "adapters/common/outbound.hpp"
-#include "adapters/distribution/webhook_module.hpp"
-#include "adapters/notify/channel_senders.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/adapters/distribution/webhook_module.hpp>
+#include <certsteward/adapters/notify/channel_senders.hpp>
 #include "support/free_port.hpp"
 #include "support/http_stub.hpp"
 #include "support/https_receiver.hpp"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "adapters/dns/rfc2136_dns_provider.hpp"
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include "integration/bind9_ready.hpp"
 #include "support/outbound.hpp"
 

@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <map>
 
-#include "adapters/distribution/ssh_module.hpp"
+#include <certsteward/adapters/distribution/ssh_module.hpp>
 #include "support/free_port.hpp"
 #include "support/nginx_server.hpp"
 #include "support/sshd_server.hpp"

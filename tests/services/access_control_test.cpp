@@ -1,4 +1,4 @@
-// AccessControl in process over the memory store: the role matrix as the spec and docs/api.md
+// AccessControl in process over the memory store: the role matrix as docs/api.md
 // state it (hand-written rows), and its properties over every action and role — a higher role
 // never loses an access, a project that does not exist is 404 for everyone, a disabled user is
 // refused everything.
@@ -8,6 +8,7 @@
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

@@ -6,13 +6,14 @@
 
 #include <algorithm>
 
-#include "domain/services/auth_service.hpp"
-#include "domain/services/totp_codes.hpp"
+#include <certsteward/services/auth_service.hpp>
+#include <certsteward/services/totp_codes.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

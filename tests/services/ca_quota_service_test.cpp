@@ -3,12 +3,13 @@
 // project's refusal is shown without its words; tenancy as for every project read.
 #include <doctest/doctest.h>
 
-#include "domain/services/ca_quota_service.hpp"
+#include <certsteward/services/ca_quota_service.hpp>
+#include <certsteward/testing/fake_public_suffixes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fake_public_suffixes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 namespace {

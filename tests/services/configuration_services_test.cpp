@@ -5,11 +5,12 @@
 
 #include <functional>
 
-#include "domain/services/configuration_services.hpp"
+#include <certsteward/services/configuration_services.hpp>
 #include "services/service_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

@@ -7,18 +7,19 @@
 // connection test reports its steps without creating anyone.
 #include <doctest/doctest.h>
 
-#include "adapters/store/codec/settings_documents.hpp"
-#include "domain/services/auth_service.hpp"
-#include "domain/services/directory_login.hpp"
-#include "domain/services/ldap_settings_service.hpp"
-#include "domain/services/totp_codes.hpp"
-#include "domain/services/user_service.hpp"
+#include <certsteward/adapters/store/codec/settings_documents.hpp>
+#include <certsteward/services/auth_service.hpp>
+#include <certsteward/services/directory_login.hpp>
+#include <certsteward/services/ldap_settings_service.hpp>
+#include <certsteward/services/totp_codes.hpp>
+#include <certsteward/services/user_service.hpp>
+#include <certsteward/testing/fake_directory.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fake_directory.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

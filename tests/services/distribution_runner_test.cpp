@@ -9,16 +9,17 @@
 #include <mutex>
 #include <thread>
 
-#include "adapters/runtime/thread_background.hpp"
-#include "domain/services/distribution_job_handler.hpp"
-#include "domain/services/distribution_runner.hpp"
-#include "domain/services/distribution_service.hpp"
+#include <certsteward/adapters/runtime/thread_background.hpp>
+#include <certsteward/services/distribution_job_handler.hpp>
+#include <certsteward/services/distribution_runner.hpp>
+#include <certsteward/services/distribution_service.hpp>
+#include <certsteward/testing/fake_distribution.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fake_distribution.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 namespace {

@@ -3,11 +3,12 @@
 // operator, is audited, and is invisible from another project.
 #include <doctest/doctest.h>
 
-#include "domain/services/distribution_service.hpp"
+#include <certsteward/services/distribution_service.hpp>
 #include "services/service_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

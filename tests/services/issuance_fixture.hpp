@@ -13,22 +13,24 @@
 #include <set>
 #include <thread>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/runtime/psl_public_suffixes.hpp"
-#include "adapters/runtime/thread_background.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/dns_cleanup_job_handler.hpp"
-#include "domain/services/issuance_job_handler.hpp"
-#include "domain/services/job_runner.hpp"
-#include "domain/services/notification_dispatcher.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/runtime/psl_public_suffixes.hpp>
+#include <certsteward/adapters/runtime/thread_background.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/dns_cleanup_job_handler.hpp>
+#include <certsteward/services/issuance_job_handler.hpp>
+#include <certsteward/services/job_runner.hpp>
+#include <certsteward/services/notification_dispatcher.hpp>
+#include <certsteward/testing/fakes.hpp>
+#include <certsteward/testing/sequential_ids.hpp>
 #include "support/test_certificates.hpp"
-#include "testing/fakes.hpp"
-#include "testing/sequential_ids.hpp"
 
 namespace certsteward::issuance_test {
 
 using namespace certsteward::domain;
+
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 struct Fixture {

@@ -11,13 +11,14 @@
 #include <set>
 #include <thread>
 
-#include "domain/services/distribution_job_handler.hpp"
-#include "domain/services/expiration_check.hpp"
+#include <certsteward/services/distribution_job_handler.hpp>
+#include <certsteward/services/expiration_check.hpp>
+#include <certsteward/testing/fake_distribution.hpp>
 #include "services/issuance_fixture.hpp"
-#include "testing/fake_distribution.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 using namespace certsteward::issuance_test;
 

@@ -8,6 +8,7 @@
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace certsteward::issuance_test;
 using namespace std::chrono_literals;
 

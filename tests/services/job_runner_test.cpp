@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/job_runner.hpp"
-#include "testing/fake_clock.hpp"
-#include "testing/fakes.hpp"
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/job_runner.hpp>
+#include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/fakes.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 namespace {

@@ -3,12 +3,13 @@
 // renewal that takes its certificate back from renewal_failed.
 #include <doctest/doctest.h>
 
-#include "domain/services/abandoned_locks.hpp"
-#include "domain/services/job_service.hpp"
+#include <certsteward/services/abandoned_locks.hpp>
+#include <certsteward/services/job_service.hpp>
 #include "services/service_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

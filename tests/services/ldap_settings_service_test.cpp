@@ -3,12 +3,13 @@
 // omits it, and no change without its audit entry.
 #include <doctest/doctest.h>
 
-#include "adapters/store/codec/settings_documents.hpp"
-#include "domain/services/ldap_settings_service.hpp"
+#include <certsteward/adapters/store/codec/settings_documents.hpp>
+#include <certsteward/services/ldap_settings_service.hpp>
 #include "services/service_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 
@@ -63,6 +64,8 @@ TEST_CASE("ldap settings: only the org owner reads or changes them") {
   admin.username = "admin";
   admin.org_role = OrgRole::admin;
   const Principal who{admin, "s"};
+  CHECK(fx.ldap.authorizeChange(who).error().code == ErrorCode::permission_denied);
+  CHECK(fx.ldap.authorizeChange(fx.owner()).ok());
   CHECK(fx.ldap.get(who).error().code == ErrorCode::permission_denied);
   CHECK(fx.ldap.put(who, fx.ctx(), fx.settings(), std::nullopt).error().code ==
         ErrorCode::permission_denied);

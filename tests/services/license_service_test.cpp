@@ -5,12 +5,13 @@
 
 #include <map>
 
-#include "domain/services/license_service.hpp"
+#include <certsteward/services/license_service.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 namespace {

@@ -7,18 +7,19 @@
 #include <algorithm>
 #include <set>
 
-#include "domain/services/expiration_check.hpp"
-#include "domain/services/notification_dispatcher.hpp"
-#include "domain/services/notification_job_handler.hpp"
-#include "domain/services/notification_runner.hpp"
-#include "domain/services/notification_service.hpp"
-#include "domain/services/scheduler.hpp"
+#include <certsteward/services/expiration_check.hpp>
+#include <certsteward/services/notification_dispatcher.hpp>
+#include <certsteward/services/notification_job_handler.hpp>
+#include <certsteward/services/notification_runner.hpp>
+#include <certsteward/services/notification_service.hpp>
+#include <certsteward/services/scheduler.hpp>
+#include <certsteward/testing/fake_notification_sender.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fake_notification_sender.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 namespace {

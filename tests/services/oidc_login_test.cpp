@@ -6,17 +6,18 @@
 // disabled user and deny-without-group are refused in words; TOTP is the provider's.
 #include <doctest/doctest.h>
 
-#include "adapters/store/codec/settings_documents.hpp"
-#include "domain/services/auth_service.hpp"
-#include "domain/services/oidc_login.hpp"
-#include "domain/services/oidc_settings_service.hpp"
-#include "domain/services/sso_sign_in.hpp"
+#include <certsteward/adapters/store/codec/settings_documents.hpp>
+#include <certsteward/services/auth_service.hpp>
+#include <certsteward/services/oidc_login.hpp>
+#include <certsteward/services/oidc_settings_service.hpp>
+#include <certsteward/services/sso_sign_in.hpp>
+#include <certsteward/testing/fake_identity_provider.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fake_identity_provider.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

@@ -7,6 +7,7 @@
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 TEST_CASE("projects: created by org admins with valid names, listed to their members only") {
   testing::ServiceFixture fx;

@@ -4,13 +4,14 @@
 // its record — each for project admins only, audited.
 #include <doctest/doctest.h>
 
-#include "domain/services/configuration_services.hpp"
-#include "domain/services/provider_checks.hpp"
+#include <certsteward/services/configuration_services.hpp>
+#include <certsteward/services/provider_checks.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

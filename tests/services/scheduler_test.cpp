@@ -2,13 +2,14 @@
 // the lease or at once after resigning, and sweeps that renew exactly what is due, once.
 #include <doctest/doctest.h>
 
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/scheduler.hpp"
-#include "testing/fake_clock.hpp"
-#include "testing/sequential_ids.hpp"
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/scheduler.hpp>
+#include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/sequential_ids.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 
 namespace {

@@ -3,7 +3,7 @@
 // its key opened for the listener.
 #include <doctest/doctest.h>
 
-#include "domain/services/served_certificate.hpp"
+#include <certsteward/services/served_certificate.hpp>
 #include "services/service_fixture.hpp"
 
 using namespace certsteward;
@@ -20,13 +20,14 @@ TEST_CASE("served certificate: found in its project, refused until issued, read 
   cert.sans = {cert.common_name};
   REQUIRE(f.store.certificates().create(cert).ok());
 
-  domain::ServedCertificate served(f.store.projects(), f.store.certificates(), f.secrets, "c1");
+  services::ServedCertificate served(f.store.projects(), f.store.certificates(), f.secrets, "c1");
   auto notIssued = served.changedSince("");
   REQUIRE_FALSE(notIssued.ok());
   CHECK(notIssued.error().code == domain::ErrorCode::failed_precondition);
   CHECK(notIssued.error().message.find("has not been issued yet") != std::string::npos);
 
-  domain::ServedCertificate missing(f.store.projects(), f.store.certificates(), f.secrets, "nope");
+  services::ServedCertificate missing(f.store.projects(), f.store.certificates(), f.secrets,
+                                      "nope");
   auto none = missing.changedSince("");
   REQUIRE_FALSE(none.ok());
   CHECK(none.error().code == domain::ErrorCode::not_found);

@@ -6,18 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/openssl_mac.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/access_control.hpp"
-#include "domain/services/audit_service.hpp"
-#include "domain/services/certificate_service.hpp"
-#include "domain/services/project_service.hpp"
-#include "domain/services/unit_of_work.hpp"
-#include "testing/failable_audit_log.hpp"
-#include "testing/fake_clock.hpp"
-#include "testing/fakes.hpp"
-#include "testing/sequential_ids.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/access_control.hpp>
+#include <certsteward/services/audit_service.hpp>
+#include <certsteward/services/certificate_service.hpp>
+#include <certsteward/services/project_service.hpp>
+#include <certsteward/services/unit_of_work.hpp>
+#include <certsteward/testing/failable_audit_log.hpp>
+#include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/fakes.hpp>
+#include <certsteward/testing/sequential_ids.hpp>
 
 namespace certsteward::testing {
 
@@ -28,10 +28,10 @@ struct ServiceFixture {
   adapters::crypto::OpenSslMac auditMac{"service-test audit key"};
   adapters::crypto::AesGcmSecretBox secrets{"service-test secrets key of 32+ chars"};
   FailableAuditLog auditLog{store.auditLog()};
-  domain::UnitOfWork work{store.transactions(), store.projects()};
-  domain::AccessControl access{store.memberships(), store.projects()};
-  domain::AuditService audit{auditLog, auditMac, ids, clock, store.rateLimits(), access};
-  domain::ProjectService projects{
+  services::UnitOfWork work{store.transactions(), store.projects()};
+  services::AccessControl access{store.memberships(), store.projects()};
+  services::AuditService audit{auditLog, auditMac, ids, clock, store.rateLimits(), access};
+  services::ProjectService projects{
       {store.projects(), store.memberships(), store.users(), store.certificates(), ids, clock,
        store.acmeAccounts(), store.dnsCredentials(), store.zones(), store.credentials(),
        store.moduleConfigs(), store.notificationChannels(), store.notificationRules()},
@@ -39,21 +39,21 @@ struct ServiceFixture {
       access,
       audit};
   testing::FakeKeyBundles bundles;
-  domain::CertificateService certificates{
+  services::CertificateService certificates{
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
        secrets, store.acmeAccounts(), store.zones(), &bundles},
       work,
       access,
       audit};
 
-  domain::Principal owner() {
+  services::Principal owner() {
     domain::User u;
     u.id = "owner-1";
     u.username = "owner";
     u.org_role = domain::OrgRole::owner;
-    return domain::Principal{u, "session-1"};
+    return services::Principal{u, "session-1"};
   }
-  domain::RequestContext ctx() { return {"127.0.0.1", "req-1"}; }
+  services::RequestContext ctx() { return {"127.0.0.1", "req-1"}; }
 
   // A project stored as it is after POST /projects.
   void project(const domain::Id& id) {
@@ -89,14 +89,14 @@ struct ServiceFixture {
     return u;
   }
   // A new user with org role viewer and `role` in `projectId`.
-  domain::Principal member(const domain::Id& projectId, domain::ProjectRole role) {
+  services::Principal member(const domain::Id& projectId, domain::ProjectRole role) {
     domain::User u;
     u.id = ids.next();
     u.username = "member-" + u.id;
     u.org_role = domain::OrgRole::viewer;
     REQUIRE(store.users().create(u).ok());
     REQUIRE(store.memberships().put(domain::Membership{projectId, u.id, role, clock.now()}).ok());
-    return domain::Principal{u, "s-" + u.id};
+    return services::Principal{u, "s-" + u.id};
   }
   // The audit entries with `action`, newest first.
   std::vector<domain::AuditEntry> audited(const std::string& action) {

@@ -7,12 +7,13 @@
 #include <algorithm>
 #include <functional>
 
-#include "domain/services/user_service.hpp"
+#include <certsteward/services/user_service.hpp>
+#include <certsteward/testing/fakes.hpp>
 #include "services/service_fixture.hpp"
-#include "testing/fakes.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

@@ -3,11 +3,12 @@
 // given is refused before anything is copied; a target that holds anything already is refused.
 #include <doctest/doctest.h>
 
-#include "domain/services/verified_migration.hpp"
+#include <certsteward/services/verified_migration.hpp>
 #include "services/service_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

@@ -67,8 +67,11 @@ class Bind9Server : public LocalServer {
       ::execl("/usr/sbin/named", "named", "-c", conf.c_str(), "-g", "-4", nullptr);
       ::_exit(127);
     }
+    // "running on Linux ..." is logged at start; the "running" that matters is the line of its
+    // own after "all zones loaded": before it an update is answered SERVFAIL or not at all.
     reason_ = waitUntilReady(pid_, dir_ / "named.log", "named", [](const std::string& text) {
-      return text.find("running") != std::string::npos;
+      const auto loaded = text.find("all zones loaded");
+      return loaded != std::string::npos && text.find(" running\n", loaded) != std::string::npos;
     });
   }
 

@@ -1,7 +1,8 @@
 // HttpsReceiver: a webhook receiver started by a test (tests/support/https_receiver.py under
 // Debian's python3) on 127.0.0.1 at a free port, with a certificate for 127.0.0.1 from a
 // throw-away CA (caPem() for the module's ca_pem). requests() are the POSTs it received;
-// answerWith() sets the status (and the body, "ok\n" unless given) of the next answers. Stopped
+// answerWith() sets the status (and the body, "ok\n" unless given) of the next answers,
+// answerWithFor() of a number of them only. Stopped
 // and removed by the destructor.
 #pragma once
 
@@ -89,6 +90,10 @@ class HttpsReceiver : public LocalServer {
   }
   std::string caPem() const { return material_.chain_pem; }
   void answerWith(int status) { std::ofstream(dir_ / "status") << status; }
+  // `status` (with `body`) for the next `count` answers only, then 200.
+  void answerWithFor(int status, int count, const std::string& body) {
+    std::ofstream(dir_ / "status", std::ios::binary) << status << " " << count << "\n" << body;
+  }
   void answerWith(int status, const std::string& body) {
     std::ofstream(dir_ / "status", std::ios::binary) << status << "\n" << body;
   }

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A webhook receiver for tests: HTTPS on 127.0.0.1:PORT with CERT and KEY; every POST is
 appended to LOG as one JSON line {"method", "path", "headers", "body"}; the answer is read from
-STATUS_FILE at each request: its first line is the status (200 when absent), the rest, when there
-is any, the body (else "ok\n"). Stops when its parent test kills it."""
+STATUS_FILE at each request: its first line is the status (200 when absent), optionally followed
+by how many answers get it ("503 2": two, then 200), the rest, when there is any, the body (else
+"ok\n"). Stops when its parent test kills it."""
 import json
 import ssl
 import sys
@@ -21,10 +22,15 @@ class Handler(BaseHTTPRequestHandler):
         status, answer = 200, b"ok\n"
         try:
             first, _, rest = open(status_file, "rb").read().partition(b"\n")
-            status = int(first.strip())
+            words = first.split()
+            status = int(words[0])
+            if len(words) > 1:  # a number of answers: count this one down, then 200
+                left = int(words[1]) - 1
+                with open(status_file, "wb") as out:
+                    out.write(b"%d %d\n" % (status, left) + rest if left > 0 else b"200\n")
             if rest:
                 answer = rest
-        except (OSError, ValueError):
+        except (OSError, ValueError, IndexError):
             pass
         self.send_response(status)
         self.send_header("Content-Length", str(len(answer)))

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "adapters/common/outbound.hpp"
+#include <certsteward/adapters/common/outbound.hpp>
 
 namespace certsteward::testing {
 

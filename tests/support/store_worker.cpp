@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/crypto/object_id_generator.hpp"
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/store/sqlite/sqlite_store.hpp"
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 
 using namespace certsteward;
 

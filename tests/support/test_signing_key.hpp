@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::testing {
 

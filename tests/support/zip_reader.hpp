@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "adapters/rest/zip_archive.hpp"
+#include <certsteward/adapters/rest/zip_archive.hpp>
 
 namespace certsteward::testing {
 

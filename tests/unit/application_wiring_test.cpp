@@ -1,7 +1,7 @@
 // The application's wiring: every job type a running server can queue reaches a handler.
 #include <doctest/doctest.h>
 
-#include "app/application.hpp"
+#include <certsteward/app/application.hpp>
 
 namespace certsteward {
 

@@ -5,7 +5,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 
-#include "adapters/acme/ari.hpp"
+#include <certsteward/adapters/acme/ari.hpp>
 #include "support/test_certificates.hpp"
 
 using namespace certsteward;

@@ -3,12 +3,13 @@
 
 #include <vector>
 
-#include "adapters/crypto/openssl_mac.hpp"
-#include "domain/encoding.hpp"
-#include "domain/services/audit_sealer.hpp"
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/domain/encoding.hpp>
+#include <certsteward/services/audit_sealer.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <openssl/err.h>
 #include <openssl/pkcs12.h>
 
-#include "adapters/crypto/certificate_bundle.hpp"
-#include "adapters/rest/zip_archive.hpp"
+#include <certsteward/adapters/crypto/certificate_bundle.hpp>
+#include <certsteward/adapters/rest/zip_archive.hpp>
 #include "support/test_certificates.hpp"
 #include "support/zip_reader.hpp"
 

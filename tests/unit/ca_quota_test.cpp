@@ -2,8 +2,8 @@
 // registered domains from the Public Suffix List (libpsl).
 #include <doctest/doctest.h>
 
-#include "adapters/runtime/psl_public_suffixes.hpp"
-#include "domain/ca_quota.hpp"
+#include <certsteward/adapters/runtime/psl_public_suffixes.hpp>
+#include <certsteward/domain/ca_quota.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;

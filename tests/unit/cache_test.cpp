@@ -2,10 +2,10 @@
 // its own writes are seen at once, other writers' within the time to live.
 #include <doctest/doctest.h>
 
-#include "adapters/cache/caching_user_repository.hpp"
-#include "adapters/common/bounded_cache.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "testing/fake_clock.hpp"
+#include <certsteward/adapters/cache/caching_user_repository.hpp>
+#include <certsteward/adapters/common/bounded_cache.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/testing/fake_clock.hpp>
 
 using namespace certsteward;
 using namespace std::chrono_literals;

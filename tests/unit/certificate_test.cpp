@@ -3,7 +3,7 @@
 
 #include <functional>
 
-#include "domain/certificate.hpp"
+#include <certsteward/domain/certificate.hpp>
 
 using namespace certsteward::domain;
 using namespace std::chrono_literals;

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "app/config.hpp"
-#include "app/logging.hpp"
-#include "app/store_factory.hpp"
+#include <certsteward/app/config.hpp>
+#include <certsteward/app/logging.hpp>
+#include <certsteward/app/store_factory.hpp>
 
 using namespace certsteward;
 

@@ -5,11 +5,11 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/crypto/openssl_mac.hpp"
-#include "adapters/runtime/zoneinfo_time_zones.hpp"
-#include "domain/audit.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/adapters/runtime/zoneinfo_time_zones.hpp>
+#include <certsteward/domain/audit.hpp>
+#include <certsteward/domain/encoding.hpp>
 
 using namespace certsteward;
 

@@ -2,8 +2,8 @@
 // mistaken value refused with the setting named. Plus the stored form of a delivered version.
 #include <doctest/doctest.h>
 
-#include "domain/distribution.hpp"
-#include "domain/distribution_settings.hpp"
+#include <certsteward/domain/distribution.hpp>
+#include <certsteward/domain/distribution_settings.hpp>
 
 using namespace certsteward::domain;
 

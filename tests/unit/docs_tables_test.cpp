@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "domain/certificate.hpp"
-#include "domain/job.hpp"
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/job.hpp>
 
 using namespace certsteward::domain;
 

@@ -2,7 +2,7 @@
 // non-canonical text refused.
 #include <doctest/doctest.h>
 
-#include "domain/encoding.hpp"
+#include <certsteward/domain/encoding.hpp>
 #include "support/test_certificates.hpp"
 
 using namespace certsteward::domain;

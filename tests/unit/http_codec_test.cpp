@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/http/http_codec.hpp"
+#include <certsteward/adapters/http/http_codec.hpp>
 
 using namespace certsteward::adapters::http;
 

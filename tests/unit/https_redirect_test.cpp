@@ -1,7 +1,7 @@
 // The redirect-only plain-HTTP listener: where each request is sent.
 #include <doctest/doctest.h>
 
-#include "adapters/http/https_redirect.hpp"
+#include <certsteward/adapters/http/https_redirect.hpp>
 
 using certsteward::adapters::http::HttpRequest;
 using certsteward::adapters::http::httpsLocation;

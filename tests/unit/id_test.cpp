@@ -3,9 +3,9 @@
 
 #include <set>
 
-#include "adapters/crypto/object_id_generator.hpp"
-#include "domain/id.hpp"
-#include "testing/fake_clock.hpp"
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/domain/id.hpp>
+#include <certsteward/testing/fake_clock.hpp>
 
 using namespace certsteward;
 using namespace certsteward::domain;

@@ -8,8 +8,8 @@
 #include <functional>
 #include <string>
 
-#include "adapters/oidc/id_token.hpp"
-#include "domain/encoding.hpp"
+#include <certsteward/adapters/oidc/id_token.hpp>
+#include <certsteward/domain/encoding.hpp>
 #include "support/test_signing_key.hpp"
 
 using namespace certsteward;

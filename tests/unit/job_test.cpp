@@ -1,9 +1,9 @@
-// The job state machine, row by row, and the numbers of the spec's job table.
+// The job state machine, row by row, and the numbers of the job table (docs/architecture.md).
 #include <doctest/doctest.h>
 
 #include <functional>
 
-#include "domain/job.hpp"
+#include <certsteward/domain/job.hpp>
 
 using namespace certsteward::domain;
 using namespace std::chrono_literals;

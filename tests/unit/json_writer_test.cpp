@@ -4,7 +4,7 @@
 
 #include <boost/json.hpp>
 
-#include "adapters/rest/json_writer.hpp"
+#include <certsteward/adapters/rest/json_writer.hpp>
 
 using certsteward::adapters::rest::JsonWriter;
 namespace json = boost::json;

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "domain/ldap_filter.hpp"
-#include "domain/ldap_settings.hpp"
-#include "domain/network_names.hpp"
+#include <certsteward/domain/ldap_filter.hpp>
+#include <certsteward/domain/ldap_settings.hpp>
+#include <certsteward/domain/network_names.hpp>
 
 using certsteward::domain::escapeFilterValue;
 using certsteward::domain::userFilter;

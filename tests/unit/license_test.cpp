@@ -1,7 +1,7 @@
 // Licence states, the cap, and the status view.
 #include <doctest/doctest.h>
 
-#include "domain/license.hpp"
+#include <certsteward/domain/license.hpp>
 
 using namespace certsteward::domain;
 using namespace std::chrono_literals;

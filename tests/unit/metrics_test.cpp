@@ -5,10 +5,10 @@
 #include <optional>
 #include <string>
 
-#include "adapters/metrics/prometheus_registry.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/monitoring_service.hpp"
-#include "testing/fake_clock.hpp"
+#include <certsteward/adapters/metrics/prometheus_registry.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/monitoring_service.hpp>
+#include <certsteward/testing/fake_clock.hpp>
 
 using certsteward::adapters::metrics::PrometheusRegistry;
 
@@ -68,7 +68,7 @@ class SwitchableStore : public certsteward::adapters::memory::MemoryStore {
 std::string gaugeText(certsteward::ports::Store& store, certsteward::domain::Timestamp now) {
   certsteward::testing::FakeClock clock(now);
   return PrometheusRegistry().render(
-      certsteward::domain::MonitoringService(store, clock).gauges(now));
+      certsteward::services::MonitoringService(store, clock).gauges(now));
 }
 
 bool has(const std::string& text, const std::string& line) {

@@ -1,7 +1,7 @@
 // The MongoDB server version gate (>= 6.0).
 #include <doctest/doctest.h>
 
-#include "adapters/store/mongo/mongo_store.hpp"
+#include <certsteward/adapters/store/mongo/mongo_store.hpp>
 
 using certsteward::adapters::mongo::isSupportedServerVersion;
 

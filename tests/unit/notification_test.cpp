@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "domain/job.hpp"
-#include "domain/notification_rules.hpp"
-#include "domain/notification_settings.hpp"
-#include "domain/template.hpp"
+#include <certsteward/domain/job.hpp>
+#include <certsteward/domain/notification_rules.hpp>
+#include <certsteward/domain/notification_settings.hpp>
+#include <certsteward/domain/template.hpp>
 
 using namespace certsteward::domain;
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "domain/outbound.hpp"
+#include <certsteward/domain/outbound.hpp>
 
 using namespace certsteward::domain;
 

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "domain/pagination.hpp"
+#include <certsteward/domain/pagination.hpp>
 
 using namespace certsteward::domain;
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "adapters/runtime/process_runs.hpp"
+#include <certsteward/adapters/runtime/process_runs.hpp>
 
 using namespace certsteward::adapters::runtime;
 

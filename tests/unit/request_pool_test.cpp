@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "adapters/http/request_pool.hpp"
+#include <certsteward/adapters/http/request_pool.hpp>
 
 using certsteward::adapters::http::RequestPool;
 

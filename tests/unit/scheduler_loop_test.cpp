@@ -8,12 +8,12 @@
 #include <string>
 #include <thread>
 
-#include "adapters/crypto/system_clock.hpp"
-#include "adapters/metrics/prometheus_registry.hpp"
-#include "adapters/runtime/scheduler_loop.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "domain/services/scheduler.hpp"
-#include "testing/sequential_ids.hpp"
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/metrics/prometheus_registry.hpp>
+#include <certsteward/adapters/runtime/scheduler_loop.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/scheduler.hpp>
+#include <certsteward/testing/sequential_ids.hpp>
 
 using namespace certsteward;
 using namespace std::chrono_literals;
@@ -60,9 +60,9 @@ TEST_CASE("scheduler loop: the leader gauge drops to 0 while the lease cannot be
   adapters::crypto::SystemClock clock;
   testing::SequentialIds ids{clock};
   FailableLock lock(store.leaderLock());
-  domain::Scheduler scheduler(
+  services::Scheduler scheduler(
       {lock, store.certificates(), store.jobs(), ids, clock, store.projects(), store.settings()},
-      domain::SchedulerOptions{90s, 2, 10, {}});
+      services::SchedulerOptions{90s, 2, 10, {}});
   adapters::metrics::PrometheusRegistry metrics;
   adapters::runtime::SchedulerLoop loop(scheduler, "instance-1", 20ms, 1h, metrics);
   loop.start();

@@ -4,8 +4,8 @@
 #include <array>
 #include <string>
 
-#include "adapters/webui/embedded_assets.hpp"
-#include "adapters/webui/static_site.hpp"
+#include <certsteward/adapters/webui/embedded_assets.hpp>
+#include <certsteward/adapters/webui/static_site.hpp>
 
 namespace {
 

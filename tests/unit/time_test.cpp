@@ -1,7 +1,7 @@
 // RFC 3339 timestamps and configuration durations.
 #include <doctest/doctest.h>
 
-#include "domain/time.hpp"
+#include <certsteward/domain/time.hpp>
 
 using namespace certsteward::domain;
 using namespace std::chrono_literals;

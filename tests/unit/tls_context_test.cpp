@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "adapters/http/tls_context.hpp"
+#include <certsteward/adapters/http/tls_context.hpp>
 #include "support/test_certificates.hpp"
 
 using certsteward::adapters::http::TlsContext;

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 
-#include "adapters/crypto/aes_gcm_secret_box.hpp"
-#include "adapters/store/memory/memory_store.hpp"
-#include "app/tls_reloader.hpp"
+#include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/app/tls_reloader.hpp>
 #include "support/test_certificates.hpp"
 
 using namespace certsteward;

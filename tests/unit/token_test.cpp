@@ -5,9 +5,9 @@
 
 #include <cstdlib>
 
-#include "adapters/crypto/bcrypt_password_hasher.hpp"
-#include "adapters/crypto/ed25519_license_verifier.hpp"
-#include "adapters/crypto/jwt_token_codec.hpp"
+#include <certsteward/adapters/crypto/bcrypt_password_hasher.hpp>
+#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
+#include <certsteward/adapters/crypto/jwt_token_codec.hpp>
 #include "support/ed25519_keys.hpp"
 
 using namespace certsteward;

@@ -1,8 +1,8 @@
 // TOTP against the RFC 6238 test vectors (SHA-1, 8-digit values truncated to our 6 digits).
 #include <doctest/doctest.h>
 
-#include "adapters/crypto/openssl_otp_hasher.hpp"
-#include "domain/services/totp_codes.hpp"
+#include <certsteward/adapters/crypto/openssl_otp_hasher.hpp>
+#include <certsteward/services/totp_codes.hpp>
 
 using namespace certsteward;
 
@@ -20,13 +20,13 @@ TEST_CASE("totp: RFC 6238 vectors and the drift window") {
               {2000000000, "279037"}};
   for (const auto& r : rows) {
     CAPTURE(r.time);
-    CHECK(domain::hotp(hasher, key, static_cast<std::uint64_t>(r.time / 30)) == r.code);
-    CHECK(domain::verifyTotp(hasher, key, r.code, domain::fromUnixSeconds(r.time)));
-    CHECK(domain::verifyTotp(hasher, key, r.code, domain::fromUnixSeconds(r.time + 30)));
-    CHECK_FALSE(domain::verifyTotp(hasher, key, r.code, domain::fromUnixSeconds(r.time + 90)));
+    CHECK(services::hotp(hasher, key, static_cast<std::uint64_t>(r.time / 30)) == r.code);
+    CHECK(services::verifyTotp(hasher, key, r.code, domain::fromUnixSeconds(r.time)));
+    CHECK(services::verifyTotp(hasher, key, r.code, domain::fromUnixSeconds(r.time + 30)));
+    CHECK_FALSE(services::verifyTotp(hasher, key, r.code, domain::fromUnixSeconds(r.time + 90)));
   }
-  CHECK_FALSE(domain::verifyTotp(hasher, key, "12345", domain::fromUnixSeconds(59)));
-  CHECK_FALSE(domain::verifyTotp(hasher, key, "abcdef", domain::fromUnixSeconds(59)));
+  CHECK_FALSE(services::verifyTotp(hasher, key, "12345", domain::fromUnixSeconds(59)));
+  CHECK_FALSE(services::verifyTotp(hasher, key, "abcdef", domain::fromUnixSeconds(59)));
 }
 
 TEST_CASE("totp: base32 and otpauth URLs") {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/name.hpp"
-#include "domain/user.hpp"
+#include <certsteward/domain/name.hpp>
+#include <certsteward/domain/user.hpp>
 
 using namespace certsteward::domain;
 

@@ -5,11 +5,12 @@
 
 #include <chrono>
 
-#include "adapters/runtime/worker_pool.hpp"
+#include <certsteward/adapters/runtime/worker_pool.hpp>
 #include "services/issuance_fixture.hpp"
 
 using namespace certsteward;
 using namespace certsteward::domain;
+using namespace certsteward::services;
 using namespace std::chrono_literals;
 using namespace certsteward::issuance_test;
 

@@ -1,5 +1,5 @@
 // The field lists of every stored entity, each written once (X-macros), and Boost.JSON glue.
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
 
 #include <boost/json.hpp>
 
@@ -178,25 +178,26 @@ void field(const json::object& o, const char* key, T& out) {
   X(status) X(error) X(error_code) X(duration_ms) X(rolled_back) X(rollback_error) X(changed)
 #define CS_DISTRIBUTION_TARGET(X) X(name) X(settings) X(credential_id)
 #define CS_ENDED_SESSION(X) X(family_id) X(until)
-#define CS_CERTIFICATE(X)                                                        \
-  X(id)                                                                          \
-  X(project_id)                                                                  \
-  X(common_name)                                                                 \
-  X(sans)                                                                        \
-  X(key_type)                                                                    \
-  X(status)                                                                      \
-  X(auto_renew)                                                                  \
-  X(issuer_type)                                                                 \
-  X(acme_account_id)                                                             \
-  X(issued_at)                                                                   \
-  X(expires_at)                                                                  \
-  X(next_renewal_at)                                                             \
-  X(renewal_threshold_days)                                                      \
-  X(renewal_attempts)                                                            \
-  X(last_error)                                                                  \
-  X(distribution_pending)                                                        \
-  X(distribution_pending_since) X(serial_number) X(certificate_pem) X(chain_pem) \
-      X(private_key_sealed) X(created_at) X(updated_at) X(version)
+#define CS_CERTIFICATE(X)                                                              \
+  X(id)                                                                                \
+  X(project_id)                                                                        \
+  X(common_name)                                                                       \
+  X(sans)                                                                              \
+  X(key_type)                                                                          \
+  X(status)                                                                            \
+  X(auto_renew)                                                                        \
+  X(issuer_type)                                                                       \
+  X(acme_account_id)                                                                   \
+  X(issued_at)                                                                         \
+  X(expires_at)                                                                        \
+  X(next_renewal_at)                                                                   \
+  X(renewal_threshold_days)                                                            \
+  X(renewal_attempts)                                                                  \
+  X(last_error)                                                                        \
+  X(distribution_pending)                                                              \
+  X(distribution_pending_since)                                                        \
+  X(serial_number) X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) \
+      X(updated_at) X(version)
 #define CS_JOB(X)    \
   X(id)              \
   X(project_id)      \
@@ -247,19 +248,19 @@ void field(const json::object& o, const char* key, T& out) {
   X(id)                     \
   X(project_id)             \
   X(name) X(module) X(settings) X(targets) X(auto_rollback_on_failure) X(created_at) X(updated_at)
-#define CS_DISTRIBUTION(X)                                                                  \
-  X(id)                                                                                     \
-  X(project_id)                                                                             \
-  X(certificate_id)                                                                         \
-  X(module_config_id)                                                                       \
-  X(last_status)                                                                            \
-  X(last_action)                                                                            \
-  X(last_error)                                                                             \
-  X(last_error_at)                                                                          \
-  X(last_run_at)                                                                            \
-  X(last_target_results)                                                                    \
-  X(deployed_serial) X(deployed_sealed) X(previous_serial) X(previous_sealed) X(created_at) \
-      X(updated_at)
+#define CS_DISTRIBUTION(X) \
+  X(id)                    \
+  X(project_id)            \
+  X(certificate_id)        \
+  X(module_config_id)      \
+  X(last_status)           \
+  X(last_action)           \
+  X(last_error)            \
+  X(last_error_at)         \
+  X(last_run_at)           \
+  X(last_target_results)   \
+  X(deployed_serial)       \
+  X(deployed_sealed) X(previous_serial) X(previous_sealed) X(created_at) X(updated_at)
 #define CS_CHANNEL(X) \
   X(id)               \
   X(project_id) X(name) X(kind) X(settings) X(secret_sealed) X(enabled) X(created_at) X(updated_at)
@@ -307,20 +308,21 @@ void field(const json::object& o, const char* key, T& out) {
   X(fingerprint)      \
   X(activation_id) X(activated_at) X(last_checked_at) X(api_key_configured) X(license_mode)
 #define CS_LDAP_GROUP_MAPPING(X) X(group_dn) X(org_role)
-#define CS_LDAP_SETTINGS(X)                                                                     \
-  X(enabled)                                                                                    \
-  X(host)                                                                                       \
-  X(port)                                                                                       \
-  X(security) X(ca_bundle) X(bind_dn) X(base_dn) X(user_filter) X(username_attribute)           \
-      X(email_attribute) X(group_base_dn) X(group_filter) X(member_attribute) X(group_mappings) \
-          X(default_org_role) X(connect_timeout_seconds) X(operation_timeout_seconds)           \
-              X(bind_password_sealed)
+#define CS_LDAP_SETTINGS(X)                                                                      \
+  X(enabled)                                                                                     \
+  X(host)                                                                                        \
+  X(port)                                                                                        \
+  X(security)                                                                                    \
+  X(ca_bundle) X(bind_dn) X(base_dn) X(user_filter) X(username_attribute) X(email_attribute)     \
+      X(group_base_dn) X(group_filter) X(member_attribute) X(group_mappings) X(default_org_role) \
+          X(connect_timeout_seconds) X(operation_timeout_seconds) X(bind_password_sealed)
 #define CS_OIDC_GROUP_MAPPING(X) X(group) X(org_role)
-#define CS_OIDC_SETTINGS(X)                                                                  \
-  X(enabled)                                                                                 \
-  X(display_name)                                                                            \
-  X(issuer) X(client_id) X(client_secret_sealed) X(redirect_uri) X(scopes) X(username_claim) \
-      X(groups_claim) X(group_mappings) X(default_org_role) X(ca_bundle)
+#define CS_OIDC_SETTINGS(X)                                                                        \
+  X(enabled)                                                                                       \
+  X(display_name)                                                                                  \
+  X(issuer)                                                                                        \
+  X(client_id) X(client_secret_sealed) X(redirect_uri) X(scopes) X(username_claim) X(groups_claim) \
+      X(group_mappings) X(default_org_role) X(ca_bundle)
 #define CS_IDEMPOTENCY(X) \
   X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
 

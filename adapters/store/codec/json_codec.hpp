@@ -7,22 +7,22 @@
 #include <string>
 #include <string_view>
 
-#include "domain/acme_account.hpp"
-#include "domain/audit.hpp"
-#include "domain/certificate.hpp"
-#include "domain/credential.hpp"
-#include "domain/distribution.hpp"
-#include "domain/dns_credential.hpp"
-#include "domain/job.hpp"
-#include "domain/ldap_settings.hpp"
-#include "domain/license.hpp"
-#include "domain/module_config.hpp"
-#include "domain/notification.hpp"
-#include "domain/oidc_settings.hpp"
-#include "domain/result.hpp"
-#include "domain/session.hpp"
-#include "domain/user.hpp"
-#include "domain/zone.hpp"
+#include <certsteward/domain/acme_account.hpp>
+#include <certsteward/domain/audit.hpp>
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/credential.hpp>
+#include <certsteward/domain/distribution.hpp>
+#include <certsteward/domain/dns_credential.hpp>
+#include <certsteward/domain/job.hpp>
+#include <certsteward/domain/ldap_settings.hpp>
+#include <certsteward/domain/license.hpp>
+#include <certsteward/domain/module_config.hpp>
+#include <certsteward/domain/notification.hpp>
+#include <certsteward/domain/oidc_settings.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/session.hpp>
+#include <certsteward/domain/user.hpp>
+#include <certsteward/domain/zone.hpp>
 
 namespace certsteward::adapters::codec {
 

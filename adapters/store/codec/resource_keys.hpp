@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "domain/notification.hpp"
+#include <certsteward/domain/notification.hpp>
 
 namespace certsteward::adapters::codec {
 

@@ -1,7 +1,7 @@
 // The "ldap" and "oidc" settings documents.
-#include "adapters/store/codec/settings_documents.hpp"
+#include <certsteward/adapters/store/codec/settings_documents.hpp>
 
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
 
 namespace certsteward::adapters::codec {
 namespace {

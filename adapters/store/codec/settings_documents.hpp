@@ -3,9 +3,9 @@
 // Thread-safe.
 #pragma once
 
-#include "ports/clock.hpp"
-#include "ports/settings_documents.hpp"
-#include "ports/settings_repository.hpp"
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/settings_documents.hpp>
+#include <certsteward/ports/settings_repository.hpp>
 
 namespace certsteward::adapters::codec {
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ports/audit_log.hpp"
+#include <certsteward/ports/audit_log.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -5,8 +5,8 @@
 
 #include <mutex>
 
-#include "adapters/store/memory/memory_audit_log.hpp"
-#include "adapters/store/memory/memory_store.hpp"
+#include <certsteward/adapters/store/memory/memory_audit_log.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <vector>
 
-#include "ports/ca_activity_log.hpp"
+#include <certsteward/ports/ca_activity_log.hpp>
 
 namespace certsteward::adapters::memory {
 

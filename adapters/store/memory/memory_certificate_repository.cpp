@@ -1,11 +1,11 @@
 // In-memory certificates, with the list filters and sorts of the API.
-#include "adapters/store/memory/memory_certificate_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_certificate_repository.hpp>
 
 #include <algorithm>
 #include <tuple>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "adapters/store/memory/paginate.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/adapters/store/memory/paginate.hpp>
 
 namespace certsteward::adapters::memory {
 namespace {

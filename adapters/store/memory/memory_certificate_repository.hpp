@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "ports/certificate_repository.hpp"
+#include <certsteward/ports/certificate_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

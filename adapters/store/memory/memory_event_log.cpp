@@ -1,10 +1,10 @@
 // In-memory project events.
-#include "adapters/store/memory/memory_event_log.hpp"
+#include <certsteward/adapters/store/memory/memory_event_log.hpp>
 
 #include <algorithm>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "adapters/store/memory/paginate.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/adapters/store/memory/paginate.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <vector>
 
-#include "ports/event_log.hpp"
+#include <certsteward/ports/event_log.hpp>
 
 namespace certsteward::adapters::memory {
 

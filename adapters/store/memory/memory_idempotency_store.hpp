@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "ports/idempotency_store.hpp"
+#include <certsteward/ports/idempotency_store.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -1,8 +1,8 @@
 // In-memory job logs.
-#include "adapters/store/memory/memory_job_log_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_job_log_repository.hpp>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "adapters/store/memory/paginate.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/adapters/store/memory/paginate.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <vector>
 
-#include "ports/job_log_repository.hpp"
+#include <certsteward/ports/job_log_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -1,10 +1,10 @@
 // In-memory job queue.
-#include "adapters/store/memory/memory_job_queue.hpp"
+#include <certsteward/adapters/store/memory/memory_job_queue.hpp>
 
 #include <vector>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "adapters/store/memory/paginate.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/adapters/store/memory/paginate.hpp>
 
 namespace certsteward::adapters::memory {
 

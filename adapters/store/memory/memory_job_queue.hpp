@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "ports/job_queue.hpp"
+#include <certsteward/ports/job_queue.hpp>
 
 namespace certsteward::adapters::memory {
 

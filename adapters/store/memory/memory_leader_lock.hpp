@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "ports/leader_lock.hpp"
+#include <certsteward/ports/leader_lock.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -3,8 +3,8 @@
 
 #include <mutex>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "ports/license_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/ports/license_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <utility>
 
-#include "ports/membership_repository.hpp"
+#include <certsteward/ports/membership_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -1,10 +1,10 @@
 // In-memory projects.
-#include "adapters/store/memory/memory_project_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_project_repository.hpp>
 
 #include <algorithm>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "adapters/store/memory/paginate.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/adapters/store/memory/paginate.hpp>
 
 namespace certsteward::adapters::memory {
 namespace {

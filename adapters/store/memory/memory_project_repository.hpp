@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "ports/project_repository.hpp"
+#include <certsteward/ports/project_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -6,9 +6,9 @@
 #include <mutex>
 #include <vector>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "adapters/store/memory/paginate.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/adapters/store/memory/paginate.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

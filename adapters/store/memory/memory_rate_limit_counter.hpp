@@ -6,7 +6,7 @@
 #include <mutex>
 #include <utility>
 
-#include "ports/rate_limit_counter.hpp"
+#include <certsteward/ports/rate_limit_counter.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -1,5 +1,5 @@
 // In-memory refresh tokens with reuse detection.
-#include "adapters/store/memory/memory_refresh_token_store.hpp"
+#include <certsteward/adapters/store/memory/memory_refresh_token_store.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "ports/refresh_token_store.hpp"
+#include <certsteward/ports/refresh_token_store.hpp>
 
 namespace certsteward::adapters::memory {
 

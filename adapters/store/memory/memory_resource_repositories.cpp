@@ -1,5 +1,5 @@
 // Queries of the in-memory resource repositories.
-#include "adapters/store/memory/memory_resource_repositories.hpp"
+#include <certsteward/adapters/store/memory/memory_resource_repositories.hpp>
 
 namespace certsteward::adapters::memory {
 

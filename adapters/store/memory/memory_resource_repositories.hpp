@@ -4,17 +4,17 @@
 
 #include <algorithm>
 
-#include "adapters/store/memory/memory_project_scoped_repository.hpp"
-#include "ports/acme_account_repository.hpp"
-#include "ports/credential_repository.hpp"
-#include "ports/distribution_repository.hpp"
-#include "ports/dns_credential_repository.hpp"
-#include "ports/module_config_repository.hpp"
-#include "ports/notification_channel_repository.hpp"
-#include "ports/notification_delivery_repository.hpp"
-#include "ports/notification_rule_repository.hpp"
-#include "ports/notification_state_repository.hpp"
-#include "ports/zone_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_project_scoped_repository.hpp>
+#include <certsteward/ports/acme_account_repository.hpp>
+#include <certsteward/ports/credential_repository.hpp>
+#include <certsteward/ports/distribution_repository.hpp>
+#include <certsteward/ports/dns_credential_repository.hpp>
+#include <certsteward/ports/module_config_repository.hpp>
+#include <certsteward/ports/notification_channel_repository.hpp>
+#include <certsteward/ports/notification_delivery_repository.hpp>
+#include <certsteward/ports/notification_rule_repository.hpp>
+#include <certsteward/ports/notification_state_repository.hpp>
+#include <certsteward/ports/zone_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

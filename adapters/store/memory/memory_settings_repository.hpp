@@ -4,8 +4,8 @@
 #include <map>
 #include <mutex>
 
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "ports/settings_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/ports/settings_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

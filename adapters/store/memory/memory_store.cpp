@@ -1,23 +1,23 @@
 // Wires the in-memory repositories into one Store.
-#include "adapters/store/memory/memory_store.hpp"
+#include <certsteward/adapters/store/memory/memory_store.hpp>
 
-#include "adapters/store/memory/memory_audit_log.hpp"
-#include "adapters/store/memory/memory_ca_activity_log.hpp"
-#include "adapters/store/memory/memory_certificate_repository.hpp"
-#include "adapters/store/memory/memory_event_log.hpp"
-#include "adapters/store/memory/memory_idempotency_store.hpp"
-#include "adapters/store/memory/memory_job_log_repository.hpp"
-#include "adapters/store/memory/memory_job_queue.hpp"
-#include "adapters/store/memory/memory_leader_lock.hpp"
-#include "adapters/store/memory/memory_license_repository.hpp"
-#include "adapters/store/memory/memory_membership_repository.hpp"
-#include "adapters/store/memory/memory_project_repository.hpp"
-#include "adapters/store/memory/memory_rate_limit_counter.hpp"
-#include "adapters/store/memory/memory_refresh_token_store.hpp"
-#include "adapters/store/memory/memory_resource_repositories.hpp"
-#include "adapters/store/memory/memory_settings_repository.hpp"
-#include "adapters/store/memory/memory_transactions.hpp"
-#include "adapters/store/memory/memory_user_repository.hpp"
+#include <certsteward/adapters/store/memory/memory_audit_log.hpp>
+#include <certsteward/adapters/store/memory/memory_ca_activity_log.hpp>
+#include <certsteward/adapters/store/memory/memory_certificate_repository.hpp>
+#include <certsteward/adapters/store/memory/memory_event_log.hpp>
+#include <certsteward/adapters/store/memory/memory_idempotency_store.hpp>
+#include <certsteward/adapters/store/memory/memory_job_log_repository.hpp>
+#include <certsteward/adapters/store/memory/memory_job_queue.hpp>
+#include <certsteward/adapters/store/memory/memory_leader_lock.hpp>
+#include <certsteward/adapters/store/memory/memory_license_repository.hpp>
+#include <certsteward/adapters/store/memory/memory_membership_repository.hpp>
+#include <certsteward/adapters/store/memory/memory_project_repository.hpp>
+#include <certsteward/adapters/store/memory/memory_rate_limit_counter.hpp>
+#include <certsteward/adapters/store/memory/memory_refresh_token_store.hpp>
+#include <certsteward/adapters/store/memory/memory_resource_repositories.hpp>
+#include <certsteward/adapters/store/memory/memory_settings_repository.hpp>
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
+#include <certsteward/adapters/store/memory/memory_user_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "ports/store.hpp"
+#include <certsteward/ports/store.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -1,5 +1,5 @@
 // All-or-nothing transactions over the memory repositories.
-#include "adapters/store/memory/memory_transactions.hpp"
+#include <certsteward/adapters/store/memory/memory_transactions.hpp>
 
 namespace certsteward::adapters::memory {
 namespace {

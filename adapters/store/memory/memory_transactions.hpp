@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "ports/transactions.hpp"
+#include <certsteward/ports/transactions.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "ports/user_repository.hpp"
+#include <certsteward/ports/user_repository.hpp>
 
 namespace certsteward::adapters::memory {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "domain/pagination.hpp"
+#include <certsteward/domain/pagination.hpp>
 
 namespace certsteward::adapters::memory {
 

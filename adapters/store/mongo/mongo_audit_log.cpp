@@ -1,7 +1,7 @@
 // The audit chain in MongoDB.
-#include "adapters/store/mongo/mongo_audit_log.hpp"
+#include <certsteward/adapters/store/mongo/mongo_audit_log.hpp>
 
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 namespace {

@@ -3,8 +3,8 @@
 // client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/audit_log.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/audit_log.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "domain/audit.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/domain/audit.hpp>
 
 namespace certsteward::adapters::mongo {
 

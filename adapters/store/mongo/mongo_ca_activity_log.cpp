@@ -1,7 +1,7 @@
 // CA activity in MongoDB.
-#include "adapters/store/mongo/mongo_ca_activity_log.hpp"
+#include <certsteward/adapters/store/mongo/mongo_ca_activity_log.hpp>
 
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 namespace {

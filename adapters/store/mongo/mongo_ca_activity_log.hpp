@@ -3,8 +3,8 @@
 // client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/ca_activity_log.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/ca_activity_log.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,5 +1,5 @@
 // Certificates in MongoDB.
-#include "adapters/store/mongo/mongo_certificate_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_certificate_repository.hpp>
 
 #include <algorithm>
 #include <cctype>

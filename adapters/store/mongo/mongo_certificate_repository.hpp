@@ -3,9 +3,9 @@
 // pooled client.
 #pragma once
 
-#include "adapters/common/generation_memo.hpp"
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/certificate_repository.hpp"
+#include <certsteward/adapters/common/generation_memo.hpp>
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/certificate_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,5 +1,5 @@
 // mongo-c-driver glue: pool, BSON building, collection operations, error translation.
-#include "adapters/store/mongo/mongo_database.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
 
 #include <openssl/sha.h>
 #include <spdlog/spdlog.h>

@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/store/codec/json_codec.hpp"
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::mongo {
 

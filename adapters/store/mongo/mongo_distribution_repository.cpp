@@ -1,5 +1,5 @@
 // Distributions in MongoDB.
-#include "adapters/store/mongo/mongo_distribution_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_distribution_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

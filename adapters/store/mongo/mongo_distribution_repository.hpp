@@ -2,8 +2,8 @@
 // borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_resource_repository.hpp"
-#include "ports/distribution_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_resource_repository.hpp>
+#include <certsteward/ports/distribution_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

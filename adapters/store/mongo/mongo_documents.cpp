@@ -1,5 +1,5 @@
 // What the MongoDB repositories share.
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "domain/pagination.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/domain/pagination.hpp>
 
 namespace certsteward::adapters::mongo {
 

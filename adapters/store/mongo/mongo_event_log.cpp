@@ -1,5 +1,5 @@
 // Project events in MongoDB.
-#include "adapters/store/mongo/mongo_event_log.hpp"
+#include <certsteward/adapters/store/mongo/mongo_event_log.hpp>
 
 namespace certsteward::adapters::mongo {
 

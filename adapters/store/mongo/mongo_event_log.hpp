@@ -2,8 +2,8 @@
 // client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/event_log.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/event_log.hpp>
 
 namespace certsteward::adapters::mongo {
 

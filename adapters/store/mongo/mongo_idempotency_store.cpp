@@ -1,5 +1,5 @@
 // Idempotency records in MongoDB.
-#include "adapters/store/mongo/mongo_idempotency_store.hpp"
+#include <certsteward/adapters/store/mongo/mongo_idempotency_store.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,5 +1,5 @@
 // Job logs in MongoDB.
-#include "adapters/store/mongo/mongo_job_log_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_job_log_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

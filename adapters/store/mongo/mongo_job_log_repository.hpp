@@ -2,8 +2,8 @@
 // a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/job_log_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/job_log_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,5 +1,5 @@
 // Jobs in MongoDB.
-#include "adapters/store/mongo/mongo_job_queue.hpp"
+#include <certsteward/adapters/store/mongo/mongo_job_queue.hpp>
 
 namespace certsteward::adapters::mongo {
 namespace {

@@ -3,8 +3,8 @@
 // client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/job_queue.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/job_queue.hpp>
 
 namespace certsteward::adapters::mongo {
 

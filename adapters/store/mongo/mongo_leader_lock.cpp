@@ -1,7 +1,7 @@
 // The leader lock in MongoDB.
-#include "adapters/store/mongo/mongo_leader_lock.hpp"
+#include <certsteward/adapters/store/mongo/mongo_leader_lock.hpp>
 
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -2,8 +2,8 @@
 // call borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/leader_lock.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/leader_lock.hpp>
 
 namespace certsteward::adapters::mongo {
 

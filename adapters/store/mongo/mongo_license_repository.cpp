@@ -1,5 +1,5 @@
 // The licence in MongoDB.
-#include "adapters/store/mongo/mongo_license_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_license_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,8 +1,8 @@
 // MongoLicenseRepository: the one licence document. Thread-safe: each call borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/license_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/license_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

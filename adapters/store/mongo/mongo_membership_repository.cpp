@@ -1,7 +1,7 @@
 // Memberships in MongoDB.
-#include "adapters/store/mongo/mongo_membership_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_membership_repository.hpp>
 
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 namespace {

@@ -2,8 +2,8 @@
 // pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/membership_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/membership_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,7 +1,7 @@
 // Notification deliveries in MongoDB.
-#include "adapters/store/mongo/mongo_notification_delivery_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_notification_delivery_repository.hpp>
 
-#include "adapters/store/codec/resource_keys.hpp"
+#include <certsteward/adapters/store/codec/resource_keys.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,5 +1,5 @@
 // Notification rules in MongoDB.
-#include "adapters/store/mongo/mongo_notification_rule_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_notification_rule_repository.hpp>
 
 #include <algorithm>
 

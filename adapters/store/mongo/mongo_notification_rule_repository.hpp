@@ -2,8 +2,8 @@
 // call borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_resource_repository.hpp"
-#include "ports/notification_rule_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_resource_repository.hpp>
+#include <certsteward/ports/notification_rule_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -2,8 +2,8 @@
 // a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_resource_repository.hpp"
-#include "ports/notification_state_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_resource_repository.hpp>
+#include <certsteward/ports/notification_state_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,8 +1,8 @@
 // MongoProjectRepository: projects, unique by name. Thread-safe: each call borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/project_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/project_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

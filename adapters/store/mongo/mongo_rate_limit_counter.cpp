@@ -1,7 +1,7 @@
 // Rate-limit counters in MongoDB.
-#include "adapters/store/mongo/mongo_rate_limit_counter.hpp"
+#include <certsteward/adapters/store/mongo/mongo_rate_limit_counter.hpp>
 
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -2,8 +2,8 @@
 // findAndModify; a TTL index drops past windows. Thread-safe: each call borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/rate_limit_counter.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/rate_limit_counter.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,7 +1,7 @@
 // Refresh tokens in MongoDB.
-#include "adapters/store/mongo/mongo_refresh_token_store.hpp"
+#include <certsteward/adapters/store/mongo/mongo_refresh_token_store.hpp>
 
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 

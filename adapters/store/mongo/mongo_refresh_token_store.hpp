@@ -2,8 +2,8 @@
 // drops expired ones. Thread-safe: each call borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/refresh_token_store.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/refresh_token_store.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/project_scoped_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -2,8 +2,8 @@
 // client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/settings_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/settings_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -1,30 +1,30 @@
 // Connects, checks the server version, creates the indexes, and wires the repositories.
-#include "adapters/store/mongo/mongo_store.hpp"
+#include <certsteward/adapters/store/mongo/mongo_store.hpp>
 
 #include <charconv>
 
-#include "adapters/store/mongo/mongo_audit_log.hpp"
-#include "adapters/store/mongo/mongo_ca_activity_log.hpp"
-#include "adapters/store/mongo/mongo_certificate_repository.hpp"
-#include "adapters/store/mongo/mongo_distribution_repository.hpp"
-#include "adapters/store/mongo/mongo_event_log.hpp"
-#include "adapters/store/mongo/mongo_idempotency_store.hpp"
-#include "adapters/store/mongo/mongo_job_log_repository.hpp"
-#include "adapters/store/mongo/mongo_job_queue.hpp"
-#include "adapters/store/mongo/mongo_leader_lock.hpp"
-#include "adapters/store/mongo/mongo_license_repository.hpp"
-#include "adapters/store/mongo/mongo_membership_repository.hpp"
-#include "adapters/store/mongo/mongo_notification_delivery_repository.hpp"
-#include "adapters/store/mongo/mongo_notification_rule_repository.hpp"
-#include "adapters/store/mongo/mongo_notification_state_repository.hpp"
-#include "adapters/store/mongo/mongo_project_repository.hpp"
-#include "adapters/store/mongo/mongo_rate_limit_counter.hpp"
-#include "adapters/store/mongo/mongo_refresh_token_store.hpp"
-#include "adapters/store/mongo/mongo_resource_repository.hpp"
-#include "adapters/store/mongo/mongo_settings_repository.hpp"
-#include "adapters/store/mongo/mongo_transactions.hpp"
-#include "adapters/store/mongo/mongo_user_repository.hpp"
-#include "adapters/store/mongo/mongo_zone_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_audit_log.hpp>
+#include <certsteward/adapters/store/mongo/mongo_ca_activity_log.hpp>
+#include <certsteward/adapters/store/mongo/mongo_certificate_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_distribution_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_event_log.hpp>
+#include <certsteward/adapters/store/mongo/mongo_idempotency_store.hpp>
+#include <certsteward/adapters/store/mongo/mongo_job_log_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_job_queue.hpp>
+#include <certsteward/adapters/store/mongo/mongo_leader_lock.hpp>
+#include <certsteward/adapters/store/mongo/mongo_license_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_membership_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_notification_delivery_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_notification_rule_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_notification_state_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_project_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_rate_limit_counter.hpp>
+#include <certsteward/adapters/store/mongo/mongo_refresh_token_store.hpp>
+#include <certsteward/adapters/store/mongo/mongo_resource_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_settings_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_transactions.hpp>
+#include <certsteward/adapters/store/mongo/mongo_user_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_zone_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 namespace {

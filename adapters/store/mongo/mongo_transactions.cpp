@@ -1,5 +1,5 @@
 // Transactions in MongoDB.
-#include "adapters/store/mongo/mongo_transactions.hpp"
+#include <certsteward/adapters/store/mongo/mongo_transactions.hpp>
 
 namespace certsteward::adapters::mongo {
 

@@ -2,8 +2,8 @@
 // each guard is a document that makes two transactions naming it conflict. Thread-safe.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/transactions.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/transactions.hpp>
 
 namespace certsteward::adapters::mongo {
 

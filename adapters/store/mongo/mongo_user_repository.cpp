@@ -1,7 +1,7 @@
 // Users in MongoDB.
-#include "adapters/store/mongo/mongo_user_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_user_repository.hpp>
 
-#include "adapters/store/mongo/mongo_documents.hpp"
+#include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
 

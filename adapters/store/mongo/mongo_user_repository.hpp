@@ -1,8 +1,8 @@
 // MongoUserRepository: users, unique by username. Thread-safe: each call borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_database.hpp"
-#include "ports/user_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_database.hpp>
+#include <certsteward/ports/user_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

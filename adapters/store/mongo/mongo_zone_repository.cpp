@@ -1,5 +1,5 @@
 // Zones in MongoDB.
-#include "adapters/store/mongo/mongo_zone_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_zone_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

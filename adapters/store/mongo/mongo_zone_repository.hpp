@@ -2,8 +2,8 @@
 // borrows a pooled client.
 #pragma once
 
-#include "adapters/store/mongo/mongo_resource_repository.hpp"
-#include "ports/zone_repository.hpp"
+#include <certsteward/adapters/store/mongo/mongo_resource_repository.hpp>
+#include <certsteward/ports/zone_repository.hpp>
 
 namespace certsteward::adapters::mongo {
 

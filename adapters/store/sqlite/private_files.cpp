@@ -1,5 +1,5 @@
 // Private store files with open(2) flags (O_EXCL, O_NOFOLLOW) and fchmod.
-#include "adapters/store/sqlite/private_files.hpp"
+#include <certsteward/adapters/store/sqlite/private_files.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "domain/result.hpp"
+#include <certsteward/domain/result.hpp>
 
 namespace certsteward::adapters::sqlite {
 

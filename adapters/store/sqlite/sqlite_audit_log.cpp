@@ -1,7 +1,7 @@
 // The audit chain in SQLite.
-#include "adapters/store/sqlite/sqlite_audit_log.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_audit_log.hpp>
 
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
 
 namespace certsteward::adapters::sqlite {
 namespace {

@@ -2,8 +2,8 @@
 // chain one after another. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/audit_log.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/audit_log.hpp>
 
 namespace certsteward::adapters::sqlite {
 

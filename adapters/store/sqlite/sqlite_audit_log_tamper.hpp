@@ -6,9 +6,9 @@
 #include <chrono>
 #include <string>
 
-#include "adapters/store/codec/json_codec.hpp"
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "domain/audit.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/domain/audit.hpp>
 
 namespace certsteward::adapters::sqlite {
 

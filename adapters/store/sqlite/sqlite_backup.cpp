@@ -1,6 +1,6 @@
 // VACUUM INTO for backups; a checked copy and rename for restores. SQLite's errors become
 // domain errors here.
-#include "adapters/store/sqlite/sqlite_backup.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_backup.hpp>
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "adapters/store/sqlite/private_files.hpp"
+#include <certsteward/adapters/store/sqlite/private_files.hpp>
 
 namespace certsteward::adapters::sqlite {
 namespace {

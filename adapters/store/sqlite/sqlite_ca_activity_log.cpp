@@ -1,5 +1,5 @@
 // CA activity in SQLite.
-#include "adapters/store/sqlite/sqlite_ca_activity_log.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_ca_activity_log.hpp>
 
 namespace certsteward::adapters::sqlite {
 namespace {

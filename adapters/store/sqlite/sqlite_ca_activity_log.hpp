@@ -2,8 +2,8 @@
 // kind; records past the retention are dropped as new ones arrive. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/ca_activity_log.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/ca_activity_log.hpp>
 
 namespace certsteward::adapters::sqlite {
 

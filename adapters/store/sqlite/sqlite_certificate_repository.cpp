@@ -1,8 +1,8 @@
 // Certificates in SQLite. List queries are built so that an index gives both the filter and the
 // order; certificates without the sort value come last, read as a second indexed range.
-#include "adapters/store/sqlite/sqlite_certificate_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_certificate_repository.hpp>
 
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
 
 namespace certsteward::adapters::sqlite {
 namespace {

@@ -2,9 +2,9 @@
 // Thread-safe (connections come from the Database).
 #pragma once
 
-#include "adapters/common/generation_memo.hpp"
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/certificate_repository.hpp"
+#include <certsteward/adapters/common/generation_memo.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/certificate_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

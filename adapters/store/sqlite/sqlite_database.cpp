@@ -1,5 +1,5 @@
 // SQLite connections, statements, transactions and error translation.
-#include "adapters/store/sqlite/sqlite_database.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
 
 #include <sqlite3.h>
 

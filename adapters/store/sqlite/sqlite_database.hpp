@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "domain/result.hpp"
-#include "domain/time.hpp"
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/time.hpp>
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -1,5 +1,5 @@
 // What the SQLite repositories of projects, users and memberships share.
-#include "adapters/store/sqlite/sqlite_documents.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_documents.hpp>
 
 namespace certsteward::adapters::sqlite {
 

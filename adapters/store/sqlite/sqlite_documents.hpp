@@ -6,9 +6,9 @@
 #include <functional>
 #include <string>
 
-#include "adapters/store/codec/json_codec.hpp"
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "domain/pagination.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/domain/pagination.hpp>
 
 namespace certsteward::adapters::sqlite {
 

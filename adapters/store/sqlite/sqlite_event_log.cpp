@@ -1,5 +1,5 @@
 // Project events in SQLite.
-#include "adapters/store/sqlite/sqlite_event_log.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_event_log.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,8 +1,8 @@
 // SqliteEventLog: project events. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/event_log.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/event_log.hpp>
 
 namespace certsteward::adapters::sqlite {
 

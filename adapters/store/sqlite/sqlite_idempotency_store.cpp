@@ -1,7 +1,7 @@
 // Idempotency records in SQLite.
-#include "adapters/store/sqlite/sqlite_idempotency_store.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_idempotency_store.hpp>
 
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -2,8 +2,8 @@
 // IMMEDIATE and drops expired records first. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/idempotency_store.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/idempotency_store.hpp>
 
 namespace certsteward::adapters::sqlite {
 

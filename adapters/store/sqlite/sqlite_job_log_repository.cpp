@@ -1,5 +1,5 @@
 // Job logs in SQLite.
-#include "adapters/store/sqlite/sqlite_job_log_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_job_log_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

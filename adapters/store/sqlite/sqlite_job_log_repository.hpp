@@ -1,8 +1,8 @@
 // SqliteJobLogRepository: job log lines in write order. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/job_log_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/job_log_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

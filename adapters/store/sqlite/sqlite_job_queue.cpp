@@ -1,7 +1,7 @@
 // Jobs in SQLite.
-#include "adapters/store/sqlite/sqlite_job_queue.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_job_queue.hpp>
 
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
 
 namespace certsteward::adapters::sqlite {
 namespace {

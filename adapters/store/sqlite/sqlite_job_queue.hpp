@@ -2,8 +2,8 @@
 // inside BEGIN IMMEDIATE, so claims are atomic across threads and processes. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/job_queue.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/job_queue.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,5 +1,5 @@
 // The leader lock in SQLite.
-#include "adapters/store/sqlite/sqlite_leader_lock.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_leader_lock.hpp>
 
 namespace certsteward::adapters::sqlite {
 

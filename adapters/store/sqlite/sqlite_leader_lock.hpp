@@ -1,8 +1,8 @@
 // SqliteLeaderLock: named leases, taken or renewed in one statement. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/leader_lock.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/leader_lock.hpp>
 
 namespace certsteward::adapters::sqlite {
 

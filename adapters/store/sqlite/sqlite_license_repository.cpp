@@ -1,7 +1,7 @@
 // The licence in SQLite.
-#include "adapters/store/sqlite/sqlite_license_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_license_repository.hpp>
 
-#include "adapters/store/codec/json_codec.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,8 +1,8 @@
 // SqliteLicenseRepository: the one licence document. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/license_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/license_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,7 +1,7 @@
 // Memberships in SQLite.
-#include "adapters/store/sqlite/sqlite_membership_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_membership_repository.hpp>
 
-#include "adapters/store/sqlite/sqlite_documents.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_documents.hpp>
 
 namespace certsteward::adapters::sqlite {
 namespace {

@@ -1,8 +1,8 @@
 // SqliteMembershipRepository: one row per (project, user). Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/membership_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/membership_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

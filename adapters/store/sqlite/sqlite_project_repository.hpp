@@ -1,8 +1,8 @@
 // SqliteProjectRepository: projects, unique by name. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/project_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/project_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

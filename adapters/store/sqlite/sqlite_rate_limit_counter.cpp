@@ -1,5 +1,5 @@
 // Rate-limit counters in SQLite.
-#include "adapters/store/sqlite/sqlite_rate_limit_counter.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_rate_limit_counter.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -2,8 +2,8 @@
 // Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/rate_limit_counter.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/rate_limit_counter.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,5 +1,5 @@
 // Refresh tokens in SQLite.
-#include "adapters/store/sqlite/sqlite_refresh_token_store.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_refresh_token_store.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -2,8 +2,8 @@
 // of concurrent consumers succeeds, across threads and processes. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/refresh_token_store.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/refresh_token_store.hpp>
 
 namespace certsteward::adapters::sqlite {
 

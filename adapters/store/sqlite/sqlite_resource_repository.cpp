@@ -1,9 +1,9 @@
 // The lookups that zones, distributions, notification rules, deliveries and states add.
-#include "adapters/store/sqlite/sqlite_resource_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_resource_repository.hpp>
 
 #include <algorithm>
 
-#include "adapters/store/codec/resource_keys.hpp"
+#include <certsteward/adapters/store/codec/resource_keys.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -7,14 +7,14 @@
 #include <optional>
 #include <string>
 
-#include "adapters/store/codec/json_codec.hpp"
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/distribution_repository.hpp"
-#include "ports/notification_delivery_repository.hpp"
-#include "ports/notification_rule_repository.hpp"
-#include "ports/notification_state_repository.hpp"
-#include "ports/project_scoped_repository.hpp"
-#include "ports/zone_repository.hpp"
+#include <certsteward/adapters/store/codec/json_codec.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/distribution_repository.hpp>
+#include <certsteward/ports/notification_delivery_repository.hpp>
+#include <certsteward/ports/notification_rule_repository.hpp>
+#include <certsteward/ports/notification_state_repository.hpp>
+#include <certsteward/ports/project_scoped_repository.hpp>
+#include <certsteward/ports/zone_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

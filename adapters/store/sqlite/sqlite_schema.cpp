@@ -1,5 +1,5 @@
 // The schema, one migration per version. Never edit a released migration: add the next one.
-#include "adapters/store/sqlite/sqlite_schema.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_schema.hpp>
 
 #include <array>
 #include <string>

@@ -1,7 +1,7 @@
 // Versioned, forward-only schema migrations of the SQLite store.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
 
 namespace certsteward::adapters::sqlite {
 

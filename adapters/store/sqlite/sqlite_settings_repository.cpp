@@ -1,5 +1,5 @@
 // Settings in SQLite.
-#include "adapters/store/sqlite/sqlite_settings_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_settings_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

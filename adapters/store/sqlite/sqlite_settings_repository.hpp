@@ -1,8 +1,8 @@
 // SqliteSettingsRepository: setting documents by key. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/settings_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/settings_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,35 +1,35 @@
 // Opens the database, migrates it, and wires the SQLite repositories into one Store.
-#include "adapters/store/sqlite/sqlite_store.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 
 #include <sys/stat.h>
 
 #include <optional>
 #include <utility>
 
-#include "adapters/store/sqlite/private_files.hpp"
-#include "adapters/store/sqlite/sqlite_audit_log.hpp"
-#include "adapters/store/sqlite/sqlite_ca_activity_log.hpp"
-#include "adapters/store/sqlite/sqlite_certificate_repository.hpp"
-#include "adapters/store/sqlite/sqlite_event_log.hpp"
-#include "adapters/store/sqlite/sqlite_idempotency_store.hpp"
-#include "adapters/store/sqlite/sqlite_job_log_repository.hpp"
-#include "adapters/store/sqlite/sqlite_job_queue.hpp"
-#include "adapters/store/sqlite/sqlite_leader_lock.hpp"
-#include "adapters/store/sqlite/sqlite_license_repository.hpp"
-#include "adapters/store/sqlite/sqlite_membership_repository.hpp"
-#include "adapters/store/sqlite/sqlite_project_repository.hpp"
-#include "adapters/store/sqlite/sqlite_rate_limit_counter.hpp"
-#include "adapters/store/sqlite/sqlite_refresh_token_store.hpp"
-#include "adapters/store/sqlite/sqlite_resource_repository.hpp"
-#include "adapters/store/sqlite/sqlite_schema.hpp"
-#include "adapters/store/sqlite/sqlite_settings_repository.hpp"
-#include "adapters/store/sqlite/sqlite_transactions.hpp"
-#include "adapters/store/sqlite/sqlite_user_repository.hpp"
-#include "ports/acme_account_repository.hpp"
-#include "ports/credential_repository.hpp"
-#include "ports/dns_credential_repository.hpp"
-#include "ports/module_config_repository.hpp"
-#include "ports/notification_channel_repository.hpp"
+#include <certsteward/adapters/store/sqlite/private_files.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_audit_log.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_ca_activity_log.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_certificate_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_event_log.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_idempotency_store.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_job_log_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_job_queue.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_leader_lock.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_license_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_membership_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_project_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_rate_limit_counter.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_refresh_token_store.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_resource_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_schema.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_settings_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_transactions.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_user_repository.hpp>
+#include <certsteward/ports/acme_account_repository.hpp>
+#include <certsteward/ports/credential_repository.hpp>
+#include <certsteward/ports/dns_credential_repository.hpp>
+#include <certsteward/ports/module_config_repository.hpp>
+#include <certsteward/ports/notification_channel_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 namespace {

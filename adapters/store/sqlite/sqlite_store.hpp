@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "ports/store.hpp"
+#include <certsteward/ports/store.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,5 +1,5 @@
 // Transactions in SQLite.
-#include "adapters/store/sqlite/sqlite_transactions.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_transactions.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -3,8 +3,8 @@
 // nothing more. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/transactions.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/transactions.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,8 +1,8 @@
 // SqliteUserRepository: users, unique by username. Thread-safe.
 #pragma once
 
-#include "adapters/store/sqlite/sqlite_database.hpp"
-#include "ports/user_repository.hpp"
+#include <certsteward/adapters/store/sqlite/sqlite_database.hpp>
+#include <certsteward/ports/user_repository.hpp>
 
 namespace certsteward::adapters::sqlite {
 

@@ -1,0 +1,326 @@
+// Certificate use cases.
+#include <certsteward/services/certificate_service.hpp>
+
+#include <algorithm>
+
+#include <certsteward/domain/license.hpp>
+
+namespace certsteward::services {
+
+domain::Result<QueuedCertificate> CertificateService::create(const Principal& who,
+                                                             const RequestContext& ctx,
+                                                             const domain::Id& projectId,
+                                                             CertificateRequest request) {
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  const domain::Timestamp now = p_.clock.now();
+  domain::Certificate cert;
+  cert.id = p_.ids.next();
+  cert.project_id = projectId;
+  cert.common_name = std::move(request.common_name);
+  cert.sans = std::move(request.sans);
+  if (std::find(cert.sans.begin(), cert.sans.end(), cert.common_name) == cert.sans.end()) {
+    cert.sans.insert(cert.sans.begin(), cert.common_name);
+  }
+  cert.key_type = request.key_type;
+  cert.renewal_threshold_days = request.renewal_threshold_days;
+  cert.auto_renew = request.auto_renew;
+  cert.acme_account_id = request.acme_account_id;
+  cert.status = domain::CertificateStatus::issuing;
+  cert.created_at = now;
+  cert.updated_at = now;
+  if (auto s = validateNewCertificate(cert); !s) return s.error();
+  domain::Job job =
+      newJob(p_.ids.next(), projectId, domain::JobType::issue_certificate, now, jobPolicy_);
+  job.certificate_id = cert.id;
+  std::optional<domain::Job> queuedJob;
+  const domain::Status done = work_.inProject(
+      projectId,
+      [&]() -> domain::Status {
+        if (cert.acme_account_id) {
+          if (auto account = p_.acmeAccounts.get(projectId, *cert.acme_account_id); !account) {
+            if (account.error().code != domain::ErrorCode::not_found) return account.error();
+            return makeError(domain::ErrorCode::invalid_argument,
+                             "acme_account_id must name an ACME account of this project");
+          }
+        }
+        // The licence caps issuance (never renewal). Counted over all projects, inside the
+        // transaction that inserts, under the licence guard.
+        auto license = p_.license.get();
+        if (!license) return license.error();
+        auto existing = p_.certificates.countAll();
+        if (!existing) return existing.error();
+        if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s;
+        // Every name must be one a challenge can be answered for (today: DNS-01 in a zone of the
+        // project); refused here rather than failing later inside the job.
+        for (const auto& name : cert.sans) {
+          auto zone = p_.zones.findForName(projectId, name);
+          if (!zone) return zone.error();
+          if (!*zone) {
+            domain::Error e =
+                makeError(domain::ErrorCode::invalid_argument,
+                          "no configured challenge method can serve " + name +
+                              ": no zone of this project covers it (add its zone first)",
+                          "NAME_NOT_SERVED");
+            e.references = {"sans"};
+            return e;
+          }
+        }
+        if (auto s = p_.certificates.create(cert); !s) return s;
+        auto queued = p_.jobs.enqueue(job);
+        if (!queued) return queued.error();
+        queuedJob = std::move(queued->job);
+        return audit_.record(&who, ctx, "certificate.create", "certificate", cert.id, projectId,
+                             cert.common_name);
+      },
+      {kLicenseGuard});
+  if (!done) return done.error();
+  cert.version = 1;
+  return QueuedCertificate{std::move(cert), std::move(*queuedJob)};
+}
+
+domain::Result<domain::Page<domain::Certificate>> CertificateService::list(
+    const Principal& who, const domain::Id& projectId, const ports::CertificateFilter& filter,
+    const domain::PageRequest& page) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.certificates.list(projectId, filter, page);
+}
+
+domain::Result<CertificateSummary> CertificateService::summary(const Principal& who,
+                                                               const domain::Id& projectId) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  const auto count = [&](const ports::CertificateFilter& filter) {
+    return p_.certificates.countMatching(projectId, filter);
+  };
+  const auto expiringBefore = [&](domain::Timestamp at) {
+    ports::CertificateFilter filter;
+    filter.expires_before = at;
+    return count(filter);
+  };
+  CertificateSummary out;
+  for (const auto status :
+       {domain::CertificateStatus::issuing, domain::CertificateStatus::active,
+        domain::CertificateStatus::renewal_pending, domain::CertificateStatus::renewal_in_progress,
+        domain::CertificateStatus::renewal_failed}) {
+    ports::CertificateFilter filter;
+    filter.statuses = {status};
+    auto n = count(filter);
+    if (!n) return n.error();
+    out.by_status[status] = *n;
+    out.total += *n;
+  }
+  const domain::Timestamp now = p_.clock.now();
+  auto expired = expiringBefore(now);
+  if (!expired) return expired.error();
+  out.expired = *expired;
+  for (const int days : {7, 14, 30}) {
+    auto n = expiringBefore(now + std::chrono::days{days});
+    if (!n) return n.error();
+    out.expiring_within.emplace_back(days, *n);
+  }
+  std::int64_t before = out.expired;
+  for (int week = 1; week <= CertificateSummary::kWeeks; ++week) {
+    auto n = expiringBefore(now + std::chrono::days{7 * week});
+    if (!n) return n.error();
+    // Separate reads: a renewal between two of them must not make a week negative.
+    out.expiring_by_week.push_back(std::max<std::int64_t>(0, *n - before));
+    before = std::max(before, *n);
+  }
+  return out;
+}
+
+domain::Result<std::int64_t> CertificateService::generation(const Principal& who,
+                                                            const domain::Id& projectId) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.certificates.generation(projectId);
+}
+
+domain::Result<domain::Certificate> CertificateService::get(const Principal& who,
+                                                            const domain::Id& projectId,
+                                                            const domain::Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  return p_.certificates.get(projectId, id);
+}
+
+domain::Status checkExportPassword(const std::string& password) {
+  if (password.size() < 8 || password.size() > 1024) {
+    return makeError(domain::ErrorCode::invalid_argument,
+                     "password (8 to 1024 characters) is required to export the private key",
+                     domain::kMalformed);
+  }
+  // PKCS#12 reads it as a C string.
+  for (const char ch : password) {
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+      return makeError(domain::ErrorCode::invalid_argument,
+                       "password must not contain control characters", domain::kMalformed);
+    }
+  }
+  return {};
+}
+
+domain::Result<CertificateMaterial> CertificateService::material(const Principal& who,
+                                                                 const RequestContext& ctx,
+                                                                 const domain::Id& projectId,
+                                                                 const domain::Id& id,
+                                                                 const MaterialRequest& request) {
+  const bool withPrivateKey = request.key != KeyExport::none;
+  if (withPrivateKey) {
+    if (auto s = checkExportPassword(request.password); !s) return s.error();
+  }
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  auto cert = p_.certificates.get(projectId, id);
+  if (!cert) return cert.error();
+  if (withPrivateKey) {
+    if (auto s = access_.check(who, Action::export_private_key, projectId); !s) return s.error();
+  }
+  if (cert->certificate_pem.empty()) {
+    return makeError(domain::ErrorCode::failed_precondition,
+                     "the certificate has not been issued yet (status " +
+                         std::string(nameOf(cert->status)) + ")");
+  }
+  CertificateMaterial out{cert->common_name, cert->certificate_pem, cert->chain_pem, {}, {}};
+  if (!withPrivateKey) return out;
+  if (p_.bundles == nullptr) {
+    return makeError(domain::ErrorCode::failed_precondition,
+                     "this build cannot export private keys");
+  }
+  if (cert->private_key_sealed.empty()) {
+    return makeError(domain::ErrorCode::failed_precondition, "no private key is stored for it");
+  }
+  auto key = p_.secrets.open(cert->private_key_sealed);
+  if (!key) {  // the store's fault, not the caller's: never a 4xx, never the detail
+    return makeError(domain::ErrorCode::internal, "the stored private key cannot be decrypted");
+  }
+  auto packed = request.key == KeyExport::pkcs12
+                    ? p_.bundles->pkcs12(*key, cert->certificate_pem, cert->chain_pem,
+                                         request.password, cert->common_name)
+                    : p_.bundles->encryptedPrivateKeyPem(*key, request.password);
+  if (!packed) return packed.error();
+  // No key leaves without its audit entry.
+  if (auto s = audit_.record(&who, ctx, "certificate.private_key_export", "certificate", id,
+                             projectId, cert->common_name);
+      !s) {
+    return s.error();
+  }
+  (request.key == KeyExport::pkcs12 ? out.pkcs12 : out.encrypted_private_key_pem) =
+      std::move(*packed);
+  return out;
+}
+
+domain::Status CertificateService::remove(const Principal& who, const RequestContext& ctx,
+                                          const domain::Id& projectId, const domain::Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s;  // 404 first
+  auto cert = p_.certificates.get(projectId, id);
+  if (!cert) return cert.error();
+  if (auto s = access_.check(who, Action::delete_certificates, projectId); !s) return s;
+  return work_.inProject(projectId, [&]() -> domain::Status {
+    auto distributions = p_.distributions.listForCertificate(projectId, id);
+    if (!distributions) return distributions.error();
+    if (!distributions->empty()) {
+      domain::Error e = makeError(
+          domain::ErrorCode::conflict,
+          "the certificate still has " + std::to_string(distributions->size()) + " distribution(s)",
+          "DEPENDENCY_CONFLICT");
+      for (const auto& d : *distributions)
+        e.references.push_back("distribution " + d.id);
+      return e;
+    }
+    if (auto s = p_.certificates.remove(projectId, id); !s) return s;
+    if (auto s = audit_.record(&who, ctx, "certificate.delete", "certificate", id, projectId,
+                               cert->common_name);
+        !s) {
+      return s;
+    }
+    return cancelJobsOf(who, ctx, projectId, id);
+  });
+}
+
+domain::Status CertificateService::cancelJobsOf(const Principal& who, const RequestContext& ctx,
+                                                const domain::Id& projectId,
+                                                const domain::Id& certificateId) {
+  // Its issuance and renewal work ends with it: waiting or failed jobs are cancelled now, a
+  // running one is asked to stop at its next step (the heartbeat sees the request).
+  const domain::JobContext now{p_.clock.now(), "", "", jobPolicy_};
+  for (const auto status :
+       {domain::JobStatus::pending, domain::JobStatus::failed, domain::JobStatus::active}) {
+    for (const auto type :
+         {domain::JobType::issue_certificate, domain::JobType::renew_certificate}) {
+      ports::JobFilter filter;
+      filter.status = status;
+      filter.type = type;
+      filter.certificate_id = certificateId;
+      // Each pass cancels what it finds (pending and failed jobs leave the filter); bounded.
+      for (int pass = 0; pass < 100; ++pass) {
+        auto found = p_.jobs.list(projectId, filter, domain::PageRequest{1, 100});
+        if (!found) return found.error();
+        std::size_t changed = 0;
+        for (const auto& job : found->items) {
+          if (job.cancel_requested) continue;
+          auto applied = p_.jobs.apply(job.id, domain::JobEvent::cancel, now);
+          if (!applied) {
+            // It ended or changed meanwhile (completed, claimed by another worker): nothing to
+            // cancel now; a running one stops when it finds its certificate gone.
+            const auto code = applied.error().code;
+            if (code == domain::ErrorCode::failed_precondition ||
+                code == domain::ErrorCode::conflict || code == domain::ErrorCode::not_found) {
+              continue;
+            }
+            return applied.error();
+          }
+          ++changed;
+          if (auto s = audit_.record(&who, ctx, "job.cancel", "job", job.id, projectId,
+                                     "the certificate " + certificateId + " was deleted");
+              !s) {
+            return s;
+          }
+        }
+        if (changed == 0 || status == domain::JobStatus::active) break;
+      }
+    }
+  }
+  return {};
+}
+
+domain::Result<QueuedCertificate> CertificateService::renew(const Principal& who,
+                                                            const RequestContext& ctx,
+                                                            const domain::Id& projectId,
+                                                            const domain::Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  for (int attempt = 0; attempt < 5; ++attempt) {  // re-read on a concurrent update
+    auto cert = p_.certificates.get(projectId, id);
+    if (!cert) return cert.error();
+    const domain::Timestamp now = p_.clock.now();
+    const std::string key = renewalIdempotencyKey(*cert);
+    if (auto applied =
+            applyCertificateEvent(*cert, domain::CertificateEvent::manual_renew,
+                                  domain::CertificateContext{now, "", {}, {}, false, {}});
+        !applied) {
+      return makeError(
+          domain::ErrorCode::failed_precondition,
+          "the certificate cannot be renewed now: it is " + std::string(nameOf(cert->status)));
+    }
+    domain::Job job =
+        newJob(p_.ids.next(), projectId, domain::JobType::renew_certificate, now, jobPolicy_);
+    job.certificate_id = id;
+    job.idempotency_key = key;
+    std::optional<QueuedCertificate> out;
+    // The status change, the renewal job and the audit entry together: never a certificate
+    // waiting for a renewal job that does not exist.
+    const domain::Status done = work_.inProject(projectId, [&]() -> domain::Status {
+      auto stored = p_.certificates.update(*cert);
+      if (!stored) return stored.error();
+      auto queued = p_.jobs.enqueue(job);
+      if (!queued) return queued.error();
+      out = QueuedCertificate{std::move(*stored), std::move(queued->job)};
+      return audit_.record(&who, ctx, "certificate.renew", "certificate", id, projectId);
+    });
+    if (!done) {
+      if (done.error().code == domain::ErrorCode::conflict) continue;
+      return done.error();
+    }
+    return std::move(*out);
+  }
+  return makeError(domain::ErrorCode::unavailable, "the certificate is changing; try again");
+}
+
+}  // namespace certsteward::services

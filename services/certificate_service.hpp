@@ -1,0 +1,140 @@
+// CertificateService: the certificate use cases of the API — create (licence cap, then an
+// issue_certificate job), list, get, delete, manual renew — under the role matrix, audited.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/ports/acme_account_repository.hpp>
+#include <certsteward/ports/certificate_repository.hpp>
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/distribution_repository.hpp>
+#include <certsteward/ports/id_generator.hpp>
+#include <certsteward/ports/job_queue.hpp>
+#include <certsteward/ports/key_bundles.hpp>
+#include <certsteward/ports/license_repository.hpp>
+#include <certsteward/ports/secret_box.hpp>
+#include <certsteward/ports/zone_repository.hpp>
+#include <certsteward/services/access_control.hpp>
+#include <certsteward/services/audit_service.hpp>
+#include <certsteward/services/unit_of_work.hpp>
+
+namespace certsteward::services {
+
+struct CertificateRequest {
+  std::string common_name;
+  std::vector<std::string> sans;  // common_name is added when missing
+  domain::KeyType key_type = domain::KeyType::ecdsa_p256;
+  int renewal_threshold_days = 30;
+  bool auto_renew = true;
+  std::optional<domain::Id> acme_account_id;
+};
+
+// How a download carries the private key: not at all, or encrypted under a password the caller
+// chose (a PKCS#8 PEM, or a PKCS#12 file with the leaf and the chain).
+enum class KeyExport { none, encrypted_pem, pkcs12 };
+
+struct MaterialRequest {
+  KeyExport key = KeyExport::none;
+  std::string password;  // with a key: 8 to 1024 characters, no control characters
+};
+
+// What a download carries: always the public material; the private key only encrypted, only
+// when it was asked for, and only to a project admin. The key in clear never leaves the service.
+struct CertificateMaterial {
+  std::string common_name;
+  std::string certificate_pem;            // leaf
+  std::string chain_pem;                  // intermediates, may be empty
+  std::string encrypted_private_key_pem;  // KeyExport::encrypted_pem
+  std::string pkcs12;                     // KeyExport::pkcs12 (DER)
+};
+
+// The password rule of a key export. invalid_argument naming what is wrong.
+domain::Status checkExportPassword(const std::string& password);
+
+// What a dashboard shows of a project's certificates, counted by the store (never by reading
+// them all).
+struct CertificateSummary {
+  static constexpr int kWeeks = 13;  // the expiry outlook: the next 91 days, week by week
+  std::int64_t total = 0;
+  std::map<domain::CertificateStatus, std::int64_t> by_status;  // every status, 0 included
+  std::int64_t expired = 0;                                   // issued and already past expires_at
+  std::vector<std::pair<int, std::int64_t>> expiring_within;  // (7|14|30 days, how many),
+                                                              // expired ones included
+  std::vector<std::int64_t> expiring_by_week;  // kWeeks counts: expiring in [now+7i, now+7i+7)
+};
+
+struct QueuedCertificate {
+  domain::Certificate certificate;
+  domain::Job job;
+};
+
+class CertificateService {
+ public:
+  struct Ports {
+    ports::CertificateRepository& certificates;
+    ports::JobQueue& jobs;
+    ports::DistributionRepository& distributions;
+    ports::LicenseRepository& license;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
+    const ports::SecretBox& secrets;
+    const ports::AcmeAccountRepository& acmeAccounts;
+    // Which names a challenge method can serve: today a zone of the project covering the name.
+    const ports::ZoneRepository& zones;
+    const ports::KeyBundles* bundles = nullptr;  // encrypts exported keys (none: no key export)
+  };
+  // `jobs`: the attempts and backoff of the jobs it queues.
+  CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,
+                     AuditService& audit, domain::JobPolicy jobs = {})
+      : p_(ports), work_(work), access_(access), audit_(audit), jobPolicy_(jobs) {}
+
+  // invalid_argument for bad names or numbers, an acme_account_id that is not an ACME account
+  // of this project, or a name no configured challenge method can serve (no zone of the project
+  // covers it: the error names it); resource_exhausted/LICENSE_LIMIT at the cap (checked first).
+  // The certificate, its issue job and its audit entry are written in one transaction, with the
+  // licence count checked inside it (no two creates can both take the last free place).
+  domain::Result<QueuedCertificate> create(const Principal& who, const RequestContext& ctx,
+                                           const domain::Id& projectId, CertificateRequest request);
+  domain::Result<domain::Page<domain::Certificate>> list(const Principal& who,
+                                                         const domain::Id& projectId,
+                                                         const ports::CertificateFilter& filter,
+                                                         const domain::PageRequest& page);
+  // The project's certificate generation (CertificateRepository::generation), for callers that
+  // keep derived views such as rendered list pages.
+  domain::Result<std::int64_t> generation(const Principal& who, const domain::Id& projectId);
+  // Counts by status, expired, expiring within 7/14/30 days and the expiry outlook by week.
+  domain::Result<CertificateSummary> summary(const Principal& who, const domain::Id& projectId);
+  domain::Result<domain::Certificate> get(const Principal& who, const domain::Id& projectId,
+                                          const domain::Id& id);
+  // conflict/DEPENDENCY_CONFLICT while distributions refer to it. In the same transaction its
+  // pending and failed issuance and renewal jobs are cancelled and a running one is asked to
+  // stop at its next step, each audited (job.cancel).
+  domain::Status remove(const Principal& who, const RequestContext& ctx,
+                        const domain::Id& projectId, const domain::Id& id);
+  // The issued material for a download. invalid_argument for a key export's password that breaks
+  // the rule (checked first); failed_precondition (409) while nothing has been issued yet. With
+  // a key the caller must be a project admin, and the export is audited
+  // (`certificate.private_key_export`); failed_precondition when this build has no KeyBundles.
+  domain::Result<CertificateMaterial> material(const Principal& who, const RequestContext& ctx,
+                                               const domain::Id& projectId, const domain::Id& id,
+                                               const MaterialRequest& request = {});
+  // failed_precondition (409) while issuing or a renewal is queued or running.
+  domain::Result<QueuedCertificate> renew(const Principal& who, const RequestContext& ctx,
+                                          const domain::Id& projectId, const domain::Id& id);
+
+ private:
+  domain::Status cancelJobsOf(const Principal& who, const RequestContext& ctx,
+                              const domain::Id& projectId, const domain::Id& certificateId);
+
+  Ports p_;
+  UnitOfWork& work_;
+  const AccessControl& access_;
+  AuditService& audit_;
+  domain::JobPolicy jobPolicy_;
+};
+
+}  // namespace certsteward::services

@@ -1,0 +1,50 @@
+// Each configuration resource wired to its rules.
+#include <certsteward/services/configuration_services.hpp>
+
+#include <certsteward/domain/notification_settings.hpp>
+#include <certsteward/services/resource_rules.hpp>
+
+namespace certsteward::services {
+
+ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
+                                             const AccessControl& access, AuditService& audit,
+                                             domain::DistributionPolicy distribution)
+    : p_(ports),
+      distribution_(std::move(distribution)),
+      acmeAccounts(p_.acmeAccounts, p_.secrets, p_.ids, p_.clock, work, access, audit,
+                   {"acme_account", &domain::AcmeAccount::eab_hmac_sealed, checkAcmeAccount, {}}),
+      dnsCredentials(p_.dnsCredentials, p_.secrets, p_.ids, p_.clock, work, access, audit,
+                     {"dns_credential", &domain::DnsCredential::secret_sealed, checkDnsCredential,
+                      [this](const domain::DnsCredential& d) { return zonesUsing(d, p_.zones); }}),
+      zones(p_.zones, p_.secrets, p_.ids, p_.clock, work, access, audit,
+            {"zone",
+             nullptr,
+             [this](const domain::Zone& z) { return checkZone(z, p_.dnsCredentials); },
+             {}}),
+      credentials(
+          p_.credentials, p_.secrets, p_.ids, p_.clock, work, access, audit,
+          {"credential", &domain::Credential::secret_sealed, checkCredential,
+           [this](const domain::Credential& c) { return modulesUsing(c, p_.moduleConfigs); }}),
+      channels(p_.channels, p_.secrets, p_.ids, p_.clock, work, access, audit,
+               {"notification_channel",
+                &domain::NotificationChannel::secret_sealed,
+                checkNotificationChannel,
+                {},
+                domain::checkChannelSecret}),
+      rules(p_.rules, p_.secrets, p_.ids, p_.clock, work, access, audit,
+            {"notification_rule",
+             nullptr,
+             [this](const domain::NotificationRule& r) {
+               return checkNotificationRule(r, p_.channels);
+             },
+             {}}),
+      modules(p_.moduleConfigs, p_.secrets, p_.ids, p_.clock, work, access, audit,
+              {"module_config", nullptr,
+               [this](const domain::ModuleConfig& m) {
+                 return checkModuleConfig(m, p_.credentials, distribution_);
+               },
+               [this](const domain::ModuleConfig& m) {
+                 return distributionsUsing(m, p_.distributions);
+               }}) {}
+
+}  // namespace certsteward::services

@@ -1,0 +1,87 @@
+// IssuanceJobHandler: the issue_certificate and renew_certificate jobs. It orders the
+// certificate from the Issuer through the project's ACME account, proving control through the
+// project's DNS zones; stores it sealed and moves the certificate through its table
+// (docs/architecture.md); queues a cleanup_dns job for each challenge record whose removal
+// failed and a distribution job when the certificate has distributions. With a
+// CaActivityRecorder, a rate limit the CA announced holds back orders for its domains.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/job.hpp>
+#include <certsteward/ports/acme_account_repository.hpp>
+#include <certsteward/ports/background.hpp>
+#include <certsteward/ports/certificate_repository.hpp>
+#include <certsteward/ports/clock.hpp>
+#include <certsteward/ports/distribution_repository.hpp>
+#include <certsteward/ports/dns_credential_repository.hpp>
+#include <certsteward/ports/dns_provider_factory.hpp>
+#include <certsteward/ports/id_generator.hpp>
+#include <certsteward/ports/issuer.hpp>
+#include <certsteward/ports/job_queue.hpp>
+#include <certsteward/ports/metrics.hpp>
+#include <certsteward/ports/notifier.hpp>
+#include <certsteward/ports/secret_box.hpp>
+#include <certsteward/ports/zone_repository.hpp>
+#include <certsteward/services/ca_activity_recorder.hpp>
+#include <certsteward/services/job_handler.hpp>
+
+namespace certsteward::services {
+
+class IssuanceJobHandler : public JobHandler {
+ public:
+  struct Ports {
+    ports::CertificateRepository& certificates;
+    ports::AcmeAccountRepository& accounts;
+    ports::ZoneRepository& zones;
+    ports::DnsCredentialRepository& dnsCredentials;
+    ports::DnsProviderFactory& dnsProviders;
+    ports::Issuer& issuer;
+    const ports::SecretBox& secrets;
+    const ports::Clock& clock;
+    ports::Background& background;  // DNS propagation checks side by side
+    ports::Notifier& notifier;      // cert.issued, cert.renewed, cert.renewal_failed
+    ports::JobQueue& jobs;          // the clean-up and distribution jobs it queues
+    ports::IdGenerator& ids;
+    ports::Metrics* metrics = nullptr;  // issuance latency, from queued to stored (optional)
+    // distribution_pending after issuance (none: certificates are never pending).
+    ports::DistributionRepository* distributions = nullptr;
+    CaActivityRecorder* caActivity = nullptr;  // CA quotas (none: not counted)
+  };
+  // `policy`: the jobs it queues.
+  IssuanceJobHandler(Ports ports, domain::JobPolicy policy) : p_(ports), policy_(policy) {}
+
+  std::vector<domain::JobType> types() const override {
+    return {domain::JobType::issue_certificate, domain::JobType::renew_certificate};
+  }
+  // The certificate issued or renewed and stored, or the reason it was not. Deferred while a
+  // CA's rate limit holds.
+  domain::Status attempt(const domain::Job& job, const domain::StopSignal& stop, const Log& log,
+                         AttemptNotes& notes) override;
+  // The certificate records the failure (attempt_failed; attempts_exhausted once dead).
+  void attemptFailed(const domain::Job& job, const std::string& error, const Log& log) override;
+  // A job that went dead with its worker: attempts_exhausted.
+  void abandoned(const domain::Job& job, const Log& log) override;
+  // The certificate and its variables.
+  JobFailureSubject failureSubject(const domain::Job& job) const override;
+
+ private:
+  // Applies a certificate event with compare-and-set retries, storing `issued`'s material.
+  domain::Status certificateEvent(const domain::Job& job, domain::CertificateEvent event,
+                                  const domain::CertificateContext& ctx, const Log& log,
+                                  const domain::Certificate* issued = nullptr);
+  // Queues a cleanup_dns job (a child of `job`) for each record whose removal failed.
+  void queueCleanups(const domain::Job& job,
+                     const std::vector<std::pair<ports::TxtRecord, std::string>>& failed,
+                     const Log& log);
+  // Queues the delivery of the certificate just stored.
+  void queueDistribution(const domain::Job& job, const domain::Id& certificateId, const Log& log);
+
+  Ports p_;
+  domain::JobPolicy policy_;
+};
+
+}  // namespace certsteward::services

@@ -1,0 +1,139 @@
+#include <certsteward/services/scheduler.hpp>
+
+namespace certsteward::services {
+
+domain::Result<bool> Scheduler::lead(const std::string& instance) {
+  return p_.lock.tryAcquire(kLockName, instance, p_.clock.now(), options_.leader_ttl);
+}
+
+domain::Status Scheduler::resign(const std::string& instance) {
+  return p_.lock.release(kLockName, instance);
+}
+
+domain::Result<SweepReport> Scheduler::sweep() {
+  SweepReport report;
+  for (std::int64_t round = 0; round < options_.max_batches; ++round) {
+    const domain::Timestamp now = p_.clock.now();
+    auto due = p_.certificates.dueForRenewal(now, options_.batch);
+    if (!due) return due.error();
+    std::int64_t progressed = 0;
+    for (auto& cert : *due) {
+      ++report.due;
+      // The job first (idempotent by key), then the certificate: a crash in between leaves a
+      // queued job and a certificate the next sweep moves, never a pending certificate
+      // without a job.
+      domain::Job job = newJob(p_.ids.next(), cert.project_id, domain::JobType::renew_certificate,
+                               now, options_.policy);
+      job.certificate_id = cert.id;
+      job.idempotency_key = renewalIdempotencyKey(cert);
+      auto queued = p_.jobs.enqueue(job);
+      if (!queued) return queued.error();
+      if (queued->created) ++report.enqueued;
+      if (!applyCertificateEvent(cert, domain::CertificateEvent::scheduled_renew,
+                                 domain::CertificateContext{now, "", {}, {}, false, {}})) {
+        ++report.skipped;
+        continue;
+      }
+      cert.updated_at = now;
+      if (auto stored = p_.certificates.update(cert); !stored) {
+        if (stored.error().code != domain::ErrorCode::conflict) return stored.error();
+        ++report.skipped;
+        continue;
+      }
+      ++progressed;
+    }
+    // A short batch was the last; a batch where nothing moved would come back the same.
+    if (static_cast<std::int64_t>(due->size()) < options_.batch || progressed == 0) break;
+  }
+  if (auto s = queueExpiryChecks(report); !s) return s.error();
+  if (auto s = queueStaleDistributions(report); !s) return s.error();
+  if (auto s = queueDigests(report); !s) return s.error();
+  return report;
+}
+
+domain::Status Scheduler::queueStaleDistributions(SweepReport& report) {
+  const domain::Timestamp now = p_.clock.now();
+  auto stale = p_.certificates.distributionPendingSince(now - options_.stale_distribution_after,
+                                                        options_.batch);
+  if (!stale) return stale.error();
+  for (const auto& cert : *stale) {
+    const std::string key = distributionIdempotencyKey(cert);
+    // A distribution of this very version that went dead or was cancelled waits for a person
+    // (retry); the sweep does not start it over every hour.
+    ports::JobFilter filter;
+    filter.type = domain::JobType::distribution_execute;
+    filter.certificate_id = cert.id;
+    auto latest = p_.jobs.list(cert.project_id, filter, domain::PageRequest{1, 1});
+    if (!latest) return latest.error();
+    if (!latest->items.empty() && latest->items.front().idempotency_key == key &&
+        (latest->items.front().status == domain::JobStatus::dead ||
+         latest->items.front().status == domain::JobStatus::cancelled)) {
+      continue;
+    }
+    domain::Job job = newJob(p_.ids.next(), cert.project_id, domain::JobType::distribution_execute,
+                             now, options_.policy);
+    job.certificate_id = cert.id;
+    job.idempotency_key = key;
+    auto queued = p_.jobs.enqueue(job);
+    if (!queued) return queued.error();
+    if (queued->created) ++report.distributions;
+  }
+  return {};
+}
+
+domain::Status Scheduler::queueExpiryChecks(SweepReport& report) {
+  const domain::Timestamp now = p_.clock.now();
+  const std::string today = domain::formatTimestamp(now).substr(0, 10);  // YYYY-MM-DD (UTC)
+  auto done = p_.settings.get(kExpiryCheckDay);
+  if (!done) return done.error();
+  if (*done && (*done)->value == today) return {};
+  // Every project, page by page; the key makes a second leader's (or a retried sweep's) jobs
+  // for the same day collapse into the first while they are unfinished.
+  for (std::int64_t page = 1;; ++page) {
+    auto projects = p_.projects.list(domain::PageRequest{page, options_.batch});
+    if (!projects) return projects.error();
+    for (const auto& project : projects->items) {
+      domain::Job job = newJob(p_.ids.next(), project.id,
+                               domain::JobType::certificate_expiration_check, now, options_.policy);
+      job.idempotency_key = "expiry-check:" + project.id + ":" + today;
+      auto queued = p_.jobs.enqueue(job);
+      if (!queued) return queued.error();
+      if (queued->created) ++report.expiry_checks;
+    }
+    if (page * options_.batch >= projects->total || projects->items.empty()) break;
+  }
+  return p_.settings.put(domain::Setting{kExpiryCheckDay, today, now});
+}
+
+domain::Status Scheduler::queueDigests(SweepReport& report) {
+  if (p_.rules == nullptr || p_.notifications == nullptr) return {};
+  // One project's failure does not hold back the others' digests; the first is reported.
+  domain::Status first;
+  for (std::int64_t page = 1;; ++page) {
+    auto projects = p_.projects.list(domain::PageRequest{page, options_.batch});
+    if (!projects) return projects.error();
+    for (const auto& project : projects->items) {
+      for (std::int64_t rulePage = 1; rulePage <= 100; ++rulePage) {
+        auto rules = p_.rules->list(project.id, domain::PageRequest{rulePage, 100});
+        if (!rules) {
+          if (first) first = rules.error();
+          break;
+        }
+        for (const auto& rule : rules->items) {
+          if (!rule.enabled) continue;  // (mode each: only what a digest mode left held)
+          auto queued = p_.notifications->digestIfDue(rule);
+          if (!queued) {
+            if (first) first = queued.error();
+            continue;
+          }
+          report.digests += *queued;
+        }
+        if (rulePage * 100 >= rules->total || rules->items.empty()) break;
+      }
+    }
+    if (page * options_.batch >= projects->total || projects->items.empty()) break;
+  }
+  return first;
+}
+
+}  // namespace certsteward::services
