@@ -55,6 +55,7 @@
 #include <certsteward/services/auth_service.hpp>
 #include <certsteward/services/ca_provider_service.hpp>
 #include <certsteward/services/ca_quota_service.hpp>
+#include <certsteward/services/catalog_service.hpp>
 #include <certsteward/services/certificate_service.hpp>
 #include <certsteward/services/configuration_services.hpp>
 #include <certsteward/services/directory_login.hpp>
@@ -222,7 +223,8 @@ struct Application::Parts {
              monitoring,
              clock,
              metrics,
-             caProviders},
+             caProviders,
+             catalog},
             {c.secure_cookies, c.refresh_token_ttl, accessLog(c)}) {}
 
   Config config;
@@ -315,6 +317,7 @@ struct Application::Parts {
   services::IdempotencyService idempotency{{store->idempotency(), fingerprintMac, clock}, access};
   services::MonitoringService monitoring{*store, clock};
   services::CaProviderService caProviders{{issuer, dnsProviders}, access};
+  services::CatalogService catalog{access};
   adapters::rest::Api api;
   adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;

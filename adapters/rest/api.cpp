@@ -110,6 +110,7 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addDistributionRoutes();
   addNotificationRoutes();
   addSettingsRoutes();
+  addCatalogRoutes();
 }
 
 http::HttpApplication Api::application(Fallback otherPaths) {

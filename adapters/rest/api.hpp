@@ -16,6 +16,7 @@
 #include <certsteward/services/auth_service.hpp>
 #include <certsteward/services/ca_provider_service.hpp>
 #include <certsteward/services/ca_quota_service.hpp>
+#include <certsteward/services/catalog_service.hpp>
 #include <certsteward/services/certificate_service.hpp>
 #include <certsteward/services/directory_login.hpp>
 #include <certsteward/services/distribution_service.hpp>
@@ -70,6 +71,7 @@ struct ApiServices {
   const ports::Clock& clock;                  // "now" of rendered views
   ports::Metrics& metrics;  // counts requests; its exposition answers GET /metrics
   const services::CaProviderService& caProviders;  // GET /ca-providers
+  const services::CatalogService& catalog;         // GET /catalog
 };
 
 // One answered API request, for the access log: never a body, a header value or a token.
@@ -129,6 +131,7 @@ class Api {
   void addDistributionRoutes();
   void addNotificationRoutes();
   void addSettingsRoutes();
+  void addCatalogRoutes();
 
   ApiServices s_;
   ApiOptions options_;

@@ -443,6 +443,13 @@ try {
   await call('POST', '/api/v1/license/activate', [409, 422], { token: owner, body: { license_key: 'not-a-licence' } });
   await call('POST', '/api/v1/license/activate', 400, { token: owner, body: {} });
   await call('GET', '/api/v1/ca-providers', 200, { token: viewer });
+  const catalog = await call('GET', '/api/v1/catalog', 200, { token: viewer });
+  const kinds = (catalog.json?.event_kinds ?? []).map((k) => k.name);
+  const documented = doc.components.schemas.EventKind.enum;
+  if (kinds.length !== documented.length || documented.some((k) => !kinds.includes(k))) {
+    failures.push(`GET /api/v1/catalog: event kinds ${kinds.join(',')} are not the documented ${documented.join(',')}`);
+  }
+  await call('GET', '/api/v1/catalog', 401);
   await call('GET', '/api/v1/settings/ldap', 200, { token: owner });
   await call('POST', '/api/v1/settings/ldap/test', 409, { token: owner });
   await call('PUT', '/api/v1/settings/ldap', 200, { token: owner, body: { host: '127.0.0.1', port: 1, security: 'none', base_dn: 'dc=example,dc=test', group_base_dn: 'ou=groups,dc=example,dc=test', group_mappings: [{ group_dn: 'cn=ops,dc=example,dc=test', org_role: 'operator' }], connect_timeout_seconds: 2 } });

@@ -4,6 +4,7 @@
 // channel test and deliveries). Secrets are write-only: the API says whether one is set.
 import { useState } from "preact/hooks";
 import { rolloverAcmeAccountKey, validateAcmeAccount } from "../api/acme";
+import { getCatalog } from "../api/catalog";
 import { createConfig, deleteConfig, listConfig, updateConfig, type ConfigKind, type ConfigResource as Resource } from "../api/configuration";
 import { checkModuleHealth } from "../api/distributions";
 import { testDnsCredential, zoneRateLimits } from "../api/dns";
@@ -25,6 +26,8 @@ interface FieldSpec {
   options?: string[];
   reference?: ConfigKind; // the kind of a reference ("dns-credentials")
   hint?: string;
+  // A hint listing what the server's catalog offers (GET /catalog), after `hint`.
+  catalogHint?: "event_kinds";
   initial?: string | boolean;
 }
 
@@ -35,8 +38,6 @@ interface KindSpec {
   fields: FieldSpec[];
   columns: (r: Resource) => [string, string][];
 }
-
-const eventKinds = ["job.failed", "cert.renewal_failed", "cert.expiring_soon", "distribution.failed", "cert.issued", "cert.renewed", "distribution.succeeded"];
 
 const kinds: KindSpec[] = [
   {
@@ -140,7 +141,7 @@ const kinds: KindSpec[] = [
     singular: "notification_rule",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
-      { name: "events", label: "Events", kind: "list", hint: `Comma-separated: ${eventKinds.join(", ")}` },
+      { name: "events", label: "Events", kind: "list", hint: "Comma-separated", catalogHint: "event_kinds" },
       { name: "channel_ids", label: "Channel ids", kind: "list", hint: "Comma-separated ids of this project's channels" },
       { name: "certificate_pattern", label: "Certificate name pattern", kind: "text", hint: "e.g. *.example.com; empty: every certificate" },
       { name: "thresholds_days", label: "Expiry thresholds (days)", kind: "numbers", hint: "Default 30, 14, 7, 3, 1" },
@@ -238,6 +239,11 @@ function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: str
     item ? Object.fromEntries(spec.fields.map((f) => [f.name, textOf(f, item)])) : {},
   );
   const set = (name: string, v: string | boolean) => setValues((old) => ({ ...old, [name]: v }));
+  const catalog = useLoad(() => (spec.fields.some((f) => f.catalogHint) ? getCatalog() : Promise.resolve(undefined)), [spec.path]);
+  const hintOf = (f: FieldSpec) => {
+    if (f.catalogHint !== "event_kinds" || !catalog.data) return f.hint;
+    return `${f.hint ?? ""}: ${catalog.data.event_kinds.map((k) => k.name).join(", ")}`;
+  };
   const { busy, error, submit } = useSubmit(async () => {
     if (item) await updateConfig(project, spec.path, item.id, bodyOf(spec, values, item));
       else await createConfig(project, spec.path, bodyOf(spec, values));
@@ -255,7 +261,7 @@ function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: str
               <label for={`${item?.id ?? "new"}-${f.name}`}>{f.label}</label>
             </div>
           ) : (
-            <Field key={f.name} label={f.label + (f.required ? " *" : "")} hint={f.kind === "secret" && item ? `${item.secret_configured || item.eab_configured ? "Set" : "Not set"}; leave empty to keep` : f.hint}>
+            <Field key={f.name} label={f.label + (f.required ? " *" : "")} hint={f.kind === "secret" && item ? `${item.secret_configured || item.eab_configured ? "Set" : "Not set"}; leave empty to keep` : hintOf(f)}>
               {(id) => {
                 const value = String(values[f.name] ?? "");
                 const onInput = (e: Event) => set(f.name, (e.target as HTMLInputElement).value);
