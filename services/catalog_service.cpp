@@ -9,9 +9,10 @@ std::string summaryOf(domain::EventKind kind) {
     case K::job_failed:
       return "A job failed for good: its attempts are spent, or it cannot succeed.";
     case K::cert_expiring_soon:
-      return "A certificate expires within the rule's thresholds (14 days unless set).";
+      return "A certificate nears its expiry: at each of the rule's thresholds (30, 14, 7, 3 and 1 "
+             "days unless set).";
     case K::cert_renewal_failed:
-      return "An attempt to issue or renew a certificate failed.";
+      return "A renewal used up its attempts: the certificate was not renewed.";
     case K::distribution_failed:
       return "A delivery to a distribution's targets failed or was partial.";
     case K::cert_issued:

@@ -187,8 +187,8 @@ domain::Result<std::string> DistributionRunner::queueBatch(const domain::Job& jo
 }
 
 // One execute of one distribution, read top to bottom: prepare the targets, decide the batch,
-// mark the run in progress, deliver, put back what did not verify, hand on to the next batch or
-// roll back on failure, record the outcome, announce it.
+// say what it delivers, mark the run in progress, deliver, put back what did not verify, hand on to
+// the next batch or roll back on failure, record the outcome, announce it.
 domain::Status DistributionRunner::executeOne(ExecuteRun& run, const Log& log) {
   if (auto fresh = p_.distributions.get(run.d.project_id, run.d.id); fresh) {
     run.d = std::move(*fresh);  // what the run before this one recorded
@@ -204,6 +204,7 @@ domain::Status DistributionRunner::executeOne(ExecuteRun& run, const Log& log) {
         {"", "failed", "the module configuration has no targets", "NO_TARGETS", 0});
   } else {
     if (auto s = chooseBatch(run, log); !s || run.handedOn()) return s;
+    logPlan(run, log);
     if (auto s = markInProgress(run); !s) return s;
     deliver(run, log);
     putBackUnverified(run);
@@ -262,7 +263,8 @@ domain::Status DistributionRunner::markInProgress(ExecuteRun& run) {
   return p_.distributions.update(run.d);
 }
 
-void DistributionRunner::deliver(ExecuteRun& run, const Log& log) {
+// What this run delivers, to which targets (said before the run goes on record).
+void DistributionRunner::logPlan(const ExecuteRun& run, const Log& log) const {
   const auto& p = run.p;
   const std::size_t n = p.targets.size();
   log(domain::LogLevel::info,
@@ -272,6 +274,11 @@ void DistributionRunner::deliver(ExecuteRun& run, const Log& log) {
                              std::to_string(run.batches) + " (" + std::to_string(run.slice.size()) +
                              " of " + std::to_string(n) + " targets)"
                        : std::to_string(n) + " target(s)"));
+}
+
+void DistributionRunner::deliver(ExecuteRun& run, const Log& log) {
+  const auto& p = run.p;
+  const std::size_t n = p.targets.size();
   run.results = runTargets(
       p_.background, options_.concurrency, p_.clock, p, run.batched ? &run.slice : nullptr,
       "succeeded", [&](const ports::TargetAccess& t) { return p.module->deliver(t, run.next); });

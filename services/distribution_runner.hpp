@@ -116,6 +116,7 @@ class DistributionRunner {
   // Batched deliveries: the batch this job runs; or, at the start of a chain (or a retry of its
   // last batch), the first batch child queued and the run handed on to it.
   domain::Status chooseBatch(ExecuteRun& run, const Log& log);
+  void logPlan(const ExecuteRun& run, const Log& log) const;
   domain::Status markInProgress(ExecuteRun& run);
   void deliver(ExecuteRun& run, const Log& log);
   void putBackUnverified(ExecuteRun& run);
