@@ -25,6 +25,7 @@
 #include <certsteward/adapters/crypto/openssl_random.hpp>
 #include <certsteward/adapters/crypto/system_clock.hpp>
 #include <certsteward/adapters/distribution/built_in_modules.hpp>
+#include <certsteward/adapters/distribution/ssh_host_key_reader.hpp>
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
 #include <certsteward/adapters/http/http_server.hpp>
 #include <certsteward/adapters/http/https_redirect.hpp>
@@ -45,6 +46,7 @@
 #include <certsteward/app/store_factory.hpp>
 #include <certsteward/app/tls_reloader.hpp>
 #include <certsteward/domain/audit.hpp>
+#include <certsteward/domain/catalog.hpp>
 #include <certsteward/domain/encoding.hpp>
 #include <certsteward/domain/enum_names.hpp>
 #include <certsteward/domain/job.hpp>
@@ -79,6 +81,7 @@
 #include <certsteward/services/resource_rules.hpp>
 #include <certsteward/services/resource_service.hpp>
 #include <certsteward/services/scheduler.hpp>
+#include <certsteward/services/ssh_host_key_service.hpp>
 #include <certsteward/services/unit_of_work.hpp>
 #include <certsteward/services/user_service.hpp>
 
@@ -189,7 +192,8 @@ struct Application::Parts {
                        store->notificationRules(), store->distributions(), secretBox, ids, clock},
                       work, access, audit,
                       domain::DistributionPolicy{c.distribution_exec_commands,
-                                                 c.distribution_file_directories}),
+                                                 c.distribution_file_directories},
+                      c.dns_exec_commands),
         distributions(
             {store->distributions(), store->certificates(), store->moduleConfigs(), ids, clock},
             store->jobs(), distributionRunner, jobPolicy(c), work, access, audit),
@@ -199,6 +203,9 @@ struct Application::Parts {
                access, c.acme_rate_limits),
         notifications({store->notificationChannels(), store->notificationDeliveries()},
                       notificationRunner, access, audit),
+        catalog(access,
+                {c.dns_exec_commands, domain::DistributionPolicy{c.distribution_exec_commands,
+                                                                 c.distribution_file_directories}}),
         api({auth,
              projects,
              users,
@@ -224,7 +231,8 @@ struct Application::Parts {
              clock,
              metrics,
              caProviders,
-             catalog},
+             catalog,
+             sshHostKeys},
             {c.secure_cookies, c.refresh_token_ttl, accessLog(c)}) {}
 
   Config config;
@@ -317,7 +325,10 @@ struct Application::Parts {
   services::IdempotencyService idempotency{{store->idempotency(), fingerprintMac, clock}, access};
   services::MonitoringService monitoring{*store, clock};
   services::CaProviderService caProviders{{issuer, dnsProviders}, access};
-  services::CatalogService catalog{access};
+  services::CatalogService catalog;
+  adapters::distribution::SshHostKeyReader sshHostKeyReader{outbound};
+  services::SshHostKeyService sshHostKeys{sshHostKeyReader, access, audit,
+                                          config.distribution_timeout};
   adapters::rest::Api api;
   adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;
@@ -477,6 +488,28 @@ std::vector<std::string> Application::unhandledJobTypes() const {
   std::vector<std::string> out;
   for (const auto type : parts_->jobRunner.unhandledTypes())
     out.emplace_back(domain::nameOf(type));
+  return out;
+}
+
+std::vector<std::string> Application::catalogMismatches() const {
+  std::vector<std::string> out;
+  for (const auto& module : domain::distributionModuleSpecs()) {
+    if (parts_->distributionModules.find(module.name) == nullptr) {
+      out.push_back("module " + std::string(module.name) + " is described but not built");
+    }
+  }
+  const auto built = parts_->dnsProviders.kinds();
+  for (const auto& provider : domain::dnsProviderSpecs()) {
+    if (std::none_of(built.begin(), built.end(),
+                     [&](const ports::DnsProviderKind& k) { return k.name == provider.name; })) {
+      out.push_back("DNS provider " + std::string(provider.name) + " is described but not built");
+    }
+  }
+  for (const auto& k : built) {
+    if (domain::findKind(domain::dnsProviderSpecs(), k.name) == nullptr) {
+      out.push_back("DNS provider " + k.name + " is built but not described");
+    }
+  }
   return out;
 }
 

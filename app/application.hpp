@@ -50,6 +50,10 @@ class Application {
   std::vector<std::string> routes() const;
   // The job types no handler is registered for (their jobs would fail saying so).
   std::vector<std::string> unhandledJobTypes() const;
+  // Where the catalog (domain/catalog.hpp) and this build's adapters disagree: a described
+  // distribution module or DNS provider no adapter drives, or a DNS provider the factory builds
+  // that the catalog does not describe. Empty when they agree.
+  std::vector<std::string> catalogMismatches() const;
 
   domain::Status startHttp();
   std::uint16_t httpPort() const;

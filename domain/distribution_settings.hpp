@@ -13,12 +13,12 @@
 #include <certsteward/domain/module_config.hpp>
 #include <certsteward/domain/network_names.hpp>
 #include <certsteward/domain/result.hpp>
+#include <certsteward/domain/settings_schema.hpp>
 
 namespace certsteward::domain {
 
-using Settings = std::map<std::string, std::string>;
-
-// The module names this service knows: "ssh", "file", "haproxy", "webhook".
+// The module names this service knows: "ssh", "file", "haproxy", "webhook" (domain/catalog.hpp
+// describes their settings).
 const std::vector<std::string_view>& distributionModuleNames();
 
 // What the operator allows `file` targets: the absolute paths a reload_command may name, and
@@ -38,9 +38,10 @@ std::string settingOf(const Settings& settings, std::string_view key, std::strin
 // The module configuration's settings overlaid by the target's own.
 Settings effectiveSettings(const ModuleConfig& config, const DistributionTarget& target);
 
-// invalid_argument naming the target and setting when the effective settings of `target` are
-// not valid for `module`: an unknown or missing setting, a relative path or one with "..",
-// control characters, a bad port, mode, fingerprint or URL, a command not allowed.
+// invalid_argument (kInvalidField, the setting in references[0]) naming the target and setting
+// when the effective settings of `target` are not valid for `module`: an unknown or missing
+// setting, a relative path or one with "..", control characters, a bad port, mode, fingerprint or
+// URL, a command not allowed.
 Status checkTargetSettings(std::string_view module, const std::string& targetName,
                            const Settings& settings, const DistributionPolicy& policy);
 

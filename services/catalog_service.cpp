@@ -1,5 +1,7 @@
 #include <certsteward/services/catalog_service.hpp>
 
+#include <certsteward/domain/catalog.hpp>
+
 namespace certsteward::services {
 namespace {
 
@@ -25,13 +27,50 @@ std::string summaryOf(domain::EventKind kind) {
   return {};
 }
 
+std::vector<std::string_view> views(const std::vector<std::string>& values) {
+  return {values.begin(), values.end()};
+}
+
 }  // namespace
+
+std::vector<KindEntry> CatalogService::entries(const std::vector<domain::KindSpec>& specs) const {
+  std::vector<KindEntry> out;
+  for (const auto& spec : specs) {
+    KindEntry e{spec, true, {}};
+    for (auto& field : e.spec.fields) {
+      if (field.values_from == "dns.exec_commands") {
+        field.values = views(policy_.dns_exec_commands);
+      } else if (field.values_from == "distribution.exec_commands") {
+        field.values = views(policy_.distribution.exec_commands);
+      }
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
 
 domain::Result<Catalog> CatalogService::describe(const Principal& who) const {
   if (auto allowed = access_.check(who, Action::read_license); !allowed) return allowed.error();
   Catalog catalog;
   for (const domain::EventKind kind : domain::kEventKinds) {
     catalog.event_kinds.push_back({kind, summaryOf(kind), domain::isFailure(kind)});
+  }
+  catalog.dns_providers = entries(domain::dnsProviderSpecs());
+  catalog.distribution_modules = entries(domain::distributionModuleSpecs());
+  catalog.notification_channels = entries(domain::notificationChannelSpecs());
+  catalog.credential_kinds = entries(domain::credentialKindSpecs());
+  // What the operator has not enabled is listed, unavailable, saying how to enable it.
+  for (auto& e : catalog.dns_providers) {
+    if (e.spec.name == "exec" && policy_.dns_exec_commands.empty()) {
+      e.available = false;
+      e.note = "no command is allowed: the operator sets dns.exec_commands";
+    }
+  }
+  for (auto& e : catalog.distribution_modules) {
+    if (e.spec.name == "file" && policy_.distribution.file_directories.empty()) {
+      e.available = false;
+      e.note = "no directory is allowed: the operator sets distribution.file_directories";
+    }
   }
   return catalog;
 }

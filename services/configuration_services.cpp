@@ -1,6 +1,7 @@
 // Each configuration resource wired to its rules.
 #include <certsteward/services/configuration_services.hpp>
 
+#include <certsteward/domain/dns_settings.hpp>
 #include <certsteward/domain/notification_settings.hpp>
 #include <certsteward/services/resource_rules.hpp>
 
@@ -8,14 +9,20 @@ namespace certsteward::services {
 
 ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
                                              const AccessControl& access, AuditService& audit,
-                                             domain::DistributionPolicy distribution)
+                                             domain::DistributionPolicy distribution,
+                                             std::vector<std::string> dnsExecCommands)
     : p_(ports),
       distribution_(std::move(distribution)),
+      dnsExecCommands_(std::move(dnsExecCommands)),
       acmeAccounts(p_.acmeAccounts, p_.secrets, p_.ids, p_.clock, work, access, audit,
                    {"acme_account", &domain::AcmeAccount::eab_hmac_sealed, checkAcmeAccount, {}}),
       dnsCredentials(p_.dnsCredentials, p_.secrets, p_.ids, p_.clock, work, access, audit,
-                     {"dns_credential", &domain::DnsCredential::secret_sealed, checkDnsCredential,
-                      [this](const domain::DnsCredential& d) { return zonesUsing(d, p_.zones); }}),
+                     {"dns_credential", &domain::DnsCredential::secret_sealed,
+                      [this](const domain::DnsCredential& d) {
+                        return checkDnsCredential(d, dnsExecCommands_);
+                      },
+                      [this](const domain::DnsCredential& d) { return zonesUsing(d, p_.zones); },
+                      domain::checkDnsSecret}),
       zones(p_.zones, p_.secrets, p_.ids, p_.clock, work, access, audit,
             {"zone",
              nullptr,

@@ -41,13 +41,15 @@ class ConfigurationServices {
   };
 
   ConfigurationServices(Ports ports, UnitOfWork& work, const AccessControl& access,
-                        AuditService& audit, domain::DistributionPolicy distribution = {});
+                        AuditService& audit, domain::DistributionPolicy distribution = {},
+                        std::vector<std::string> dnsExecCommands = {});
   ConfigurationServices(const ConfigurationServices&) = delete;
   ConfigurationServices& operator=(const ConfigurationServices&) = delete;
 
  private:
   Ports p_;  // before the services: their rules read it
   domain::DistributionPolicy distribution_;
+  std::vector<std::string> dnsExecCommands_;  // the only commands an exec DNS credential may name
 
  public:
   ResourceService<domain::AcmeAccount> acmeAccounts;

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <set>
 
+#include <certsteward/domain/catalog.hpp>
 #include <certsteward/domain/certificate.hpp>
 #include <certsteward/domain/distribution.hpp>
+#include <certsteward/domain/dns_settings.hpp>
 #include <certsteward/domain/notification_rules.hpp>
 #include <certsteward/domain/notification_settings.hpp>
 
@@ -20,6 +22,11 @@ domain::Error unknownValue(const char* field, const std::string& value, const ch
       domain::kMalformed);
 }
 
+// A broken rule of `field`, in `message` (422 naming the field).
+domain::Error invalidField(const std::string& field, std::string message) {
+  return {domain::ErrorCode::invalid_argument, std::move(message), domain::kInvalidField, {field}};
+}
+
 }  // namespace
 
 domain::Status checkAcmeAccount(const domain::AcmeAccount& account) {
@@ -30,16 +37,26 @@ domain::Status checkAcmeAccount(const domain::AcmeAccount& account) {
   return {};
 }
 
-domain::Status checkDnsCredential(const domain::DnsCredential& credential) {
-  if (credential.provider != "rfc2136" && credential.provider != "exec") {
-    return unknownValue("provider", credential.provider, "rfc2136, exec");
-  }
-  return {};
+domain::Status checkDnsCredential(const domain::DnsCredential& credential,
+                                  const std::vector<std::string>& execCommands) {
+  return domain::checkDnsCredentialSettings(credential, !credential.secret_sealed.empty(),
+                                            execCommands);
 }
 
 domain::Status checkCredential(const domain::Credential& credential) {
-  if (credential.kind != "ssh_key" && credential.kind != "password" && credential.kind != "token") {
-    return unknownValue("kind", credential.kind, "ssh_key, password, token");
+  const auto& kinds = domain::credentialKindSpecs();
+  const auto* kind = domain::findKind(kinds, credential.kind);
+  if (kind == nullptr) {
+    return unknownValue("kind", credential.kind, domain::kindNames(kinds).c_str());
+  }
+  if (credential.username.size() > 256) {
+    return domain::fieldError("username must be at most 256 characters");
+  }
+  if (credential.secret_sealed.empty()) {
+    return domain::fieldError(
+        "secret (the " +
+        std::string(domain::findField(*kind, "secret", domain::FieldPlace::body)->label) +
+        ") is required");
   }
   return {};
 }
@@ -97,51 +114,62 @@ domain::Result<std::vector<T>> everything(const Repo& repo, const domain::Id& pr
 domain::Status checkModuleConfig(const domain::ModuleConfig& config,
                                  const ports::CredentialRepository& credentials,
                                  const domain::DistributionPolicy& policy) {
-  const auto& names = domain::distributionModuleNames();
-  if (std::find(names.begin(), names.end(), config.module) == names.end()) {
-    return unknownValue("module", config.module, "ssh, file, haproxy, webhook");
+  if (domain::findKind(domain::distributionModuleSpecs(), config.module) == nullptr) {
+    return unknownValue("module", config.module,
+                        domain::kindNames(domain::distributionModuleSpecs()).c_str());
   }
   if (config.targets.size() > 500) {
     return makeError(domain::ErrorCode::invalid_argument,
                      "a module configuration has at most 500 targets");
   }
-  for (const auto& [key, value] : config.settings) {  // shared by every target
-    (void)value;
-    if (!domain::isModuleSetting(config.module, key)) {
-      return makeError(
-          domain::ErrorCode::invalid_argument,
-          "setting " + key.substr(0, 64) + " is not a setting of module " + config.module);
-    }
+  // The shared settings on their own (every target's effective settings are checked below).
+  const auto& spec = *domain::findKind(domain::distributionModuleSpecs(), config.module);
+  if (const auto problem = domain::settingsProblem(spec, config.settings, false)) {
+    const std::string field = "settings." + problem->key;
+    return invalidField(field, problem->what == domain::SettingProblem::What::unknown
+                                   ? field + " is not a setting of module " + config.module
+                                   : field + " " + problem->why);
   }
   std::set<std::string> names_seen;
   const auto kinds = domain::credentialKindsFor(config.module);
-  for (const auto& t : config.targets) {
-    if (t.name.empty())
-      return makeError(domain::ErrorCode::invalid_argument, "every target needs a name");
+  for (std::size_t i = 0; i < config.targets.size(); ++i) {
+    const auto& t = config.targets[i];
+    const std::string at = "targets[" + std::to_string(i) + "].";
+    if (t.name.empty()) return invalidField(at + "name", "every target needs a name");
     if (!names_seen.insert(t.name).second) {
-      return makeError(domain::ErrorCode::invalid_argument,
-                       "target names must be unique: " + t.name.substr(0, 64));
+      return invalidField(at + "name", "target names must be unique: " + t.name.substr(0, 64));
     }
     if (auto s = checkTargetSettings(config.module, t.name, effectiveSettings(config, t), policy);
         !s) {
-      return s;
+      // Name the value where it was given: the target's own, else the shared default.
+      const auto& key = s.error().references.empty() ? std::string() : s.error().references[0];
+      const bool shared = !t.settings.contains(key) && config.settings.contains(key);
+      return invalidField((shared ? std::string("settings.") : at + "settings.") + key,
+                          s.error().message);
     }
-    if (t.credential_id.empty()) continue;
+    if (t.credential_id.empty()) {
+      if (domain::moduleNeedsCredential(config.module)) {
+        return invalidField(at + "credential_id", "target " + t.name.substr(0, 64) + ": module " +
+                                                      config.module +
+                                                      " needs a credential (credential_id)");
+      }
+      continue;
+    }
     auto credential = credentials.get(config.project_id, t.credential_id);
     if (!credential && credential.error().code != domain::ErrorCode::not_found)
       return credential.error();
     if (!credential) {
-      return makeError(domain::ErrorCode::invalid_argument,
-                       "target " + t.name.substr(0, 64) +
-                           ": credential_id must name a credential of this project");
+      return invalidField(at + "credential_id",
+                          "target " + t.name.substr(0, 64) +
+                              ": credential_id must name a credential of this project");
     }
     if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), credential->kind) == kinds.end()) {
       std::string allowed;
       for (const auto k : kinds)
         allowed += (allowed.empty() ? "" : ", ") + std::string(k);
-      return makeError(domain::ErrorCode::invalid_argument,
-                       "target " + t.name.substr(0, 64) + ": module " + config.module +
-                           " needs a credential of kind " + allowed);
+      return invalidField(at + "credential_id", "target " + t.name.substr(0, 64) + ": module " +
+                                                    config.module + " needs a credential of kind " +
+                                                    allowed);
     }
   }
   return {};

@@ -27,7 +27,8 @@ namespace certsteward::services {
 // value): an ACME directory is an https:// URL; a DNS provider is rfc2136 or exec; a credential
 // is an ssh_key, password or token; a notification channel is a webhook or email.
 domain::Status checkAcmeAccount(const domain::AcmeAccount& account);
-domain::Status checkDnsCredential(const domain::DnsCredential& credential);
+domain::Status checkDnsCredential(const domain::DnsCredential& credential,
+                                  const std::vector<std::string>& execCommands);
 domain::Status checkCredential(const domain::Credential& credential);
 domain::Status checkNotificationChannel(const domain::NotificationChannel& channel);
 

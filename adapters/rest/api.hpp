@@ -31,6 +31,7 @@
 #include <certsteward/services/project_service.hpp>
 #include <certsteward/services/provider_checks.hpp>
 #include <certsteward/services/resource_service.hpp>
+#include <certsteward/services/ssh_host_key_service.hpp>
 #include <certsteward/services/sso_sign_in.hpp>
 #include <certsteward/services/user_service.hpp>
 
@@ -72,6 +73,7 @@ struct ApiServices {
   ports::Metrics& metrics;  // counts requests; its exposition answers GET /metrics
   const services::CaProviderService& caProviders;  // GET /ca-providers
   const services::CatalogService& catalog;         // GET /catalog
+  services::SshHostKeyService& sshHostKeys;        // POST /projects/<p>/ssh-host-keys
 };
 
 // One answered API request, for the access log: never a body, a header value or a token.

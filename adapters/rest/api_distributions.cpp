@@ -195,6 +195,28 @@ void Api::addDistributionRoutes() {
                                           {"healthy", ok && !results->empty()},
                                           {"target_results", targetResultsJson(*results, false)}});
   });
+  router_.add("POST", "/api/v1/projects/:project_id/ssh-host-keys", [this](const Call& c) {
+    const auto body = parseBody(c.request);
+    for (const auto& [key, value] : body) {
+      (void)value;
+      if (key != "host" && key != "port") {
+        throw BadRequest("unknown field: " + std::string(key).substr(0, 40));
+      }
+    }
+    const std::string host = requiredString(body, "host", 253);
+    std::int64_t port = 22;
+    if (const auto* p = body.if_contains("port")) {
+      if (!p->is_int64()) throw BadRequest("port must be an integer");
+      port = p->as_int64();
+    }
+    auto key = s_.sshHostKeys.fetch(c.who(), c.context, c.param("project_id"), host,
+                                    port < 0 || port > 65535 ? 0 : static_cast<int>(port));
+    if (!key) return errorResponse(key.error());
+    return jsonResponse(200, json::object{{"host", host},
+                                          {"port", port},
+                                          {"fingerprint", key->fingerprint},
+                                          {"key_type", key->key_type}});
+  });
   router_.add("GET", "/api/v1/projects/:project_id/zones/:id/rate-limits", [this](const Call& c) {
     auto report = s_.quotas.forZone(c.who(), c.param("project_id"), c.param("id"));
     if (!report) return errorResponse(report.error());

@@ -70,7 +70,8 @@ std::string acceptableBody(const RouterRoute& r) {
   if (p.ends_with("/acme-accounts")) {
     return R"({"name":"t","directory_url":"https://127.0.0.1:14000/dir"})";
   }
-  if (p.ends_with("/dns-credentials")) return R"({"name":"t","provider":"exec"})";
+  if (p.ends_with("/dns-credentials"))
+    return R"({"name":"t","provider":"rfc2136","settings":{"server":"127.0.0.1","key_name":"k"},"secret":"c2VjcmV0"})";
   if (p.ends_with("/zones")) {
     return json::serialize(
         json::object{{"domain", "t.example.test"}, {"dns_credential_id", kAbsentId}});

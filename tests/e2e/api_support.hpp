@@ -122,10 +122,11 @@ inline std::string serveZone(HttpClient& http, const Session& s, const std::stri
   const std::string base = "/api/v1/projects/" + project;
   auto cred = http.request(
       "POST", base + "/dns-credentials",
-      json::serialize(json::object{{"name", "dns for " + domain},
-                                   {"provider", "rfc2136"},
-                                   {"settings", json::object{{"server", "127.0.0.1:53"}}},
-                                   {"secret", "c2VjcmV0LWJ5dGVz"}}),
+      json::serialize(json::object{
+          {"name", "dns for " + domain},
+          {"provider", "rfc2136"},
+          {"settings", json::object{{"server", "127.0.0.1:53"}, {"key_name", "certsteward"}}},
+          {"secret", "c2VjcmV0LWJ5dGVz"}}),
       {bearer(s)});
   REQUIRE_MESSAGE(cred.status == 201, cred.body);
   auto zone = http.request(

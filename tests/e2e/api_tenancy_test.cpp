@@ -123,7 +123,8 @@ std::string bodyFor(const Route& r, const Ids& ids) {
   if (p.ends_with("/acme-accounts")) {
     return R"({"name":"t","directory_url":"https://127.0.0.1:14000/dir"})";
   }
-  if (p.ends_with("/dns-credentials")) return R"({"name":"t","provider":"exec"})";
+  if (p.ends_with("/dns-credentials"))
+    return R"({"name":"t","provider":"rfc2136","settings":{"server":"127.0.0.1","key_name":"k"},"secret":"c2VjcmV0"})";
   if (p.ends_with("/zones")) {
     return json::serialize(json::object{{"domain", "t.example.test"},
                                         {"dns_credential_id", ids.at("dns-credentials")}});
@@ -170,8 +171,10 @@ TEST_CASE("api tenancy: every project-scoped endpoint hides other projects' thin
   ids["acme-accounts"] =
       created(http, owner, b + "/acme-accounts",
               R"({"name":"b","directory_url":"https://127.0.0.1:14000/dir"})", "acme_account");
-  ids["dns-credentials"] = created(http, owner, b + "/dns-credentials",
-                                   R"({"name":"b","provider":"exec"})", "dns_credential");
+  ids["dns-credentials"] = created(
+      http, owner, b + "/dns-credentials",
+      R"({"name":"b","provider":"rfc2136","settings":{"server":"127.0.0.1","key_name":"k"},"secret":"c2VjcmV0"})",
+      "dns_credential");
   ids["zones"] =
       created(http, owner, b + "/zones",
               json::serialize(json::object{{"domain", "b.example.test"},

@@ -381,6 +381,12 @@ try {
   await call('GET', `${pp}/modules/${moduleId}`, 200, { token: owner });
   await call('PATCH', `${pp}/modules/${moduleId}`, 200, { token: owner, body: { auto_rollback_on_failure: true } });
   await call('POST', `${pp}/modules/${moduleId}/health`, 200, { token: owner });
+  // The host key fetch: nothing listens on port 1 (503); a link-local address is refused by the
+  // outbound policy (409); a bad port is a rule (422), a wrong type malformed (400).
+  await call('POST', `${pp}/ssh-host-keys`, 503, { token: owner, body: { host: '127.0.0.1', port: 1 } });
+  await call('POST', `${pp}/ssh-host-keys`, 409, { token: owner, body: { host: '169.254.169.254' } });
+  await call('POST', `${pp}/ssh-host-keys`, 422, { token: owner, body: { host: '127.0.0.1', port: 70000 } });
+  await call('POST', `${pp}/ssh-host-keys`, 400, { token: owner, body: { host: '127.0.0.1', port: '22' } });
 
   // Certificates, distributions, jobs, events.
   const cert = await call('POST', `${pp}/certificates`, 202, { token: owner, body: { common_name: 'www.example.test', sans: ['shop.example.test'], acme_account_id: accountId, key_type: 'ecdsa_p256' } });

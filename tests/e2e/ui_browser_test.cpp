@@ -1,5 +1,6 @@
-// The web UI in a real browser: the packaged binary wired to Pebble and bind9 (started here,
-// on 127.0.0.1), driven by Playwright in Debian's headless Chromium (ui/tests/browser.mjs).
+// The web UI in a real browser: the packaged binary wired to Pebble and bind9, with an sshd and
+// an nginx as a distribution target (all started here, on 127.0.0.1), driven by Playwright in
+// Debian's headless Chromium (ui/tests/browser.mjs).
 // This file starts the servers and hands their addresses to the browser script; the script's
 // assertions decide the outcome, and its output is shown when it fails.
 #include <doctest/doctest.h>
@@ -15,14 +16,19 @@
 
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"
+#include "support/nginx_server.hpp"
 #include "support/pebble_server.hpp"
+#include "support/sshd_server.hpp"
+#include "support/test_certificates.hpp"
 
 namespace {
 
 using certsteward::testing::Bind9Server;
+using certsteward::testing::NginxServer;
 using certsteward::testing::PebbleOptions;
 using certsteward::testing::PebbleServer;
 using certsteward::testing::ServerProcess;
+using certsteward::testing::SshdServer;
 
 std::string quoted(const std::string& s) {
   std::string out = "'";
@@ -60,12 +66,17 @@ TEST_CASE(
   REQUIRE_MESSAGE(dns.available(), dns.reason());
   PebbleServer ca{PebbleOptions{dns.address(), {}, 3600}};
   REQUIRE_MESSAGE(ca.available(), ca.reason());
+  SshdServer sshd;
+  REQUIRE_MESSAGE(sshd.available(), sshd.reason());
+  NginxServer nginx(certsteward::testing::makeTestMaterial("site.example.test"));
+  REQUIRE_MESSAGE(nginx.available(), nginx.reason());
   ServerProcess server{
       {{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
        {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
       "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca.caFile() +
           "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
-          "dns.propagation_timeout = 10s\njwt.access_token_ttl = 30s\n"};
+          "dns.propagation_timeout = 10s\njwt.access_token_ttl = 30s\n"
+          "distribution.timeout = 10s\nnetwork.outbound_allow = 127.0.0.0/8\n"};
 
   const std::map<std::string, std::string> env{
       {"CERTSTEWARD_URL", server.baseUrl()},
@@ -76,6 +87,13 @@ TEST_CASE(
       {"TSIG_KEY_NAME", Bind9Server::kKey256},
       {"TSIG_SECRET", Bind9Server::kSecret256},
       {"DNS_ZONE", Bind9Server::kZone},
+      {"SSH_PORT", std::to_string(sshd.port())},
+      {"SSH_USER", SshdServer::user()},
+      {"SSH_CLIENT_KEY", sshd.clientKey()},
+      {"SSH_HOST_KEY", sshd.hostKeyFingerprint()},
+      {"NGINX_SITE", nginx.site().string()},
+      {"NGINX_RELOAD", nginx.reloadCommand()},
+      {"NGINX_PORT", std::to_string(nginx.port())},
       {"CHROMIUM", CERTSTEWARD_CHROMIUM},
       {"UI_SCREENSHOTS", CERTSTEWARD_SCREENSHOT_DIR},
       {"UI_SIZES", CERTSTEWARD_UI_SIZES},

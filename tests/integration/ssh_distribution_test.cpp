@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 
+#include <certsteward/adapters/distribution/ssh_host_key_reader.hpp>
 #include <certsteward/adapters/distribution/ssh_module.hpp>
 #include "support/free_port.hpp"
 #include "support/nginx_server.hpp"
@@ -291,4 +292,29 @@ TEST_CASE(
   CHECK(refused.error_code == "RELOAD_FAILED");
   CHECK(testing::readLog(dir / "cert.pem") == material.certificate_pem);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ssh host keys: the key a real sshd offers, through the outbound policy only") {
+  testing::SshdServer sshd;
+  const auto loopback = std::make_shared<const adapters::common::Outbound>(
+      domain::OutboundPolicy({*domain::parseCidr("127.0.0.0/8")}));
+  adapters::distribution::SshHostKeyReader reader(loopback);
+  auto key = reader.read("127.0.0.1", sshd.port(), std::chrono::seconds{5});
+  REQUIRE_MESSAGE(key.ok(), key.error().message);
+  // What ssh-keygen -lf prints for the server's key file, and its type.
+  CHECK(key->fingerprint == sshd.hostKeyFingerprint());
+  CHECK(key->key_type == "ssh-ed25519");
+
+  // Nothing listening: unavailable, in the one phrase of every failed connection.
+  auto silent = reader.read("127.0.0.1", testing::freeLoopbackPort(), std::chrono::seconds{2});
+  REQUIRE_FALSE(silent.ok());
+  CHECK(silent.error().code == domain::ErrorCode::unavailable);
+  CHECK(silent.error().message.find("could not connect") != std::string::npos);
+
+  // The default policy refuses loopback: no connection is tried.
+  adapters::distribution::SshHostKeyReader strict(
+      std::make_shared<const adapters::common::Outbound>(domain::OutboundPolicy{}));
+  auto refused = strict.read("127.0.0.1", sshd.port(), std::chrono::seconds{5});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().reason == adapters::common::kOutboundRefused);
 }

@@ -1,9 +1,11 @@
 // CatalogService in process: the event kinds it lists are exactly the model's, each with a
-// summary, for every member and no one else.
+// summary, for every member and no one else; every family of pluggable kinds, with the server's
+// own lists filled in and what the operator has not enabled marked unavailable.
 #include <doctest/doctest.h>
 
 #include <set>
 
+#include <certsteward/domain/catalog.hpp>
 #include <certsteward/services/catalog_service.hpp>
 #include "services/service_fixture.hpp"
 
@@ -34,4 +36,66 @@ TEST_CASE("catalog: every event kind of the model, in its order, each with a sum
 
   viewer.disabled = true;  // a disabled account reads nothing: its identity no longer counts
   CHECK(catalog.describe(Principal{viewer, "s"}).error().code == ErrorCode::unauthenticated);
+}
+
+namespace {
+
+const FieldSpec* fieldOf(const std::vector<KindEntry>& kinds, std::string_view kind,
+                         std::string_view field) {
+  for (const auto& k : kinds) {
+    if (k.spec.name == kind) return findField(k.spec, field);
+  }
+  return nullptr;
+}
+
+bool availableOf(const std::vector<KindEntry>& kinds, std::string_view kind) {
+  for (const auto& k : kinds) {
+    if (k.spec.name == kind) return k.available;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("catalog: every family of the model, with the server's lists filled in") {
+  testing::ServiceFixture fx;
+  User viewer;
+  viewer.id = "viewer-1";
+  viewer.username = "viewer";
+  viewer.org_role = OrgRole::viewer;
+
+  SUBCASE("what the operator has not enabled is listed, unavailable, saying how") {
+    CatalogService catalog(fx.access);
+    const auto c = catalog.describe(Principal{viewer, "s"});
+    REQUIRE(c.ok());
+    CHECK(c->dns_providers.size() == dnsProviderSpecs().size());
+    CHECK(c->distribution_modules.size() == distributionModuleSpecs().size());
+    CHECK(c->notification_channels.size() == notificationChannelSpecs().size());
+    CHECK(c->credential_kinds.size() == credentialKindSpecs().size());
+    CHECK_FALSE(availableOf(c->dns_providers, "exec"));
+    CHECK(availableOf(c->dns_providers, "rfc2136"));
+    CHECK_FALSE(availableOf(c->distribution_modules, "file"));
+    CHECK(availableOf(c->distribution_modules, "ssh"));
+    for (const auto& k : c->dns_providers) {
+      if (!k.available) CHECK(k.note.find("dns.exec_commands") != std::string::npos);
+    }
+    CHECK(fieldOf(c->dns_providers, "exec", "command")->values.empty());
+  }
+  SUBCASE("the allowed commands are the values of the fields that name them") {
+    CatalogService catalog(fx.access, {{"/usr/local/bin/dns-hook", "/usr/local/bin/other"},
+                                       {{"/usr/local/bin/reload-proxy"}, {"/srv/certs"}}});
+    const auto c = catalog.describe(Principal{viewer, "s"});
+    REQUIRE(c.ok());
+    CHECK(availableOf(c->dns_providers, "exec"));
+    CHECK(availableOf(c->distribution_modules, "file"));
+    const auto* command = fieldOf(c->dns_providers, "exec", "command");
+    REQUIRE(command != nullptr);
+    CHECK(command->values ==
+          std::vector<std::string_view>{"/usr/local/bin/dns-hook", "/usr/local/bin/other"});
+    const auto* reload = fieldOf(c->distribution_modules, "file", "reload_command");
+    REQUIRE(reload != nullptr);
+    CHECK(reload->values == std::vector<std::string_view>{"/usr/local/bin/reload-proxy"});
+    // The ssh module's reload command is a command on the target host: free text.
+    CHECK(fieldOf(c->distribution_modules, "ssh", "reload_command")->type == FieldType::string);
+  }
 }

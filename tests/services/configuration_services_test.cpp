@@ -28,8 +28,9 @@ struct ConfigFixture : testing::ServiceFixture {
     DnsCredential d;
     d.name = "bind9";
     d.provider = "rfc2136";
+    d.settings = {{"server", "ns1.example.test"}, {"key_name", "certsteward"}};
     d.active = active;
-    auto created = config.dnsCredentials.create(owner(), ctx(), "p1", d, "tsig-secret");
+    auto created = config.dnsCredentials.create(owner(), ctx(), "p1", d, "dHNpZy1zZWNyZXQ=");
     REQUIRE(created.ok());
     return *created;
   }
@@ -200,11 +201,12 @@ TEST_CASE("configuration: reading takes a project viewer, changing a project adm
   CHECK(fx.config.dnsCredentials.list(viewer, "p1", {1, 10})->total == 1);
   DnsCredential d;
   d.name = "second";
-  d.provider = "exec";
-  auto refused = fx.config.dnsCredentials.create(viewer, fx.ctx(), "p1", d, std::nullopt);
+  d.provider = "rfc2136";
+  d.settings = {{"server", "ns1.example.test"}, {"key_name", "certsteward"}};
+  auto refused = fx.config.dnsCredentials.create(viewer, fx.ctx(), "p1", d, "c2VjcmV0");
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().code == ErrorCode::permission_denied);
-  CHECK(fx.config.dnsCredentials.create(admin, fx.ctx(), "p1", d, std::nullopt).ok());
+  CHECK(fx.config.dnsCredentials.create(admin, fx.ctx(), "p1", d, "c2VjcmV0").ok());
   fx.project("p2");
   const auto outsider = fx.member("p2", ProjectRole::admin);
   CHECK(fx.config.dnsCredentials.list(outsider, "p1", {1, 10}).error().code ==

@@ -84,7 +84,8 @@ TEST_CASE("checks: the DNS credential test adds, sees and removes its record in 
   DnsCredential d;
   d.name = "dns";
   d.provider = "rfc2136";
-  auto credential = config.dnsCredentials.create(fx.owner(), fx.ctx(), "p1", d, "secret");
+  d.settings = {{"server", "127.0.0.1:53"}, {"key_name", "certsteward"}};
+  auto credential = config.dnsCredentials.create(fx.owner(), fx.ctx(), "p1", d, "c2VjcmV0");
   REQUIRE(credential.ok());
   CHECK(fx.checks.testDnsCredential(fx.owner(), fx.ctx(), "p1", credential->id).error().code ==
         ErrorCode::failed_precondition);  // no zone uses it yet

@@ -6,6 +6,7 @@ import { createHmac } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
+import { connect as tlsConnect } from "node:tls";
 
 const env = (name) => {
   const v = process.env[name];
@@ -69,6 +70,8 @@ const browser = await chromium.launch({
 
 const consoleErrors = [];
 const expectedNetworkErrors = [];
+const provokedRuleErrors = [];
+const provoked422 = 2; // the webhook channel's URL and the webhook module target's URL
 async function newPage(label, options = {}) {
   const context = await browser.newContext({ baseURL: base, acceptDownloads: true, viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
@@ -77,6 +80,8 @@ async function newPage(label, options = {}) {
     // Chromium reports every 4xx answer to fetch on the console. The 401s of an expired token
     // and the 403s this test provokes on purpose are expected; anything else fails.
     if (/Failed to load resource: the server responded with a status of 40[13]/.test(m.text())) expectedNetworkErrors.push(`${label}: ${m.text()}`);
+    // The 422s the form steps provoke to see a field error (counted at the end).
+    else if (/Failed to load resource: the server responded with a status of 422/.test(m.text())) provokedRuleErrors.push(`${label}: ${m.text()}`);
     else consoleErrors.push(`${label}: ${m.text()}`);
   });
   page.on("pageerror", (e) => consoleErrors.push(`${label}: page error: ${e.message}`));
@@ -96,10 +101,11 @@ async function signIn(page, who) {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+// A picture of the page's view, or of one element (a locator) whole.
 async function screenshot(page, name) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: false });
+  await page.screenshot({ path: `${shots}/${name}.png`, ...("goto" in page ? { fullPage: false } : {}) });
 }
 
 const waitFor = async (what, check, ms = 60000, every = 500) => {
@@ -245,10 +251,15 @@ try {
   await step("create a DNS credential", async () => {
     await tab(page, "DNS credentials").click();
     await page.getByRole("button", { name: "New dns credential" }).click();
-    await page.getByLabel("Name *").fill("bind9");
+    await page.getByLabel("Name *", { exact: true }).fill("bind9");
+    // The provider's fields come from the server's catalog: a select for the algorithm, the
+    // secret write-only.
     await page.getByLabel("Provider *").selectOption("rfc2136");
-    await page.getByLabel("Settings").fill(`server=${env("DNS_SERVER")}\nkey_name=${env("TSIG_KEY_NAME")}\nalgorithm=hmac-sha256`);
-    await page.getByLabel("Secret").fill(env("TSIG_SECRET"));
+    await page.getByLabel("Primary server *").fill(env("DNS_SERVER"));
+    await page.getByLabel("TSIG key name *").fill(env("TSIG_KEY_NAME"));
+    await page.getByLabel("TSIG algorithm").selectOption("hmac-sha256");
+    assert.equal(await page.getByLabel("TSIG secret *").getAttribute("type"), "password");
+    await page.getByLabel("TSIG secret *").fill(env("TSIG_SECRET"));
     await page.getByRole("button", { name: "Create", exact: true }).click();
     await page.getByRole("heading", { name: "bind9" }).waitFor();
   });
@@ -274,13 +285,71 @@ try {
 
   await step("edit the DNS credential: the secret is kept when left empty", async () => {
     await page.getByRole("button", { name: "Edit" }).click();
-    await page.getByLabel("Name *").fill("bind9 primary");
+    assert.equal(await page.getByLabel("Primary server *").inputValue(), env("DNS_SERVER"));
+    await page.getByLabel("Name *", { exact: true }).fill("bind9 primary");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("heading", { name: "bind9 primary" }).waitFor();
     const row = page.getByRole("article", { name: "bind9 primary" });
     assert.equal((await row.locator("dt", { hasText: "Secret" }).locator("xpath=following-sibling::dd").textContent()).trim(), "set");
     await page.getByRole("button", { name: "Test" }).click();
     await page.getByText("Test passed").waitFor({ timeout: 30000 });
+  });
+
+  await step("a webhook channel: the server's error shows beside the URL; fixed, it saves", async () => {
+    await tab(page, "Notification channels").click();
+    await page.getByRole("button", { name: "New notification channel" }).click();
+    await page.getByLabel("Name *", { exact: true }).fill("ops hook");
+    await page.getByLabel("Kind *", { exact: true }).selectOption("webhook");
+    await page.getByLabel("URL *").fill("http://hooks.example.com/certsteward");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    const error = page.locator(".field.invalid").getByRole("alert");
+    await error.waitFor();
+    assert.match(await error.textContent(), /settings\.url .*https:\/\//);
+    await page.getByLabel("URL *").fill("https://hooks.example.com/certsteward");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: "ops hook" }).waitFor();
+  });
+
+  await step("a rule picks its events and channels by name", async () => {
+    await tab(page, "Notification rules").click();
+    await page.getByRole("button", { name: "New notification rule" }).click();
+    await page.getByLabel("Name *", { exact: true }).fill("expiry to ops");
+    await page.getByRole("checkbox", { name: "cert.expiring_soon" }).check();
+    await page.getByRole("checkbox", { name: "ops hook (webhook)" }).check();
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    const row = page.getByRole("article", { name: "expiry to ops" });
+    await row.waitFor();
+    assert.equal((await row.locator("dt", { hasText: "Events" }).locator("xpath=following-sibling::dd").textContent()).trim(), "cert.expiring_soon");
+  });
+
+  await step("a webhook module with a table of targets and a credential picked by name", async () => {
+    await tab(page, "Credentials").click();
+    await page.getByRole("button", { name: "New credential" }).click();
+    await page.getByLabel("Name *", { exact: true }).fill("deploy token");
+    await page.getByLabel("Kind *", { exact: true }).selectOption("token");
+    await page.getByLabel("Token *").fill("a signing secret");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: "deploy token" }).waitFor();
+
+    await tab(page, "Distribution modules").click();
+    await page.getByRole("button", { name: "New module" }).click();
+    await page.getByLabel("Name *", { exact: true }).fill("deploy hooks");
+    await page.getByLabel("Module *").selectOption("webhook");
+    await page.getByLabel("Send the private key").selectOption("false");
+    await page.getByRole("button", { name: "Add target" }).click();
+    await page.getByLabel("Name, target 1").fill("web1");
+    await page.getByLabel("URL, target 1").fill("http://deploy.example.com/hook");
+    await page.getByLabel("Credential, target 1").selectOption({ label: "deploy token (token)" });
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    // A plain-http URL: the server names the target's field, and the form shows it in its row.
+    const error = page.locator("tr.invalid").getByRole("alert");
+    await error.waitFor();
+    assert.match(await error.textContent(), /target web1: setting url .*https:\/\//);
+    await page.getByLabel("URL, target 1").fill("https://deploy.example.com/hook");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    const row = page.getByRole("article", { name: "deploy hooks" });
+    await row.waitFor();
+    assert.equal((await row.locator("dt", { hasText: "Targets" }).locator("xpath=following-sibling::dd").textContent()).trim(), "1");
   });
 
   const commonName = `ui.${zone}`;
@@ -342,6 +411,69 @@ try {
     await page.locator(".heading .badge", { hasText: "active" }).waitFor();
     const serial = (await page.locator("dt", { hasText: "Serial number" }).locator("xpath=following-sibling::dd").textContent()).trim();
     assert.notEqual(serial, firstSerial, "the renewal did not change the serial");
+  });
+
+  await step("an SSH target built in the form, with its fetched host key, deploys to nginx", async () => {
+    await nav(page, "Configuration").click();
+    await tab(page, "Credentials").click();
+    await page.getByRole("button", { name: "New credential" }).click();
+    await page.getByLabel("Name *", { exact: true }).fill("sshd key");
+    await page.getByLabel("Kind *", { exact: true }).selectOption("ssh_key");
+    await page.getByLabel("User name").fill(env("SSH_USER"));
+    await page.getByLabel("Private key *").fill(env("SSH_CLIENT_KEY"));
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: "sshd key" }).waitFor();
+
+    await tab(page, "Distribution modules").click();
+    await page.getByRole("button", { name: "New module" }).click();
+    await page.getByLabel("Name *", { exact: true }).fill("nginx over ssh");
+    await page.getByLabel("Module *").selectOption("ssh");
+    const site = env("NGINX_SITE");
+    await page.getByLabel("Certificate file", { exact: true }).fill(`${site}/cert.pem`);
+    await page.getByLabel("Private key file *").fill(`${site}/key.pem`);
+    await page.getByLabel("Full chain file", { exact: true }).fill(`${site}/fullchain.pem`);
+    await page.getByLabel("Reload command").fill(env("NGINX_RELOAD"));
+    await page.getByRole("button", { name: "Add target" }).click();
+    await page.getByLabel("Name, target 1").fill("web-1");
+    await page.getByLabel("Host, target 1").fill("127.0.0.1");
+    await page.getByLabel("Port, target 1").fill(env("SSH_PORT"));
+    // The server reads the key the host offers; nothing fills the field until it is trusted.
+    await page.getByRole("button", { name: "Fetch host key" }).click();
+    const offered = page.locator(".host-key").getByRole("status");
+    await offered.waitFor({ timeout: 20000 });
+    assert.ok((await offered.textContent()).includes(env("SSH_HOST_KEY")), await offered.textContent());
+    assert.equal(await page.getByLabel("Host key fingerprint, target 1").inputValue(), "");
+    await page.getByRole("button", { name: "Trust this key" }).click();
+    assert.equal(await page.getByLabel("Host key fingerprint, target 1").inputValue(), env("SSH_HOST_KEY"));
+    await page.getByLabel("Credential, target 1").selectOption({ label: "sshd key (ssh_key)" });
+    await screenshot(page.getByRole("form", { name: "New module" }), "module-form");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("article", { name: "nginx over ssh" }).waitFor();
+
+    await page.goto(certPath);
+    await page.getByLabel("Distribute with module").selectOption({ label: "nginx over ssh (ssh)" });
+    await page.getByRole("button", { name: "Add distribution" }).click();
+    const card = page.locator("article", { hasText: "Deployed serial" });
+    await card.getByRole("button", { name: "Execute" }).click();
+    const jobLink = card.getByRole("link", { name: "distribution execute" });
+    await jobLink.waitFor();
+    await jobLink.click();
+    await waitFor("the delivery to complete", async () => {
+      const status = (await page.locator(".heading .badge").textContent()).trim();
+      if (status === "failed" || status === "dead") throw new Error(`the delivery job ended ${status}`);
+      return status === "completed";
+    }, 60000, 250);
+    // nginx now serves the issued certificate, put there over SSH by the module the form made.
+    const served = await new Promise((resolve, reject) => {
+      const socket = tlsConnect({ host: "127.0.0.1", port: Number(env("NGINX_PORT")), servername: "site.example.test", rejectUnauthorized: false }, () => {
+        const cert = socket.getPeerCertificate();
+        socket.end();
+        resolve(cert);
+      });
+      socket.setTimeout(5000, () => reject(new Error("nginx did not answer")));
+      socket.on("error", reject);
+    });
+    assert.match(served.subjectaltname ?? "", new RegExp(`DNS:${commonName.replace(/\./g, "\\.")}`));
   });
 
   await step("the certificates page filters, searches and pages on the server", async () => {
@@ -509,6 +641,7 @@ try {
   });
 
   assert.deepEqual(consoleErrors, [], `console errors:\n${consoleErrors.join("\n")}`);
+  assert.equal(provokedRuleErrors.length, provoked422, `422 answers:\n${provokedRuleErrors.join("\n")}`);
   log(`console: no errors (${expectedNetworkErrors.length} expected 401/403 network notices)`);
   log("all browser checks passed");
 } catch (e) {

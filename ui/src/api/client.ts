@@ -188,6 +188,13 @@ export function address<K extends Operation & `GET ${string}`>(op: K, ...[r]: Ca
 }
 
 // The words a person reads for an error from the API.
+// The field a 422 names ("settings.url", "targets[0].settings.host", "secret"), if any.
+export function errorField(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 422) return undefined;
+  const field = (error.body as { field?: unknown } | null)?.field;
+  return typeof field === "string" ? field : undefined;
+}
+
 export function describe(error: unknown): string {
   if (error instanceof ApiError) {
     switch (error.status) {

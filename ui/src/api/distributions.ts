@@ -49,3 +49,9 @@ export function listModuleConfigs(projectId: string, query: QueryOf<"GET /projec
 export function checkModuleHealth(projectId: string, moduleConfigId: string) {
   return call("POST /projects/{project_id}/modules/{id}/health", { params: { project_id: projectId, id: moduleConfigId } });
 }
+
+// The host key an SSH server offers, read without authenticating, for a person to confirm
+// before it is saved as a target's host_key_sha256.
+export function readSshHostKey(projectId: string, host: string, port?: number) {
+  return call("POST /projects/{project_id}/ssh-host-keys", { params: { project_id: projectId }, body: port ? { host, port } : { host } });
+}

@@ -1,22 +1,30 @@
 // A project's configuration: ACME accounts, DNS credentials, zones, credentials, distribution
-// modules, notification channels and rules. One list-and-create page per kind, described by a
-// table of fields, plus each kind's own checks (validate, key rollover, DNS test, module health,
-// channel test and deliveries). Secrets are write-only: the API says whether one is set.
-import { useState } from "preact/hooks";
+// modules, notification channels and rules. One list-and-create page per kind, plus each kind's
+// own checks (validate, key rollover, DNS test, module health, channel test and deliveries).
+// The fields of a DNS provider, a credential kind, a module (and its targets) and a channel kind
+// come from the server's catalog (GET /catalog), the same description the server validates
+// with; a 422 is shown beside the field it names. Secrets are write-only: the API says whether
+// one is set.
+import { Fragment } from "preact";
+import { useMemo, useState } from "preact/hooks";
 import { rolloverAcmeAccountKey, validateAcmeAccount } from "../api/acme";
 import { getCatalog } from "../api/catalog";
 import { createConfig, deleteConfig, listConfig, updateConfig, type ConfigKind, type ConfigResource as Resource } from "../api/configuration";
-import { checkModuleHealth } from "../api/distributions";
+import { checkModuleHealth, readSshHostKey } from "../api/distributions";
 import { testDnsCredential, zoneRateLimits } from "../api/dns";
 import { listDeliveries, testChannel } from "../api/notifications";
-import type { Delivery, DnsCredentialTest, TargetResult } from "../api/types";
+import type { Catalog, CatalogField, CatalogKind, Delivery, DnsCredentialTest, TargetResult } from "../api/types";
+import { CatalogFields, errorField, FieldInput, helpOf, type Values } from "../components/catalog-fields";
 import { TargetResults } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, Link, Loading, Pager } from "../components/ui";
 import { formatTime, humanize } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
 import { useCan } from "../session";
 
-type FieldKind = "text" | "secret" | "select" | "checkbox" | "settings" | "list" | "numbers" | "targets" | "reference";
+type FieldKind = "text" | "secret" | "select" | "checkbox" | "list" | "numbers" | "reference" | "checklist";
+
+// The catalog's families, and the field of a resource that names its kind.
+type Family = "dns_providers" | "credential_kinds" | "distribution_modules" | "notification_channels";
 
 interface FieldSpec {
   name: string;
@@ -26,8 +34,9 @@ interface FieldSpec {
   options?: string[];
   reference?: ConfigKind; // the kind of a reference ("dns-credentials")
   hint?: string;
-  // A hint listing what the server's catalog offers (GET /catalog), after `hint`.
-  catalogHint?: "event_kinds";
+  // A select of the kinds of a catalog family; a checklist of event kinds or of channels.
+  family?: Family;
+  choices?: "event_kinds" | "channels";
   initial?: string | boolean;
 }
 
@@ -36,6 +45,8 @@ interface KindSpec {
   title: string;
   singular: string;
   fields: FieldSpec[];
+  // Resources whose kind's fields come from the catalog: the family and the field naming the kind.
+  catalog?: { family: Family; by: "provider" | "kind" | "module" };
   columns: (r: Resource) => [string, string][];
 }
 
@@ -64,11 +75,10 @@ const kinds: KindSpec[] = [
     singular: "dns_credential",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
-      { name: "provider", label: "Provider", kind: "select", options: ["rfc2136", "exec"], required: true },
-      { name: "settings", label: "Settings", kind: "settings", hint: "One key=value per line, e.g. server=ns1.example.com:53, key_name=…, algorithm=hmac-sha256" },
-      { name: "secret", label: "Secret", kind: "secret", hint: "rfc2136: the TSIG secret (base64)" },
+      { name: "provider", label: "Provider", kind: "select", family: "dns_providers", required: true },
       { name: "active", label: "Active", kind: "checkbox", initial: true },
     ],
+    catalog: { family: "dns_providers", by: "provider" },
     columns: (r) => [
       ["Provider", String(r.provider ?? "")],
       ["Active", r.active ? "yes" : "no"],
@@ -91,10 +101,9 @@ const kinds: KindSpec[] = [
     singular: "credential",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
-      { name: "kind", label: "Kind", kind: "select", options: ["ssh_key", "password", "token"], required: true },
-      { name: "username", label: "Username", kind: "text" },
-      { name: "secret", label: "Secret", kind: "secret", hint: "The private key (OpenSSH or PEM), password or token" },
+      { name: "kind", label: "Kind", kind: "select", family: "credential_kinds", required: true },
     ],
+    catalog: { family: "credential_kinds", by: "kind" },
     columns: (r) => [
       ["Kind", String(r.kind ?? "")],
       ["Username", String(r.username ?? "")],
@@ -107,11 +116,10 @@ const kinds: KindSpec[] = [
     singular: "module",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
-      { name: "module", label: "Module", kind: "select", options: ["ssh", "file", "haproxy", "webhook"], required: true },
-      { name: "settings", label: "Settings for every target", kind: "settings", hint: "key=value per line (docs/api.md lists each module's settings)" },
-      { name: "targets", label: "Targets", kind: "targets", hint: 'JSON: [{"name": "web1", "settings": {"host": "…"}, "credential_id": "…"}]' },
+      { name: "module", label: "Module", kind: "select", family: "distribution_modules", required: true },
       { name: "auto_rollback_on_failure", label: "Roll back succeeded targets when another fails", kind: "checkbox", initial: false },
     ],
+    catalog: { family: "distribution_modules", by: "module" },
     columns: (r) => [
       ["Module", String(r.module ?? "")],
       ["Targets", String(Array.isArray(r.targets) ? r.targets.length : 0)],
@@ -124,11 +132,10 @@ const kinds: KindSpec[] = [
     singular: "notification_channel",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
-      { name: "kind", label: "Kind", kind: "select", options: ["email", "webhook", "slack", "teams", "discord", "telegram"], required: true },
-      { name: "settings", label: "Settings", kind: "settings", hint: "key=value per line, e.g. url=https://… or host=…, to=…" },
-      { name: "secret", label: "Secret", kind: "secret", hint: "SMTP password, webhook signing secret, incoming-webhook URL or bot token" },
+      { name: "kind", label: "Kind", kind: "select", family: "notification_channels", required: true },
       { name: "enabled", label: "Enabled", kind: "checkbox", initial: true },
     ],
+    catalog: { family: "notification_channels", by: "kind" },
     columns: (r) => [
       ["Kind", String(r.kind ?? "")],
       ["Enabled", r.enabled ? "yes" : "no"],
@@ -141,8 +148,8 @@ const kinds: KindSpec[] = [
     singular: "notification_rule",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
-      { name: "events", label: "Events", kind: "list", hint: "Comma-separated", catalogHint: "event_kinds" },
-      { name: "channel_ids", label: "Channel ids", kind: "list", hint: "Comma-separated ids of this project's channels" },
+      { name: "events", label: "Events", kind: "checklist", choices: "event_kinds", hint: "The events this rule sends" },
+      { name: "channel_ids", label: "Channels", kind: "checklist", choices: "channels" },
       { name: "certificate_pattern", label: "Certificate name pattern", kind: "text", hint: "e.g. *.example.com; empty: every certificate" },
       { name: "thresholds_days", label: "Expiry thresholds (days)", kind: "numbers", hint: "Default 30, 14, 7, 3, 1" },
       { name: "mode", label: "Mode", kind: "select", options: ["each", "digest"] },
@@ -158,16 +165,12 @@ const kinds: KindSpec[] = [
   },
 ];
 
-function parseSettings(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split("\n")) {
-    const t = line.trim();
-    if (!t) continue;
-    const eq = t.indexOf("=");
-    if (eq <= 0) throw new Error(`"${t}" is not key=value`);
-    out[t.slice(0, eq).trim()] = t.slice(eq + 1).trim();
-  }
-  return out;
+// A module's target as the form edits it: its own settings (target-scoped ones shown; any other
+// the API holds is kept as it is) and its credential.
+interface TargetRow {
+  name: string;
+  settings: Values;
+  credential_id: string;
 }
 
 // The form's text of a stored value (editing starts from what is stored; secrets start empty).
@@ -175,18 +178,14 @@ function textOf(f: FieldSpec, item: Resource): string | boolean {
   const v = item[f.name];
   if (f.kind === "checkbox") return Boolean(v);
   if (f.kind === "secret" || v === undefined || v === null) return "";
-  if (f.kind === "settings" && typeof v === "object") {
-    return Object.entries(v as Record<string, string>)
-      .map(([k, x]) => `${k}=${x}`)
-      .join("\n");
-  }
-  if ((f.kind === "list" || f.kind === "numbers") && Array.isArray(v)) return v.join(", ");
-  if (f.kind === "targets") return JSON.stringify(v, null, 2);
+  if ((f.kind === "list" || f.kind === "numbers" || f.kind === "checklist") && Array.isArray(v)) return v.join(", ");
   return String(v);
 }
 
-// The request body: every filled field on create; on edit only what changed (a secret left
-// empty keeps the stored one).
+const listOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+// The request body of the page's own fields: every filled field on create; on edit only what
+// changed.
 function bodyOf(spec: KindSpec, values: Record<string, string | boolean>, item?: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of spec.fields) {
@@ -198,24 +197,35 @@ function bodyOf(spec: KindSpec, values: Record<string, string | boolean>, item?:
     }
     const text = typeof v === "string" ? v.trim() : "";
     if (!text) {
-      // Emptying a field while editing clears it (a list or settings become empty).
+      // Emptying a field while editing clears it (a list becomes empty).
       if (item && f.kind !== "secret" && f.kind !== "select" && f.kind !== "reference") {
-        body[f.name] = f.kind === "settings" ? {} : f.kind === "list" || f.kind === "numbers" || f.kind === "targets" ? [] : "";
+        body[f.name] = f.kind === "list" || f.kind === "numbers" || f.kind === "checklist" ? [] : "";
       }
       continue;
     }
-    if (f.kind === "settings") body[f.name] = parseSettings(text);
-    else if (f.kind === "list") body[f.name] = text.split(/[\s,]+/).filter(Boolean);
-    else if (f.kind === "numbers") body[f.name] = text.split(/[\s,]+/).filter(Boolean).map(Number);
-    else if (f.kind === "targets") {
-      try {
-        body[f.name] = JSON.parse(text);
-      } catch {
-        throw new Error("Targets must be a JSON array");
-      }
-    } else body[f.name] = text;
+    if (f.kind === "list" || f.kind === "checklist") body[f.name] = listOf(text);
+    else if (f.kind === "numbers") body[f.name] = listOf(text).map(Number);
+    else body[f.name] = text;
   }
   return body;
+}
+
+// The filled values of `fields` (in: settings), as the settings map the API takes.
+function settingsOf(fields: CatalogField[], values: Values, keep: Values = {}): Record<string, string> {
+  const out: Record<string, string> = { ...keep };
+  for (const f of fields) {
+    if (f.in !== "settings") continue;
+    const v = (values[f.name] ?? "").trim();
+    if (v) out[f.name] = v;
+    else delete out[f.name];
+  }
+  return out;
+}
+
+// The stored settings that no field of `fields` shows (a target's overrides of shared settings).
+function hiddenSettings(fields: CatalogField[], stored: Values): Values {
+  const shown = new Set(fields.filter((f) => f.in === "settings").map((f) => f.name));
+  return Object.fromEntries(Object.entries(stored).filter(([k]) => !shown.has(k)));
 }
 
 function Reference({ project, kind, id, value, onChange }: { project: string; kind: ConfigKind; id: string; value: string; onChange: (v: string) => void }) {
@@ -234,58 +244,289 @@ function Reference({ project, kind, id, value, onChange }: { project: string; ki
   );
 }
 
-function ResourceForm({ project, spec, item, onSaved, onCancel }: { project: string; spec: KindSpec; item?: Resource; onSaved: () => void; onCancel: () => void }) {
+// Checkboxes of the catalog's event kinds or of the project's channels (by name).
+function Checklist({ project, label, choices, catalog, value, onChange }: { project: string; label: string; choices: "event_kinds" | "channels"; catalog: Catalog | undefined; value: string; onChange: (v: string) => void }) {
+  const channels = useLoad(() => (choices === "channels" ? listConfig(project, "notification-channels", { page_size: 100 }) : Promise.resolve(undefined)), [project, choices]);
+  const options =
+    choices === "event_kinds"
+      ? (catalog?.event_kinds ?? []).map((k) => ({ value: k.name as string, text: k.name as string, title: k.summary }))
+      : (channels.data?.items ?? []).map((c) => ({ value: c.id, text: `${String(c.name)} (${String(c.kind)})`, title: "" }));
+  const chosen = new Set(listOf(value));
+  const toggle = (v: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(v);
+    else next.delete(v);
+    onChange(options.map((o) => o.value).filter((o) => next.has(o)).concat([...next].filter((x) => !options.some((o) => o.value === x))).join(", "));
+  };
+  return (
+    <fieldset class="checklist">
+      <legend>{label}</legend>
+      {options.map((o) => (
+        <label key={o.value} title={o.title}>
+          <input type="checkbox" checked={chosen.has(o.value)} onChange={(e) => toggle(o.value, (e.target as HTMLInputElement).checked)} /> {o.text}
+        </label>
+      ))}
+      {options.length === 0 && <span class="muted">{choices === "channels" ? "No channels yet." : "Loading…"}</span>}
+    </fieldset>
+  );
+}
+
+// The targets of a module: one row each, with the target-scoped fields and the credential.
+// "Fetch host key": the server reads the key the row's host offers; the person compares the
+// fingerprint and confirms it before it fills the field (nothing is trusted without that).
+function HostKeyFetch({ project, host, port, onUse }: { project: string; host: string; port: string; onUse: (fingerprint: string) => void }) {
+  const [offered, setOffered] = useState<{ fingerprint: string; key_type: string } | null>(null);
+  const { busy, error, submit } = useSubmit(async () => {
+    setOffered(null);
+    setOffered(await readSshHostKey(project, host.trim(), port.trim() ? Number(port) : undefined));
+  });
+  return (
+    <div class="host-key">
+      <button type="button" disabled={busy || !host.trim()} onClick={() => void submit()}>
+        {busy ? "Fetching…" : "Fetch host key"}
+      </button>
+      <ErrorBanner error={error} />
+      {offered && (
+        <div role="status" class="result">
+          <span>
+            {host} offers {offered.key_type} <code>{offered.fingerprint}</code>. Compare it with the host's own (ssh-keygen -lf) before you trust it.
+          </span>{" "}
+          <button
+            type="button"
+            onClick={() => {
+              onUse(offered.fingerprint);
+              setOffered(null);
+            }}
+          >
+            Trust this key
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function TargetsTable(props: {
+  project: string;
+  kind: CatalogKind;
+  rows: TargetRow[];
+  setRows: (rows: TargetRow[]) => void;
+  credentials: { id: string; name: string; kind: string }[];
+  errorField: string | undefined;
+  error: string | undefined;
+  idPrefix: string;
+}) {
+  const fields = props.kind.fields.filter((f) => f.scope === "target");
+  const change = (i: number, patch: Partial<TargetRow>) => props.setRows(props.rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const pathOf = (i: number, f: CatalogField) => (f.in === "settings" ? `targets[${i}].settings.${f.name}` : `targets[${i}].${f.name}`);
+  return (
+    <div class="targets">
+      <h3>Targets</h3>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name *</th>
+              {fields.map((f) => (
+                <th scope="col" key={f.name} title={helpOf(f)}>
+                  {f.label + (f.required ? " *" : "")}
+                </th>
+              ))}
+              <th scope="col">
+                <span class="visually-hidden">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.rows.map((row, i) => {
+              const n = i + 1;
+              const failed = props.errorField?.startsWith(`targets[${i}].`) ? props.errorField : undefined;
+              return (
+                <Fragment key={i}>
+                  <tr class={failed ? "invalid" : ""}>
+                    <td>
+                      <input aria-label={`Name, target ${n}`} type="text" required value={row.name} onInput={(e) => change(i, { name: (e.target as HTMLInputElement).value })} />
+                    </td>
+                    {fields.map((f) => (
+                      <td key={f.name}>
+                        <FieldInput
+                          field={f}
+                          id={`${props.idPrefix}-t${i}-${f.name}`}
+                          label={`${f.label}, target ${n}`}
+                          value={f.in === "settings" ? (row.settings[f.name] ?? "") : row.credential_id}
+                          onChange={(v) => (f.in === "settings" ? change(i, { settings: { ...row.settings, [f.name]: v } }) : change(i, { credential_id: v }))}
+                          credentials={props.credentials}
+                        />
+                        {f.type === "fingerprint" && (
+                          <HostKeyFetch project={props.project} host={row.settings.host ?? ""} port={row.settings.port ?? ""} onUse={(fp) => change(i, { settings: { ...row.settings, [f.name]: fp } })} />
+                        )}
+                        {failed === pathOf(i, f) && (
+                          <small class="bad-text" role="alert">
+                            {props.error}
+                          </small>
+                        )}
+                      </td>
+                    ))}
+                    <td>
+                      <button type="button" class="plain" aria-label={`Remove target ${n}`} onClick={() => props.setRows(props.rows.filter((_, j) => j !== i))}>
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                  {failed && !fields.some((f) => pathOf(i, f) === failed) && (
+                    <tr>
+                      <td colSpan={fields.length + 2}>
+                        <small class="bad-text" role="alert">
+                          {props.error}
+                        </small>
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <button type="button" onClick={() => props.setRows([...props.rows, { name: "", settings: {}, credential_id: "" }])}>
+        Add target
+      </button>
+    </div>
+  );
+}
+
+function ResourceForm({ project, spec, item, catalog, onSaved, onCancel }: { project: string; spec: KindSpec; item?: Resource; catalog: Catalog | undefined; onSaved: () => void; onCancel: () => void }) {
   const [values, setValues] = useState<Record<string, string | boolean>>(() =>
     item ? Object.fromEntries(spec.fields.map((f) => [f.name, textOf(f, item)])) : {},
   );
   const set = (name: string, v: string | boolean) => setValues((old) => ({ ...old, [name]: v }));
-  const catalog = useLoad(() => (spec.fields.some((f) => f.catalogHint) ? getCatalog() : Promise.resolve(undefined)), [spec.path]);
-  const hintOf = (f: FieldSpec) => {
-    if (f.catalogHint !== "event_kinds" || !catalog.data) return f.hint;
-    return `${f.hint ?? ""}: ${catalog.data.event_kinds.map((k) => k.name).join(", ")}`;
-  };
+  // The catalog's part: the kind's settings, its body fields (secret, username) and targets.
+  const [settings, setSettings] = useState<Values>(() => ({ ...((item?.settings as Values | undefined) ?? {}) }));
+  const [bodyValues, setBodyValues] = useState<Values>((): Values => (item && typeof item.username === "string" ? { username: item.username } : {}));
+  const [targets, setTargets] = useState<TargetRow[]>(() =>
+    ((item?.targets as { name: string; settings?: Values; credential_id?: string }[] | undefined) ?? []).map((t) => ({ name: t.name, settings: { ...(t.settings ?? {}) }, credential_id: t.credential_id ?? "" })),
+  );
+  const kinds: CatalogKind[] = spec.catalog && catalog ? (catalog[spec.catalog.family] as CatalogKind[]) : [];
+  const kindName = spec.catalog ? String(values[spec.catalog.by] ?? "") : "";
+  const kind = kinds.find((k) => k.name === kindName);
+  const isModule = spec.catalog?.family === "distribution_modules";
+  const moduleFields = kind ? kind.fields.filter((f) => !isModule || f.scope === "shared") : [];
+  const needsCredentials = kind?.fields.some((f) => f.type === "credential") ?? false;
+  const credentials = useLoad(() => (needsCredentials ? listConfig(project, "credentials", { page_size: 100 }) : Promise.resolve(undefined)), [project, needsCredentials]);
+  const credentialList = useMemo(() => (credentials.data?.items ?? []).map((c) => ({ id: c.id, name: String(c.name), kind: String(c.kind) })), [credentials.data]);
+
   const { busy, error, submit } = useSubmit(async () => {
-    if (item) await updateConfig(project, spec.path, item.id, bodyOf(spec, values, item));
-      else await createConfig(project, spec.path, bodyOf(spec, values));
+    const body = bodyOf(spec, values, item);
+    if (spec.catalog && kind) {
+      const stored = (item?.settings as Values | undefined) ?? {};
+      const next = settingsOf(moduleFields, settings);
+      if (!item || JSON.stringify(next) !== JSON.stringify(stored)) body.settings = next;
+      for (const f of kind.fields.filter((x) => x.in === "body" && x.type !== "credential")) {
+        const v = (bodyValues[f.name] ?? "").trim();
+        if (f.type === "secret") {
+          if (v) body[f.name] = v;
+        } else if (!item ? v : v !== String(item[f.name] ?? "")) body[f.name] = v;
+      }
+      if (isModule) {
+        const targetFields = kind.fields.filter((f) => f.scope === "target");
+        body.targets = targets.map((row) => {
+          const t: Record<string, unknown> = { name: row.name.trim(), settings: settingsOf(targetFields, row.settings, hiddenSettings(targetFields, row.settings)) };
+          if (row.credential_id) t.credential_id = row.credential_id;
+          return t;
+        });
+      }
+    }
+    if (item) await updateConfig(project, spec.path, item.id, body);
+    else await createConfig(project, spec.path, body);
     onSaved();
   });
+  const failedField = errorField(error);
+  const messageOf = () => (error instanceof Error ? error.message : undefined);
+  // Where each rendered field is named by the server; an error naming none is shown on top.
+  const rendered = new Set<string>([
+    ...spec.fields.map((f) => f.name),
+    ...moduleFields.map((f) => (f.in === "settings" ? `settings.${f.name}` : f.name)),
+    ...targets.flatMap((_, i) => [`targets[${i}].name`, ...(kind?.fields ?? []).filter((f) => f.scope === "target").map((f) => (f.in === "settings" ? `targets[${i}].settings.${f.name}` : `targets[${i}].${f.name}`))]),
+  ]);
+  const idBase = item?.id ?? "new";
   return (
     <form class="panel" onSubmit={submit} aria-label={item ? `Edit ${String(item.name ?? item.id)}` : `New ${humanize(spec.singular)}`}>
       <h2>{item ? `Edit ${String(item.name ?? item.domain ?? item.id)}` : `New ${humanize(spec.singular)}`}</h2>
-      <ErrorBanner error={error} />
+      {(!failedField || !rendered.has(failedField)) && <ErrorBanner error={error} />}
       <div class="grid">
-        {spec.fields.map((f) =>
-          f.kind === "checkbox" ? (
-            <div class="field checkbox" key={f.name}>
-              <input id={`${item?.id ?? "new"}-${f.name}`} type="checkbox" checked={Boolean(values[f.name] ?? f.initial)} onChange={(e) => set(f.name, (e.target as HTMLInputElement).checked)} />
-              <label for={`${item?.id ?? "new"}-${f.name}`}>{f.label}</label>
-            </div>
-          ) : (
-            <Field key={f.name} label={f.label + (f.required ? " *" : "")} hint={f.kind === "secret" && item ? `${item.secret_configured || item.eab_configured ? "Set" : "Not set"}; leave empty to keep` : hintOf(f)}>
+        {spec.fields.map((f) => {
+          const inline = failedField === f.name ? <small class="bad-text" role="alert">{messageOf()}</small> : null;
+          if (f.kind === "checkbox")
+            return (
+              <div class="field checkbox" key={f.name}>
+                <input id={`${idBase}-${f.name}`} type="checkbox" checked={Boolean(values[f.name] ?? f.initial)} onChange={(e) => set(f.name, (e.target as HTMLInputElement).checked)} />
+                <label for={`${idBase}-${f.name}`}>{f.label}</label>
+              </div>
+            );
+          if (f.kind === "checklist")
+            return (
+              <div class="field wide" key={f.name}>
+                <Checklist project={project} label={f.label + (f.required ? " *" : "")} choices={f.choices!} catalog={catalog} value={String(values[f.name] ?? "")} onChange={(v) => set(f.name, v)} />
+                {inline}
+                {f.hint && <small class="muted">{f.hint}</small>}
+              </div>
+            );
+          return (
+            <Field key={f.name} label={f.label + (f.required ? " *" : "")} hint={f.kind === "secret" && item ? `${item.secret_configured || item.eab_configured ? "Set" : "Not set"}; leave empty to keep` : f.family ? kind?.summary : f.hint}>
               {(id) => {
                 const value = String(values[f.name] ?? "");
                 const onInput = (e: Event) => set(f.name, (e.target as HTMLInputElement).value);
-                if (f.kind === "select")
-                  return (
+                let input;
+                if (f.kind === "select") {
+                  const options = f.family ? ((catalog?.[f.family] ?? []) as CatalogKind[]).filter((k) => k.available || k.name === value).map((k) => ({ value: k.name, text: k.label })) : (f.options ?? []).map((o) => ({ value: o, text: o }));
+                  input = (
                     <select id={id} value={value} required={f.required} onChange={onInput}>
                       <option value="">{f.required ? "Choose…" : "Default"}</option>
-                      {f.options!.map((o) => (
-                        <option key={o} value={o}>
-                          {o}
+                      {options.map((o) => (
+                        <option key={o.value} value={o.value}>
+                          {o.text}
                         </option>
                       ))}
                     </select>
                   );
-                if (f.kind === "reference") return <Reference project={project} kind={f.reference!} id={id} value={value} onChange={(v) => set(f.name, v)} />;
-                if (f.kind === "settings" || f.kind === "targets" || (f.kind === "secret" && spec.path === "credentials"))
-                  return <textarea id={id} rows={4} value={value} onInput={onInput} spellcheck={false} autocomplete="off" />;
-                if (f.kind === "secret") return <input id={id} type="password" autocomplete="new-password" value={value} onInput={onInput} />;
-                return <input id={id} type="text" autocomplete="off" required={f.required} value={value} onInput={onInput} />;
+                } else if (f.kind === "reference") input = <Reference project={project} kind={f.reference!} id={id} value={value} onChange={(v) => set(f.name, v)} />;
+                else if (f.kind === "secret") input = <input id={id} type="password" autocomplete="new-password" value={value} onInput={onInput} />;
+                else input = <input id={id} type="text" autocomplete="off" required={f.required} value={value} onInput={onInput} />;
+                return (
+                  <>
+                    {input}
+                    {inline}
+                  </>
+                );
               }}
             </Field>
-          ),
-        )}
+          );
+        })}
       </div>
+      {kind && moduleFields.length > 0 && (
+        <fieldset class="kind-fields">
+          <legend>{isModule ? `${kind.label}: settings for every target` : `${kind.label} settings`}</legend>
+          <div class="grid">
+            <CatalogFields
+              fields={moduleFields}
+              values={{ ...settings, ...bodyValues }}
+              onChange={(name, v) => {
+                const f = moduleFields.find((x) => x.name === name);
+                if (f?.in === "body") setBodyValues((old) => ({ ...old, [name]: v }));
+                else setSettings((old) => ({ ...old, [name]: v }));
+              }}
+              idPrefix={`${idBase}-${kind.name}`}
+              fieldPath={(f) => (f.in === "settings" ? `settings.${f.name}` : f.name)}
+              errorField={failedField}
+              error={messageOf()}
+              credentials={credentialList}
+              secretConfigured={Boolean(item?.secret_configured)}
+            />
+          </div>
+        </fieldset>
+      )}
+      {kind && isModule && <TargetsTable project={project} kind={kind} rows={targets} setRows={setTargets} credentials={credentialList} errorField={failedField} error={messageOf()} idPrefix={idBase} />}
+      {spec.catalog && !catalog && <Loading what="Loading the fields" />}
       <div class="buttons">
         <button class="primary" type="submit" disabled={busy}>
           {busy ? "Saving…" : item ? "Save" : "Create"}
@@ -401,6 +642,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
   );
   const admin = can("manage_project_config", project);
   const [editing, setEditing] = useState<string | null>(null);
+  const catalog = useLoad(() => (spec && (spec.catalog || spec.fields.some((f) => f.choices === "event_kinds")) ? getCatalog() : Promise.resolve(undefined)), [kind]);
   const items = (spec && list.data?.items) ?? [];
   return (
     <section>
@@ -428,6 +670,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
             <ResourceForm
               project={project}
               spec={spec}
+              catalog={catalog.data}
               onCancel={() => setCreating(false)}
               onSaved={() => {
                 setCreating(false);
@@ -436,6 +679,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
             />
           )}
           <ErrorBanner error={list.error} />
+          <ErrorBanner error={catalog.error} />
           {list.loading && !list.data && <Loading />}
           {items.map((item) => (
             <article class="panel" key={item.id} aria-label={String(item.name ?? item.domain ?? item.id)}>
@@ -456,6 +700,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
                   project={project}
                   spec={spec}
                   item={item}
+                  catalog={catalog.data}
                   onCancel={() => setEditing(null)}
                   onSaved={() => {
                     setEditing(null);

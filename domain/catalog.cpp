@@ -1,0 +1,463 @@
+// The kinds and their fields. Labels and help lines are what a form shows; keep them short and
+// say what the value does, in the user's terms.
+#include <certsteward/domain/catalog.hpp>
+
+#include <array>
+
+namespace certsteward::domain {
+namespace {
+
+using T = FieldType;
+
+// The API takes at most 4,000 characters of a secret (16,000 for a credential's: a private key).
+FieldSpec secretField(std::string_view label, bool required, std::string_view help,
+                      std::size_t maxLength = 4000) {
+  FieldSpec f{"secret", label, T::secret, required};
+  f.help = help;
+  f.place = FieldPlace::body;
+  f.max_length = maxLength;
+  return f;
+}
+
+// The settings every channel kind takes.
+void addChannelCommon(std::vector<FieldSpec>& fields) {
+  fields.push_back({.name = "ca_bundle",
+                    .label = "Trusted CA certificates",
+                    .type = T::pem,
+                    .help = "PEM certificates to trust instead of the system's, for a receiver "
+                            "with a private CA."});
+  // One line: a line break in a subject would start a new mail header.
+  fields.push_back({.name = "subject_template",
+                    .label = "Subject template",
+                    .type = T::string,
+                    .help = "The subject line, with {{variables}}; empty for the default wording.",
+                    .example = "[{{project.name}}] {{event}}: {{certificate.common_name}}",
+                    .max_length = 16384});
+  fields.push_back({.name = "body_template",
+                    .label = "Message template",
+                    .type = T::template_text,
+                    .help = "The message, with {{variables}}; empty for the default wording."});
+}
+
+// Where a file-writing module (ssh, file) puts the certificate.
+void addFilePaths(std::vector<FieldSpec>& fields) {
+  fields.push_back({.name = "cert_path",
+                    .label = "Certificate file",
+                    .type = T::path,
+                    .help = "Where the leaf certificate goes. Give it, the full chain file, or "
+                            "both.",
+                    .example = "/etc/ssl/certs/site.pem",
+                    .scope = FieldScope::shared});
+  fields.push_back({.name = "key_path",
+                    .label = "Private key file",
+                    .type = T::path,
+                    .required = true,
+                    .help = "Where the private key goes (always mode 0600).",
+                    .example = "/etc/ssl/private/site.key",
+                    .scope = FieldScope::shared});
+  fields.push_back({.name = "chain_path",
+                    .label = "Chain file",
+                    .type = T::path,
+                    .help = "Where the intermediate certificates go, if the server wants them "
+                            "apart.",
+                    .example = "/etc/ssl/certs/site-chain.pem",
+                    .scope = FieldScope::shared});
+  fields.push_back({.name = "fullchain_path",
+                    .label = "Full chain file",
+                    .type = T::path,
+                    .help = "Where the leaf followed by its intermediates goes (nginx's "
+                            "ssl_certificate).",
+                    .example = "/etc/ssl/certs/site-fullchain.pem",
+                    .scope = FieldScope::shared});
+  fields.push_back({.name = "file_mode",
+                    .label = "Certificate file mode",
+                    .type = T::string,
+                    .default_value = "0644",
+                    .help = "Octal mode of the certificate files; the owner must be able to read "
+                            "and write. The key is always 0600.",
+                    .example = "0644",
+                    .scope = FieldScope::shared,
+                    .max_length = 4});
+}
+
+// Which served certificate a delivery is verified against.
+void addVerify(std::vector<FieldSpec>& fields) {
+  fields.push_back({.name = "verify_address",
+                    .label = "Verify at",
+                    .type = T::host_port,
+                    .help = "After delivery, connect here and wait until the new certificate is "
+                            "served. Empty: no check.",
+                    .example = "web1.example.com:443",
+                    .scope = FieldScope::target});
+  fields.push_back({.name = "verify_server_name",
+                    .label = "Verify with server name",
+                    .type = T::host,
+                    .help = "The name (SNI) to ask for when verifying; default the certificate's "
+                            "first name.",
+                    .example = "www.example.com",
+                    .scope = FieldScope::shared});
+}
+
+FieldSpec credentialField(std::vector<std::string_view> kinds, std::string_view help) {
+  FieldSpec f{"credential_id", "Credential", T::credential, true};
+  f.help = help;
+  f.place = FieldPlace::body;
+  f.scope = FieldScope::target;
+  f.credential_kinds = std::move(kinds);
+  return f;
+}
+
+std::vector<KindSpec> makeDnsProviders() {
+  std::vector<KindSpec> kinds;
+  kinds.push_back(
+      {"rfc2136",
+       "RFC 2136 (TSIG)",
+       "Dynamic DNS updates signed with a TSIG key: BIND, Knot, PowerDNS, Windows DNS.",
+       {
+           {.name = "server",
+            .label = "Primary server",
+            .type = T::host_port,
+            .required = true,
+            .help = "The zone's primary name server, host or host:port (port 53 if left out).",
+            .example = "ns1.example.com:53",
+            .port_optional = true},
+           {.name = "key_name",
+            .label = "TSIG key name",
+            .type = T::string,
+            .required = true,
+            .help = "The key's name as the server's configuration names it.",
+            .example = "certsteward-key",
+            .max_length = 253},
+           {.name = "algorithm",
+            .label = "TSIG algorithm",
+            .type = T::enumeration,
+            .default_value = "hmac-sha256",
+            .help = "The key's algorithm.",
+            .values = {"hmac-sha256", "hmac-sha512"}},
+           {.name = "authoritative",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
+                    "primary.",
+            .example = "ns1.example.com, ns2.example.com:53",
+            .port_optional = true},
+           secretField("TSIG secret", true, "The key's secret, base64, as in the key file."),
+       }});
+  kinds.push_back(
+      {"exec",
+       "Exec hook",
+       "A command the server's operator allowed (dns.exec_commands) adds and removes the record.",
+       {
+           {.name = "command",
+            .label = "Command",
+            .type = T::enumeration,
+            .required = true,
+            .help = "One of the commands the operator allowed in dns.exec_commands.",
+            .values_from = "dns.exec_commands"},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible. Empty: wait "
+                    "the propagation delay instead.",
+            .example = "ns1.example.com, ns2.example.com:53",
+            .port_optional = true},
+           {.name = "propagation_delay",
+            .label = "Propagation delay (seconds)",
+            .type = T::integer,
+            .default_value = "0",
+            .help = "How long to wait after the command before the CA may look.",
+            .example = "30",
+            .min = 0,
+            .max = 3600},
+           secretField("Secret", false,
+                       "Handed to the command in the environment as CERTSTEWARD_DNS_SECRET."),
+       }});
+  return kinds;
+}
+
+std::vector<KindSpec> makeModules() {
+  std::vector<KindSpec> kinds;
+
+  KindSpec ssh{"ssh", "SSH host", "Writes the files over SFTP and runs a reload command.", {}};
+  ssh.fields.push_back({.name = "host",
+                        .label = "Host",
+                        .type = T::host,
+                        .required = true,
+                        .help = "The host to connect to.",
+                        .example = "web1.example.com",
+                        .scope = FieldScope::target});
+  ssh.fields.push_back({.name = "port",
+                        .label = "Port",
+                        .type = T::integer,
+                        .default_value = "22",
+                        .help = "The SSH port.",
+                        .example = "22",
+                        .scope = FieldScope::target,
+                        .min = 1,
+                        .max = 65535});
+  ssh.fields.push_back({.name = "host_key_sha256",
+                        .label = "Host key fingerprint",
+                        .type = T::fingerprint,
+                        .required = true,
+                        .help = "The host key's SHA256 fingerprint (ssh-keygen -lf, or Fetch host "
+                                "key). Any other key is refused before anything is sent.",
+                        .example = "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
+                        .scope = FieldScope::target});
+  addFilePaths(ssh.fields);
+  ssh.fields.push_back({.name = "reload_command",
+                        .label = "Reload command",
+                        .type = T::string,
+                        .help = "A shell command run on the host once every file is in place.",
+                        .example = "systemctl reload nginx",
+                        .scope = FieldScope::shared,
+                        .max_length = 1024});
+  addVerify(ssh.fields);
+  ssh.fields.push_back(credentialField(
+      {"ssh_key", "password"}, "How to log in: an SSH key or a password, with its user name."));
+  kinds.push_back(std::move(ssh));
+
+  KindSpec file{"file",
+                "Files on this server",
+                "Writes the files below the server's distribution.file_directories and runs an "
+                "allowed command.",
+                {}};
+  addFilePaths(file.fields);
+  file.fields.push_back({.name = "reload_command",
+                         .label = "Reload command",
+                         .type = T::enumeration,
+                         .help = "One of the commands the operator allowed in "
+                                 "distribution.exec_commands, run once every file is in place.",
+                         .scope = FieldScope::shared,
+                         .values_from = "distribution.exec_commands"});
+  addVerify(file.fields);
+  kinds.push_back(std::move(file));
+
+  KindSpec haproxy{"haproxy",
+                   "HAProxy runtime API",
+                   "Replaces the certificate in a running HAProxy without a reload.",
+                   {}};
+  haproxy.fields.push_back(
+      {.name = "runtime_address",
+       .label = "Runtime API address",
+       .type = T::string,
+       .required = true,
+       .help = "unix:/path of the admin socket, or host:port on a loopback address (the API has "
+               "no TLS and carries the key).",
+       .example = "unix:/run/haproxy/admin.sock",
+       .scope = FieldScope::target,
+       .max_length = 1030});
+  haproxy.fields.push_back({.name = "cert_name",
+                            .label = "Certificate name",
+                            .type = T::string,
+                            .required = true,
+                            .help = "The certificate as HAProxy's configuration names it.",
+                            .example = "/etc/haproxy/certs/site.pem",
+                            .scope = FieldScope::shared,
+                            .max_length = 255});
+  addVerify(haproxy.fields);
+  kinds.push_back(std::move(haproxy));
+
+  KindSpec webhook{"webhook",
+                   "Webhook",
+                   "POSTs the certificate to a URL, signed with the credential's secret.",
+                   {}};
+  webhook.fields.push_back({.name = "url",
+                            .label = "URL",
+                            .type = T::url,
+                            .required = true,
+                            .help = "The receiver (https://).",
+                            .example = "https://deploy.example.com/hooks/certificate",
+                            .scope = FieldScope::target});
+  webhook.fields.push_back({.name = "include_private_key",
+                            .label = "Send the private key",
+                            .type = T::boolean,
+                            .default_value = "false",
+                            .help = "Whether the body carries the private key.",
+                            .scope = FieldScope::shared});
+  webhook.fields.push_back({.name = "ca_pem",
+                            .label = "Trusted CA certificates",
+                            .type = T::pem,
+                            .help = "PEM certificates to trust instead of the system's.",
+                            .scope = FieldScope::shared});
+  webhook.fields.push_back(credentialField(
+      {"token", "password"}, "Its secret signs every request (X-CertSteward-Signature)."));
+  kinds.push_back(std::move(webhook));
+  return kinds;
+}
+
+std::vector<KindSpec> makeChannels() {
+  std::vector<KindSpec> kinds;
+
+  KindSpec email{"email", "Email", "Mail through your SMTP server.", {}};
+  email.fields = {
+      {.name = "host",
+       .label = "SMTP server",
+       .type = T::host,
+       .required = true,
+       .help = "The server that accepts the mail.",
+       .example = "smtp.example.com"},
+      {.name = "port",
+       .label = "Port",
+       .type = T::integer,
+       .help = "587 for starttls, 465 for tls, 25 for none, unless given.",
+       .example = "587",
+       .min = 1,
+       .max = 65535},
+      {.name = "tls",
+       .label = "Encryption",
+       .type = T::enumeration,
+       .default_value = "starttls",
+       .help = "none only for a server on this machine: the password would travel in clear.",
+       .values = {"starttls", "tls", "none"}},
+      {.name = "from",
+       .label = "From address",
+       .type = T::email,
+       .required = true,
+       .example = "certsteward@example.com"},
+      {.name = "from_name",
+       .label = "From name",
+       .type = T::string,
+       .example = "CertSteward",
+       .max_length = 200},
+      {.name = "to",
+       .label = "To",
+       .type = T::email_list,
+       .required = true,
+       .help = "Up to 50 addresses, comma-separated.",
+       .example = "ops@example.com, oncall@example.com"},
+      {.name = "username",
+       .label = "User name",
+       .type = T::string,
+       .help = "For SMTP authentication, with the password below.",
+       .example = "certsteward",
+       .max_length = 200},
+      secretField("Password", false, "The SMTP password, with the user name."),
+  };
+  addChannelCommon(email.fields);
+  kinds.push_back(std::move(email));
+
+  KindSpec webhook{"webhook", "Webhook", "A JSON POST to your URL, signed if a secret is set.", {}};
+  webhook.fields = {
+      {.name = "url",
+       .label = "URL",
+       .type = T::url,
+       .required = true,
+       .help = "https://, or http:// to this machine.",
+       .example = "https://hooks.example.com/certsteward",
+       .loopback_http = true},
+      {.name = "headers",
+       .label = "Extra headers",
+       .type = T::headers,
+       .help = "'Name: value' lines sent with every request.",
+       .example = "X-Team: platform"},
+      {.name = "content_type",
+       .label = "Content type",
+       .type = T::string,
+       .default_value = "application/json",
+       .help = "The media type of a body template's output.",
+       .max_length = 200},
+      {.name = "secret_header",
+       .label = "Send the secret as header",
+       .type = T::string,
+       .help = "A header name that carries the secret as is (e.g. Authorization for ntfy), "
+               "instead of signing.",
+       .example = "Authorization",
+       .max_length = 100},
+      secretField("Secret", false,
+                  "Signs each request (X-CertSteward-Signature), or is the secret header's "
+                  "value."),
+  };
+  addChannelCommon(webhook.fields);
+  kinds.push_back(std::move(webhook));
+
+  for (const auto& [name, label, summary, secretLabel] :
+       {std::array<std::string_view, 4>{"slack", "Slack",
+                                        "A message through a Slack incoming "
+                                        "webhook.",
+                                        "Incoming-webhook URL"},
+        std::array<std::string_view, 4>{"teams", "Microsoft Teams",
+                                        "An Adaptive Card through a Teams Workflows webhook.",
+                                        "Workflows webhook URL"},
+        std::array<std::string_view, 4>{"discord", "Discord",
+                                        "A message through a Discord webhook.", "Webhook URL"}}) {
+    KindSpec k{name, label, summary, {}};
+    k.fields.push_back(secretField(secretLabel, true,
+                                   "https://, or http:// to this machine. Kept secret: the URL is "
+                                   "the credential."));
+    addChannelCommon(k.fields);
+    kinds.push_back(std::move(k));
+  }
+
+  KindSpec telegram{"telegram", "Telegram", "A message from your bot to a chat or channel.", {}};
+  telegram.fields = {
+      {.name = "chat_id",
+       .label = "Chat",
+       .type = T::string,
+       .required = true,
+       .help = "The chat's number, or @channelname.",
+       .example = "-1001234567890",
+       .max_length = 100},
+      {.name = "api_base_url",
+       .label = "API base URL",
+       .type = T::url,
+       .default_value = "https://api.telegram.org",
+       .help = "Only for a Bot API server of your own.",
+       .loopback_http = true},
+      secretField("Bot token", true, "As BotFather gives it: <digits>:<token>."),
+  };
+  addChannelCommon(telegram.fields);
+  kinds.push_back(std::move(telegram));
+  return kinds;
+}
+
+std::vector<KindSpec> makeCredentials() {
+  const auto username = [](std::string_view help) {
+    FieldSpec f{"username", "User name", T::string, false};
+    f.help = help;
+    f.place = FieldPlace::body;
+    f.max_length = 256;
+    return f;
+  };
+  auto key =
+      secretField("Private key", true, "The private key, OpenSSH or PEM, unencrypted.", 16000);
+  key.multiline = true;
+  std::vector<KindSpec> kinds;
+  kinds.push_back({"ssh_key",
+                   "SSH key",
+                   "A private key to log in to SSH targets.",
+                   {username("The account to log in as."), key}});
+  kinds.push_back(
+      {"password",
+       "Password",
+       "A user name and password: SSH password login, or a webhook's signing secret.",
+       {username("The account to log in as (SSH)."), secretField("Password", true, {}, 16000)}});
+  kinds.push_back({"token",
+                   "Token",
+                   "A secret token: a webhook target's signing secret.",
+                   {secretField("Token", true, {}, 16000)}});
+  return kinds;
+}
+
+}  // namespace
+
+const std::vector<KindSpec>& dnsProviderSpecs() {
+  static const std::vector<KindSpec> kinds = makeDnsProviders();
+  return kinds;
+}
+
+const std::vector<KindSpec>& distributionModuleSpecs() {
+  static const std::vector<KindSpec> kinds = makeModules();
+  return kinds;
+}
+
+const std::vector<KindSpec>& notificationChannelSpecs() {
+  static const std::vector<KindSpec> kinds = makeChannels();
+  return kinds;
+}
+
+const std::vector<KindSpec>& credentialKindSpecs() {
+  static const std::vector<KindSpec> kinds = makeCredentials();
+  return kinds;
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,72 @@
+// DNS credential settings per provider.
+#include <certsteward/domain/dns_settings.hpp>
+
+#include <algorithm>
+
+#include <certsteward/domain/catalog.hpp>
+
+namespace certsteward::domain {
+namespace {
+
+Error bad(std::string_view setting, const std::string& why) {
+  return fieldError("settings." + std::string(setting) + " " + why);
+}
+
+// A TSIG key name: a DNS name of letters, digits, '-', '_' and '.'.
+bool isKeyName(std::string_view n) {
+  return !n.empty() && n.size() <= 253 && n.front() != '.' && n.find("..") == n.npos &&
+         std::all_of(n.begin(), n.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '-' || c == '_' || c == '.';
+         });
+}
+
+}  // namespace
+
+Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSet,
+                                  const std::vector<std::string>& execCommands) {
+  const auto* spec = findKind(dnsProviderSpecs(), credential.provider);
+  if (spec == nullptr) {
+    return makeError(ErrorCode::invalid_argument,
+                     "unknown provider: '" + credential.provider.substr(0, 40) + "' (" +
+                         kindNames(dnsProviderSpecs()) + ")",
+                     kMalformed);
+  }
+  const auto& s = credential.settings;
+  if (const auto problem = settingsProblem(*spec, s, true)) {
+    switch (problem->what) {
+      case SettingProblem::What::unknown:
+        return bad(problem->key, "is not a setting of the " + credential.provider + " provider");
+      case SettingProblem::What::missing:
+        return bad(problem->key, "is required");
+      case SettingProblem::What::invalid:
+        return bad(problem->key, problem->why);
+    }
+  }
+  const auto* secret = findField(*spec, "secret", FieldPlace::body);
+  if (secret != nullptr && secret->required && !secretSet) {
+    return fieldError("secret (" + std::string(secret->label) + ") is required");
+  }
+  if (credential.provider == "rfc2136" && !isKeyName(s.at("key_name"))) {
+    return bad("key_name", "must be a DNS name such as certsteward-key");
+  }
+  if (credential.provider == "exec" &&
+      std::find(execCommands.begin(), execCommands.end(), s.at("command")) == execCommands.end()) {
+    return bad("command", "must be one of the server's dns.exec_commands" +
+                              std::string(execCommands.empty() ? " (none are allowed)" : ""));
+  }
+  return {};
+}
+
+Status checkDnsSecret(const DnsCredential& credential, std::string_view secret) {
+  if (credential.provider == "rfc2136") {
+    const bool base64 = std::all_of(secret.begin(), secret.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '+' || c == '/' || c == '=';
+    });
+    if (!base64) return fieldError("secret must be the TSIG secret in base64");
+  }
+  return {};
+}
+
+}  // namespace certsteward::domain

@@ -1,0 +1,266 @@
+// The catalog of pluggable kinds against the validators that use it: every described kind is
+// accepted with its described fields (filled with their examples and defaults), refused without
+// each required one, and refused with a setting the description lacks; a kind the description
+// lacks is refused. So a form built from the catalog and the server cannot disagree.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include <certsteward/domain/catalog.hpp>
+#include <certsteward/domain/distribution_settings.hpp>
+#include <certsteward/domain/dns_settings.hpp>
+#include <certsteward/domain/notification_settings.hpp>
+
+using namespace certsteward::domain;
+
+namespace {
+
+const DistributionPolicy kPolicy{{"/usr/local/bin/reload-proxy"}, {"/etc/ssl"}};
+const std::vector<std::string> kDnsCommands{"/usr/local/bin/dns-hook"};
+
+// The value a form would send for `f`: its example, else its default, else the first value the
+// server offers.
+std::string sample(const FieldSpec& f) {
+  if (!f.example.empty()) return std::string(f.example);
+  if (!f.default_value.empty()) return std::string(f.default_value);
+  if (f.values_from == "dns.exec_commands") return kDnsCommands.front();
+  if (f.values_from == "distribution.exec_commands") return kPolicy.exec_commands.front();
+  if (!f.values.empty()) return std::string(f.values.front());
+  return {};
+}
+
+// Every settings field with a sample value (`requiredOnly`: only the required ones).
+Settings filled(const KindSpec& kind, bool requiredOnly) {
+  Settings s;
+  for (const auto& f : kind.fields) {
+    if (f.place != FieldPlace::settings || (requiredOnly && !f.required)) continue;
+    if (auto v = sample(f); !v.empty()) s[std::string(f.name)] = v;
+  }
+  return s;
+}
+
+// The module rule needs a certificate path besides the required key path.
+Settings minimalModule(const KindSpec& kind) {
+  auto s = filled(kind, true);
+  if (kind.name == "ssh" || kind.name == "file") s["fullchain_path"] = "/etc/ssl/site-full.pem";
+  return s;
+}
+
+Status checkKind(std::string_view family, const KindSpec& kind, const Settings& s) {
+  if (family == "modules") return checkTargetSettings(kind.name, "t1", s, kPolicy);
+  if (family == "channels") {
+    NotificationChannel c;
+    c.kind = std::string(kind.name);
+    c.settings = s;
+    return checkChannel(c, true);
+  }
+  DnsCredential d;
+  d.provider = std::string(kind.name);
+  d.settings = s;
+  return checkDnsCredentialSettings(d, true, kDnsCommands);
+}
+
+struct Family {
+  const char* name;
+  const std::vector<KindSpec>& kinds;
+};
+
+}  // namespace
+
+TEST_CASE("catalog: every field is described completely, with valid examples and defaults") {
+  for (const auto& family : {&dnsProviderSpecs(), &distributionModuleSpecs(),
+                             &notificationChannelSpecs(), &credentialKindSpecs()}) {
+    std::set<std::string_view> kinds;
+    for (const auto& kind : *family) {
+      CAPTURE(kind.name);
+      CHECK(kinds.insert(kind.name).second);
+      CHECK_FALSE(kind.label.empty());
+      CHECK_FALSE(kind.summary.empty());
+      std::set<std::pair<std::string_view, FieldPlace>> names;
+      for (const auto& f : kind.fields) {
+        CAPTURE(f.name);
+        CHECK(names.insert({f.name, f.place}).second);
+        CHECK_FALSE(f.label.empty());
+        if (f.type == FieldType::enumeration) CHECK((f.values.empty() != f.values_from.empty()));
+        if (f.type == FieldType::integer) CHECK(f.min < f.max);
+        if (f.type == FieldType::credential) CHECK_FALSE(f.credential_kinds.empty());
+        if (f.type == FieldType::secret || f.type == FieldType::credential) {
+          CHECK(f.place == FieldPlace::body);
+        }
+        for (const auto value : {f.example, f.default_value}) {
+          if (!value.empty()) CHECK_MESSAGE(valueProblem(f, value).empty(), valueProblem(f, value));
+        }
+        for (const auto k : f.credential_kinds) {
+          CHECK_MESSAGE(findKind(credentialKindSpecs(), k) != nullptr, k);
+        }
+      }
+      if (family == &distributionModuleSpecs()) {
+        for (const auto& f : kind.fields)
+          CHECK_MESSAGE(f.scope != FieldScope::none, f.name);
+      }
+      if (family == &credentialKindSpecs()) {
+        CHECK(findField(kind, "secret", FieldPlace::body) != nullptr);
+      }
+    }
+  }
+}
+
+TEST_CASE("catalog: the validators accept each described kind and refuse what is not described") {
+  const Family families[] = {{"modules", distributionModuleSpecs()},
+                             {"channels", notificationChannelSpecs()},
+                             {"dns", dnsProviderSpecs()}};
+  for (const auto& family : families) {
+    for (const auto& kind : family.kinds) {
+      CAPTURE(family.name);
+      CAPTURE(kind.name);
+      const auto everything = filled(kind, false);
+      const auto s = checkKind(family.name, kind, everything);
+      CHECK_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message));
+      const auto minimal =
+          family.name == std::string("modules") ? minimalModule(kind) : filled(kind, true);
+      const auto m = checkKind(family.name, kind, minimal);
+      CHECK_MESSAGE(m.ok(), (m.ok() ? "" : m.error().message));
+
+      // Without each required field: refused, naming it.
+      for (const auto& f : kind.fields) {
+        if (!f.required || f.place != FieldPlace::settings) continue;
+        auto without = minimal;
+        without.erase(std::string(f.name));
+        const auto r = checkKind(family.name, kind, without);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().reason == kInvalidField);
+        CHECK_MESSAGE(
+            r.error().message.find(std::string(f.name) + " is required") != std::string::npos,
+            r.error().message);
+      }
+      // A setting the description lacks: refused, naming it.
+      auto extra = minimal;
+      extra["undescribed"] = "x";
+      const auto u = checkKind(family.name, kind, extra);
+      REQUIRE_FALSE(u.ok());
+      CHECK(u.error().message.find("undescribed is not a setting") != std::string::npos);
+      // Every described settings field is a setting (the reverse).
+      for (const auto& f : kind.fields) {
+        if (f.place != FieldPlace::settings) continue;
+        auto one = minimal;
+        one[std::string(f.name)] = sample(f);
+        const auto r = checkKind(family.name, kind, one);
+        if (!r.ok()) CHECK(r.error().message.find("is not a setting") == std::string::npos);
+      }
+    }
+  }
+  // A kind the catalog does not describe is refused by each validator.
+  KindSpec unknown{"cloudflare", "x", "x", {}};
+  for (const char* family : {"modules", "channels", "dns"}) {
+    CAPTURE(family);
+    const auto r = checkKind(family, unknown, {});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::invalid_argument);
+  }
+}
+
+TEST_CASE("catalog: value checks per field type") {
+  struct Row {
+    FieldSpec field;
+    const char* value;
+    const char* problem;  // nullptr: valid
+  };
+  const Row rows[] = {
+      {{.name = "n", .label = "n", .type = FieldType::integer, .min = 1, .max = 65535},
+       "443",
+       nullptr},
+      {{.name = "n", .label = "n", .type = FieldType::integer, .min = 1, .max = 65535},
+       "0",
+       "must be 1..65535"},
+      {{.name = "n", .label = "n", .type = FieldType::integer, .min = 1, .max = 65535},
+       "4x",
+       "must be 1..65535"},
+      {{.name = "n", .label = "n", .type = FieldType::integer, .min = 0, .max = 10},
+       "-1",
+       "must be 0..10"},
+      {{.name = "b", .label = "b", .type = FieldType::boolean}, "true", nullptr},
+      {{.name = "b", .label = "b", .type = FieldType::boolean}, "yes", "true or false"},
+      {{.name = "e", .label = "e", .type = FieldType::enumeration, .values = {"a", "b"}},
+       "b",
+       nullptr},
+      {{.name = "e", .label = "e", .type = FieldType::enumeration, .values = {"a", "b"}},
+       "c",
+       "one of: a, b"},
+      {{.name = "p", .label = "p", .type = FieldType::path}, "/etc/ssl/a.pem", nullptr},
+      {{.name = "p", .label = "p", .type = FieldType::path}, "/etc/../shadow", "absolute path"},
+      {{.name = "p", .label = "p", .type = FieldType::path}, "etc/a", "absolute path"},
+      {{.name = "u", .label = "u", .type = FieldType::url}, "https://example.com/x", nullptr},
+      {{.name = "u", .label = "u", .type = FieldType::url}, "http://127.0.0.1:8080/x", "https://"},
+      {{.name = "u", .label = "u", .type = FieldType::url, .loopback_http = true},
+       "http://127.0.0.1:8080/x",
+       nullptr},
+      {{.name = "h", .label = "h", .type = FieldType::host}, "-oProxyCommand=x", "host name"},
+      {{.name = "h", .label = "h", .type = FieldType::host_port}, "ns1.example.com", "host:port"},
+      {{.name = "h", .label = "h", .type = FieldType::host_port, .port_optional = true},
+       "ns1.example.com",
+       nullptr},
+      {{.name = "h", .label = "h", .type = FieldType::host_port, .port_optional = true},
+       "[::1]:5353",
+       nullptr},
+      {{.name = "l", .label = "l", .type = FieldType::host_port_list, .port_optional = true},
+       "a.example, 127.0.0.1:53",
+       nullptr},
+      {{.name = "l", .label = "l", .type = FieldType::host_port_list, .port_optional = true},
+       "a b",
+       "comma"},
+      {{.name = "m", .label = "m", .type = FieldType::email_list},
+       "a@b.example, c@d.example",
+       nullptr},
+      {{.name = "m", .label = "m", .type = FieldType::email_list},
+       "a@b.example, nobody",
+       "invalid address"},
+      {{.name = "x", .label = "x", .type = FieldType::headers}, "X-Team: a\nX-Env: b", nullptr},
+      {{.name = "x", .label = "x", .type = FieldType::headers}, "Host: evil", "cannot set Host"},
+      {{.name = "f", .label = "f", .type = FieldType::fingerprint}, "SHA256:abc", "ssh-keygen"},
+      {{.name = "s", .label = "s", .type = FieldType::string}, "one\ntwo", "control characters"},
+      {{.name = "t", .label = "t", .type = FieldType::text}, "one\ntwo", nullptr},
+      {{.name = "s", .label = "s", .type = FieldType::string, .max_length = 3}, "four", "too long"},
+      {{.name = "pem", .label = "pem", .type = FieldType::pem}, "not a certificate", "PEM"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(nameOf(row.field.type));
+    CAPTURE(row.value);
+    const auto why = valueProblem(row.field, row.value);
+    if (row.problem == nullptr) {
+      CHECK_MESSAGE(why.empty(), why);
+    } else {
+      CHECK_MESSAGE(why.find(row.problem) != std::string::npos, why);
+    }
+  }
+}
+
+TEST_CASE("catalog: DNS credentials are checked when saved") {
+  DnsCredential d;
+  d.provider = "rfc2136";
+  d.settings = {{"server", "127.0.0.1:5353"}, {"key_name", "certsteward-key"}};
+  CHECK(checkDnsCredentialSettings(d, true, {}).ok());
+  const auto noSecret = checkDnsCredentialSettings(d, false, {});
+  REQUIRE_FALSE(noSecret.ok());
+  CHECK(noSecret.error().references.at(0) == "secret");
+  d.settings["key_name"] = "key name; drop";
+  CHECK(checkDnsCredentialSettings(d, true, {}).error().references.at(0) == "settings.key_name");
+  CHECK(checkDnsSecret(d, "c2VjcmV0").ok());
+  const auto notBase64 = checkDnsSecret(d, "not base64!");
+  REQUIRE_FALSE(notBase64.ok());
+  CHECK(notBase64.error().message.find("not base64") == std::string::npos);  // never quoted
+
+  DnsCredential e;
+  e.provider = "exec";
+  e.settings = {{"command", "/bin/sh"}};
+  const auto notAllowed = checkDnsCredentialSettings(e, false, kDnsCommands);
+  REQUIRE_FALSE(notAllowed.ok());
+  CHECK(notAllowed.error().references.at(0) == "settings.command");
+  CHECK(notAllowed.error().message.find("dns.exec_commands") != std::string::npos);
+  e.settings["command"] = kDnsCommands.front();
+  CHECK(checkDnsCredentialSettings(e, false, kDnsCommands).ok());  // its secret is optional
+  e.settings["propagation_delay"] = "3601";
+  CHECK(checkDnsCredentialSettings(e, false, kDnsCommands).error().message ==
+        "settings.propagation_delay must be 0..3600");
+  e.provider = "route53";
+  CHECK(checkDnsCredentialSettings(e, false, kDnsCommands).error().reason == kMalformed);
+}
