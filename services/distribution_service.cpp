@@ -1,21 +1,49 @@
 // Distributions of certificates.
 #include <certsteward/services/distribution_service.hpp>
 
+#include <certsteward/services/display_names.hpp>
 #include <certsteward/services/distribution_runner.hpp>
 
 namespace certsteward::services {
 
-domain::Result<std::vector<domain::Distribution>> DistributionService::forCertificate(
+namespace {
+
+// The distributions with the names lists show beside their ids.
+template <class Range>
+std::vector<DistributionView> named(const Range& distributions, DisplayNames& names) {
+  std::vector<DistributionView> out;
+  out.reserve(distributions.size());
+  for (const auto& d : distributions) {
+    DistributionView v{d, names.certificate(d.certificate_id), names.module(d.module_config_id)};
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace
+
+domain::Result<std::vector<DistributionView>> DistributionService::forCertificate(
     const Principal& who, const domain::Id& projectId, const domain::Id& certificateId) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
   if (auto cert = p_.certificates.get(projectId, certificateId); !cert) return cert.error();
-  return p_.distributions.listForCertificate(projectId, certificateId);
+  auto list = p_.distributions.listForCertificate(projectId, certificateId);
+  if (!list) return list.error();
+  DisplayNames names(p_.certificates, projectId, &p_.modules);
+  return named(*list, names);
 }
 
-domain::Result<domain::Page<domain::Distribution>> DistributionService::list(
+domain::Result<domain::Page<DistributionView>> DistributionService::list(
     const Principal& who, const domain::Id& projectId, const domain::PageRequest& page) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
-  return p_.distributions.list(projectId, page);
+  auto found = p_.distributions.list(projectId, page);
+  if (!found) return found.error();
+  DisplayNames names(p_.certificates, projectId, &p_.modules);
+  domain::Page<DistributionView> out;
+  out.items = named(found->items, names);
+  out.total = found->total;
+  out.page = found->page;
+  out.page_size = found->page_size;
+  return out;
 }
 
 domain::Result<domain::Distribution> DistributionService::get(const Principal& who,

@@ -20,6 +20,13 @@ namespace certsteward::services {
 
 class DistributionRunner;  // services/distribution_runner.hpp
 
+// A distribution as lists show it: with its certificate's common name and its module
+// configuration's name ("" when either is gone).
+struct DistributionView : domain::Distribution {
+  std::string certificate_name;
+  std::string module_name;
+};
+
 class DistributionService {
  public:
   struct Ports {
@@ -46,12 +53,12 @@ class DistributionService {
         audit_(audit) {}
 
   // not_found for an unknown certificate.
-  domain::Result<std::vector<domain::Distribution>> forCertificate(const Principal& who,
-                                                                   const domain::Id& projectId,
-                                                                   const domain::Id& certificateId);
-  domain::Result<domain::Page<domain::Distribution>> list(const Principal& who,
-                                                          const domain::Id& projectId,
-                                                          const domain::PageRequest& page);
+  domain::Result<std::vector<DistributionView>> forCertificate(const Principal& who,
+                                                               const domain::Id& projectId,
+                                                               const domain::Id& certificateId);
+  domain::Result<domain::Page<DistributionView>> list(const Principal& who,
+                                                      const domain::Id& projectId,
+                                                      const domain::PageRequest& page);
   // The distribution of `certificateId` with id `id`; not_found otherwise.
   domain::Result<domain::Distribution> get(const Principal& who, const domain::Id& projectId,
                                            const domain::Id& certificateId, const domain::Id& id);

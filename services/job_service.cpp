@@ -2,21 +2,38 @@
 #include <certsteward/services/job_service.hpp>
 
 #include <certsteward/domain/certificate.hpp>
+#include <certsteward/services/display_names.hpp>
 
 namespace certsteward::services {
 
-domain::Result<domain::Page<domain::Job>> JobService::list(const Principal& who,
-                                                           const domain::Id& projectId,
-                                                           const ports::JobFilter& filter,
-                                                           const domain::PageRequest& page) {
+domain::Result<domain::Page<JobView>> JobService::list(const Principal& who,
+                                                       const domain::Id& projectId,
+                                                       const ports::JobFilter& filter,
+                                                       const domain::PageRequest& page) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
-  return p_.jobs.list(projectId, filter, page);
+  auto found = p_.jobs.list(projectId, filter, page);
+  if (!found) return found.error();
+  DisplayNames names(p_.certificates, projectId);
+  domain::Page<JobView> out;
+  out.items.reserve(found->items.size());
+  for (auto& job : found->items) {
+    std::string name = names.certificate(job.certificate_id.value_or(""));
+    out.items.push_back(JobView{std::move(job), std::move(name)});
+  }
+  out.total = found->total;
+  out.page = found->page;
+  out.page_size = found->page_size;
+  return out;
 }
 
-domain::Result<domain::Job> JobService::get(const Principal& who, const domain::Id& projectId,
-                                            const domain::Id& id) {
+domain::Result<JobView> JobService::get(const Principal& who, const domain::Id& projectId,
+                                        const domain::Id& id) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
-  return p_.jobs.get(projectId, id);
+  auto job = p_.jobs.get(projectId, id);
+  if (!job) return job.error();
+  std::string name =
+      DisplayNames(p_.certificates, projectId).certificate(job->certificate_id.value_or(""));
+  return JobView{std::move(*job), std::move(name)};
 }
 
 domain::Result<domain::Page<domain::JobLogEntry>> JobService::logs(

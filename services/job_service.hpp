@@ -15,6 +15,12 @@
 
 namespace certsteward::services {
 
+// A job as the API shows it: with its certificate's common name ("" when it has none, or the
+// certificate is gone).
+struct JobView : domain::Job {
+  std::string certificate_name;
+};
+
 class JobService {
  public:
   struct Ports {
@@ -29,11 +35,11 @@ class JobService {
   JobService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
       : p_(ports), work_(work), access_(access), audit_(audit) {}
 
-  domain::Result<domain::Page<domain::Job>> list(const Principal& who, const domain::Id& projectId,
-                                                 const ports::JobFilter& filter,
-                                                 const domain::PageRequest& page);
-  domain::Result<domain::Job> get(const Principal& who, const domain::Id& projectId,
-                                  const domain::Id& id);
+  domain::Result<domain::Page<JobView>> list(const Principal& who, const domain::Id& projectId,
+                                             const ports::JobFilter& filter,
+                                             const domain::PageRequest& page);
+  domain::Result<JobView> get(const Principal& who, const domain::Id& projectId,
+                              const domain::Id& id);
   domain::Result<domain::Page<domain::JobLogEntry>> logs(const Principal& who,
                                                          const domain::Id& projectId,
                                                          const domain::Id& id,

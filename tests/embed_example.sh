@@ -14,6 +14,9 @@ no_server=(-DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_
   -DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON)
 launcher=()
 command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# The two builds of the core compile the same sources with the same flags in two build trees:
+# paths below $work are hashed relative to each tree, so the second build comes from the cache.
+export CCACHE_BASEDIR="$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 check() {  # the program's own verdict and what it prints

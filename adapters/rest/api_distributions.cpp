@@ -52,6 +52,14 @@ json::object distributionJson(const domain::Distribution& d) {
           {"updated_at", timestamp(d.updated_at)}};
 }
 
+// A distribution with the names lists show beside its ids.
+json::object viewJson(const services::DistributionView& d) {
+  auto o = distributionJson(d);
+  if (!d.certificate_name.empty()) o["certificate_name"] = d.certificate_name;
+  if (!d.module_name.empty()) o["module_name"] = d.module_name;
+  return o;
+}
+
 json::object usageJson(const services::QuotaUsage& u) {
   json::object o{
       {"used", u.used},
@@ -100,7 +108,7 @@ void Api::addDistributionRoutes() {
     if (!list) return errorResponse(list.error());
     json::array items;  // docs/api.md: a bare array
     for (const auto& d : *list)
-      items.push_back(distributionJson(d));
+      items.push_back(viewJson(d));
     return jsonResponse(200, items);
   });
   router_.add("POST", cert, [this](const Call& c) {
@@ -147,7 +155,7 @@ void Api::addDistributionRoutes() {
   router_.add("GET", "/api/v1/projects/:project_id/distributions", [this](const Call& c) {
     auto page = s_.distributions.list(c.who(), c.param("project_id"), pageFrom(c.request));
     if (!page) return errorResponse(page.error());
-    return pageResponse("distributions", *page, distributionJson);
+    return pageResponse("distributions", *page, viewJson);
   });
 
   // Account actions at the CA; each answers with the resource's own view (secrets masked),

@@ -4,6 +4,16 @@
 #include <certsteward/adapters/rest/json_io.hpp>
 
 namespace certsteward::adapters::rest {
+namespace {
+
+// A job with its certificate's name, as lists and the job's page show it.
+json::object viewJson(const services::JobView& j) {
+  auto o = toJson(static_cast<const domain::Job&>(j));
+  if (!j.certificate_name.empty()) o["certificate_name"] = j.certificate_name;
+  return o;
+}
+
+}  // namespace
 
 void Api::addJobRoutes() {
   router_.add("GET", "/api/v1/projects/:project_id/jobs", [this](const Call& c) {
@@ -19,13 +29,13 @@ void Api::addJobRoutes() {
     filter.certificate_id = queryParam(c.request, "certificate_id");
     auto page = s_.jobs.list(c.who(), c.param("project_id"), filter, pageFrom(c.request));
     if (!page) return errorResponse(page.error());
-    return pageResponse("jobs", *page, [](const domain::Job& j) { return toJson(j); });
+    return pageResponse("jobs", *page, viewJson);
   });
 
   router_.add("GET", "/api/v1/projects/:project_id/jobs/:job_id", [this](const Call& c) {
     auto job = s_.jobs.get(c.who(), c.param("project_id"), c.param("job_id"));
     if (!job) return errorResponse(job.error());
-    return jsonResponse(200, json::object{{"job", toJson(*job)}});
+    return jsonResponse(200, json::object{{"job", viewJson(*job)}});
   });
 
   router_.add("GET", "/api/v1/projects/:project_id/jobs/:job_id/logs", [this](const Call& c) {

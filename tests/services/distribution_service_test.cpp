@@ -79,3 +79,24 @@ TEST_CASE("distributions: another project's module or an unknown certificate is 
   const auto outsider = fx.member("p2", ProjectRole::admin);
   CHECK(fx.distributions.list(outsider, "p1", {1, 10}).error().code == ErrorCode::not_found);
 }
+
+TEST_CASE("distributions: lists name the certificate and the module, and say nothing of the gone") {
+  DistributionFixture fx;
+  auto created = fx.distributions.create(fx.owner(), fx.ctx(), "p1", fx.certificateId, fx.moduleId);
+  REQUIRE(created.ok());
+  const auto viewer = fx.member("p1", ProjectRole::viewer);
+  auto page = fx.distributions.list(viewer, "p1", {1, 10});
+  REQUIRE(page.ok());
+  REQUIRE(page->items.size() == 1);
+  CHECK(page->items[0].certificate_name == "www.example.com");
+  CHECK(page->items[0].module_name == "web");
+  auto forCertificate = fx.distributions.forCertificate(viewer, "p1", fx.certificateId);
+  REQUIRE(forCertificate.ok());
+  CHECK((*forCertificate)[0].module_name == "web");
+  // The module configuration gone from under it (as a store holding older data may have it).
+  REQUIRE(fx.store.moduleConfigs().remove("p1", fx.moduleId).ok());
+  page = fx.distributions.list(viewer, "p1", {1, 10});
+  REQUIRE(page.ok());
+  CHECK(page->items[0].module_name.empty());
+  CHECK(page->items[0].certificate_name == "www.example.com");
+}

@@ -159,3 +159,32 @@ TEST_CASE(
   CHECK(*releaseAbandonedLocks(fx.store.projects(), fx.store.jobs(), fx.clock,
                                "host-a:8080#feedf00d", proved) == 0);
 }
+
+TEST_CASE("jobs: the list and a job name its certificate") {
+  JobFixture fx;
+  const Id zone = fx.servedZone("p1");
+  (void)zone;
+  CertificateRequest request;
+  request.common_name = "api.example.com";
+  auto created = fx.certificates.create(fx.owner(), fx.ctx(), "p1", request);
+  REQUIRE(created.ok());
+  const Job unrelated = fx.queued("p1", JobStatus::pending);  // no certificate
+  const auto viewer = fx.member("p1", ProjectRole::viewer);
+  auto page = fx.jobs.list(viewer, "p1", {}, {1, 10});
+  REQUIRE(page.ok());
+  int named = 0;
+  for (const auto& j : page->items) {
+    CAPTURE(j.id);
+    if (j.id == unrelated.id) {
+      CHECK(j.certificate_name.empty());
+    } else {
+      CHECK(j.certificate_id == std::optional<Id>(created->certificate.id));
+      CHECK(j.certificate_name == "api.example.com");
+      ++named;
+    }
+  }
+  CHECK(named == 1);  // the issuance job
+  auto one = fx.jobs.get(viewer, "p1", created->job.id);
+  REQUIRE(one.ok());
+  CHECK(one->certificate_name == "api.example.com");
+}

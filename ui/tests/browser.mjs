@@ -239,7 +239,7 @@ try {
 
   await step("create an ACME account", async () => {
     await nav(page, "Configuration").click();
-    await page.getByRole("button", { name: "New acme account" }).click();
+    await page.getByRole("button", { name: "New ACME account" }).click();
     await page.getByLabel("Name *").fill("pebble");
     await page.getByLabel("Directory URL *").fill(env("PEBBLE_DIRECTORY"));
     await page.getByLabel("Contact email").fill("ops@example.test");
@@ -250,7 +250,7 @@ try {
 
   await step("create a DNS credential", async () => {
     await tab(page, "DNS credentials").click();
-    await page.getByRole("button", { name: "New dns credential" }).click();
+    await page.getByRole("button", { name: "New DNS credential" }).click();
     await page.getByLabel("Name *", { exact: true }).fill("bind9");
     // The provider's fields come from the server's catalog: a select for the algorithm, the
     // secret write-only.

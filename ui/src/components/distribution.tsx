@@ -51,7 +51,7 @@ export function DistributionCard(props: { project: string; certificate: string; 
   return (
     <article class="panel" aria-label={`Distribution ${d.id}`}>
       <p>
-        Module <Link href={`/p/${project}/config/modules`}>{d.module_config_id}</Link> · last{" "}
+        Module <Link href={`/p/${project}/config/modules`}>{d.module_name ?? d.module_config_id}</Link> · last{" "}
         {d.last_action ?? "run"}: <Badge value={d.last_status} /> {formatTime(d.last_run_at)}
       </p>
       <p class="muted small">

@@ -17,7 +17,7 @@ import type { Catalog, CatalogField, CatalogKind, Delivery, DnsCredentialTest, T
 import { CatalogFields, errorField, FieldInput, helpOf, type Values } from "../components/catalog-fields";
 import { TargetResults } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, Link, Loading, Pager } from "../components/ui";
-import { formatTime, humanize } from "../lib/format";
+import { formatTime } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
 import { useCan } from "../session";
 
@@ -43,18 +43,23 @@ interface FieldSpec {
 interface KindSpec {
   path: ConfigKind;
   title: string;
-  singular: string;
+  singular: string; // "ACME account": what one of them is called
   fields: FieldSpec[];
   // Resources whose kind's fields come from the catalog: the family and the field naming the kind.
   catalog?: { family: Family; by: "provider" | "kind" | "module" };
-  columns: (r: Resource) => [string, string][];
+  columns: (r: Resource, names: Names) => [string, string][];
+}
+
+// Names of other resources a row shows instead of their ids.
+interface Names {
+  channel: (id: string) => string;
 }
 
 const kinds: KindSpec[] = [
   {
     path: "acme-accounts",
     title: "ACME accounts",
-    singular: "acme_account",
+    singular: "ACME account",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "directory_url", label: "Directory URL", kind: "text", required: true, hint: "https://… of the CA's ACME directory" },
@@ -72,7 +77,7 @@ const kinds: KindSpec[] = [
   {
     path: "dns-credentials",
     title: "DNS credentials",
-    singular: "dns_credential",
+    singular: "DNS credential",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "provider", label: "Provider", kind: "select", family: "dns_providers", required: true },
@@ -129,7 +134,7 @@ const kinds: KindSpec[] = [
   {
     path: "notification-channels",
     title: "Notification channels",
-    singular: "notification_channel",
+    singular: "notification channel",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "kind", label: "Kind", kind: "select", family: "notification_channels", required: true },
@@ -145,7 +150,7 @@ const kinds: KindSpec[] = [
   {
     path: "notification-rules",
     title: "Notification rules",
-    singular: "notification_rule",
+    singular: "notification rule",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
       { name: "events", label: "Events", kind: "checklist", choices: "event_kinds", hint: "The events this rule sends" },
@@ -157,8 +162,9 @@ const kinds: KindSpec[] = [
       { name: "only_on_change", label: "Only on change (failure once, then recovery)", kind: "checkbox", initial: false },
       { name: "enabled", label: "Enabled", kind: "checkbox", initial: true },
     ],
-    columns: (r) => [
+    columns: (r, names) => [
       ["Events", Array.isArray(r.events) ? r.events.join(", ") : ""],
+      ["Channels", Array.isArray(r.channel_ids) ? r.channel_ids.map((id) => names.channel(String(id))).join(", ") : ""],
       ["Mode", String(r.mode ?? "")],
       ["Enabled", r.enabled ? "yes" : "no"],
     ],
@@ -450,8 +456,8 @@ function ResourceForm({ project, spec, item, catalog, onSaved, onCancel }: { pro
   ]);
   const idBase = item?.id ?? "new";
   return (
-    <form class="panel" onSubmit={submit} aria-label={item ? `Edit ${String(item.name ?? item.id)}` : `New ${humanize(spec.singular)}`}>
-      <h2>{item ? `Edit ${String(item.name ?? item.domain ?? item.id)}` : `New ${humanize(spec.singular)}`}</h2>
+    <form class="panel" onSubmit={submit} aria-label={item ? `Edit ${String(item.name ?? item.id)}` : `New ${spec.singular}`}>
+      <h2>{item ? `Edit ${String(item.name ?? item.domain ?? item.id)}` : `New ${spec.singular}`}</h2>
       {(!failedField || !rendered.has(failedField)) && <ErrorBanner error={error} />}
       <div class="grid">
         {spec.fields.map((f) => {
@@ -604,7 +610,7 @@ function ResultView({ result }: { result: unknown }) {
         <ul class="plain-list">
           {list.map((d) => (
             <li key={d.id}>
-              <Badge value={d.status} /> {formatTime(d.created_at)} · {d.attempts} attempts {d.last_error && <span class="bad-text">{d.last_error}</span>}
+              <Badge value={d.status} /> {formatTime(d.created_at)} · {d.attempts === 1 ? "1 attempt" : `${d.attempts} attempts`} {d.last_error && <span class="bad-text">{d.last_error}</span>}
             </li>
           ))}
           {list.length === 0 && <li class="muted">No deliveries yet.</li>}
@@ -643,6 +649,11 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
   const admin = can("manage_project_config", project);
   const [editing, setEditing] = useState<string | null>(null);
   const catalog = useLoad(() => (spec && (spec.catalog || spec.fields.some((f) => f.choices === "event_kinds")) ? getCatalog() : Promise.resolve(undefined)), [kind]);
+  // Rules name their channels: one read of the project's channels, not one per row.
+  const channels = useLoad(() => (kind === "notification-rules" ? listConfig(project, "notification-channels", { page_size: 100 }) : Promise.resolve(undefined)), [project, kind]);
+  const names: Names = {
+    channel: (id) => String(channels.data?.items.find((c) => c.id === id)?.name ?? (channels.data ? "(deleted channel)" : id)),
+  };
   const items = (spec && list.data?.items) ?? [];
   return (
     <section>
@@ -662,7 +673,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
             <h2>{spec.title}</h2>
             {admin && !creating && (
               <button type="button" class="primary" onClick={() => setCreating(true)}>
-                New {humanize(spec.singular)}
+                New {spec.singular}
               </button>
             )}
           </div>
@@ -688,7 +699,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
                 <code class="muted small">{item.id}</code>
               </div>
               <dl class="kv compact">
-                {spec.columns(item).map(([k, v]) => (
+                {spec.columns(item, names).map(([k, v]) => (
                   <div key={k}>
                     <dt>{k}</dt>
                     <dd>{v}</dd>

@@ -129,7 +129,8 @@ export function Dashboard({ project }: { project: string }) {
           <ul class="plain-list">
             {failedJobs.data?.jobs.map((j) => (
               <li key={j.id}>
-                <Link href={`${base}/jobs/${j.id}`}>{humanize(j.type)}</Link> <Badge value={j.status} />{" "}
+                <Link href={`${base}/jobs/${j.id}`}>{humanize(j.type)}</Link>
+                {j.certificate_name && <> of <Link href={`${base}/certificates/${j.certificate_id}`}>{j.certificate_name}</Link></>} <Badge value={j.status} />{" "}
                 <span class="muted">{formatTime(j.updated_at)}</span>
                 {j.error_msg && <div class="muted small">{j.error_msg}</div>}
               </li>
@@ -143,7 +144,7 @@ export function Dashboard({ project }: { project: string }) {
           <ul class="plain-list">
             {failedDistributions.slice(0, 5).map((d) => (
               <li key={d.id}>
-                <Link href={`${base}/certificates/${d.certificate_id}`}>certificate</Link> <Badge value={d.last_status} />{" "}
+                <Link href={`${base}/certificates/${d.certificate_id}`}>{d.certificate_name ?? "certificate"}</Link> with {d.module_name ?? "a deleted module"} <Badge value={d.last_status} />{" "}
                 <span class="muted">{formatTime(d.last_run_at)}</span>
                 {d.last_error && <div class="muted small">{d.last_error}</div>}
               </li>

@@ -23,8 +23,8 @@ export function Distributions({ project, query }: { project: string; query: URLS
         empty="No distributions yet."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[
-          { header: "Certificate", cell: (d) => <Link href={`/p/${project}/certificates/${d.certificate_id}`}>{d.certificate_id}</Link> },
-          { header: "Module", cell: (d) => d.module_config_id },
+          { header: "Certificate", cell: (d) => <Link href={`/p/${project}/certificates/${d.certificate_id}`}>{d.certificate_name ?? "(deleted certificate)"}</Link> },
+          { header: "Module", cell: (d) => <Link href={`/p/${project}/config/modules`}>{d.module_name ?? "(deleted module)"}</Link> },
           {
             header: "Last",
             cell: (d) => (

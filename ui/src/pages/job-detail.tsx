@@ -87,7 +87,7 @@ export function JobDetail({ project, id }: { project: string; id: string }) {
         rows={[
           ["Attempts", `${j.attempts} of ${j.max_attempts}`],
           ["Lane", j.lane],
-          ["Certificate", j.certificate_id ? <Link href={`/p/${project}/certificates/${j.certificate_id}`}>{j.certificate_id}</Link> : "—"],
+          ["Certificate", j.certificate_id ? (j.certificate_name ? <Link href={`/p/${project}/certificates/${j.certificate_id}`}>{j.certificate_name}</Link> : "(deleted)") : "—"],
           ["Parent job", j.parent_id ? <Link href={`/p/${project}/jobs/${j.parent_id}`}>{j.parent_id}</Link> : "—"],
           ["Created", formatTime(j.created_at)],
           ["Next run", formatTime(j.next_run_at)],

@@ -44,6 +44,7 @@ export function Jobs({ project, query }: { project: string; query: URLSearchPara
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[
           { header: "Job", cell: (j) => <Link href={`/p/${project}/jobs/${j.id}`}>{humanize(j.type)}</Link> },
+          { header: "Certificate", cell: (j) => (j.certificate_id && j.certificate_name ? <Link href={`/p/${project}/certificates/${j.certificate_id}`}>{j.certificate_name}</Link> : "") },
           { header: "Status", cell: (j) => <Badge value={j.status} /> },
           { header: "Attempts", cell: (j) => `${j.attempts}/${j.max_attempts}` },
           { header: "Created", cell: (j) => formatTime(j.created_at) },

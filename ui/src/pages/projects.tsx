@@ -29,7 +29,7 @@ export function Projects({ query }: { query: URLSearchParams }) {
       <h1>Projects</h1>
       {can("create_project") && (
         <form class="panel inline-form" onSubmit={create} aria-label="New project">
-          <Field label="Name" hint="Letters, digits, dots, dashes and underscores">
+          <Field label="Name" hint="Any 1 to 100 characters, without spaces at either end or control characters">
             {(id) => <input id={id} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
           </Field>
           <Field label="Description">
