@@ -186,7 +186,8 @@ struct Application::Parts {
                    &notificationRunner},
                   services::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
         licenseVerifier(readFile(c.license_public_key_file)),
-        license(store->license(), licenseVerifier, clock, work, access, audit),
+        license(store->license(), licenseVerifier, clock, work, access, audit,
+                &store->certificates()),
         configuration({store->acmeAccounts(), store->dnsCredentials(), store->zones(),
                        store->credentials(), store->moduleConfigs(), store->notificationChannels(),
                        store->notificationRules(), store->distributions(), secretBox, ids, clock},
@@ -367,7 +368,8 @@ domain::Status Application::bootstrap() {
     // Shown once, on the console only (never in the log): the owner must change it.
     std::printf(
         "\nCertSteward created the owner account '%s' with the password:\n\n    %s\n\n"
-        "Log in and change it (PATCH /api/v1/users/<id>). It is not shown again.\n\n",
+        "Sign in and change it under Profile (your name, top right): Change password.\n"
+        "It is not shown again.\n\n",
         username.c_str(), password.c_str());
     std::fflush(stdout);
   }

@@ -87,14 +87,7 @@ Status checkTargetSettings(std::string_view module, const std::string& target, c
   }
   // What the description says: known settings, each value of its type, the required ones given.
   if (const auto problem = settingsProblem(*spec, s, true)) {
-    switch (problem->what) {
-      case SettingProblem::What::unknown:
-        return bad(target, problem->key, "is not a setting of module " + std::string(module));
-      case SettingProblem::What::missing:
-        return bad(target, problem->key, "is required for module " + std::string(module));
-      case SettingProblem::What::invalid:
-        return bad(target, problem->key, problem->why);
-    }
+    return bad(target, problem->key, explain(*problem, "module " + std::string(module), true));
   }
   // The rules between settings, and those that need the server's policy.
   const auto has = [&](const char* k) { return s.count(k) > 0 && !s.at(k).empty(); };

@@ -34,14 +34,7 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
   }
   const auto& s = credential.settings;
   if (const auto problem = settingsProblem(*spec, s, true)) {
-    switch (problem->what) {
-      case SettingProblem::What::unknown:
-        return bad(problem->key, "is not a setting of the " + credential.provider + " provider");
-      case SettingProblem::What::missing:
-        return bad(problem->key, "is required");
-      case SettingProblem::What::invalid:
-        return bad(problem->key, problem->why);
-    }
+    return bad(problem->key, explain(*problem, "the " + credential.provider + " provider"));
   }
   const auto* secret = findField(*spec, "secret", FieldPlace::body);
   if (secret != nullptr && secret->required && !secretSet) {

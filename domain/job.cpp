@@ -1,4 +1,5 @@
-// The job state machine. Every rule of the job table (docs/architecture.md) is a row of kTransitions.
+// The job state machine. Every rule of the job table (docs/architecture.md) is a row of
+// kTransitions.
 #include <certsteward/domain/job.hpp>
 
 #include <algorithm>

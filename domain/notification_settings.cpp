@@ -101,14 +101,7 @@ Status checkChannel(const NotificationChannel& channel, bool secretSet) {
   const auto& s = channel.settings;
   // What the description says: known settings, each value of its type, the required ones given.
   if (const auto problem = settingsProblem(*spec, s, true)) {
-    switch (problem->what) {
-      case SettingProblem::What::unknown:
-        return bad(problem->key, "is not a setting of " + channel.kind + " channels");
-      case SettingProblem::What::missing:
-        return bad(problem->key, "is required");
-      case SettingProblem::What::invalid:
-        return bad(problem->key, problem->why);
-    }
+    return bad(problem->key, explain(*problem, channel.kind + " channels"));
   }
   if (channelNeedsSecret(channel.kind) && !secretSet) {
     return fieldError(channel.kind == "telegram" ? std::string("secret (the bot token) is required")

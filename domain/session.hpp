@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <certsteward/domain/id.hpp>
 #include <certsteward/domain/time.hpp>
@@ -21,6 +22,20 @@ struct RefreshToken {
   bool consumed = false;
   bool revoked = false;
 };
+
+// One live session of a user, as its refresh-token family shows it: when its oldest token still
+// kept was issued (the login, or a week ago at most), when it was last renewed, and when its
+// newest token expires.
+struct SessionSummary {
+  Id family_id;
+  Timestamp started_at{};
+  Timestamp last_renewed_at{};
+  Timestamp expires_at{};
+};
+
+// The live sessions among `tokens` (one user's) at `now`: the families that still have a token
+// neither consumed, revoked nor expired, oldest first. What every store's sessionsOf answers.
+std::vector<SessionSummary> liveSessions(const std::vector<RefreshToken>& tokens, Timestamp now);
 
 // The stored outcome of a mutation sent with an Idempotency-Key, replayed for 24 hours.
 struct IdempotencyRecord {

@@ -288,4 +288,16 @@ std::optional<SettingProblem> settingsProblem(const KindSpec& kind, const Settin
   return std::nullopt;
 }
 
+std::string explain(const SettingProblem& problem, std::string_view owner, bool ownerWhenMissing) {
+  switch (problem.what) {
+    case SettingProblem::What::unknown:
+      return "is not a setting of " + std::string(owner);
+    case SettingProblem::What::missing:
+      return ownerWhenMissing ? "is required for " + std::string(owner) : "is required";
+    case SettingProblem::What::invalid:
+      break;
+  }
+  return problem.why;
+}
+
 }  // namespace certsteward::domain

@@ -107,6 +107,11 @@ struct SettingProblem {
 std::optional<SettingProblem> settingsProblem(const KindSpec& kind, const Settings& settings,
                                               bool requireFields);
 
+// The problem in words, after the setting's name: "is not a setting of <owner>", "is required"
+// ("is required for <owner>" with `ownerWhenMissing`), or valueProblem's words.
+std::string explain(const SettingProblem& problem, std::string_view owner,
+                    bool ownerWhenMissing = false);
+
 // The items of a comma-separated list, trimmed of spaces and tabs, empty items dropped.
 std::vector<std::string> commaSeparated(std::string_view text);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <certsteward/domain/result.hpp>
 #include <certsteward/domain/session.hpp>
@@ -30,6 +31,12 @@ class RefreshTokenStore {
 
   /** Revokes every token of a user (password change, disable). */
   virtual domain::Status revokeUser(const domain::Id& userId) = 0;
+  /**
+   * The user's live sessions at `now`: every family that still has a token neither consumed,
+   * revoked nor expired, oldest first (by started_at). Thread-safe.
+   */
+  virtual domain::Result<std::vector<domain::SessionSummary>> sessionsOf(const domain::Id& userId,
+                                                                        domain::Timestamp now) = 0;
 };
 
 }  // namespace certsteward::ports

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <certsteward/domain/result.hpp>
 #include <certsteward/domain/time.hpp>
@@ -124,6 +125,27 @@ class AuthService {
   std::string csrfTokenFor(const domain::Id& session) const;
   // Whether `token` is the CSRF token of the caller's session (constant time).
   bool csrfMatches(const Principal& who, const std::string& token) const;
+
+  // The caller's own password (local users only; a directory or SSO user's is kept there:
+  // failed_precondition EXTERNAL_ACCOUNT). `current` must be right (invalid_argument naming
+  // current_password; at most 5 tries a minute per user, then RATE_LIMITED); `next` follows the
+  // password rule (invalid_argument naming new_password). Every session of the user ends,
+  // this one included, and this caller gets a new one (the answer carries its tokens, as a
+  // login's does). Audited user.password_change with the new session.
+  domain::Result<LoginResult> changeOwnPassword(const Principal& who, const RequestContext& ctx,
+                                                const std::string& current,
+                                                const std::string& next);
+
+  // The caller's live sessions, oldest first; `current` marks the one of the calling token.
+  struct OwnSession {
+    domain::SessionSummary summary;
+    bool current = false;
+  };
+  domain::Result<std::vector<OwnSession>> sessions(const Principal& who);
+  // Ends one of the caller's own sessions (not_found for any other id). Ending the current one
+  // is a logout. Audited auth.session_end.
+  domain::Status endSession(const Principal& who, const RequestContext& ctx,
+                            const domain::Id& sessionId);
 
   // Second step of a login with TOTP: the otp_session_id of the first step and a code.
   // unauthenticated for a wrong code or session; RATE_LIMITED past 10 per minute per address or

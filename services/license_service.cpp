@@ -3,9 +3,19 @@
 
 namespace certsteward::services {
 
-domain::Result<domain::LicenseStatusView> LicenseService::activate(const Principal& who,
-                                                                   const RequestContext& ctx,
-                                                                   const std::string& licenseKey) {
+domain::Result<LicenseStatus> LicenseService::withUsage(domain::LicenseStatusView view) const {
+  LicenseStatus out{std::move(view), 0};
+  if (certificates_ != nullptr) {
+    auto used = certificates_->countAll();
+    if (!used) return used.error();
+    out.certificates_used = *used;
+  }
+  return out;
+}
+
+domain::Result<LicenseStatus> LicenseService::activate(const Principal& who,
+                                                       const RequestContext& ctx,
+                                                       const std::string& licenseKey) {
   if (auto s = access_.check(who, Action::activate_license); !s) return s.error();
   auto license = verifier_.verify(licenseKey);
   if (!license) return license.error();
@@ -21,14 +31,14 @@ domain::Result<domain::LicenseStatusView> LicenseService::activate(const Princip
       },
       {kLicenseGuard});
   if (!done) return done.error();
-  return licenseStatusView(*license, now);
+  return withUsage(licenseStatusView(*license, now));
 }
 
-domain::Result<domain::LicenseStatusView> LicenseService::status(const Principal& who) {
+domain::Result<LicenseStatus> LicenseService::status(const Principal& who) {
   if (auto s = access_.check(who, Action::read_license); !s) return s.error();
   auto license = licenses_.get();
   if (!license) return license.error();
-  return licenseStatusView(*license, clock_.now());
+  return withUsage(licenseStatusView(*license, clock_.now()));
 }
 
 }  // namespace certsteward::services

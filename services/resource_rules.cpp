@@ -126,9 +126,7 @@ domain::Status checkModuleConfig(const domain::ModuleConfig& config,
   const auto& spec = *domain::findKind(domain::distributionModuleSpecs(), config.module);
   if (const auto problem = domain::settingsProblem(spec, config.settings, false)) {
     const std::string field = "settings." + problem->key;
-    return invalidField(field, problem->what == domain::SettingProblem::What::unknown
-                                   ? field + " is not a setting of module " + config.module
-                                   : field + " " + problem->why);
+    return invalidField(field, field + " " + explain(*problem, "module " + config.module));
   }
   std::set<std::string> names_seen;
   const auto kinds = domain::credentialKindsFor(config.module);

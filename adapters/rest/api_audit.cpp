@@ -23,7 +23,7 @@ json::object toJson(const domain::AuditEntry& e) {
           {"mac", e.mac}};
 }
 
-json::object licenseJson(const domain::LicenseStatusView& v) {
+json::object licenseJson(const services::LicenseStatus& v) {
   return {{"valid", v.valid},
           {"plan", v.plan},
           {"plan_name", v.plan_name},
@@ -37,7 +37,8 @@ json::object licenseJson(const domain::LicenseStatusView& v) {
           {"activated_at", timestamp(v.activated_at)},
           {"last_checked_at", timestamp(v.last_checked_at)},
           {"api_key_configured", v.api_key_configured},
-          {"license_mode", v.license_mode}};
+          {"license_mode", v.license_mode},
+          {"certificates_used", v.certificates_used}};
 }
 
 }  // namespace

@@ -223,6 +223,49 @@ void Api::addAuthRoutes() {
       },
       open);
 
+  router_.add("POST", "/api/v1/auth/password", [this](const Call& c) {
+    const auto body = parseBody(c.request);
+    for (const auto& [key, value] : body) {
+      (void)value;
+      if (key != "current_password" && key != "new_password") {
+        throw BadRequest("unknown field: " + std::string(key).substr(0, 40));
+      }
+    }
+    auto result = s_.auth.changeOwnPassword(c.who(), c.context,
+                                            requiredString(body, "current_password", 1000),
+                                            requiredString(body, "new_password", 1000));
+    if (!result) return errorResponse(result.error());
+    // Every session ended, this one too: the caller continues in a new one.
+    auto response = jsonResponse(200, loginBody(*result));
+    response.cookies = sessionCookies(result->tokens, result->csrf_token, options_);
+    return response;
+  });
+
+  router_.add("GET", "/api/v1/auth/sessions", [this](const Call& c) {
+    auto sessions = s_.auth.sessions(c.who());
+    if (!sessions) return errorResponse(sessions.error());
+    json::array items;
+    for (const auto& s : *sessions) {
+      items.push_back(json::object{{"id", s.summary.family_id},
+                                   {"started_at", timestamp(s.summary.started_at)},
+                                   {"last_renewed_at", timestamp(s.summary.last_renewed_at)},
+                                   {"expires_at", timestamp(s.summary.expires_at)},
+                                   {"current", s.current}});
+    }
+    return jsonResponse(200, json::object{{"sessions", std::move(items)}});
+  });
+
+  router_.add("DELETE", "/api/v1/auth/sessions/:session_id", [this](const Call& c) {
+    const auto who = c.who();
+    if (auto s = s_.auth.endSession(who, c.context, c.param("session_id")); !s) {
+      return errorResponse(s.error());
+    }
+    HttpResponse response;
+    response.status = 204;
+    if (c.param("session_id") == who.session) response.cookies = clearedCookies(options_);
+    return response;
+  });
+
   router_.add("POST", "/api/v1/auth/logout", [this](const Call& c) {
     const auto body = parseBody(c.request);
     auto token = optionalString(body, "refresh_token", 4096);

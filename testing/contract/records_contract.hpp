@@ -81,6 +81,41 @@ TEST_CASE_TEMPLATE("refresh tokens: single use, reuse revokes the family", F,
   CHECK(store.revokeFamily("unknown").ok());
 }
 
+TEST_CASE_TEMPLATE("refresh tokens: a user's live sessions, one per family, oldest first", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& store = fx.store->refreshTokens();
+  const auto at = [&](std::string id, std::string family, std::string user, Duration age) {
+    return RefreshToken{std::move(id),  std::move(family),        std::move(user),
+                        fx.now() - age, fx.now() - age + 7 * 24h, false,
+                        false};
+  };
+  // f1: a login two hours ago, renewed an hour ago (its first token consumed).
+  REQUIRE(store.issue(at("a1", "f1", "u1", 2h)).ok());
+  REQUIRE(store.consume("a1", fx.now()).ok());
+  REQUIRE(store.issue(at("a2", "f1", "u1", 1h)).ok());
+  // f2: a login a minute ago. f3: logged out. f4: another user's.
+  REQUIRE(store.issue(at("b1", "f2", "u1", 1min)).ok());
+  REQUIRE(store.issue(at("c1", "f3", "u1", 30min)).ok());
+  REQUIRE(store.revokeFamily("f3").ok());
+  REQUIRE(store.issue(at("d1", "f4", "u2", 10min)).ok());
+
+  auto live = store.sessionsOf("u1", fx.now());
+  REQUIRE(live.ok());
+  REQUIRE(live->size() == 2);
+  CHECK((*live)[0].family_id == "f1");
+  CHECK((*live)[0].started_at == fx.now() - 2h);
+  CHECK((*live)[0].last_renewed_at == fx.now() - 1h);
+  CHECK((*live)[0].expires_at == fx.now() - 1h + 7 * 24h);
+  CHECK((*live)[1].family_id == "f2");
+  // Eight days on, every token has expired: no session is live.
+  CHECK(store.sessionsOf("u1", fx.now() + 8 * 24h)->empty());
+  CHECK(store.sessionsOf("nobody", fx.now())->empty());
+  REQUIRE(store.revokeUser("u1").ok());
+  CHECK(store.sessionsOf("u1", fx.now())->empty());
+  CHECK(store.sessionsOf("u2", fx.now())->size() == 1);
+}
+
 TEST_CASE_TEMPLATE("refresh tokens: of concurrent consumers exactly one succeeds", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;

@@ -487,6 +487,20 @@ try {
   await call('DELETE', `/api/v1/users/${ownerId}`, 409, { token: owner });
   await call('DELETE', '/api/v1/users/no-such-user', 404, { token: owner });
 
+  // One's own sessions and password (the operator's account, at the end: its tokens end with it).
+  const operatorLate = (await login('otto.operator', operatorPassword)).json?.access_token;
+  const sessions = await call('GET', '/api/v1/auth/sessions', 200, { token: operatorLate });
+  await call('DELETE', '/api/v1/auth/sessions/no-such-session', 404, { token: operatorLate });
+  await call('POST', '/api/v1/auth/password', 422, { token: operatorLate, body: { current_password: 'not it', new_password: 'a new long password' } });
+  await call('POST', '/api/v1/auth/password', 400, { token: operatorLate, body: { current_password: operatorPassword } });
+  const changed = await call('POST', '/api/v1/auth/password', 200, { token: operatorLate, body: { current_password: operatorPassword, new_password: 'a new long password' } });
+  await call('GET', '/api/v1/auth/me', 401, { token: operatorLate });
+  const operatorAgain = changed.json?.access_token;
+  const again = await call('GET', '/api/v1/auth/sessions', 200, { token: operatorAgain });
+  if (again.json?.sessions?.length !== 1 || !again.json.sessions[0].current) failures.push(`after a password change one current session, not ${JSON.stringify(again.json)}`);
+  if (!(sessions.json?.sessions?.length >= 1)) failures.push('no session listed before the change');
+  await call('DELETE', `/api/v1/auth/sessions/${again.json?.sessions?.[0]?.id}`, 204, { token: operatorAgain });
+
   // Logging out ends the session.
   await call('POST', '/api/v1/auth/logout', 204, { token: owner });
   await call('GET', '/api/v1/auth/me', 401, { token: owner });

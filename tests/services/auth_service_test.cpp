@@ -167,3 +167,95 @@ TEST_CASE("auth: logins are audited, and a session whose entry cannot be written
   CHECK(fx.audited("auth.login").size() == 2);
   CHECK(fx.audited("auth.login_failed").size() == 1);
 }
+
+TEST_CASE("auth: one's own password, and every other session ends with it") {
+  AuthFixture fx;
+  const auto here = fx.login().tokens;
+  const auto elsewhere = fx.login().tokens;
+  fx.clock.advance(std::chrono::seconds{1});
+  auto who = fx.auth.authenticate(here.access_token);
+  REQUIRE(who.ok());
+  auto listed = fx.auth.sessions(*who);
+  REQUIRE(listed.ok());
+  REQUIRE(listed->size() == 2);
+  CHECK(std::count_if(listed->begin(), listed->end(), [](const auto& s) { return s.current; }) ==
+        1);
+
+  const struct {
+    const char* name;
+    const char* current;
+    const char* next;
+    const char* field;
+  } refused[] = {
+      {"a wrong current password", "wrong horse", "battery staple", "current_password"},
+      {"a short new one", "correct horse", "short", "new_password"},
+      {"the same again", "correct horse", "correct horse", "new_password"},
+  };
+  for (const auto& r : refused) {
+    CAPTURE(r.name);
+    auto s = fx.auth.changeOwnPassword(*who, fx.ctx(), r.current, r.next);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().references.at(0) == r.field);
+  }
+  CHECK(fx.auth.authenticate(elsewhere.access_token).ok());  // nothing changed yet
+
+  auto changed = fx.auth.changeOwnPassword(*who, fx.ctx(), "correct horse", "battery staple");
+  REQUIRE_MESSAGE(changed.ok(), changed.error().message);
+  CHECK_FALSE(changed->tokens.access_token.empty());
+  CHECK_FALSE(changed->csrf_token.empty());
+  // Every earlier token is refused, this caller's too; the new session works.
+  CHECK_FALSE(fx.auth.authenticate(here.access_token).ok());
+  CHECK_FALSE(fx.auth.authenticate(elsewhere.access_token).ok());
+  CHECK_FALSE(fx.auth.refresh(elsewhere.refresh_token, "10.0.0.1").ok());
+  auto renewed = fx.auth.authenticate(changed->tokens.access_token);
+  REQUIRE(renewed.ok());
+  auto left = fx.auth.sessions(*renewed);
+  REQUIRE(left.ok());
+  REQUIRE(left->size() == 1);
+  CHECK(left->front().current);
+  CHECK(fx.audited("user.password_change").size() == 1);
+  CHECK_FALSE(fx.auth.login("alice", "correct horse", fx.ctx()).ok());
+  CHECK(fx.auth.login("alice", "battery staple", fx.ctx()).ok());
+
+  // Five tries a minute.
+  for (int i = 0; i < 5; ++i)
+    (void)fx.auth.changeOwnPassword(*renewed, fx.ctx(), "wrong", "another password");
+  CHECK(fx.auth.changeOwnPassword(*renewed, fx.ctx(), "battery staple", "another password")
+            .error()
+            .reason == "RATE_LIMITED");
+}
+
+TEST_CASE("auth: a person ends their own other session, and no one else's") {
+  AuthFixture fx;
+  const auto here = fx.login().tokens;
+  const auto elsewhere = fx.login().tokens;
+  auto who = fx.auth.authenticate(here.access_token);
+  REQUIRE(who.ok());
+  CHECK(fx.auth.endSession(*who, fx.ctx(), "no-such-session").error().code == ErrorCode::not_found);
+  REQUIRE(fx.auth.endSession(*who, fx.ctx(), elsewhere.refresh_family).ok());
+  CHECK_FALSE(fx.auth.refresh(elsewhere.refresh_token, "10.0.0.1").ok());
+  CHECK(fx.auth.sessions(*who)->size() == 1);
+  CHECK(fx.audited("auth.session_end").size() == 1);
+
+  User bob;
+  bob.id = fx.ids.next();
+  bob.username = "bob";
+  bob.password_hash = *fx.hasher.hash("bob's horse");
+  REQUIRE(fx.store.users().create(bob).ok());
+  auto bobs = fx.auth.login("bob", "bob's horse", fx.ctx());
+  REQUIRE(bobs.ok());
+  CHECK(fx.auth.endSession(*who, fx.ctx(), bobs->tokens.refresh_family).error().code ==
+        ErrorCode::not_found);  // not alice's
+  CHECK(fx.auth.refresh(bobs->tokens.refresh_token, "10.0.0.1").ok());
+}
+
+TEST_CASE("auth: a directory user's password is the directory's") {
+  AuthFixture fx;
+  auto ldapUser = *fx.store.users().get(fx.alice.id);
+  ldapUser.auth_source = AuthSource::ldap;
+  REQUIRE(fx.store.users().update(ldapUser).ok());
+  auto refused = fx.auth.changeOwnPassword(Principal{ldapUser, "s"}, fx.ctx(), "correct horse",
+                                           "battery staple");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().reason == "EXTERNAL_ACCOUNT");
+}

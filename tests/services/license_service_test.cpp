@@ -18,7 +18,8 @@ namespace {
 
 struct LicenseFixture : testing::ServiceFixture {
   testing::KnownLicenseKeys verifier;
-  LicenseService license{store.license(), verifier, clock, work, access, audit};
+  LicenseService license{store.license(),      verifier, clock, work, access, audit,
+                         &store.certificates()};
   LicenseFixture() {
     License enterprise;
     enterprise.plan_name = "Enterprise";
@@ -65,6 +66,7 @@ TEST_CASE("licence: an activated key lifts the free cap and is audited, grace fo
   CHECK(fx.certificates.create(fx.owner(), fx.ctx(), "p1", request).error().reason ==
         "LICENSE_LIMIT");
 
+  CHECK(fx.license.status(fx.owner())->certificates_used == 1);  // the one the free plan allows
   auto activated = fx.license.activate(fx.owner(), fx.ctx(), "good-key");
   REQUIRE(activated.ok());
   CHECK(activated->valid);
@@ -72,6 +74,7 @@ TEST_CASE("licence: an activated key lifts the free cap and is audited, grace fo
   CHECK(activated->cert_limit == 50);
   CHECK(fx.audited("license.activate").size() == 1);
   CHECK(fx.certificates.create(fx.owner(), fx.ctx(), "p1", request).ok());
+  CHECK(fx.license.status(fx.owner())->certificates_used == 2);
 
   fx.clock.advance(std::chrono::days{366});  // a day past expiry: in the 7-day grace period
   auto grace = fx.license.status(fx.owner());

@@ -71,7 +71,7 @@ const browser = await chromium.launch({
 const consoleErrors = [];
 const expectedNetworkErrors = [];
 const provokedRuleErrors = [];
-const provoked422 = 2; // the webhook channel's URL and the webhook module target's URL
+const provoked422 = 3; // the webhook channel's URL, the webhook module target's URL, a wrong current password
 async function newPage(label, options = {}) {
   const context = await browser.newContext({ baseURL: base, acceptDownloads: true, viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
@@ -227,6 +227,11 @@ try {
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
     projectPath = new URL(page.url()).pathname;
     assert.match(projectPath, /^\/p\/[0-9a-f]+$/);
+    // An empty project starts with the steps to a first certificate, none done yet.
+    const firstRun = page.getByRole("navigation", { name: "Getting started" });
+    await firstRun.waitFor();
+    assert.equal(await firstRun.getByRole("link").count(), 6);
+    assert.equal(await firstRun.getByRole("link").first().getAttribute("href"), `${projectPath}/config/acme-accounts`);
   });
 
   await step("a cookie mutation without X-CSRF-Token is refused", async () => {
@@ -454,15 +459,21 @@ try {
     await page.getByLabel("Distribute with module").selectOption({ label: "nginx over ssh (ssh)" });
     await page.getByRole("button", { name: "Add distribution" }).click();
     const card = page.locator("article", { hasText: "Deployed serial" });
+    // The dry run shows its plan: each file nginx has now is replaced, and the reload is run.
+    await card.getByRole("button", { name: "Dry run" }).click();
+    const plan = card.getByRole("region", { name: "Plan for web-1" });
+    await plan.waitFor({ timeout: 20000 });
+    const planned = (await plan.locator("li").allTextContents()).map((s) => s.replace(/\s+/g, " ").trim());
+    for (const file of ["cert.pem", "fullchain.pem", "key.pem"]) {
+      assert.ok(planned.includes(`replace ${site}/${file}`), `${file} not planned as replaced: ${JSON.stringify(planned)}`);
+    }
+    assert.ok(planned.some((l) => l.startsWith("run ") && l.includes(env("NGINX_RELOAD"))), `no reload planned: ${JSON.stringify(planned)}`);
+    await screenshot(page, "dry-run");
+    // Executed, the card follows its job and the distribution until they settle, with no reload.
     await card.getByRole("button", { name: "Execute" }).click();
-    const jobLink = card.getByRole("link", { name: "distribution execute" });
-    await jobLink.waitFor();
-    await jobLink.click();
-    await waitFor("the delivery to complete", async () => {
-      const status = (await page.locator(".heading .badge").textContent()).trim();
-      if (status === "failed" || status === "dead") throw new Error(`the delivery job ended ${status}`);
-      return status === "completed";
-    }, 60000, 250);
+    await card.getByRole("status").filter({ hasText: "Done" }).waitFor({ timeout: 60000 });
+    assert.match((await card.getByRole("status").filter({ hasText: "Done" }).textContent()).replace(/\s+/g, " "), /distribution execute completed/i);
+    await card.getByText("last execute: Succeeded").waitFor({ timeout: 15000 });
     // nginx now serves the issued certificate, put there over SSH by the module the form made.
     const served = await new Promise((resolve, reject) => {
       const socket = tlsConnect({ host: "127.0.0.1", port: Number(env("NGINX_PORT")), servername: "site.example.test", rejectUnauthorized: false }, () => {
@@ -474,6 +485,18 @@ try {
       socket.on("error", reject);
     });
     assert.match(served.subjectaltname ?? "", new RegExp(`DNS:${commonName.replace(/\./g, "\\.")}`));
+  });
+
+  await step("a zone's CA rate limits are a table, counting the orders made", async () => {
+    await nav(page, "Configuration").click();
+    await tab(page, "Zones").click();
+    await page.getByRole("button", { name: "CA rate limits" }).click();
+    const table = page.getByRole("table", { name: /CA rate limits for/ });
+    await table.waitFor();
+    const row = table.locator("tbody tr").filter({ hasText: env("PEBBLE_DIRECTORY") });
+    await row.waitFor();
+    // An issuance and a renewal: two certificates counted against the directory.
+    assert.match(await row.locator("td").nth(1).textContent(), /^2 /);
   });
 
   await step("the certificates page filters, searches and pages on the server", async () => {
@@ -504,7 +527,19 @@ try {
     await page.getByRole("img", { name: /Certificates expiring in each of the next 13 weeks/ }).waitFor();
     const total = await page.locator(".tile", { hasText: "certificates" }).first().locator(".tile-n").textContent();
     assert.equal(total, "1");
+    // Every first-run step is done: the checklist is gone.
+    assert.equal(await page.getByRole("navigation", { name: "Getting started" }).count(), 0);
+    // The one certificate is in service; the chart's axis shows dates.
+    assert.equal(await page.locator(".tile", { hasText: "active" }).first().locator(".tile-n").textContent(), "1");
+    assert.match(await page.locator("svg .axis").first().textContent(), /\d/);
     await screenshot(page, "dashboard");
+  });
+
+  await step("the licence page says the plan, the cap and what is used, in words", async () => {
+    await nav(page, "Licence").click();
+    const plan = page.getByRole("status").filter({ hasText: "Free plan" });
+    await plan.waitFor();
+    assert.match((await plan.textContent()).replace(/\s+/g, " "), /Free plan: 1 of 1 certificate in use\..*one certificate across all projects/);
   });
 
   await step("at 360 px wide nothing overflows the page", async () => {
@@ -554,6 +589,43 @@ try {
     }, certPath);
     assert.equal(status, 403);
     await vp.context().close();
+  });
+
+  await step("a person changes their own password under Profile, and their other session ends", async () => {
+    const viewer = { username: "viewer.one", password: "viewer password 1" };
+    const { page: other } = await newPage("viewer-elsewhere");
+    await signIn(other, viewer);
+    await other.getByRole("button", { name: "Sign out" }).waitFor();
+    const { page: vp } = await newPage("viewer-profile");
+    await signIn(vp, viewer);
+    await vp.getByRole("button", { name: "Sign out" }).waitFor();
+    await vp.getByRole("link", { name: /viewer\.one/ }).click();
+    await vp.getByRole("heading", { name: "Your profile" }).waitFor();
+    const sessionRows = vp.getByRole("table", { name: "Where you are signed in" }).locator("tbody tr");
+    // This one, the other one, and the viewer's sign-in of the step before (never signed out).
+    await waitFor("the sessions listed", async () => (await sessionRows.count()) === 3, 10000, 200);
+    const form = vp.getByRole("form", { name: "Change password" });
+    await form.getByLabel("Current password").fill("not my password");
+    await form.getByLabel("New password", { exact: true }).fill("viewer password 2");
+    await form.getByLabel("New password again").fill("viewer password 2");
+    await form.getByRole("button", { name: "Change password" }).click();
+    const wrong = form.getByRole("alert");
+    await wrong.waitFor();
+    assert.match(await wrong.textContent(), /current_password/);
+    await form.getByLabel("Current password").fill(viewer.password);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await vp.getByText("Password changed. Your other sessions have ended.").waitFor();
+    await waitFor("one session left", async () => (await sessionRows.count()) === 1, 10000, 200);
+    assert.equal((await sessionRows.first().textContent()).includes("This session"), true);
+    // This session goes on; the other one is signed out at its next request.
+    await vp.goto(`${projectPath}/certificates`);
+    await vp.getByRole("link", { name: commonName }).waitFor();
+    await other.goto(`${projectPath}/certificates`);
+    await other.getByRole("heading", { name: "Sign in to CertSteward" }).waitFor();
+    await signIn(other, { username: viewer.username, password: "viewer password 2" });
+    await other.getByRole("button", { name: "Sign out" }).waitFor();
+    await vp.context().close();
+    await other.context().close();
   });
 
   await step("every page passes axe-core (no serious or critical violations)", async () => {

@@ -50,4 +50,14 @@ domain::Status MemoryRefreshTokenStore::revokeUser(const domain::Id& userId) {
   return {};
 }
 
+domain::Result<std::vector<domain::SessionSummary>> MemoryRefreshTokenStore::sessionsOf(
+    const domain::Id& userId, domain::Timestamp now) {
+  std::lock_guard lock(mu_);
+  std::vector<domain::RefreshToken> mine;
+  for (const auto& [id, t] : tokens_) {
+    if (t.user_id == userId) mine.push_back(t);
+  }
+  return domain::liveSessions(mine, now);
+}
+
 }  // namespace certsteward::adapters::memory

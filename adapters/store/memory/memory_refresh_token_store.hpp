@@ -15,6 +15,8 @@ class MemoryRefreshTokenStore : public ports::RefreshTokenStore {
                                                domain::Timestamp now) override;
   domain::Status revokeFamily(const domain::Id& familyId) override;
   domain::Status revokeUser(const domain::Id& userId) override;
+  domain::Result<std::vector<domain::SessionSummary>> sessionsOf(const domain::Id& userId,
+                                                                 domain::Timestamp now) override;
 
  private:
   mutable std::mutex mu_;

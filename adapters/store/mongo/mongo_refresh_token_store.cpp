@@ -4,6 +4,20 @@
 #include <certsteward/adapters/store/mongo/mongo_documents.hpp>
 
 namespace certsteward::adapters::mongo {
+namespace {
+
+domain::RefreshToken read(const std::string& json) {
+  Bson doc = Bson::fromJson(json);
+  return domain::RefreshToken{textField(doc, "token_id"),
+                              textField(doc, "family_id"),
+                              textField(doc, "user_id"),
+                              tsOf(intField(doc, "issued_at").value_or(0)),
+                              tsOf(intField(doc, "expires_at").value_or(0)),
+                              boolField(doc, "consumed"),
+                              boolField(doc, "revoked")};
+}
+
+}  // namespace
 
 domain::Status MongoRefreshTokenStore::issue(const domain::RefreshToken& t) {
   return guarded([&]() -> domain::Status {
@@ -39,16 +53,6 @@ domain::Result<domain::RefreshToken> MongoRefreshTokenStore::consume(const std::
     auto before =
         c.findAndModify("refresh_tokens", filter,
                         Bson().doc("$set", Bson().boolean("consumed", true)), false, false);
-    const auto read = [&](const std::string& json) {
-      Bson doc = Bson::fromJson(json);
-      return domain::RefreshToken{textField(doc, "token_id"),
-                                  textField(doc, "family_id"),
-                                  textField(doc, "user_id"),
-                                  tsOf(intField(doc, "issued_at").value_or(0)),
-                                  tsOf(intField(doc, "expires_at").value_or(0)),
-                                  boolField(doc, "consumed"),
-                                  boolField(doc, "revoked")};
-    };
     if (before) return read(*before);
     auto found = c.findOne("refresh_tokens", Bson().oid("_id", oid), Bson());
     if (!found) return invalid();
@@ -78,6 +82,17 @@ domain::Status MongoRefreshTokenStore::revokeUser(const domain::Id& userId) {
     c.updateMany("refresh_tokens", Bson().str("user_id", userId),
                  Bson().doc("$set", Bson().boolean("revoked", true)));
     return {};
+  });
+}
+
+domain::Result<std::vector<domain::SessionSummary>> MongoRefreshTokenStore::sessionsOf(
+    const domain::Id& userId, domain::Timestamp now) {
+  return guarded([&]() -> domain::Result<std::vector<domain::SessionSummary>> {
+    auto c = db_.client();
+    std::vector<domain::RefreshToken> mine;
+    for (const auto& json : c.find("refresh_tokens", Bson().str("user_id", userId), Bson()))
+      mine.push_back(read(json));
+    return domain::liveSessions(mine, now);
   });
 }
 

@@ -74,4 +74,21 @@ domain::Status SqliteRefreshTokenStore::revokeUser(const domain::Id& userId) {
   });
 }
 
+domain::Result<std::vector<domain::SessionSummary>> SqliteRefreshTokenStore::sessionsOf(
+    const domain::Id& userId, domain::Timestamp now) {
+  return guarded([&]() -> domain::Result<std::vector<domain::SessionSummary>> {
+    auto c = db_.reader();
+    auto s = c->prepare(
+        "SELECT token_id, family_id, user_id, issued_at, expires_at, consumed, revoked FROM "
+        "refresh_tokens WHERE user_id = ?");
+    s.bind(userId);
+    std::vector<domain::RefreshToken> mine;
+    while (s.step()) {
+      mine.push_back({s.text(0), s.text(1), s.text(2), *s.timestamp(3), *s.timestamp(4),
+                      s.integer(5) != 0, s.integer(6) != 0});
+    }
+    return domain::liveSessions(mine, now);
+  });
+}
+
 }  // namespace certsteward::adapters::sqlite

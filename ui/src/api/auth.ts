@@ -54,3 +54,17 @@ export function enableTotp(code: string) {
 export function disableTotp(code: string) {
   return call("POST /auth/totp/disable", { body: { code } });
 }
+
+// One's own password (local users): every session ends, this one continues in a new one.
+export function changeOwnPassword(currentPassword: string, newPassword: string) {
+  return call("POST /auth/password", { body: { current_password: currentPassword, new_password: newPassword } });
+}
+
+// One's own live sessions, and ending one of them.
+export function listOwnSessions() {
+  return call("GET /auth/sessions");
+}
+
+export function endOwnSession(sessionId: string) {
+  return call("DELETE /auth/sessions/{session_id}", { params: { session_id: sessionId } });
+}

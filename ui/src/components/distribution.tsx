@@ -2,8 +2,10 @@
 // dry-run, execute and rollback for operators.
 import { useState } from "preact/hooks";
 import { deleteDistribution, dryRunDistribution, executeDistribution, rollbackDistribution } from "../api/distributions";
+import { getJob } from "../api/jobs";
 import type { Distribution, DryRun, Job, JobResponse, TargetResult } from "../api/types";
 import { formatTime } from "../lib/format";
+import { useFollow } from "../lib/load";
 import { useCan } from "../session";
 import { ActionButton, Badge, Link } from "./ui";
 
@@ -42,12 +44,62 @@ export function TargetResults({ results, caption }: { results: TargetResult[]; c
   );
 }
 
+// What an execute would do, per target: each file created, replaced or left unchanged, and the
+// command it would run (or the request it would send), as the dry run found them.
+export function DryRunPlan({ dryRun }: { dryRun: DryRun }) {
+  return (
+    <div class="plan" role="status">
+      <h3>{dryRun.ok ? "Dry run: every target is ready" : "Dry run: some targets are not ready"}</h3>
+      {dryRun.target_results.map((r) => (
+        <section key={r.target_name} aria-label={`Plan for ${r.target_name}`}>
+          <h4>
+            {r.target_name} <Badge value={r.status} />
+          </h4>
+          {r.error && (
+            <p class="bad-text">
+              {r.error_code && <code>{r.error_code}</code>} {r.error}
+            </p>
+          )}
+          {r.changes.length > 0 ? (
+            <ul class="plain-list">
+              {r.changes.map((c) => (
+                <li key={c.what}>
+                  <Badge value={c.action} /> <code>{c.what.startsWith("reload: ") ? c.what.slice("reload: ".length) : c.what}</code>
+                  {c.what.startsWith("reload: ") && <span class="muted small"> (reload command)</span>}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            !r.error && <p class="muted">Nothing would change.</p>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}
+
+// A job that will not move again by itself (failed jobs are retried).
+const settled = (j: Job) => j.status === "completed" || j.status === "dead" || j.status === "cancelled";
+
 export function DistributionCard(props: { project: string; certificate: string; distribution: Distribution; onChange: () => void }) {
   const { project, certificate, distribution: d, onChange } = props;
   const can = useCan();
   const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const [job, setJob] = useState<Job | null>(null);
   const operator = can("write_certificates", project);
+  // After execute or rollback the card follows its job, and the distribution with it, until
+  // the job settles; then the list is read once more.
+  const following = job !== null && !settled(job);
+  useFollow(following, () => {
+    if (!job) return;
+    getJob(project, job.id).then(
+      (r) => {
+        setJob(r.job);
+        onChange();
+      },
+      () => undefined, // a failed read is retried at the next tick
+    );
+  }, job?.id ?? null);
   return (
     <article class="panel" aria-label={`Distribution ${d.id}`}>
       <p>
@@ -69,10 +121,10 @@ export function DistributionCard(props: { project: string; certificate: string; 
       )}
       {job && (
         <p role="status">
-          Queued: <Link href={`/p/${project}/jobs/${job.id}`}>{job.type.replace(/_/g, " ")}</Link>
+          {settled(job) ? "Done" : "Running"}: <Link href={`/p/${project}/jobs/${job.id}`}>{job.type.replace(/_/g, " ")}</Link> <Badge value={job.status} />
         </p>
       )}
-      {dryRun && <TargetResults results={dryRun.target_results} caption={dryRun.ok ? "Dry run: every target is ready" : "Dry run: some targets are not ready"} />}
+      {dryRun && <DryRunPlan dryRun={dryRun} />}
     </article>
   );
 }

@@ -58,6 +58,12 @@ const tone: Record<string, string> = {
   renewal_failed: "bad",
   dead: "bad",
   cancelled: "muted",
+  // A dry run's plan: what an execute would do to each file.
+  create: "info",
+  replace: "warn",
+  run: "info",
+  send: "info",
+  unchanged: "muted",
 };
 
 export function Badge({ value }: { value: string | null | undefined }) {

@@ -39,6 +39,11 @@ export function formatDate(iso: string | null | undefined): string {
   return new Intl.DateTimeFormat(language, { timeZone: zone, year: "numeric", month: "short", day: "2-digit" }).format(d);
 }
 
+// "26 Nov": a day without its year, for a chart's axis.
+export function formatDay(when: Date): string {
+  return new Intl.DateTimeFormat(language, { timeZone: zone, month: "short", day: "numeric" }).format(when);
+}
+
 export function daysLeft(iso: string | null | undefined, now = Date.now()): number | null {
   if (!iso) return null;
   const t = new Date(iso).getTime();

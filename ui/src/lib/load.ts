@@ -58,6 +58,29 @@ export function usePoll(active: boolean, ms: number, tick: () => void): void {
   }, [active, ms]);
 }
 
+// Live state, the one mechanism of the UI: while `active` (something on the page is still
+// running), calls `tick` after `first` ms, then at doubling intervals up to `max` ms; a change of
+// `active` or of `key` (another action followed) starts again from `first`. Nothing runs while
+// the tab is hidden: the next tick comes once it is shown again.
+export function useFollow(active: boolean, tick: () => void, key: unknown = null, first = 1000, max = 8000): void {
+  const latest = useRef(tick);
+  latest.current = tick;
+  useEffect(() => {
+    if (!active) return undefined;
+    let delay = first;
+    let timer = 0;
+    const next = () => {
+      timer = window.setTimeout(() => {
+        if (!document.hidden) latest.current();
+        delay = Math.min(max, delay * 2);
+        next();
+      }, delay);
+    };
+    next();
+    return () => window.clearTimeout(timer);
+  }, [active, key, first, max]);
+}
+
 // A form's submit: prevents the page load, runs `action` once at a time, keeps its error for
 // the form to show.
 export function useSubmit(action: () => Promise<void>): { busy: boolean; error: unknown; setError: (e: unknown) => void; submit: (e?: Event) => Promise<void> } {

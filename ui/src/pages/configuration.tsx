@@ -13,7 +13,7 @@ import { createConfig, deleteConfig, listConfig, updateConfig, type ConfigKind, 
 import { checkModuleHealth, readSshHostKey } from "../api/distributions";
 import { testDnsCredential, zoneRateLimits } from "../api/dns";
 import { listDeliveries, testChannel } from "../api/notifications";
-import type { Catalog, CatalogField, CatalogKind, Delivery, DnsCredentialTest, TargetResult } from "../api/types";
+import type { Catalog, CatalogField, CatalogKind, Delivery, DnsCredentialTest, TargetResult, ZoneRateLimits } from "../api/types";
 import { CatalogFields, errorField, FieldInput, helpOf, type Values } from "../components/catalog-fields";
 import { TargetResults } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, Link, Loading, Pager } from "../components/ui";
@@ -579,8 +579,62 @@ function Extras({ project, spec, item, admin, operator, onChange }: { project: s
   );
 }
 
+// "12 of 50 this week (38 left)", or "12 (no published limit)".
+function usage(u: { used: number; limit: number | null; remaining: number | null; window_seconds: number }): string {
+  const days = u.window_seconds / 86400;
+  const window = days >= 1 ? `${Number.isInteger(days) ? days : days.toFixed(1)} day${days === 1 ? "" : "s"}` : `${Math.round(u.window_seconds / 3600)} h`;
+  if (u.limit === null) return `${u.used} in ${window} (no known limit)`;
+  return `${u.used} of ${u.limit} in ${window} (${u.remaining ?? 0} left)`;
+}
+
+// A zone's standing at each CA it was ordered from: what counts against the CA's limits.
+function RateLimitsView({ report }: { report: ZoneRateLimits }) {
+  return (
+    <div role="status" class="result">
+      <div class="table-wrap">
+        <table>
+          <caption>
+            CA rate limits for {report.registered_domain} (as of {formatTime(report.at)})
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">CA directory</th>
+              <th scope="col">Certificates</th>
+              <th scope="col">Orders</th>
+              <th scope="col">Failed validations</th>
+              <th scope="col">Last rate limited</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.directories.map((d) => (
+              <tr key={d.directory_url}>
+                <td>
+                  <code class="small">{d.directory_url}</code>
+                  <div class="muted small">limits: {d.limits_source}</div>
+                </td>
+                <td>{usage(d.certificates)}</td>
+                <td>{usage(d.orders)}</td>
+                <td>{usage(d.failed_validations)}</td>
+                <td>{d.last_rate_limited ? `${formatTime(d.last_rate_limited.at)}${d.last_rate_limited.active ? " (still in force)" : ""}` : "never"}</td>
+              </tr>
+            ))}
+            {report.directories.length === 0 && (
+              <tr>
+                <td colSpan={5} class="muted">
+                  No order for this zone yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
 function ResultView({ result }: { result: unknown }) {
   const r = result as Record<string, unknown>;
+  if (Array.isArray(r.directories) && typeof r.registered_domain === "string") return <RateLimitsView report={r as unknown as ZoneRateLimits} />;
   if (Array.isArray(r.steps)) {
     const t = r as unknown as DnsCredentialTest;
     return (

@@ -1,12 +1,56 @@
 // The morning view of a project: certificates by status, what expires soon, failed renewals,
 // recent failed jobs and distributions, and the expiry outlook for the next 13 weeks.
 import { certificateSummary, listCertificates } from "../api/certificates";
+import { listConfig, type ConfigKind } from "../api/configuration";
 import { listDistributions } from "../api/distributions";
 import { listJobs } from "../api/jobs";
-import { certificateStatuses } from "../api/types";
+import { certificateStatuses, type CertificateStatus } from "../api/types";
 import { Badge, ErrorBanner, Link, Loading } from "../components/ui";
-import { daysLeft, formatDate, formatTime, humanize } from "../lib/format";
+import { daysLeft, formatDate, formatDay, formatTime, humanize } from "../lib/format";
 import { useLoad } from "../lib/load";
+
+// The statuses of a certificate in service: a renewal pending or under way still serves the
+// current version.
+const inService: CertificateStatus[] = ["active", "renewal_pending", "renewal_in_progress"];
+const renewing = (byStatus: Partial<Record<string, number>>) => (byStatus.renewal_pending ?? 0) + (byStatus.renewal_in_progress ?? 0);
+
+// The first run of a project: the steps from nothing to a certificate delivered and watched,
+// each ticked once done, each linking to where it is done. Shown until every step is done.
+function FirstRun({ project, certificates }: { project: string; certificates: number }) {
+  const base = `/p/${project}`;
+  const counts = useLoad(async () => {
+    const kinds: ConfigKind[] = ["acme-accounts", "dns-credentials", "zones", "modules", "notification-channels", "notification-rules"];
+    const [totals, distributions] = await Promise.all([
+      Promise.all(kinds.map(async (k) => [k, (await listConfig(project, k, { page_size: 1 })).total] as const)),
+      listDistributions(project, { page_size: 1 }),
+    ]);
+    return { ...Object.fromEntries(totals), distributions: distributions.total } as Record<string, number>;
+  }, [project]);
+  if (!counts.data) return null;
+  const n = counts.data;
+  const steps: [string, boolean, string][] = [
+    ["Add an ACME account (the CA to issue from)", (n["acme-accounts"] ?? 0) > 0, `${base}/config/acme-accounts`],
+    ["Add a DNS credential (how the DNS-01 record is published)", (n["dns-credentials"] ?? 0) > 0, `${base}/config/dns-credentials`],
+    ["Add a zone that uses it", (n.zones ?? 0) > 0, `${base}/config/zones`],
+    ["Request a certificate", certificates > 0, `${base}/certificates`],
+    ["Distribute it: a module, then a distribution on the certificate", (n.distributions ?? 0) > 0, (n.modules ?? 0) > 0 ? `${base}/certificates` : `${base}/config/modules`],
+    ["Be notified: a channel, then a rule", (n["notification-channels"] ?? 0) > 0 && (n["notification-rules"] ?? 0) > 0, (n["notification-channels"] ?? 0) > 0 ? `${base}/config/notification-rules` : `${base}/config/notification-channels`],
+  ];
+  if (steps.every(([, done]) => done)) return null;
+  return (
+    <nav class="panel first-run" aria-label="Getting started">
+      <h2>Getting started</h2>
+      <ol class="plain-list">
+        {steps.map(([label, done, href]) => (
+          <li key={label} class={done ? "done" : ""}>
+            <span aria-hidden="true">{done ? "✓" : "○"}</span> {done ? label : <Link href={href}>{label}</Link>}
+            {done && <span class="visually-hidden"> (done)</span>}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
 
 function ExpiryChart({ weeks }: { weeks: number[] }) {
   const max = Math.max(1, ...weeks);
@@ -18,24 +62,26 @@ function ExpiryChart({ weeks }: { weeks: number[] }) {
       <svg
         viewBox={`0 0 ${weeks.length * width} ${height + 20}`}
         role="img"
-        aria-label={`Certificates expiring in each of the next ${weeks.length} weeks: ${weeks.join(", ")}`}
+        aria-label={`Certificates expiring in each of the next ${weeks.length} weeks, from ${formatDay(new Date())}: ${weeks.join(", ")}`}
       >
         {weeks.map((n, i) => {
           const h = Math.round((n / max) * height);
           return (
             <g key={i}>
               <rect x={i * width + 3} y={height - h} width={width - 6} height={h} class="bar">
-                <title>{`Week ${i + 1}: ${n}`}</title>
+                <title>{`Week of ${formatDay(new Date(Date.now() + i * 7 * 86_400_000))}: ${n}`}</title>
               </rect>
-              <text x={i * width + width / 2} y={height + 14} text-anchor="middle" class="axis">
-                {i + 1}
-              </text>
+              {i % 2 === 0 && (
+                <text x={i * width + width / 2} y={height + 14} text-anchor="middle" class="axis">
+                  {formatDay(new Date(Date.now() + i * 7 * 86_400_000))}
+                </text>
+              )}
             </g>
           );
         })}
       </svg>
       <figcaption>
-        Expiring per week over the next 91 days ({total} in all). Week 1 starts today.
+        Expiring per week over the next 91 days ({total} in all); each bar is the week starting on the date below it.
       </figcaption>
     </figure>
   );
@@ -77,6 +123,7 @@ export function Dashboard({ project }: { project: string }) {
     <section>
       <h1>Dashboard</h1>
       <ErrorBanner error={summary.error} />
+      {c && <FirstRun project={project} certificates={c.total} />}
       {!c ? (
         summary.loading && <Loading />
       ) : (
@@ -85,11 +132,18 @@ export function Dashboard({ project }: { project: string }) {
             <Link class="tile" href={`${base}/certificates`}>
               <span class="tile-n">{c.total}</span> certificates
             </Link>
-            {certificateStatuses.map((s) => (
-              <Link key={s} class={`tile ${s === "renewal_failed" && (c.by_status[s] ?? 0) > 0 ? "alert" : ""}`} href={`${base}/certificates?status=${s}`}>
-                <span class="tile-n">{c.by_status[s] ?? 0}</span> {humanize(s)}
-              </Link>
-            ))}
+            {/* In service: active, renewals pending or under way included (they serve meanwhile). */}
+            <Link class="tile" href={`${base}/certificates?status=${inService.join(",")}`}>
+              <span class="tile-n">{inService.reduce((n, s) => n + (c.by_status[s] ?? 0), 0)}</span> active
+              {renewing(c.by_status) > 0 && <span class="muted small"> ({renewing(c.by_status)} renewing)</span>}
+            </Link>
+            {certificateStatuses
+              .filter((s) => !inService.includes(s))
+              .map((s) => (
+                <Link key={s} class={`tile ${s === "renewal_failed" && (c.by_status[s] ?? 0) > 0 ? "alert" : ""}`} href={`${base}/certificates?status=${s}`}>
+                  <span class="tile-n">{c.by_status[s] ?? 0}</span> {humanize(s)}
+                </Link>
+              ))}
           </div>
           <h2>Expiring</h2>
           <div class="tiles">

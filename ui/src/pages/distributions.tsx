@@ -3,7 +3,7 @@ import { listDistributions } from "../api/distributions";
 import { PagedTable } from "../components/table";
 import { Badge, Link } from "../components/ui";
 import { formatTime } from "../lib/format";
-import { useLoad } from "../lib/load";
+import { useFollow, useLoad } from "../lib/load";
 import { setQuery } from "../lib/router";
 
 const pageSize = 25;
@@ -11,6 +11,8 @@ const pageSize = 25;
 export function Distributions({ project, query }: { project: string; query: URLSearchParams }) {
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
   const list = useLoad(() => listDistributions(project, { page, page_size: pageSize }), [project, page]);
+  // Refreshed while a delivery on the page is still running.
+  useFollow((list.data?.distributions ?? []).some((d) => d.last_status === "in_progress"), list.reload, `${project}/${page}`);
   return (
     <section>
       <h1>Distributions</h1>

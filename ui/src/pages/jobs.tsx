@@ -4,7 +4,7 @@ import { everyValue, type Job } from "../api/types";
 import { PagedTable } from "../components/table";
 import { Badge, Link, SelectField } from "../components/ui";
 import { formatTime, humanize } from "../lib/format";
-import { useLoad } from "../lib/load";
+import { useFollow, useLoad } from "../lib/load";
 import { setQuery } from "../lib/router";
 
 const pageSize = 25;
@@ -28,6 +28,9 @@ export function Jobs({ project, query }: { project: string; query: URLSearchPara
     () => listJobs(project, { status, type, page, page_size: pageSize }),
     [project, status, type, page],
   );
+  // Refreshed while a job on the page may still move (pending, active, or failed and retried).
+  const moving = (list.data?.jobs ?? []).some((j) => j.status === "pending" || j.status === "active" || j.status === "failed");
+  useFollow(moving, list.reload, `${project}/${status}/${type}/${page}`);
   return (
     <section>
       <h1>Jobs</h1>
