@@ -328,8 +328,8 @@ struct Application::Parts {
   services::CaProviderService caProviders{{issuer, dnsProviders}, access};
   services::CatalogService catalog;
   adapters::distribution::SshHostKeyReader sshHostKeyReader{outbound};
-  services::SshHostKeyService sshHostKeys{sshHostKeyReader, access, audit,
-                                          config.distribution_timeout};
+  services::SshHostKeyService sshHostKeys{
+      {sshHostKeyReader, store->rateLimits(), clock}, access, audit, config.distribution_timeout};
   adapters::rest::Api api;
   adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;

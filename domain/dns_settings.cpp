@@ -43,7 +43,9 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
   if (credential.provider == "rfc2136" && !isKeyName(s.at("key_name"))) {
     return bad("key_name", "must be a DNS name such as certsteward-key");
   }
-  if (credential.provider == "exec" &&
+  // An inactive credential is used by nothing: one whose command the operator has since removed
+  // can still be switched off (or renamed) while its owner decides.
+  if (credential.provider == "exec" && credential.active &&
       std::find(execCommands.begin(), execCommands.end(), s.at("command")) == execCommands.end()) {
     return bad("command", "must be one of the server's dns.exec_commands" +
                               std::string(execCommands.empty() ? " (none are allowed)" : ""));

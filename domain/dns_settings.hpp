@@ -14,7 +14,8 @@ namespace certsteward::domain {
 // invalid_argument: an unknown provider is malformed (400, kMalformed); an unknown, missing or
 // invalid setting is 422 naming it ("settings.<key>"), and so is a secret the provider needs and
 // the credential lacks ("secret"). `secretSet`: whether the credential has a secret after this
-// save. `execCommands`: the server's dns.exec_commands, the only commands `exec` may name.
+// save. `execCommands`: the server's dns.exec_commands, the only commands an active `exec`
+// credential may name.
 Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSet,
                                   const std::vector<std::string>& execCommands);
 

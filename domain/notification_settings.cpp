@@ -110,7 +110,9 @@ Status checkChannel(const NotificationChannel& channel, bool secretSet) {
   // The rules between settings, and what a type alone does not say.
   for (const char* key : {"subject_template", "body_template"}) {
     if (!settingOf(s, key).empty()) {
-      if (auto t = checkTemplate(std::string("settings.") + key, s.at(key)); !t) return t;
+      if (auto t = checkTemplate(std::string("settings.") + key, s.at(key)); !t) {
+        return fieldError(t.error().message);  // "settings.<key> ..."
+      }
     }
   }
   if (channel.kind == "email") {

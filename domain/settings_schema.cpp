@@ -19,10 +19,13 @@ bool multiLine(FieldType t) {
 
 std::size_t lengthBound(const FieldSpec& f) {
   if (f.max_length != 0) return f.max_length;
+  // The API takes at most 16 KiB per setting value; several-line and list values may use it.
   switch (f.type) {
     case FieldType::pem:
-      return 65536;
     case FieldType::template_text:
+    case FieldType::text:
+    case FieldType::headers:
+    case FieldType::email_list:
       return 16384;
     default:
       return 4096;

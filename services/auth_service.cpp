@@ -125,8 +125,9 @@ domain::Result<LoginResult> AuthService::challengeOrComplete(domain::User user,
         ports::TokenClaims{user.id, jti, ports::TokenKind::otp, {}, now, now + kOtpSessionTtl});
     if (!session) return session.error();
     // Recorded so that it can be used once: verifyOtp consumes it.
-    if (auto s = p_.refreshTokens.issue(domain::RefreshToken{jti, "otp:" + jti, user.id, now,
-                                                             now + kOtpSessionTtl, false, false});
+    if (auto s = p_.refreshTokens.issue(
+            domain::RefreshToken{jti, std::string(kOtpFamilyPrefix) + jti, user.id, now,
+                                 now + kOtpSessionTtl, false, false});
         !s) {
       return s.error();
     }
@@ -349,9 +350,24 @@ domain::Result<TokenPair> AuthService::refresh(const std::string& refreshToken,
       (void)p_.refreshTokens.revokeFamily(consumed->family_id);
       return checked.error();
     }
-    return issue(*checked, consumed->family_id);
+    return issueUnlessChanged(*checked, consumed->family_id, claims->issued_at);
   }
-  return issue(*user, consumed->family_id);
+  return issueUnlessChanged(*user, consumed->family_id, claims->issued_at);
+}
+
+domain::Result<TokenPair> AuthService::issueUnlessChanged(const domain::User& user,
+                                                          const domain::Id& family,
+                                                          domain::Timestamp presentedAt) {
+  auto pair = issue(user, family);
+  if (!pair) return pair;
+  // A password change that committed between the read above and this issue listed the family
+  // while it had no live token, so it did not end it: read the user again, and end it now.
+  auto now = p_.users.get(user.id);
+  if (!now || now->disabled || presentedAt < now->tokens_valid_after) {
+    (void)p_.refreshTokens.revokeFamily(family);
+    return makeError(domain::ErrorCode::unauthenticated, "the user cannot log in", "TOKEN_INVALID");
+  }
+  return pair;
 }
 
 domain::Status AuthService::logout(const Principal& who, const RequestContext& ctx,
@@ -370,16 +386,16 @@ domain::Status AuthService::logout(const Principal& who, const RequestContext& c
   // The access token of the session is refused from now on, until it would have expired.
   return changeUser(who.user.id, who, ctx, "auth.logout",
                     [&](domain::User& user) -> domain::Status {
-                      if (who.session.empty()) return {};
-                      const domain::Timestamp now = p_.clock.now();
-                      std::erase_if(user.ended_sessions,
-                                    [&](const domain::EndedSession& e) { return e.until <= now; });
-                      if (user.ended_sessions.size() >= 256)
-                        user.ended_sessions.erase(user.ended_sessions.begin());
-                      user.ended_sessions.push_back(
-                          domain::EndedSession{who.session, now + policy_.access_token_ttl});
+                      if (!who.session.empty()) endSessionOf(user, who.session);
                       return {};
                     });
+}
+
+void AuthService::endSessionOf(domain::User& user, const domain::Id& session) const {
+  const domain::Timestamp now = p_.clock.now();
+  std::erase_if(user.ended_sessions, [&](const domain::EndedSession& e) { return e.until <= now; });
+  if (user.ended_sessions.size() >= 256) user.ended_sessions.erase(user.ended_sessions.begin());
+  user.ended_sessions.push_back(domain::EndedSession{session, now + policy_.access_token_ttl});
 }
 
 domain::Result<Principal> AuthService::authenticate(const std::string& accessToken) {
@@ -464,17 +480,30 @@ domain::Result<LoginResult> AuthService::changeOwnPassword(const Principal& who,
   if (!done) return done.error();
   // Refresh tokens are outside transactions (ports::Store): every other family ends now; one
   // missed here still fails its next refresh, issued before tokens_valid_after.
-  auto live = p_.refreshTokens.sessionsOf(who.user.id, p_.clock.now());
-  if (!live) return live.error();
-  for (const auto& s : *live) {
-    if (s.family_id == opened->tokens.refresh_family) continue;
-    if (auto r = p_.refreshTokens.revokeFamily(s.family_id); !r) return r.error();
+  // A failure here fails no one: the password changed, and tokens_valid_after refuses the old
+  // sessions' tokens at their next use anyway.
+  if (auto live = p_.refreshTokens.sessionsOf(who.user.id, p_.clock.now())) {
+    for (const auto& s : *live) {
+      if (s.family_id != opened->tokens.refresh_family)
+        (void)p_.refreshTokens.revokeFamily(s.family_id);
+    }
   }
   return std::move(*opened);
 }
 
+domain::Result<std::vector<domain::SessionSummary>> AuthService::signedIn(
+    const domain::Id& userId) {
+  auto live = p_.refreshTokens.sessionsOf(userId, p_.clock.now());
+  if (!live) return live.error();
+  // A login waiting for its second factor is kept as a family of its own: not a session yet.
+  std::erase_if(*live, [](const domain::SessionSummary& s) {
+    return s.family_id.starts_with(kOtpFamilyPrefix);
+  });
+  return live;
+}
+
 domain::Result<std::vector<AuthService::OwnSession>> AuthService::sessions(const Principal& who) {
-  auto live = p_.refreshTokens.sessionsOf(who.user.id, p_.clock.now());
+  auto live = signedIn(who.user.id);
   if (!live) return live.error();
   std::vector<OwnSession> out;
   for (auto& s : *live) {
@@ -486,7 +515,7 @@ domain::Result<std::vector<AuthService::OwnSession>> AuthService::sessions(const
 
 domain::Status AuthService::endSession(const Principal& who, const RequestContext& ctx,
                                        const domain::Id& sessionId) {
-  auto live = p_.refreshTokens.sessionsOf(who.user.id, p_.clock.now());
+  auto live = signedIn(who.user.id);
   if (!live) return live.error();
   if (std::none_of(live->begin(), live->end(),
                    [&](const domain::SessionSummary& s) { return s.family_id == sessionId; })) {
@@ -494,7 +523,12 @@ domain::Status AuthService::endSession(const Principal& who, const RequestContex
   }
   if (sessionId == who.session) return logout(who, ctx, std::nullopt);
   if (auto s = p_.refreshTokens.revokeFamily(sessionId); !s) return s;
-  return audit_.record(&who, ctx, "auth.session_end", "session", sessionId);
+  // Its access token is refused from now on too, as a logout's is.
+  return changeUser(who.user.id, who, ctx, "auth.session_end",
+                    [&](domain::User& user) -> domain::Status {
+                      endSessionOf(user, sessionId);
+                      return {};
+                    });
 }
 
 }  // namespace certsteward::services

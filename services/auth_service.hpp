@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <certsteward/domain/result.hpp>
@@ -59,6 +60,8 @@ struct TotpEnrolment {
 };
 
 inline constexpr domain::Duration kOtpSessionTtl = std::chrono::minutes{5};
+// The refresh-token family of a login waiting for its second factor: "otp:<jti>".
+inline constexpr std::string_view kOtpFamilyPrefix = "otp:";
 
 class AuthService {
  public:
@@ -181,6 +184,14 @@ class AuthService {
   void spendHashTime(const std::string& password);
   bool codeMatches(const domain::User& user, const std::string& code);
   domain::Result<TokenPair> issue(const domain::User& user, const domain::Id& family);
+  // The next pair of a refreshed family, unless the user changed (password, status) since the
+  // token presented (`presentedAt`) was issued: then the family ends.
+  domain::Result<TokenPair> issueUnlessChanged(const domain::User& user, const domain::Id& family,
+                                               domain::Timestamp presentedAt);
+  // The user's live sessions, second-factor logins not yet completed left out.
+  domain::Result<std::vector<domain::SessionSummary>> signedIn(const domain::Id& userId);
+  // Records that the access tokens of `session` are refused until they would have expired.
+  void endSessionOf(domain::User& user, const domain::Id& session) const;
 
   // Re-reads the user inside one transaction under its guard, applies `change` (which may refuse)
   // and writes it back with the audit entry `action`: concurrent changes of one user never undo

@@ -141,7 +141,10 @@ domain::Status checkModuleConfig(const domain::ModuleConfig& config,
         !s) {
       // Name the value where it was given: the target's own, else the shared default.
       const auto& key = s.error().references.empty() ? std::string() : s.error().references[0];
-      const bool shared = !t.settings.contains(key) && config.settings.contains(key);
+      const auto* field = domain::findField(spec, key);
+      const bool shared = !t.settings.contains(key) &&
+                          (config.settings.contains(key) ||
+                           (field != nullptr && field->scope == domain::FieldScope::shared));
       return invalidField((shared ? std::string("settings.") : at + "settings.") + key,
                           s.error().message);
     }

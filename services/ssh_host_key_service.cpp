@@ -14,8 +14,15 @@ domain::Result<ports::SshHostKey> SshHostKeyService::fetch(const Principal& who,
   }
   if (!domain::isHostName(host)) return domain::fieldError("host must be a host name or address");
   if (port < 1 || port > 65535) return domain::fieldError("port must be 1..65535");
+  auto hits =
+      p_.rateLimits.hit("ssh-host-key:" + who.user.id, std::chrono::minutes{1}, p_.clock.now());
+  if (!hits) return hits.error();
+  if (*hits > kHostKeyFetchesPerMinute) {
+    return makeError(domain::ErrorCode::resource_exhausted,
+                     "too many host key fetches; wait a minute", "RATE_LIMITED");
+  }
   const std::string where = host + ":" + std::to_string(port);
-  auto key = keys_.read(host, port, timeout_);
+  auto key = p_.keys.read(host, port, timeout_);
   const std::string details =
       key ? key->key_type + " " + key->fingerprint : "failed: " + key.error().message;
   if (auto s =

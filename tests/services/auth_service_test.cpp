@@ -232,8 +232,12 @@ TEST_CASE("auth: a person ends their own other session, and no one else's") {
   auto who = fx.auth.authenticate(here.access_token);
   REQUIRE(who.ok());
   CHECK(fx.auth.endSession(*who, fx.ctx(), "no-such-session").error().code == ErrorCode::not_found);
+  REQUIRE(fx.auth.authenticate(elsewhere.access_token).ok());
   REQUIRE(fx.auth.endSession(*who, fx.ctx(), elsewhere.refresh_family).ok());
   CHECK_FALSE(fx.auth.refresh(elsewhere.refresh_token, "10.0.0.1").ok());
+  // Its access token is refused at once, not when it expires.
+  CHECK(fx.auth.authenticate(elsewhere.access_token).error().reason == "TOKEN_INVALID");
+  CHECK(fx.auth.authenticate(here.access_token).ok());
   CHECK(fx.auth.sessions(*who)->size() == 1);
   CHECK(fx.audited("auth.session_end").size() == 1);
 
@@ -258,4 +262,21 @@ TEST_CASE("auth: a directory user's password is the directory's") {
                                            "battery staple");
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().reason == "EXTERNAL_ACCOUNT");
+}
+
+TEST_CASE("auth: a login waiting for its second factor is not a session") {
+  AuthFixture fx;
+  const auto here = fx.login().tokens;
+  auto user = *fx.store.users().get(fx.alice.id);
+  user.totp_enabled = true;
+  user.totp_secret_sealed = *fx.secrets.seal("12345678901234567890");
+  REQUIRE(fx.store.users().update(user).ok());
+  auto pending = fx.auth.login("alice", "correct horse", fx.ctx());
+  REQUIRE(pending.ok());
+  REQUIRE_FALSE(pending->otp_session_id.empty());
+  auto who = fx.auth.authenticate(here.access_token);
+  REQUIRE(who.ok());
+  auto listed = fx.auth.sessions(*who);
+  REQUIRE(listed.ok());
+  CHECK(listed->size() == 1);  // the pending second step is not listed
 }

@@ -17,7 +17,8 @@ const std::string kFingerprint = "SHA256:" + std::string(43, 'k');
 
 struct HostKeyFixture : testing::ServiceFixture {
   testing::FakeSshHostKeys hosts;
-  SshHostKeyService service{hosts, access, audit, std::chrono::seconds{5}};
+  SshHostKeyService service{
+      {hosts, store.rateLimits(), clock}, access, audit, std::chrono::seconds{5}};
   HostKeyFixture() {
     project("p1");
     hosts.offer("web1.example.test", 22, {kFingerprint, "ssh-ed25519"});
@@ -86,4 +87,17 @@ TEST_CASE("ssh host keys: who may read, and what never leaves the server") {
   const auto audited = fx.audited("ssh_host_key.read");
   REQUIRE(audited.size() == 2);
   CHECK(audited.front().details.starts_with("failed: "));
+}
+
+TEST_CASE("ssh host keys: ten fetches a minute per person") {
+  HostKeyFixture fx;
+  const auto admin = fx.member("p1", ProjectRole::admin);
+  for (int i = 0; i < 10; ++i)
+    REQUIRE(fx.service.fetch(admin, fx.ctx(), "p1", "web1.example.test", 22).ok());
+  const auto limited = fx.service.fetch(admin, fx.ctx(), "p1", "web1.example.test", 22);
+  REQUIRE_FALSE(limited.ok());
+  CHECK(limited.error().reason == "RATE_LIMITED");
+  CHECK(fx.hosts.reads() == 10);  // the eleventh reached nothing
+  fx.clock.advance(std::chrono::minutes{1});
+  CHECK(fx.service.fetch(admin, fx.ctx(), "p1", "web1.example.test", 22).ok());
 }

@@ -41,8 +41,10 @@ thread_local ActiveTransaction tActive;
 
 void initDriver() {
   std::call_once(gInit, [] {
-    mongoc_init();
+    // The handler first: mongoc_init itself may warn (no shared memory for its counters on a
+    // busy machine), and that line must reach the server's log in its format, not stderr.
     mongoc_log_set_handler(logHandler, nullptr);
+    mongoc_init();
   });
 }
 

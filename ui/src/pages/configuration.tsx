@@ -425,7 +425,9 @@ function ResourceForm({ project, spec, item, catalog, onSaved, onCancel }: { pro
     const body = bodyOf(spec, values, item);
     if (spec.catalog && kind) {
       const stored = (item?.settings as Values | undefined) ?? {};
-      const next = settingsOf(moduleFields, settings);
+      // What the form does not show (a module-level value of a target-scoped field, set through
+      // the API) is kept as it is.
+      const next = settingsOf(moduleFields, settings, hiddenSettings(moduleFields, stored));
       if (!item || JSON.stringify(next) !== JSON.stringify(stored)) body.settings = next;
       for (const f of kind.fields.filter((x) => x.in === "body" && x.type !== "credential")) {
         const v = (bodyValues[f.name] ?? "").trim();

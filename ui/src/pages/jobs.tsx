@@ -28,8 +28,12 @@ export function Jobs({ project, query }: { project: string; query: URLSearchPara
     () => listJobs(project, { status, type, page, page_size: pageSize }),
     [project, status, type, page],
   );
-  // Refreshed while a job on the page may still move (pending, active, or failed and retried).
-  const moving = (list.data?.jobs ?? []).some((j) => j.status === "pending" || j.status === "active" || j.status === "failed");
+  // Refreshed while a job on the page runs, or is due within two minutes (a pending job, or a
+  // failed one waiting for its retry); a retry hours away is not waited for here.
+  const soon = Date.now() + 120_000;
+  const moving = (list.data?.jobs ?? []).some(
+    (j) => j.status === "active" || ((j.status === "pending" || j.status === "failed") && new Date(j.next_run_at ?? 0).getTime() <= soon),
+  );
   useFollow(moving, list.reload, `${project}/${status}/${type}/${page}`);
   return (
     <section>
