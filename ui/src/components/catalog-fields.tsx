@@ -30,6 +30,9 @@ export function FieldInput(props: {
       f.type === "credential"
         ? (props.credentials ?? []).filter((c) => (f.credential_kinds ?? []).includes(c.kind)).map((c) => ({ value: c.id, text: `${c.name} (${c.kind})` }))
         : (f.values ?? []).map((v) => ({ value: v, text: v }));
+    // A stored value the list does not hold (a credential past the first 100, a command the
+    // operator has since removed) stays selected rather than silently lost.
+    if (value && !options.some((o) => o.value === value)) options.unshift({ value, text: value });
     return (
       <select id={id} {...aria} value={value} required={required} onChange={onInput}>
         <option value="">{f.required ? "Choose…" : f.default ? `Default (${f.default})` : "None"}</option>
