@@ -137,6 +137,13 @@ domain::Result<domain::User> UserService::update(const Principal& who, const Req
     return makeError(domain::ErrorCode::failed_precondition,
                      "you cannot disable yourself or change your own role");
   }
+  // One's own password needs the current one: whoever holds an admin's session must not be able
+  // to take the account over.
+  if (who.user.id == id && changes.password) {
+    return makeError(domain::ErrorCode::failed_precondition,
+                     "change your own password with POST /api/v1/auth/password (the current "
+                     "password is required there)");
+  }
   std::optional<std::string> newHash;  // hashed before the transaction (it takes ~0.2 s)
   if (changes.password && user->auth_source != domain::AuthSource::local) {
     return makeError(domain::ErrorCode::failed_precondition,

@@ -277,6 +277,7 @@ try {
   await call('GET', '/api/v1/users/no-such-user', 404, { token: owner });
   await call('PATCH', `/api/v1/users/${operatorId}`, 200, { token: owner, body: { disabled: false } });
   await call('PATCH', `/api/v1/users/${ownerId}`, 409, { token: owner, body: { disabled: true } });
+  await call('PATCH', `/api/v1/users/${ownerId}`, 409, { token: owner, body: { password: 'without the current one' } });
   await call('PATCH', `/api/v1/users/${operatorId}`, 400, { token: owner, body: { disabled: 'no' } });
 
   // Projects and members.

@@ -160,6 +160,12 @@ TEST_CASE("users: changes of others, never of oneself, and owners only by owners
         ErrorCode::failed_precondition);
   CHECK(fx.users.remove(owner, fx.ctx(), owner.user.id).error().code ==
         ErrorCode::failed_precondition);
+  // One's own password goes through AuthService::changeOwnPassword, with the current one.
+  UserChanges ownPassword;
+  ownPassword.password = "a new long password";
+  CHECK(fx.users.update(owner, fx.ctx(), owner.user.id, ownPassword).error().code ==
+        ErrorCode::failed_precondition);
+  CHECK(fx.users.update(owner, fx.ctx(), admin.user.id, ownPassword).ok());  // another's: fine
   CHECK(fx.users.remove(admin, fx.ctx(), other.user.id).error().code ==
         ErrorCode::permission_denied);
 
