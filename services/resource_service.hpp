@@ -163,8 +163,14 @@ class ResourceService {
     return access_.check(who, Action::manage_project_config, projectId);
   }
 
+  // A secret given is sealed in; "" removes the stored one (a kind that needs one then refuses
+  // the change), so an empty secret is never "configured".
   domain::Status seal(T& entity, const std::optional<std::string>& secret) {
     if (!secret || options_.sealed == nullptr) return {};
+    if (secret->empty()) {
+      (entity.*(options_.sealed)).clear();
+      return {};
+    }
     if (secret->size() > 64 * 1024) {
       return makeError(domain::ErrorCode::invalid_argument, "the secret is larger than 64 KiB");
     }

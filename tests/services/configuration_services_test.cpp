@@ -120,6 +120,35 @@ TEST_CASE("configuration: an update cannot bring in what a create refuses") {
         "https://acme.example/dir");
 }
 
+TEST_CASE("configuration: an empty secret removes the stored one, never counts as one") {
+  ConfigFixture fx;
+  // A kind that needs its secret: "" is refused, on create and on update, and nothing changes.
+  Credential c;
+  c.name = "deploy";
+  c.kind = "token";
+  auto empty = fx.config.credentials.create(fx.owner(), fx.ctx(), "p1", c, std::string());
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.error().references.at(0) == "secret");
+  auto created = fx.config.credentials.create(fx.owner(), fx.ctx(), "p1", c, "a token");
+  REQUIRE(created.ok());
+  auto cleared = fx.config.credentials.update(
+      fx.owner(), fx.ctx(), "p1", created->id, [](Credential&) {}, std::string());
+  REQUIRE_FALSE(cleared.ok());
+  CHECK_FALSE(fx.store.credentials().get("p1", created->id)->secret_sealed.empty());
+  // A kind whose secret is optional: "" removes it.
+  NotificationChannel ch;
+  ch.name = "hook";
+  ch.kind = "webhook";
+  ch.settings = {{"url", "https://hooks.example.com/x"}};
+  auto channel = fx.config.channels.create(fx.owner(), fx.ctx(), "p1", ch, "signing key");
+  REQUIRE(channel.ok());
+  CHECK_FALSE(channel->secret_sealed.empty());
+  auto removed = fx.config.channels.update(
+      fx.owner(), fx.ctx(), "p1", channel->id, [](NotificationChannel&) {}, std::string());
+  REQUIRE(removed.ok());
+  CHECK(removed->secret_sealed.empty());
+}
+
 TEST_CASE("configuration: a zone needs an active DNS credential of its project") {
   ConfigFixture fx;
   const auto inactive = fx.dnsCredential(false);
