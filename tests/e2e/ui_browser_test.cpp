@@ -104,8 +104,14 @@ TEST_CASE(
   command +=
       quoted(CERTSTEWARD_NODE) + " " + quoted(CERTSTEWARD_SOURCE_DIR "/ui/tests/browser.mjs");
   const auto [status, output] = run(command);
-  MESSAGE(output);
   if (status != 0) {
-    FAIL("the browser test failed (exit " << status << ")\n--- server log ---\n" << server.log());
+    // The failing step and its error first: a CI summary keeps the first lines of a failure.
+    const auto last_step = output.rfind("step:");
+    const auto from = last_step == std::string::npos ? 0 : output.rfind('\n', last_step);
+    FAIL_CHECK("the browser test failed (exit "
+               << status << ") in\n"
+               << output.substr(from == std::string::npos ? 0 : from, 6000));
   }
+  MESSAGE(output);
+  if (status != 0) FAIL("--- server log ---\n" << server.log());
 }
