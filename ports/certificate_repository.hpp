@@ -20,7 +20,7 @@ struct CertificateFilter {
   std::vector<domain::CertificateStatus> statuses;  // OR; empty = any
   std::optional<domain::Timestamp> expires_before;  // issued and expiring before this instant
   std::optional<std::string> issuer_type;
-  std::optional<std::string> name_contains;  // a substring of common_name (names are lower-case)
+  std::optional<std::string> name_contains;  // in common_name or any SAN (names are lower-case)
   CertificateSort sort = CertificateSort::created_at;
   domain::SortOrder order = domain::SortOrder::desc;
 };

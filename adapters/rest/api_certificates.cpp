@@ -1,14 +1,17 @@
 // /api/v1/projects/<project_id>/certificates.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <sstream>
 
 #include <certsteward/adapters/rest/api.hpp>
+#include <certsteward/adapters/rest/csv.hpp>
 #include <certsteward/adapters/rest/jobs_json.hpp>
 #include <certsteward/adapters/rest/json_io.hpp>
 #include <certsteward/adapters/rest/json_writer.hpp>
 #include <certsteward/adapters/rest/zip_archive.hpp>
 #include <certsteward/domain/text.hpp>
+#include <certsteward/domain/time.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
@@ -70,6 +73,84 @@ HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& pa
   w.key("page").integer(page.page);
   w.key("page_size").integer(page.page_size);
   w.endObject();
+  return r;
+}
+
+// Whether the client asks for CSV (`Accept: text/csv`) rather than JSON.
+bool wantsCsv(const HttpRequest& request) {
+  if (const auto format = queryParam(request, "format")) {
+    if (*format == "csv") return true;
+    if (*format != "json") throw BadRequest("format must be json or csv");
+    return false;
+  }
+  const auto accept = request.header("accept");
+  return accept && domain::asciiLower(*accept).find("text/csv") != std::string::npos;
+}
+
+constexpr std::string_view kCsvHeader =
+    "id,common_name,sans,status,days_left,expires_at,next_renewal_at,issuer_type,auto_renew,"
+    "renewal_attempts,failed_renewal,last_error,created_at\r\n";
+
+void csvRow(std::string& out, const domain::Certificate& c, domain::Timestamp now) {
+  const auto time = [&](const std::optional<domain::Timestamp>& t) {
+    if (t) appendCsvField(out, domain::formatTimestamp(*t));
+    out += ',';
+  };
+  appendCsvField(out, c.id);
+  out += ',';
+  appendCsvField(out, c.common_name);
+  out += ',';
+  std::string sans;
+  for (const auto& san : c.sans)
+    sans += (sans.empty() ? "" : " ") + san;
+  appendCsvField(out, sans);
+  out += ',';
+  out += nameOf(c.status);
+  out += ',';
+  if (c.expires_at) {  // whole days left, rounded down (negative once expired)
+    const auto left = std::chrono::floor<std::chrono::days>(*c.expires_at - now);
+    out += std::to_string(left.count());
+  }
+  out += ',';
+  time(c.expires_at);
+  time(c.next_renewal_at);
+  appendCsvField(out, c.issuer_type);
+  out += c.auto_renew ? ",true," : ",false,";
+  out += std::to_string(c.renewal_attempts);
+  out += domain::isFailedRenewal(c, now) ? ",true," : ",false,";
+  appendCsvField(out, c.last_error);
+  out += ',';
+  out += domain::formatTimestamp(c.created_at);
+  out += "\r\n";
+}
+
+// Every certificate the filter matches (page and page_size are ignored), in the filter's order,
+// as CSV: read from the store a thousand at a time and written as read, at most kCsvMaxRows.
+HttpResponse certificateCsv(services::CertificateService& certificates, const Call& c,
+                            const domain::Id& project, const ports::CertificateFilter& filter,
+                            domain::Timestamp now) {
+  constexpr std::int64_t kBatch = 1000;
+  constexpr std::int64_t kCsvMaxRows = 100000;
+  HttpResponse r;
+  r.content_type = "text/csv; charset=utf-8";
+  r.body = kCsvHeader;
+  std::int64_t total = 0;
+  std::int64_t written = 0;
+  for (std::int64_t page = 1; written < kCsvMaxRows; ++page) {
+    auto batch = certificates.list(c.who(), project, filter,
+                                   domain::PageRequest{.page = page, .page_size = kBatch});
+    if (!batch) return errorResponse(batch.error());
+    total = batch->total;
+    for (const auto& cert : batch->items) {
+      if (written == kCsvMaxRows) break;
+      csvRow(r.body, cert, now);
+      ++written;
+    }
+    if (static_cast<std::int64_t>(batch->items.size()) < kBatch) break;
+  }
+  r.headers.emplace_back("Content-Disposition", "attachment; filename=\"certificates.csv\"");
+  r.headers.emplace_back("X-Total-Count", std::to_string(total));
+  if (written < total) r.headers.emplace_back("X-Truncated", "true");
   return r;
 }
 
@@ -307,6 +388,7 @@ void Api::addCertificateRoutes() {
     const auto filter = filterFrom(c.request, now);  // bad parameters are 400 before anything
     const auto pageRequest = pageFrom(c.request);
     const auto& project = c.param("project_id");
+    if (wantsCsv(c.request)) return certificateCsv(s_.certificates, c, project, filter, now);
     // Generation first, then the data: a page stored under a generation is at least that new.
     auto generation = s_.certificates.generation(c.who(), project);
     if (!generation) return errorResponse(generation.error());

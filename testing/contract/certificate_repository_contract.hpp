@@ -190,6 +190,44 @@ TEST_CASE_TEMPLATE("certificate repository: list filters, sorts and pages", F,
   CHECK(repo.list("nobody", paged, fx.page())->total == 0);
 }
 
+TEST_CASE_TEMPLATE("certificate repository: the search finds a certificate by any of its names", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  Certificate shop = makeCert(fx, "p1", "www.shop.example");
+  shop.sans = {"www.shop.example", "api.internal.example", "*.cdn.example"};
+  REQUIRE(repo.create(shop).ok());
+  REQUIRE(repo.create(makeCert(fx, "p1", "mail.example")).ok());
+  Certificate elsewhere = makeCert(fx, "p2", "www.other.example");
+  elsewhere.sans = {"www.other.example", "api.internal.example"};
+  REQUIRE(repo.create(elsewhere).ok());
+
+  ports::CertificateFilter search;
+  search.name_contains = "internal";  // a SAN only
+  CHECK(names(fx, "p1", search, fx.page()) == std::vector<std::string>{"www.shop.example"});
+  CHECK(repo.countMatching("p1", search).value() == 1);
+  search.name_contains = "*.cdn";  // a wildcard SAN, its '*' as plain text
+  CHECK(names(fx, "p1", search, fx.page()) == std::vector<std::string>{"www.shop.example"});
+  search.name_contains = "shop.example";  // the common name
+  CHECK(repo.countMatching("p1", search).value() == 1);
+  search.name_contains = "exampleapi";  // never across two names
+  CHECK(repo.countMatching("p1", search).value() == 0);
+  search.name_contains = "example";  // each certificate once, however many names match
+  CHECK(repo.list("p1", search, fx.page())->total == 2);
+  CHECK(repo.list("p1", search, fx.page())->items.size() == 2);
+
+  // A change of names is searched at once.
+  auto stored = repo.get("p1", shop.id);
+  REQUIRE(stored.ok());
+  stored->sans = {"www.shop.example", "status.shop.example"};
+  REQUIRE(repo.update(*stored).ok());
+  search.name_contains = "internal";
+  CHECK(repo.countMatching("p1", search).value() == 0);
+  CHECK(repo.countMatching("p2", search).value() == 1);
+  search.name_contains = "status.";
+  CHECK(names(fx, "p1", search, fx.page()) == std::vector<std::string>{"www.shop.example"});
+}
+
 TEST_CASE_TEMPLATE("certificate repository: the renewal sweep reads only what is due", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;

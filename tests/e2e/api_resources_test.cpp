@@ -179,12 +179,43 @@ TEST_CASE("api: certificates are queued for issuance, listed, capped by the lice
   CHECK(searched("www.exa") == 1);
   CHECK(searched("WWW.EXAMPLE") == 1);  // the answer cached for "www.exa" is not reused either
   CHECK(searched("ww.example.co") == 1);
-  CHECK(searched("api.example.com") == 0);  // a SAN is not the name
+  CHECK(searched("api.example.com") == 1);  // any other name (SAN) too
   CHECK(searched("w.w") == 0);              // '.' is a dot
   for (const std::string& bad :
        std::vector<std::string>{"a%20b", "%00", "a/b", "%C3%BC", "(", std::string(254, 'a')}) {
     auto refused = http.request("GET", base + "/certificates?search=" + bad, "", {bearer(owner)});
     CHECK_MESSAGE(refused.status == 400, bad);
+  }
+
+  // The filtered list as CSV, by Accept or format=csv: every match, a header line, CRLF.
+  {
+    auto csv = http.request("GET", base + "/certificates?search=api.example&page_size=1&page=3", "",
+                            {bearer(owner), "Accept: text/csv"});
+    REQUIRE_MESSAGE(csv.status == 200, csv.body);
+    CHECK(csv.header("content-type").rfind("text/csv", 0) == 0);
+    CHECK(csv.header("x-total-count") == "1");
+    CHECK(csv.header("x-truncated").empty());
+    CHECK(csv.header("content-disposition").find("certificates.csv") != std::string::npos);
+    CHECK(csv.body.rfind("id,common_name,sans,status,days_left,expires_at,", 0) == 0);
+    const auto row = csv.body.substr(csv.body.find("\r\n") + 2);
+    // Not issued yet: no days left, no expiry.
+    CHECK(row.rfind(certId + ",www.example.com,www.example.com api.example.com,issuing,,,", 0) ==
+          0);
+    CHECK(row.size() > 2);
+    CHECK(row.substr(row.size() - 2) == "\r\n");
+    CHECK(row.find("\r\n") == row.size() - 2);  // one certificate, one line
+    auto byFormat = http.request("GET", base + "/certificates?format=csv", "", {bearer(owner)});
+    CHECK(byFormat.status == 200);
+    CHECK(byFormat.body == csv.body);
+    auto none =
+        http.request("GET", base + "/certificates?format=csv&status=active", "", {bearer(owner)});
+    CHECK(none.body == csv.body.substr(0, csv.body.find("\r\n") + 2));  // the header alone
+    CHECK(none.header("x-total-count") == "0");
+    CHECK(http.request("GET", base + "/certificates?format=xml", "", {bearer(owner)}).status ==
+          400);
+    CHECK(http.request("GET", "/api/v1/projects/" + other + "/certificates?format=csv", "",
+                       {bearer(owner)})
+              .body.find(certId) == std::string::npos);
   }
 
   // The dashboard's summary: every status, the expiry windows and the 13 weeks.

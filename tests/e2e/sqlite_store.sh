@@ -69,17 +69,24 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")
 stop
 
 # An older database (as release 1 left it: schema version 1) is migrated forward on start.
-# Undo what migrations 2 to 7 made; all must come back.
-[ "$applied" -ge 7 ] || fail "expected at least 7 migrations, found $applied"
+# Undo what migrations 2 to 8 made; all must come back.
+[ "$applied" -ge 8 ] || fail "expected at least 8 migrations, found $applied"
 sqlite3 "$db" "DELETE FROM schema_migrations WHERE version >= 2;
   DROP INDEX jobs_status_type;
   DROP TRIGGER certificates_generation_insert; DROP TRIGGER certificates_generation_update;
   DROP TRIGGER certificates_generation_delete; DROP TABLE certificate_generations;
   DROP TABLE events; DROP TABLE ca_activity;
   DROP INDEX resources_ref2; ALTER TABLE resources DROP COLUMN ref2;
-  DROP INDEX certificates_expires;"
+  DROP INDEX certificates_expires; ALTER TABLE certificates DROP COLUMN names;
+  INSERT INTO certificates (id, project_id, status, issuer_type, common_name, auto_renew,
+    created_at, distribution_pending, version, doc) VALUES ('c-old', 'p-old', 'failed', 'acme',
+    'a.example', 0, 0, 0, 1, '{\"common_name\":\"a.example\",\"sans\":[\"a.example\",\"b.example\"]}');"
 start
 stop
+# Migration 8 filled the names of a certificate stored before it.
+[ "$(sqlite3 "$db" "SELECT replace(names, char(10), '|') FROM certificates WHERE id = 'c-old'")" = "a.example|b.example" ] \
+  || fail "names not filled from the stored document"
+sqlite3 "$db" "DELETE FROM certificates WHERE id = 'c-old'"
 [ "$(sqlite3 "$db" 'SELECT MAX(version) FROM schema_migrations')" = "$applied" ] || fail "not migrated forward"
 for name in jobs_status_type certificate_generations certificates_generation_update events \
   events_project_at ca_activity ca_activity_domain resources_ref2 certificates_expires; do

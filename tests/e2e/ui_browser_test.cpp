@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -70,16 +71,38 @@ TEST_CASE(
   REQUIRE_MESSAGE(sshd.available(), sshd.reason());
   NginxServer nginx(certsteward::testing::makeTestMaterial("site.example.test"));
   REQUIRE_MESSAGE(nginx.available(), nginx.reason());
+  // A licence of five certificates, made with the operator's tool, for the bulk actions (the free
+  // plan holds one): the browser activates it on the Licence page.
+  const auto licenseDir = std::filesystem::temp_directory_path() /
+                          ("certsteward-ui-license-" + std::to_string(::getpid()));
+  struct RemoveDir {
+    std::filesystem::path dir;
+    ~RemoveDir() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } removeLicenseDir{licenseDir};
+  const std::string tool = CERTSTEWARD_SOURCE_DIR "/scripts/make-license";
+  REQUIRE(run(quoted(tool) + " --new-signing-key " + quoted(licenseDir.string())).first == 0);
+  const auto [licenseStatus, licenseOutput] =
+      run(quoted(tool) + " " + quoted((licenseDir / "license-signing.pem").string()) +
+          " 'UI test team' 5 $(( $(date +%s) + 86400 ))");
+  REQUIRE_MESSAGE(licenseStatus == 0, licenseOutput);
+  const std::string licenseKey = licenseOutput.substr(0, licenseOutput.find('\n'));
+
   ServerProcess server{
       {{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
        {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
       "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca.caFile() +
           "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
           "dns.propagation_timeout = 10s\njwt.access_token_ttl = 30s\n"
-          "distribution.timeout = 10s\nnetwork.outbound_allow = 127.0.0.0/8\n"};
+          "distribution.timeout = 10s\nnetwork.outbound_allow = 127.0.0.0/8\n"
+          "license.public_key_file = " +
+          (licenseDir / "license-public.pem").string() + "\n"};
 
   const std::map<std::string, std::string> env{
       {"CERTSTEWARD_URL", server.baseUrl()},
+      {"LICENSE_KEY", licenseKey},
       {"CERTSTEWARD_ADMIN", "root"},
       {"CERTSTEWARD_ADMIN_PASSWORD", "correct horse battery"},
       {"PEBBLE_DIRECTORY", ca.directoryUrl()},

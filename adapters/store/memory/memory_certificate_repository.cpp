@@ -23,7 +23,12 @@ bool matches(const Certificate& c, const ports::CertificateFilter& f) {
   }
   if (f.expires_before && !(c.expires_at && *c.expires_at < *f.expires_before)) return false;
   if (f.issuer_type && c.issuer_type != *f.issuer_type) return false;
-  if (f.name_contains && c.common_name.find(*f.name_contains) == std::string::npos) return false;
+  if (f.name_contains && c.common_name.find(*f.name_contains) == std::string::npos &&
+      std::none_of(c.sans.begin(), c.sans.end(), [&](const std::string& san) {
+        return san.find(*f.name_contains) != std::string::npos;
+      })) {
+    return false;
+  }
   return true;
 }
 

@@ -38,7 +38,16 @@ Bson certificateFilter(const domain::Id& projectId, const ports::CertificateFilt
       if (u < 0x80 && !std::isalnum(u)) pattern.push_back('\\');
       pattern.push_back(ch);
     }
-    filter.doc("common_name", Bson().str("$regex", pattern));
+    // The common name or any SAN (a regex on an array matches any of its elements).
+    bson_t either;
+    bson_append_array_begin(filter.get(), "$or", -1, &either);
+    Bson byCommonName;
+    byCommonName.doc("common_name", Bson().str("$regex", pattern));
+    Bson bySan;
+    bySan.doc("sans", Bson().str("$regex", pattern));
+    bson_append_document(&either, "0", -1, byCommonName.get());
+    bson_append_document(&either, "1", -1, bySan.get());
+    bson_append_array_end(filter.get(), &either);
   }
   return filter;
 }

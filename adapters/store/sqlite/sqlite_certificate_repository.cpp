@@ -19,6 +19,18 @@ Certificate read(const Statement& s, int column) {
   return std::move(*decoded);
 }
 
+// Every name of the certificate, one per line, for the list's search (a piece of a DNS name
+// holds no line break, so a match never spans two names).
+std::string searchableNames(const Certificate& c) {
+  std::string names = c.common_name;
+  for (const auto& san : c.sans) {
+    if (san == c.common_name) continue;
+    names += '\n';
+    names += san;
+  }
+  return names;
+}
+
 void bindColumns(Statement& s, const Certificate& c, std::int64_t version) {
   Certificate stored = c;
   stored.version = version;
@@ -32,7 +44,8 @@ void bindColumns(Statement& s, const Certificate& c, std::int64_t version) {
       .bind(c.distribution_pending)
       .bind(c.distribution_pending_since)
       .bind(version)
-      .bind(codec::encode(stored));
+      .bind(codec::encode(stored))
+      .bind(searchableNames(c));
 }
 
 // The WHERE clause (after project_id = ?) for a filter, and its binds in order.
@@ -58,7 +71,7 @@ Where whereFor(const ports::CertificateFilter& f) {
   }
   if (f.expires_before) w.sql += " AND expires_at IS NOT NULL AND expires_at < ?";
   if (f.issuer_type) w.sql += " AND issuer_type = ?";
-  if (f.name_contains) w.sql += " AND instr(common_name, ?) > 0";
+  if (f.name_contains) w.sql += " AND instr(names, ?) > 0";
   return w;
 }
 
@@ -108,7 +121,8 @@ domain::Status SqliteCertificateRepository::create(const Certificate& cert) {
     auto s = c->prepare(
         "INSERT INTO certificates (id, project_id, status, issuer_type, common_name, auto_renew, "
         "created_at, expires_at, next_renewal_at, distribution_pending, "
-        "distribution_pending_since, version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "distribution_pending_since, version, doc, names) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     s.bind(cert.id).bind(cert.project_id);
     bindColumns(s, cert, 1);
     s.run();  // autocommit: committed when it returns
@@ -167,7 +181,7 @@ domain::Result<Certificate> SqliteCertificateRepository::update(const Certificat
     auto s = c->prepare(
         "UPDATE certificates SET status = ?, issuer_type = ?, common_name = ?, auto_renew = ?, "
         "created_at = ?, expires_at = ?, next_renewal_at = ?, distribution_pending = ?, "
-        "distribution_pending_since = ?, version = ?, doc = ? "
+        "distribution_pending_since = ?, version = ?, doc = ?, names = ? "
         "WHERE id = ? AND project_id = ? AND version = ?");
     bindColumns(s, cert, cert.version + 1);
     s.bind(cert.id).bind(cert.project_id).bind(cert.version);

@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 7> kMigrations{
+constexpr std::array<const char*, 8> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -253,6 +253,13 @@ CREATE INDEX resources_ref2 ON resources(kind, project_id, ref2, id) WHERE ref2 
     // indexed count per window instead of one per project).
     R"SQL(
 CREATE INDEX certificates_expires ON certificates(expires_at) WHERE expires_at IS NOT NULL;
+)SQL",
+    // 8: every name of a certificate (common name, then the other SANs, one per line) for the
+    // list's search by any name; existing rows are filled from their documents.
+    R"SQL(
+ALTER TABLE certificates ADD COLUMN names TEXT NOT NULL DEFAULT '';
+UPDATE certificates SET names = common_name || COALESCE((SELECT group_concat(char(10) || value, '')
+  FROM json_each(doc, '$.sans') WHERE value <> certificates.common_name), '');
 )SQL",
 };
 

@@ -12,6 +12,11 @@ export function certificateSummary(projectId: string) {
   return call("GET /projects/{project_id}/summary", { params: { project_id: projectId } });
 }
 
+// Every certificate the list's filters match, as CSV (a Response, for the page to save).
+export function exportCertificates(projectId: string, query: QueryOf<"GET /projects/{project_id}/certificates">): Promise<Response> {
+  return callRaw("GET /projects/{project_id}/certificates", { params: { project_id: projectId }, query: { ...query, format: "csv" } });
+}
+
 // Requests a certificate; the answer holds it and its issuance job.
 export function createCertificate(projectId: string, certificate: CertificateCreate) {
   return call("POST /projects/{project_id}/certificates", { params: { project_id: projectId }, body: certificate });

@@ -1,12 +1,16 @@
-// The certificates of a project: filters, sort, search by name and paging, all done by the
-// server (a project may hold 100,000 certificates); the create form for operators.
+// The certificates of a project: filters, sort, search by any name and paging, all done by the
+// server (a project may hold 100,000 certificates); the CSV export of what the filters match;
+// bulk renew, delete and distribute of the selected ones; the create form for operators.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { listAcmeAccounts } from "../api/acme";
-import { createCertificate, listCertificates } from "../api/certificates";
+import { createCertificate, deleteCertificate, exportCertificates, listCertificates, renewCertificate } from "../api/certificates";
+import { createDistribution, listModuleConfigs } from "../api/distributions";
 import type { CertificateCreate, KeyType } from "../api/types";
 import { certificateStatuses, keyTypes } from "../api/types";
+import { type Outcome, Outcomes, runEach } from "../components/bulk";
 import { PagedTable } from "../components/table";
-import { Badge, ErrorBanner, Field, Link, SelectField } from "../components/ui";
+import { ActionButton, Badge, ErrorBanner, Field, Link, SelectField } from "../components/ui";
+import { download } from "../lib/download";
 import { daysLeft, formatDate, humanize } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
 import { navigate, setQuery } from "../lib/router";
@@ -79,6 +83,80 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
   );
 }
 
+interface Selected {
+  id: string;
+  name: string;
+}
+
+// What to do with the selected certificates; each is done as if one by one, and reported by name.
+function BulkActions({ project, selected, onClear, onDone }: { project: string; selected: Selected[]; onClear: () => void; onDone: (deleted: string[]) => void }) {
+  const can = useCan();
+  const modules = useLoad(() => listModuleConfigs(project, { page_size: 100 }), [project]);
+  const [module, setModule] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ action: string; outcomes: Outcome[] } | null>(null);
+  const run = async (action: string, work: (s: Selected) => Promise<unknown>, done: string) => {
+    setBusy(true);
+    setResult(null);
+    const outcomes = await runEach(selected, (s) => s.name, work, done);
+    setBusy(false);
+    setResult({ action, outcomes });
+    onDone(action === "Delete" ? selected.filter((_, i) => outcomes[i].ok).map((s) => s.id) : []);
+  };
+  const n = selected.length;
+  const plural = n === 1 ? "certificate" : "certificates";
+  return (
+    <div class="panel bulk" role="region" aria-label="Selected certificates">
+      <div class="buttons">
+        <strong>
+          {n} {plural} selected
+        </strong>
+        {can("write_certificates", project) && (
+          <button type="button" disabled={busy || n === 0} onClick={() => void run("Renewal", (s) => renewCertificate(project, s.id), "renewal queued")}>
+            Renew selected
+          </button>
+        )}
+        {can("write_certificates", project) && modules.data && modules.data.modules.length > 0 && (
+          <span class="inline-form">
+            <Field label="Module">
+              {(id) => (
+                <select id={id} value={module} onChange={(e) => setModule((e.target as HTMLSelectElement).value)}>
+                  <option value="">Choose…</option>
+                  {modules.data!.modules.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.name} ({String(m.module)})
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <button type="button" disabled={busy || n === 0 || !module} onClick={() => void run("Distribution", (s) => createDistribution(project, s.id, module), "distribution added")}>
+              Distribute selected
+            </button>
+          </span>
+        )}
+        {can("delete_certificates", project) && (
+          <button
+            type="button"
+            class="danger"
+            disabled={busy || n === 0}
+            onClick={() => {
+              if (window.confirm(`Delete ${n} ${plural}? Their keys and issued material are removed.`)) void run("Delete", (s) => deleteCertificate(project, s.id), "deleted");
+            }}
+          >
+            Delete selected
+          </button>
+        )}
+        <button type="button" class="plain" disabled={busy} onClick={onClear}>
+          Clear selection
+        </button>
+        {busy && <span class="muted" role="status">Working…</span>}
+      </div>
+      {result && <Outcomes action={result.action} outcomes={result.outcomes} onDismiss={() => setResult(null)} />}
+    </div>
+  );
+}
+
 export function Certificates({ project, query }: { project: string; query: URLSearchParams }) {
   const can = useCan();
   const [creating, setCreating] = useState(false);
@@ -123,20 +201,40 @@ export function Certificates({ project, query }: { project: string; query: URLSe
   );
 
   const filter = (name: string) => (value: string) => setQuery({ [name]: value, page: undefined });
+  // Days left: fewest first unless the order was chosen.
+  const sortBy = (value: string) => setQuery({ sort: value, order: value === "expires_at" && !query.get("order") ? "asc" : query.get("order") ?? undefined, page: undefined });
+  const filters = { status, expiring_within_days: expiring, issuer_type: issuer, search, sort, order };
+
+  // Selected certificates, kept across pages and filters of this project until cleared.
+  const [selected, setSelected] = useState<Map<string, string>>(new Map());
+  useEffect(() => setSelected(new Map()), [project]);
+  const toggle = (id: string, name: string, on: boolean) =>
+    setSelected((was) => {
+      const next = new Map(was);
+      if (on) next.set(id, name);
+      else next.delete(id);
+      return next;
+    });
+  const rowsShown = list.data?.certificates ?? [];
+  const allShownSelected = rowsShown.length > 0 && rowsShown.every((c) => selected.has(c.id));
+  const bulk = can("write_certificates", project) || can("delete_certificates", project);
 
   return (
     <section>
       <div class="heading">
         <h1>Certificates</h1>
-        {can("write_certificates", project) && !creating && (
-          <button class="primary" type="button" onClick={() => setCreating(true)}>
-            New certificate
-          </button>
-        )}
+        <div class="buttons">
+          <ActionButton label="Export CSV" run={() => download(exportCertificates(project, filters), "certificates.csv")} />
+          {can("write_certificates", project) && !creating && (
+            <button class="primary" type="button" onClick={() => setCreating(true)}>
+              New certificate
+            </button>
+          )}
+        </div>
       </div>
       {creating && <CreateCertificate project={project} onCancel={() => setCreating(false)} />}
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Search by name">
+        <Field label="Search by any name" hint="The common name or any other name (SAN)">
           {(id) => <input id={id} type="search" value={searchText} onInput={(e) => setSearchText((e.target as HTMLInputElement).value)} />}
         </Field>
         <SelectField label="Status" value={status} options={[["", "Any"], ...certificateStatuses]} onChange={filter("status")} />
@@ -159,15 +257,46 @@ export function Certificates({ project, query }: { project: string; query: URLSe
           value={sort}
           options={[
             ["created_at", "Created"],
-            ["expires_at", "Expiry"],
+            ["expires_at", "Days left"],
             ["next_renewal_at", "Next renewal"],
             ["common_name", "Name"],
             ["status", "Status"],
           ]}
-          onChange={filter("sort")}
+          onChange={sortBy}
         />
         <SelectField label="Order" value={order} options={[["desc", "Descending"], ["asc", "Ascending"]]} onChange={filter("order")} />
       </form>
+      {bulk && selected.size > 0 && (
+        <BulkActions
+          project={project}
+          selected={[...selected].map(([id, name]) => ({ id, name }))}
+          onClear={() => setSelected(new Map())}
+          onDone={(deleted) => {
+            if (deleted.length) setSelected((was) => new Map([...was].filter(([id]) => !deleted.includes(id))));
+            list.reload();
+          }}
+        />
+      )}
+      {bulk && rowsShown.length > 0 && (
+        <p class="table-tools">
+          <button
+            type="button"
+            class="plain small"
+            onClick={() =>
+              setSelected((was) => {
+                const next = new Map(was);
+                for (const c of rowsShown) {
+                  if (allShownSelected) next.delete(c.id);
+                  else next.set(c.id, c.common_name);
+                }
+                return next;
+              })
+            }
+          >
+            {allShownSelected ? "Unselect this page" : "Select this page"}
+          </button>
+        </p>
+      )}
       <PagedTable
         caption={`Certificates, page ${page}`}
         list={list}
@@ -176,6 +305,17 @@ export function Certificates({ project, query }: { project: string; query: URLSe
         empty="No certificate matches."
         onPage={(p) => setQuery({ page: p }, false)}
         columns={[
+          ...(bulk
+            ? [
+                {
+                  header: "Select",
+                  class: "select",
+                  cell: (c: (typeof rowsShown)[number]) => (
+                    <input type="checkbox" aria-label={`Select ${c.common_name}`} checked={selected.has(c.id)} onChange={(e) => toggle(c.id, c.common_name, (e.target as HTMLInputElement).checked)} />
+                  ),
+                },
+              ]
+            : []),
           {
             header: "Name",
             cell: (c) => (
