@@ -77,6 +77,9 @@ http {
   uwsgi_temp_path $work/tmp;
   scgi_temp_path $work/tmp;
   server { listen 127.0.0.1:18444; root $work/www; }
+  # The same file compressed per request as certsteward does it: gzip level 1 above 1 KiB.
+  server { listen 127.0.0.1:18446; root $work/www; gzip on; gzip_comp_level 1;
+           gzip_min_length 1024; gzip_types application/json; gzip_vary on; }
 }
 NGINX
 mkdir -p "$work/tmp"
@@ -93,7 +96,8 @@ request = function()
 end
 LUA
 run() {  # name url [header] [script]
-  wrk -t2 -c32 -d"${seconds}s" --latency ${3:+-H "$3"} ${4:+-s "$4"} "$2" > "$work/$1.txt"
+  wrk -t2 -c32 -d"${seconds}s" --latency ${3:+-H "$3"} ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} \
+    ${4:+-s "$4"} "$2" > "$work/$1.txt"
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' "$work/$1.txt")
   p50=$(awk '$1 == "50%" {print $2}' "$work/$1.txt")
@@ -111,6 +115,18 @@ run healthz "http://127.0.0.1:18443/healthz"
 run auth-me "http://127.0.0.1:18443/api/v1/auth/me" "Authorization: Bearer $TOKEN"
 awk -v a="$(cat "$work/certsteward.rps")" -v b="$(cat "$work/nginx.rps")" \
   'BEGIN {printf "ratio certsteward/nginx: %.2f\n", a / b}'
+
+# Compressed: both asked for gzip; certsteward keeps a cached page compressed, nginx compresses
+# the file on every request at the same level.
+gz() { curl -s -H 'Accept-Encoding: gzip' -o /dev/null -w '%{size_download}' "$@"; }
+echo "compressed: certsteward $(gz "$url" -H "Authorization: Bearer $TOKEN") bytes," \
+  "nginx $(gz http://127.0.0.1:18446/page.json) bytes (of $(wc -c < "$work/page.json"))"
+EXTRA_HEADER="Accept-Encoding: gzip" run gzip-certsteward "$url" "Authorization: Bearer $TOKEN"
+EXTRA_HEADER="Accept-Encoding: gzip" run gzip-nginx "http://127.0.0.1:18446/page.json"
+awk -v a="$(cat "$work/gzip-certsteward.rps")" -v b="$(cat "$work/gzip-nginx.rps")" \
+  'BEGIN {printf "ratio certsteward/nginx, both compressing: %.2f\n", a / b}'
+awk -v a="$(cat "$work/gzip-certsteward.rps")" -v b="$(cat "$work/certsteward.rps")" \
+  'BEGIN {printf "certsteward compressed / plain: %.2f\n", a / b}'
 
 # TLS: an ECDSA P-256 certificate; both servers TLS 1.2 + 1.3 with the same ciphers and curves.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost \

@@ -17,7 +17,19 @@ struct AuditFilter {
   std::optional<std::string> resource_type;
   std::optional<domain::Id> actor_user_id;
   std::optional<domain::Id> project_id;
+  std::optional<domain::Timestamp> since;  // entries at or after this instant
+  std::optional<domain::Timestamp> until;  // entries before this instant
 };
+
+// Whether `e` is one `filter` selects (for stores and walks that filter in memory).
+inline bool matches(const AuditFilter& filter, const domain::AuditEntry& e) {
+  return (!filter.action || e.action == *filter.action) &&
+         (!filter.resource_type || e.resource_type == *filter.resource_type) &&
+         (!filter.actor_user_id || e.actor_user_id == *filter.actor_user_id) &&
+         (!filter.project_id || e.project_id == filter.project_id) &&
+         (!filter.since || e.timestamp >= *filter.since) &&
+         (!filter.until || e.timestamp < *filter.until);
+}
 
 struct AuditChainPage {
   std::vector<domain::AuditEntry> entries;      // chain order

@@ -48,11 +48,7 @@ domain::Result<AuditService::Walk> AuditService::walk(const Principal& who,
   out.next = since.value_or(domain::Timestamp{});
   for (auto& e : page->entries) {
     out.next = e.timestamp + domain::Duration{1};
-    if (filter.action && e.action != *filter.action) continue;
-    if (filter.resource_type && e.resource_type != *filter.resource_type) continue;
-    if (filter.actor_user_id && e.actor_user_id != *filter.actor_user_id) continue;
-    if (filter.project_id && e.project_id != filter.project_id) continue;
-    out.entries.push_back(std::move(e));
+    if (ports::matches(filter, e)) out.entries.push_back(std::move(e));
   }
   if (page->next_since) out.next = *page->next_since;
   return out;

@@ -9,7 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include <certsteward/adapters/http/compression.hpp>
 #include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/domain/text.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
@@ -120,14 +122,25 @@ http::HttpApplication Api::application(Fallback otherPaths) {
           [](const HttpRequest& r) {
             // Writes, and the single sign-on steps that wait on the identity provider, run on
             // the request pool, never on the threads that serve every connection.
+            // So does a CSV export, which reads every matching certificate.
+            const auto format = r.query.find("format");
+            const auto accept = r.header("accept");
+            const bool csv =
+                r.path.ends_with("/certificates") &&
+                ((format != r.query.end() && format->second == "csv") ||
+                 (accept && domain::asciiLower(*accept).find("text/csv") != std::string::npos));
             return (r.method != "GET" && r.method != "HEAD" && r.path.starts_with("/api/")) ||
-                   r.path.starts_with("/api/v1/auth/oidc/");
+                   r.path.starts_with("/api/v1/auth/oidc/") || csv;
           },
           [this] { return ready(); }};
 }
 
 HttpResponse Api::serve(const HttpRequest& request, const Fallback& otherPaths) {
-  if (request.path.starts_with("/api/")) return handle(request);
+  if (request.path.starts_with("/api/")) {
+    auto r = handle(request);
+    http::compressFor(request, r);  // gzip above 1 KiB when asked (docs/api.md, Compression)
+    return r;
+  }
   if (request.path == "/api") return errorResponse(404, "not found");
   if (request.path != "/metrics") {
     return otherPaths ? otherPaths(request) : errorResponse(404, "not found");
@@ -140,6 +153,7 @@ HttpResponse Api::serve(const HttpRequest& request, const Fallback& otherPaths) 
   HttpResponse r;
   r.content_type = "text/plain; version=0.0.4";
   r.body = metricsText();
+  http::compressFor(request, r);
   return r;
 }
 

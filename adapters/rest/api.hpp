@@ -144,7 +144,8 @@ class Api {
   // a listed certificate's derived `failed_renewal` flag would flip).
   struct CachedPage {
     std::int64_t generation = 0;
-    std::shared_ptr<const std::string> body;  // shared: a hit copies no page
+    std::shared_ptr<const std::string> body;     // shared: a hit copies no page
+    std::shared_ptr<const std::string> gzipped;  // the body compressed, once asked for; or null
   };
   common::BoundedCache<CachedPage> certificatePages_{512};
 };

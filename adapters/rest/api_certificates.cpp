@@ -4,6 +4,7 @@
 #include <chrono>
 #include <sstream>
 
+#include <certsteward/adapters/http/compression.hpp>
 #include <certsteward/adapters/rest/api.hpp>
 #include <certsteward/adapters/rest/csv.hpp>
 #include <certsteward/adapters/rest/jobs_json.hpp>
@@ -63,6 +64,7 @@ HttpResponse certificateResponse(int status, const domain::Certificate& cert, do
 HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& page,
                                      domain::Timestamp now) {
   HttpResponse r;
+  r.headers.emplace_back("Vary", "Accept");  // the same address answers CSV too
   r.body.reserve(256 + page.items.size() * 640);
   JsonWriter w(r.body);
   w.beginObject().key("certificates").beginArray();
@@ -140,7 +142,7 @@ HttpResponse certificateCsv(services::CertificateService& certificates, const Ca
     auto batch = certificates.list(c.who(), project, filter,
                                    domain::PageRequest{.page = page, .page_size = kBatch});
     if (!batch) return errorResponse(batch.error());
-    total = batch->total;
+    if (page == 1) total = batch->total;  // the count when the export began
     for (const auto& cert : batch->items) {
       if (written == kCsvMaxRows) break;
       csvRow(r.body, cert, now);
@@ -149,6 +151,7 @@ HttpResponse certificateCsv(services::CertificateService& certificates, const Ca
     if (static_cast<std::int64_t>(batch->items.size()) < kBatch) break;
   }
   r.headers.emplace_back("Content-Disposition", "attachment; filename=\"certificates.csv\"");
+  r.headers.emplace_back("Vary", "Accept");
   r.headers.emplace_back("X-Total-Count", std::to_string(total));
   if (written < total) r.headers.emplace_back("X-Truncated", "true");
   return r;
@@ -393,17 +396,33 @@ void Api::addCertificateRoutes() {
     auto generation = s_.certificates.generation(c.who(), project);
     if (!generation) return errorResponse(generation.error());
     const std::string key = pageCacheKey(project, c.request);
+    // A page filled by a client that asked for gzip is kept compressed too: a hit is then sent
+    // without compressing it again (a page filled by a plain client is compressed on the way
+    // out, by Api::serve, for each gzip client until the page is filled again).
+    const auto encodings = c.request.header("accept-encoding");
+    const bool gzipAccepted = encodings && http::acceptsGzip(*encodings);
+    const auto gzipped = [](HttpResponse& r, const std::string& bytes) {
+      r.body = bytes;
+      r.headers.emplace_back("Content-Encoding", "gzip");
+      r.headers.emplace_back("Vary", "Accept-Encoding");
+      return r;
+    };
     if (auto hit = certificatePages_.find(key, now); hit && hit->generation == *generation) {
       HttpResponse r;
-      r.body = *hit->body;
+      r.headers.emplace_back("Vary", "Accept");  // the same address answers CSV too
+      if (gzipAccepted && hit->gzipped) return gzipped(r, *hit->gzipped);
+      r.body = *hit->body;  // compressed on the way out when asked (filled by a plain client)
       return r;
     }
     auto page = s_.certificates.list(c.who(), project, filter, pageRequest);
     if (!page) return errorResponse(page.error());
     auto response = certificatePageResponse(*page, now);
-    certificatePages_.put(
-        key, CachedPage{*generation, std::make_shared<const std::string>(response.body)},
-        pageValidUntil(*page, filter, now), now);
+    CachedPage cached{*generation, std::make_shared<const std::string>(response.body), nullptr};
+    if (gzipAccepted && http::compressible(response)) {
+      cached.gzipped = std::make_shared<const std::string>(http::gzip(response.body));
+    }
+    certificatePages_.put(key, cached, pageValidUntil(*page, filter, now), now);
+    if (cached.gzipped) return gzipped(response, *cached.gzipped);
     return response;
   });
 

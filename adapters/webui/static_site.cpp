@@ -29,36 +29,6 @@ http::HttpResponse plain(int status, std::string body) {
 
 }  // namespace
 
-bool acceptsGzip(std::string_view value) {
-  // RFC 9110 12.5.3: an explicit "gzip" decides; otherwise "*" does; a q of 0 refuses.
-  std::optional<bool> gzip;
-  std::optional<bool> any;
-  const std::string v = domain::asciiLower(value);
-  std::string_view rest = v;
-  while (!rest.empty()) {
-    const auto comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    const auto semi = item.find(';');
-    const std::string_view coding = domain::trimBlanks(item.substr(0, semi));
-    bool accepted = true;
-    std::string_view params =
-        semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1);
-    while (!params.empty()) {
-      const auto next = params.find(';');
-      const std::string_view param = domain::trimBlanks(params.substr(0, next));
-      params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
-      if (param.starts_with("q=")) {
-        // q=0, q=0.0, q=0.000 refuse; any other weight accepts.
-        accepted = param.substr(2).find_first_not_of("0.") != std::string_view::npos;
-      }
-    }
-    if (coding == "gzip") gzip = gzip.value_or(false) || accepted;
-    if (coding == "*") any = any.value_or(false) || accepted;
-  }
-  return gzip ? *gzip : any.value_or(false);
-}
-
 StaticSite::StaticSite(std::span<const EmbeddedAsset> assets) {
   for (const auto& asset : assets) {
     byPath_.emplace(asset.path, &asset);

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include <certsteward/adapters/http/compression.hpp>
 #include <certsteward/adapters/http/http_types.hpp>
 #include <certsteward/adapters/webui/embedded_assets.hpp>
 
@@ -40,7 +41,7 @@ class StaticSite {
   const EmbeddedAsset* index_ = nullptr;
 };
 
-// Whether an Accept-Encoding value accepts gzip (q=0 refuses it).
-bool acceptsGzip(std::string_view acceptEncoding);
+// Whether an Accept-Encoding value accepts gzip (q=0 refuses it): the transport's rule.
+using http::acceptsGzip;
 
 }  // namespace certsteward::adapters::webui

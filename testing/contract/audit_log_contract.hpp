@@ -109,6 +109,27 @@ TEST_CASE_TEMPLATE("audit log: appends chain, pages verify, lists filter", F,
   ports::AuditFilter byAction;
   byAction.action = "certificate.renew";
   CHECK(log.list(byAction, fx.page())->total == 3);
+
+  // A time range: since is inclusive, until exclusive; with the other filters.
+  ports::AuditFilter range;
+  range.since = stored[2].timestamp;
+  range.until = stored[5].timestamp;
+  const auto inRange = log.list(range, fx.page());
+  REQUIRE(inRange.ok());
+  CHECK(inRange->total == 3);
+  REQUIRE(inRange->items.size() == 3);
+  CHECK(inRange->items[0].id == stored[4].id);  // newest first
+  CHECK(inRange->items[2].id == stored[2].id);
+  range.action = "certificate.renew";
+  CHECK(log.list(range, fx.page())->total == 1);  // entry 3 (renewals are the odd ones)
+  ports::AuditFilter onlySince;
+  onlySince.since = stored[6].timestamp;
+  CHECK(log.list(onlySince, fx.page())->total == 1);
+  ports::AuditFilter onlyUntil;
+  onlyUntil.until = stored[0].timestamp;
+  CHECK(log.list(onlyUntil, fx.page())->total == 0);
+  CHECK(ports::matches(range, stored[3]));
+  CHECK_FALSE(ports::matches(range, stored[5]));
 }
 
 TEST_CASE_TEMPLATE("audit log: timestamps along the chain strictly increase", F,

@@ -1,5 +1,7 @@
 // End to end over real HTTP: request conventions, idempotency, audit, metrics, hostile input,
 // licences, graceful stop.
+#include <optional>
+
 #include "e2e/api_support.hpp"
 
 using namespace certsteward::testing::api;
@@ -61,6 +63,46 @@ TEST_CASE("api: an Idempotency-Key replays the first response and another body i
     if (json::serialize(p).find(body.substr(9, body.size() - 11)) != std::string::npos) ++copies;
   }
   CHECK(copies == 1);
+}
+
+TEST_CASE("api: the audit log is filtered by a time range and names what still exists") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string id = createProject(http, owner);
+  const auto project = parse(http.request("GET", "/api/v1/projects/" + id, "", {bearer(owner)}));
+  const std::string name = str(project.at("project").as_object(), "name");
+  // The entry of this project's creation, found by its id.
+  const auto creation = [&](const std::string& query) {
+    auto r = http.request("GET", "/api/v1/audit-logs?action=project.create&page_size=100" + query,
+                          "", {bearer(owner)});
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    std::optional<json::object> found;
+    const auto body = parse(r);
+    for (const auto& e : body.at("logs").as_array()) {
+      if (e.as_object().at("resource_id") == id.c_str()) found = e.as_object();
+    }
+    return found;
+  };
+  const auto created = creation("");
+  REQUIRE(created);
+  CHECK(created->at("resource_name") == name.c_str());
+  const std::string at = str(*created, "timestamp");
+
+  // since is inclusive, until exclusive.
+  CHECK(creation("&since=" + at));
+  CHECK(creation("&since=" + at + "&until=2999-01-01T00:00:00Z"));
+  CHECK_FALSE(creation("&until=" + at));
+  CHECK_FALSE(creation("&since=2999-01-01T00:00:00Z"));
+  CHECK(http.request("GET", "/api/v1/audit-logs?since=yesterday", "", {bearer(owner)}).status ==
+        400);
+  CHECK(http.request("GET", "/api/v1/audit-logs?until=2026-13-01T00:00:00Z", "", {bearer(owner)})
+            .status == 400);
+
+  // Gone: the entry stays, without a name to link.
+  REQUIRE(http.request("DELETE", "/api/v1/projects/" + id, "", {bearer(owner)}).status == 204);
+  const auto after = creation("");
+  REQUIRE(after);
+  CHECK(after->at("resource_name").is_null());
 }
 
 TEST_CASE("api: every mutation is audited under the acting user and the chain verifies") {

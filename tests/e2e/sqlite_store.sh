@@ -79,7 +79,7 @@ sqlite3 "$db" "DELETE FROM schema_migrations WHERE version >= 2;
   DROP INDEX resources_ref2; ALTER TABLE resources DROP COLUMN ref2;
   DROP INDEX certificates_expires; ALTER TABLE certificates DROP COLUMN names;
   INSERT INTO certificates (id, project_id, status, issuer_type, common_name, auto_renew,
-    created_at, distribution_pending, version, doc) VALUES ('c-old', 'p-old', 'failed', 'acme',
+    created_at, distribution_pending, version, doc) VALUES ('c-old', 'p-old', 'renewal_failed', 'acme',
     'a.example', 0, 0, 0, 1, '{\"common_name\":\"a.example\",\"sans\":[\"a.example\",\"b.example\"]}');"
 start
 stop

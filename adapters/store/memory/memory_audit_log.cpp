@@ -45,11 +45,7 @@ domain::Result<domain::Page<domain::AuditEntry>> MemoryAuditLog::list(
   {
     std::lock_guard lock(mu_);
     for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
-      if (filter.action && it->action != *filter.action) continue;
-      if (filter.resource_type && it->resource_type != *filter.resource_type) continue;
-      if (filter.actor_user_id && it->actor_user_id != *filter.actor_user_id) continue;
-      if (filter.project_id && it->project_id != filter.project_id) continue;
-      selected.push_back(*it);
+      if (ports::matches(filter, *it)) selected.push_back(*it);
     }
   }
   return paginate(std::move(selected), page);

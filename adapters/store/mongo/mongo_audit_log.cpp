@@ -84,6 +84,12 @@ domain::Result<domain::Page<domain::AuditEntry>> MongoAuditLog::list(
     if (filter.resource_type) f.str("resource_type", *filter.resource_type);
     if (filter.actor_user_id) f.str("actor_user_id", *filter.actor_user_id);
     if (filter.project_id) f.str("project_id", *filter.project_id);
+    if (filter.since || filter.until) {
+      Bson range;
+      if (filter.since) range.ts("$gte", *filter.since);
+      if (filter.until) range.ts("$lt", *filter.until);
+      f.doc("timestamp", range);
+    }
     domain::Page<domain::AuditEntry> page;
     page.page = request.page;
     page.page_size = request.page_size;

@@ -69,11 +69,15 @@ domain::Result<domain::Page<AuditEntry>> SqliteAuditLog::list(
     if (filter.resource_type) where += " AND resource_type = ?";
     if (filter.actor_user_id) where += " AND actor_user_id = ?";
     if (filter.project_id) where += " AND project_id = ?";
+    if (filter.since) where += " AND ts >= ?";
+    if (filter.until) where += " AND ts < ?";
     const auto bind = [&](Statement& s) {
       if (filter.action) s.bind(*filter.action);
       if (filter.resource_type) s.bind(*filter.resource_type);
       if (filter.actor_user_id) s.bind(*filter.actor_user_id);
       if (filter.project_id) s.bind(*filter.project_id);
+      if (filter.since) s.bind(filter.since->time_since_epoch().count());
+      if (filter.until) s.bind(filter.until->time_since_epoch().count());
     };
     auto c = db_.reader();
     Transaction snapshot(*c, false);

@@ -1,28 +1,80 @@
-// The audit log (org admins): filters, paging, and verification of the chain (owners).
+// The audit log (org admins): filters (action, resource type, who, a date range), paging, the
+// resources by name with a link while they exist, and verification of the chain (owners).
 import { useState } from "preact/hooks";
 import { listAuditLogs, verifyAuditLog } from "../api/audit";
-import type { AuditVerification } from "../api/types";
+import type { AuditEntry, AuditVerification } from "../api/types";
+import { listUsers } from "../api/users";
 import { PagedTable } from "../components/table";
-import { ActionButton, Field } from "../components/ui";
+import { ActionButton, Field, Link } from "../components/ui";
 import { formatTime } from "../lib/format";
 import { useLoad } from "../lib/load";
 import { setQuery } from "../lib/router";
 import { useCan } from "../session";
+
+// Where the UI shows a resource of this type, for a link; null where it has no page.
+function resourcePath(e: AuditEntry): string | null {
+  const project = e.project_id;
+  const config = (kind: string) => (project ? `/p/${project}/config/${kind}` : null);
+  switch (e.resourceType) {
+    case "project":
+      return `/p/${e.resource_id}`;
+    case "user":
+      return "/users";
+    case "certificate":
+      return project ? `/p/${project}/certificates/${e.resource_id}` : null;
+    case "acme_account":
+      return config("acme-accounts");
+    case "dns_credential":
+      return config("dns-credentials");
+    case "credential":
+      return config("credentials");
+    case "zone":
+      return config("zones");
+    case "module_config":
+      return config("modules");
+    case "notification_channel":
+      return config("notification-channels");
+    case "notification_rule":
+      return config("notification-rules");
+    default:
+      return null;
+  }
+}
+
+// A date picked in the person's time zone, as the instant its day starts (plus `days`).
+function dayStart(date: string, days = 0): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  const d = new Date(`${date}T00:00:00`);
+  d.setDate(d.getDate() + days);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
 
 export function Audit({ query }: { query: URLSearchParams }) {
   const can = useCan();
   const action = query.get("action") ?? "";
   const resourceType = query.get("resource_type") ?? "";
   const actor = query.get("actor_user_id") ?? "";
+  const from = query.get("from") ?? "";
+  const to = query.get("to") ?? "";
   const page = Math.max(1, Number(query.get("page") ?? "1") || 1);
   const list = useLoad(
-    () => listAuditLogs({ action, resource_type: resourceType, actor_user_id: actor, page, page_size: 50 }),
-    [action, resourceType, actor, page],
+    () => listAuditLogs({ action, resource_type: resourceType, actor_user_id: actor, since: dayStart(from), until: dayStart(to, 1), page, page_size: 50 }),
+    [action, resourceType, actor, from, to, page],
   );
+  const users = useLoad(() => listUsers({ page_size: 100 }), []);
   const [verification, setVerification] = useState<AuditVerification | null>(null);
   const text = (name: string, value: string, label: string) => (
     <Field label={label}>
-      {(id) => <input id={id} value={value} onChange={(e) => setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined })} />}
+      {(id) => (
+        <input
+          id={id}
+          value={value}
+          onChange={(e) => setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined })}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined });
+          }}
+        />
+      )}
     </Field>
   );
   return (
@@ -50,7 +102,25 @@ export function Audit({ query }: { query: URLSearchParams }) {
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         {text("action", action, "Action")}
         {text("resource_type", resourceType, "Resource type")}
-        {text("actor_user_id", actor, "Actor user id")}
+        <Field label="Who">
+          {(id) => (
+            <select id={id} value={actor} onChange={(e) => setQuery({ actor_user_id: (e.target as HTMLSelectElement).value, page: undefined })}>
+              <option value="">Anyone</option>
+              {users.data?.users.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.username}
+                </option>
+              ))}
+              {actor && !users.data?.users.some((u) => u.id === actor) && <option value={actor}>{actor}</option>}
+            </select>
+          )}
+        </Field>
+        <Field label="From">
+          {(id) => <input id={id} type="date" value={from} max={to || undefined} onChange={(e) => setQuery({ from: (e.target as HTMLInputElement).value, page: undefined })} />}
+        </Field>
+        <Field label="To">
+          {(id) => <input id={id} type="date" value={to} min={from || undefined} onChange={(e) => setQuery({ to: (e.target as HTMLInputElement).value, page: undefined })} />}
+        </Field>
       </form>
       <PagedTable
         caption="Audit entries"
@@ -65,11 +135,15 @@ export function Audit({ query }: { query: URLSearchParams }) {
           { header: "Action", cell: (e) => <code>{e.action}</code> },
           {
             header: "Resource",
-            cell: (e) => (
-              <>
-                {e.resourceType} <span class="muted small">{e.resource_id}</span>
-              </>
-            ),
+            cell: (e) => {
+              const path = resourcePath(e);
+              return (
+                <>
+                  <span class="muted small">{e.resourceType.replace(/_/g, " ")}</span>{" "}
+                  {e.resource_name ? path ? <Link href={path}>{e.resource_name}</Link> : e.resource_name : <span class="muted small" title="no longer exists, or has no name">{e.resource_id}</span>}
+                </>
+              );
+            },
           },
           { header: "Address", cell: (e) => e.ip },
           { header: "Details", cell: (e) => e.details, class: "small" },

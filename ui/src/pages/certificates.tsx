@@ -88,20 +88,24 @@ interface Selected {
   name: string;
 }
 
-// What to do with the selected certificates; each is done as if one by one, and reported by name.
-function BulkActions({ project, selected, onClear, onDone }: { project: string; selected: Selected[]; onClear: () => void; onDone: (deleted: string[]) => void }) {
+interface BulkResult {
+  action: string;
+  outcomes: Outcome[];
+}
+
+// What to do with the selected certificates; each is done as if one by one, and reported by name
+// (the report is the page's: it stays when the selection empties).
+function BulkActions({ project, selected, onClear, onStart, onDone }: { project: string; selected: Selected[]; onClear: () => void; onStart: () => void; onDone: (result: BulkResult, deleted: string[]) => void }) {
   const can = useCan();
   const modules = useLoad(() => listModuleConfigs(project, { page_size: 100 }), [project]);
   const [module, setModule] = useState("");
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ action: string; outcomes: Outcome[] } | null>(null);
   const run = async (action: string, work: (s: Selected) => Promise<unknown>, done: string) => {
     setBusy(true);
-    setResult(null);
+    onStart();
     const outcomes = await runEach(selected, (s) => s.name, work, done);
     setBusy(false);
-    setResult({ action, outcomes });
-    onDone(action === "Delete" ? selected.filter((_, i) => outcomes[i].ok).map((s) => s.id) : []);
+    onDone({ action, outcomes }, action === "Delete" ? selected.filter((_, i) => outcomes[i].ok).map((s) => s.id) : []);
   };
   const n = selected.length;
   const plural = n === 1 ? "certificate" : "certificates";
@@ -152,7 +156,6 @@ function BulkActions({ project, selected, onClear, onDone }: { project: string; 
         </button>
         {busy && <span class="muted" role="status">Working…</span>}
       </div>
-      {result && <Outcomes action={result.action} outcomes={result.outcomes} onDismiss={() => setResult(null)} />}
     </div>
   );
 }
@@ -207,7 +210,11 @@ export function Certificates({ project, query }: { project: string; query: URLSe
 
   // Selected certificates, kept across pages and filters of this project until cleared.
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
-  useEffect(() => setSelected(new Map()), [project]);
+  const [bulkResult, setBulkResult] = useState<BulkResult | null>(null);
+  useEffect(() => {
+    setSelected(new Map());
+    setBulkResult(null);
+  }, [project]);
   const toggle = (id: string, name: string, on: boolean) =>
     setSelected((was) => {
       const next = new Map(was);
@@ -271,12 +278,15 @@ export function Certificates({ project, query }: { project: string; query: URLSe
           project={project}
           selected={[...selected].map(([id, name]) => ({ id, name }))}
           onClear={() => setSelected(new Map())}
-          onDone={(deleted) => {
+          onStart={() => setBulkResult(null)}
+          onDone={(result, deleted) => {
+            setBulkResult(result);
             if (deleted.length) setSelected((was) => new Map([...was].filter(([id]) => !deleted.includes(id))));
             list.reload();
           }}
         />
       )}
+      {bulkResult && <Outcomes action={bulkResult.action} outcomes={bulkResult.outcomes} onDismiss={() => setBulkResult(null)} />}
       {bulk && rowsShown.length > 0 && (
         <p class="table-tools">
           <button

@@ -1,0 +1,108 @@
+// Compression of answers: gzip that zlib's own inflate reads back, and the rule of which answers
+// are compressed (size, type, already encoded, what the client accepts).
+#include <doctest/doctest.h>
+
+#include <zlib.h>
+
+#include <string>
+
+#include <certsteward/adapters/http/compression.hpp>
+
+namespace http = certsteward::adapters::http;
+
+namespace {
+
+std::string gunzip(const std::string& in) {
+  z_stream z{};
+  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);  // gzip only
+  std::string out(1 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&z, Z_FINISH);
+  const auto n = out.size() - z.avail_out;
+  inflateEnd(&z);
+  REQUIRE(rc == Z_STREAM_END);
+  out.resize(n);
+  return out;
+}
+
+std::string header(const http::HttpResponse& r, const std::string& name) {
+  std::string all;
+  for (const auto& [n, v] : r.headers) {
+    if (n == name) all += (all.empty() ? "" : ",") + v;
+  }
+  return all;
+}
+
+std::string bigJson() {
+  std::string s = "{\"certificates\":[";
+  for (int i = 0; i < 200; ++i)
+    s += std::string(i == 0 ? "" : ",") + "{\"common_name\":\"host" + std::to_string(i) +
+         ".example.com\",\"status\":\"active\"}";
+  return s + "]}";
+}
+
+}  // namespace
+
+TEST_CASE("compression: gzip reads back as the same bytes, and is smaller for JSON") {
+  const std::string json = bigJson();
+  const std::string packed = http::gzip(json);
+  REQUIRE(packed.size() > 18);
+  CHECK(static_cast<unsigned char>(packed[0]) == 0x1f);  // the gzip magic
+  CHECK(static_cast<unsigned char>(packed[1]) == 0x8b);
+  CHECK(packed.size() * 4 < json.size());
+  CHECK(gunzip(packed) == json);
+  CHECK(gunzip(http::gzip("")).empty());
+  const std::string binary("\x00\xff\x01 binary \x00", 12);
+  CHECK(gunzip(http::gzip(binary, 9)) == binary);
+}
+
+TEST_CASE("compression: which answers are compressed, for which clients") {
+  struct Case {
+    const char* what;
+    std::string accept;  // "" : no Accept-Encoding header
+    std::string type;
+    std::size_t size;
+    bool encoded;  // already has a Content-Encoding
+    int status;
+    bool gzipped;
+    bool vary;
+  };
+  const Case cases[] = {
+      {"JSON, gzip asked", "gzip, deflate, br", "application/json", 4000, false, 200, true, true},
+      {"CSV", "gzip", "text/csv; charset=utf-8", 4000, false, 200, true, true},
+      {"metrics text", "*", "text/plain; version=0.0.4", 4000, false, 200, true, true},
+      {"an error body", "gzip", "application/json", 4000, false, 500, true, true},
+      {"no header", "", "application/json", 4000, false, 200, false, true},
+      {"gzip refused", "gzip;q=0, identity", "application/json", 4000, false, 200, false, true},
+      {"only br", "br", "application/json", 4000, false, 200, false, true},
+      {"just below the minimum", "gzip", "application/json", 1023, false, 200, false, false},
+      {"at the minimum", "gzip", "application/json", 1024, false, 200, true, true},
+      {"not text", "gzip", "application/octet-stream", 4000, false, 200, false, false},
+      {"a PKCS#12 file", "gzip", "application/x-pkcs12", 4000, false, 200, false, false},
+      {"already encoded", "gzip", "application/json", 4000, true, 200, false, false},
+      {"no content", "gzip", "application/json", 4000, false, 204, false, false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    http::HttpRequest request;
+    if (!c.accept.empty()) request.headers["accept-encoding"] = c.accept;
+    http::HttpResponse response;
+    response.status = c.status;
+    response.content_type = c.type;
+    response.body = bigJson().substr(0, c.size);
+    response.body.resize(c.size, ' ');
+    if (c.encoded) response.headers.emplace_back("Content-Encoding", "br");
+    const std::string plain = response.body;
+    http::compressFor(request, response);
+    CHECK((header(response, "Content-Encoding") == "gzip") == c.gzipped);
+    CHECK((header(response, "Vary") == "Accept-Encoding") == c.vary);
+    if (c.gzipped) {
+      CHECK(gunzip(response.body) == plain);
+    } else {
+      CHECK(response.body == plain);
+    }
+  }
+}
