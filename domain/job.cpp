@@ -38,7 +38,8 @@ constexpr auto kEventNames = makeEnumNames<JobEvent>(
     EP{JobEvent::heartbeat, "heartbeat"}, EP{JobEvent::succeed, "succeed"},
     EP{JobEvent::fail, "fail"}, EP{JobEvent::shutdown_release, "shutdown_release"},
     EP{JobEvent::cancel, "cancel"}, EP{JobEvent::cancel_observed, "cancel_observed"},
-    EP{JobEvent::retry, "retry"}, EP{JobEvent::defer, "defer"}, EP{JobEvent::abandon, "abandon"});
+    EP{JobEvent::retry, "retry"}, EP{JobEvent::defer, "defer"}, EP{JobEvent::abandon, "abandon"},
+    EP{JobEvent::dismiss, "dismiss"});
 
 using GP = std::pair<LogLevel, std::string_view>;
 constexpr auto kLevelNames =
@@ -155,8 +156,17 @@ void runNow(Job& j, const JobContext& c) {
 void resetAndRunNow(Job& j, const JobContext& c) {
   j.attempts = 0;
   j.finished_at.reset();
+  j.dismissed_at.reset();
   j.cancel_requested = false;
   runNow(j, c);
+}
+
+bool notDismissed(const Job& j, const JobContext&) {
+  return !j.dismissed_at;
+}
+void dismissNow(Job& j, const JobContext& c) {
+  j.dismissed_at = c.now;
+  touch(j, c);
 }
 
 using S = JobStatus;
@@ -217,6 +227,8 @@ constexpr std::array kTransitions{
                   "attempts = 0, next_run_at = now", std::nullopt},
     JobTransition{S::failed, E::retry, always, "", S::pending, runNow, "next_run_at = now",
                   std::nullopt},
+    JobTransition{S::dead, E::dismiss, notDismissed, "not dismissed yet", S::dead, dismissNow,
+                  "dismissed_at = now (a retry clears it)", std::nullopt},
 };
 
 }  // namespace

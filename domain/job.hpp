@@ -84,6 +84,7 @@ struct Job {
   std::optional<Timestamp> lock_expires_at;
   bool cancel_requested = false;
   std::optional<Timestamp> finished_at;
+  std::optional<Timestamp> dismissed_at;  // a person set the dead job aside (dashboard)
 
   Lane lane() const noexcept { return laneOf(type); }
 };
@@ -103,6 +104,7 @@ enum class JobEvent {
   retry,             // a user retries (POST retry)
   defer,    // the holder did not start: a CA rate limit holds until not_before (not counted)
   abandon,  // the holder's instance started again: the process that held the lock is gone
+  dismiss,  // a user sets a dead job aside: its failure was seen (the dashboard stops showing it)
 };
 
 // Worker ids are "<instance>#<boot>/<lane>-<n>": <instance> names a server instance across its

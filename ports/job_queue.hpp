@@ -18,6 +18,7 @@ struct JobFilter {
   std::optional<domain::JobStatus> status;
   std::optional<domain::JobType> type;
   std::optional<domain::Id> certificate_id;
+  bool hide_dismissed = false;  // leave out the jobs a person dismissed
 };
 
 struct EnqueueResult {

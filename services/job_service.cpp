@@ -113,4 +113,11 @@ domain::Result<domain::Job> JobService::cancel(const Principal& who, const Reque
   return transition(who, ctx, projectId, id, domain::JobEvent::cancel, "job.cancel");
 }
 
+domain::Result<domain::Job> JobService::dismiss(const Principal& who, const RequestContext& ctx,
+                                                const domain::Id& projectId, const domain::Id& id) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  if (auto s = access_.check(who, Action::cancel_job, projectId); !s) return s.error();
+  return transition(who, ctx, projectId, id, domain::JobEvent::dismiss, "job.dismiss");
+}
+
 }  // namespace certsteward::services

@@ -58,6 +58,10 @@ class JobService {
   // Pending/failed: cancelled at once; active: a cancel request the heartbeat sees.
   domain::Result<domain::Job> cancel(const Principal& who, const RequestContext& ctx,
                                      const domain::Id& projectId, const domain::Id& id);
+  // Sets a dead job aside (operators, as for cancel; audited job.dismiss): lists asked to hide
+  // dismissed jobs leave it out. failed_precondition (409) unless dead and not yet dismissed.
+  domain::Result<domain::Job> dismiss(const Principal& who, const RequestContext& ctx,
+                                      const domain::Id& projectId, const domain::Id& id);
 
  private:
   domain::Result<domain::Job> transition(const Principal& who, const RequestContext& ctx,

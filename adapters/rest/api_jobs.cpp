@@ -27,6 +27,10 @@ void Api::addJobRoutes() {
       if (!filter.type) throw BadRequest("unknown type: '" + type->substr(0, 40) + "'");
     }
     filter.certificate_id = queryParam(c.request, "certificate_id");
+    if (auto dismissed = queryParam(c.request, "dismissed")) {
+      if (*dismissed != "false") throw BadRequest("dismissed may only be false (hide them)");
+      filter.hide_dismissed = true;
+    }
     auto page = s_.jobs.list(c.who(), c.param("project_id"), filter, pageFrom(c.request));
     if (!page) return errorResponse(page.error());
     return pageResponse("jobs", *page, viewJson);
@@ -89,6 +93,12 @@ void Api::addJobRoutes() {
 
   router_.add("POST", "/api/v1/projects/:project_id/jobs/:job_id/cancel", [this](const Call& c) {
     auto job = s_.jobs.cancel(c.who(), c.context, c.param("project_id"), c.param("job_id"));
+    if (!job) return errorResponse(job.error());
+    return jsonResponse(200, json::object{{"job", toJson(*job)}});
+  });
+
+  router_.add("POST", "/api/v1/projects/:project_id/jobs/:job_id/dismiss", [this](const Call& c) {
+    auto job = s_.jobs.dismiss(c.who(), c.context, c.param("project_id"), c.param("job_id"));
     if (!job) return errorResponse(job.error());
     return jsonResponse(200, json::object{{"job", toJson(*job)}});
   });

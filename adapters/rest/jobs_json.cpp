@@ -20,7 +20,8 @@ json::object toJson(const domain::Job& j) {
       {"locked_by", j.locked_by.empty() ? json::value(nullptr) : json::value(j.locked_by)},
       {"lock_expires_at", timestamp(j.lock_expires_at)},
       {"cancel_requested", j.cancel_requested},
-      {"finished_at", timestamp(j.finished_at)}};
+      {"finished_at", timestamp(j.finished_at)},
+      {"dismissed_at", timestamp(j.dismissed_at)}};
 }
 
 json::object toJson(const domain::JobLogEntry& e) {

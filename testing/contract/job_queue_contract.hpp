@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <certsteward/testing/contract/store_fixture.hpp>
 
@@ -214,6 +215,50 @@ TEST_CASE_TEMPLATE("job queue: expired locks are reclaimed, exhausted ones settl
   // The crashed worker's late report is refused.
   CHECK_FALSE(q.apply(normal.id, JobEvent::succeed, at(fx.now(), "crashed")).ok());
   CHECK(q.apply(normal.id, JobEvent::succeed, at(fx.now(), "survivor")).ok());
+}
+
+TEST_CASE_TEMPLATE("job queue: a dismissed dead job is left out where dismissed ones are hidden",
+                   F, CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& q = fx.store->jobs();
+  std::vector<Id> dead;
+  for (int i = 0; i < 2; ++i) {
+    Job j = makeJob(fx, "p1");
+    j.max_attempts = 1;
+    REQUIRE(q.enqueue(j).ok());
+    REQUIRE(q.claim(Lane::standard, at(fx.now()))->claimed->id == j.id);
+    REQUIRE(q.apply(j.id, JobEvent::fail, at(fx.now(), "w1", "refused"))->job.status ==
+            JobStatus::dead);
+    dead.push_back(j.id);
+  }
+  fx.clock.advance(1min);
+  const auto dismissed = q.apply(dead[0], JobEvent::dismiss, at(fx.now(), ""));
+  REQUIRE(dismissed.ok());
+  CHECK(dismissed->job.status == JobStatus::dead);
+  CHECK(dismissed->job.dismissed_at == fx.now());
+  CHECK(q.get("p1", dead[0])->dismissed_at == fx.now());  // stored
+  CHECK(q.apply(dead[0], JobEvent::dismiss, at(fx.now(), "")).error().code ==
+        ErrorCode::failed_precondition);
+
+  ports::JobFilter shown;
+  shown.status = JobStatus::dead;
+  shown.hide_dismissed = true;
+  auto page = q.list("p1", shown, fx.page());
+  REQUIRE(page.ok());
+  CHECK(page->total == 1);
+  REQUIRE(page->items.size() == 1);
+  CHECK(page->items[0].id == dead[1]);
+  ports::JobFilter everything;
+  everything.status = JobStatus::dead;
+  CHECK(q.list("p1", everything, fx.page())->total == 2);
+
+  // A retry clears the mark: the job shows again wherever it is listed.
+  REQUIRE(q.apply(dead[0], JobEvent::retry, at(fx.now(), "")).ok());
+  CHECK_FALSE(q.get("p1", dead[0])->dismissed_at);
+  ports::JobFilter pendingShown;
+  pendingShown.status = JobStatus::pending;
+  pendingShown.hide_dismissed = true;
+  CHECK(q.list("p1", pendingShown, fx.page())->total == 1);
 }
 
 TEST_CASE_TEMPLATE("job queue: cancel and shutdown release", F, CERTSTEWARD_STORE_FACTORIES) {

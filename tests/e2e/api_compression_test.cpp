@@ -3,31 +3,11 @@
 // not. The answers are read back with zlib's own inflate.
 #include <doctest/doctest.h>
 
-#include <zlib.h>
-
 #include "e2e/api_support.hpp"
+#include "support/gunzip.hpp"
 
 using namespace certsteward::testing::api;
-
-namespace {
-
-std::string gunzip(const std::string& in) {
-  z_stream z{};
-  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
-  std::string out(8 << 20, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&z, Z_FINISH);
-  const auto n = out.size() - z.avail_out;
-  inflateEnd(&z);
-  REQUIRE(rc == Z_STREAM_END);
-  out.resize(n);
-  return out;
-}
-
-}  // namespace
+using certsteward::testing::gunzip;
 
 TEST_CASE("api: answers above 1 KiB are gzip-compressed for a client that asks, and only then") {
   HttpClient http(server().baseUrl());

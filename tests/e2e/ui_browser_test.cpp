@@ -95,6 +95,7 @@ TEST_CASE(
        {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
       "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca.caFile() +
           "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
+          "worker.backoff_base = 100ms\nworker.backoff_cap = 1s\n"
           "dns.propagation_timeout = 10s\njwt.access_token_ttl = 30s\n"
           "distribution.timeout = 10s\nnetwork.outbound_allow = 127.0.0.0/8\n"
           "license.public_key_file = " +

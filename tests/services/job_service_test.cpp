@@ -53,6 +53,34 @@ TEST_CASE("jobs: retry and cancel follow the job table and are audited") {
   CHECK(fx.audited("job.cancel").size() == 1);
 }
 
+TEST_CASE("jobs: an operator dismisses a dead job once, audited, and nothing else is dismissed") {
+  JobFixture fx;
+  const auto operatorUser = fx.member("p1", ProjectRole::operator_);
+  const auto viewer = fx.member("p1", ProjectRole::viewer);
+  const auto dead = fx.queued("p1", JobStatus::dead);
+  const auto failed = fx.queued("p1", JobStatus::failed);
+  CHECK(fx.jobs.dismiss(viewer, fx.ctx(), "p1", dead.id).error().code ==
+        ErrorCode::permission_denied);
+  const auto outsider = fx.member("p2", ProjectRole::admin);
+  CHECK(fx.jobs.dismiss(outsider, fx.ctx(), "p1", dead.id).error().code == ErrorCode::not_found);
+  CHECK(fx.jobs.dismiss(outsider, fx.ctx(), "p2", dead.id).error().code == ErrorCode::not_found);
+  CHECK(fx.audited("job.dismiss").empty());
+
+  auto dismissed = fx.jobs.dismiss(operatorUser, fx.ctx(), "p1", dead.id);
+  REQUIRE(dismissed.ok());
+  CHECK(dismissed->status == JobStatus::dead);
+  CHECK(dismissed->dismissed_at == fx.clock.now());
+  const auto entries = fx.audited("job.dismiss");
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].resource_id == dead.id);
+
+  CHECK(fx.jobs.dismiss(operatorUser, fx.ctx(), "p1", dead.id).error().code ==
+        ErrorCode::failed_precondition);
+  CHECK(fx.jobs.dismiss(operatorUser, fx.ctx(), "p1", failed.id).error().code ==
+        ErrorCode::failed_precondition);
+  CHECK(fx.audited("job.dismiss").size() == 1);
+}
+
 TEST_CASE("jobs: an operator cancels, only a project admin retries, other projects see 404") {
   JobFixture fx;
   const auto operatorUser = fx.member("p1", ProjectRole::operator_);

@@ -2,31 +2,15 @@
 // are compressed (size, type, already encoded, what the client accepts).
 #include <doctest/doctest.h>
 
-#include <zlib.h>
-
 #include <string>
 
 #include <certsteward/adapters/http/compression.hpp>
+#include "support/gunzip.hpp"
 
 namespace http = certsteward::adapters::http;
+using certsteward::testing::gunzip;
 
 namespace {
-
-std::string gunzip(const std::string& in) {
-  z_stream z{};
-  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);  // gzip only
-  std::string out(1 << 20, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&z, Z_FINISH);
-  const auto n = out.size() - z.avail_out;
-  inflateEnd(&z);
-  REQUIRE(rc == Z_STREAM_END);
-  out.resize(n);
-  return out;
-}
 
 std::string header(const http::HttpResponse& r, const std::string& name) {
   std::string all;

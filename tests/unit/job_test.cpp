@@ -286,6 +286,30 @@ TEST_CASE("job: every transition of the table, with its guard and effect") {
          CHECK(j.attempts == 2);
        },
        std::nullopt},
+      {"dismiss of a dead job sets it aside, still dead",
+       [] { return jobIn(JobStatus::dead, 3); }, JobEvent::dismiss, ctx(""), true,
+       JobStatus::dead, [](const Job& j) { CHECK(j.dismissed_at == kNow); }, std::nullopt},
+      {"a dismissed job is not dismissed again",
+       [] {
+         auto j = jobIn(JobStatus::dead, 3);
+         j.dismissed_at = kNow - 1min;
+         return j;
+       },
+       JobEvent::dismiss, ctx(""), false, JobStatus::dead,
+       [](const Job& j) { CHECK(j.dismissed_at == kNow - 1min); }, std::nullopt},
+      {"dismiss of a failed job (it will retry) is refused",
+       [] { return jobIn(JobStatus::failed, 1); }, JobEvent::dismiss, ctx(""), false,
+       JobStatus::failed, noCheck, std::nullopt},
+      {"dismiss of a completed job is refused", [] { return jobIn(JobStatus::completed, 1); },
+       JobEvent::dismiss, ctx(""), false, JobStatus::completed, noCheck, std::nullopt},
+      {"retry of a dismissed dead job clears the dismissal",
+       [] {
+         auto j = jobIn(JobStatus::dead, 3);
+         j.dismissed_at = kNow - 1min;
+         return j;
+       },
+       JobEvent::retry, ctx(""), true, JobStatus::pending,
+       [](const Job& j) { CHECK_FALSE(j.dismissed_at); }, std::nullopt},
       {"retry of a cancelled job makes it pending", [] { return jobIn(JobStatus::cancelled, 1); },
        JobEvent::retry, ctx(""), true, JobStatus::pending, noCheck, std::nullopt},
       {"retry of an active job is refused", [] { return jobIn(JobStatus::active, 1); },

@@ -643,6 +643,42 @@ try {
     await page.getByText("No entries match.").waitFor();
   });
 
+  await step("an issuance that cannot succeed goes dead, and is dismissed from the dashboard, audited", async () => {
+    // A zone whose DNS credential holds the wrong TSIG key: bind9 refuses every update.
+    const token = await freshAdminToken();
+    const projectId = projectPath.split("/")[2];
+    const cred = await apiCall("POST", `/projects/${projectId}/dns-credentials`, {
+      token,
+      body: { name: "wrong key", provider: "rfc2136", settings: { server: env("DNS_SERVER"), key_name: env("TSIG_KEY_NAME") }, secret: Buffer.from("not the right key at all").toString("base64") },
+    });
+    assert.equal(cred.status, 201, JSON.stringify(cred.json));
+    const broken = await apiCall("POST", `/projects/${projectId}/zones`, { token, body: { domain: `broken.${zone}`, dns_credential_id: cred.json.dns_credential.id } });
+    assert.equal(broken.status, 201, JSON.stringify(broken.json));
+    const name = `www.broken.${zone}`;
+    const cert = await apiCall("POST", `/projects/${projectId}/certificates`, { token, body: { common_name: name } });
+    assert.equal(cert.status, 202, JSON.stringify(cert.json));
+    const jobId = cert.json.job.id;
+    // Three attempts with the short backoff this server is given (worker.backoff_base).
+    await waitFor("the issuance to go dead", async () => {
+      const r = await apiCall("GET", `/projects/${projectId}/jobs/${jobId}`, { token: await freshAdminToken() });
+      return r.json.job?.status === "dead";
+    }, 60000, 500);
+    await nav(page, "Dashboard").click();
+    const item = page.locator("li", { hasText: name });
+    await item.getByRole("button", { name: "Dismiss" }).click();
+    await item.waitFor({ state: "detached" });
+    await page.reload();
+    await page.getByRole("heading", { name: "Recent failed jobs" }).waitFor();
+    await page.getByText("No failed jobs.").waitFor();
+    // Still listed where all jobs are, marked; and the dismissal is in the audit log.
+    const job = await apiCall("GET", `/projects/${projectId}/jobs/${jobId}`, { token: await freshAdminToken() });
+    assert.equal(job.json.job.status, "dead");
+    assert.ok(job.json.job.dismissed_at, "no dismissed_at");
+    const audit = await apiCall("GET", "/audit-logs?action=job.dismiss", { token: await freshAdminToken() });
+    assert.equal(audit.json.total, 1, JSON.stringify(audit.json));
+    assert.equal(audit.json.logs[0].resource_id, jobId);
+  });
+
   await step("at 360 px wide nothing overflows the page", async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     for (const path of [projectPath, `${projectPath}/certificates`, certPath]) {

@@ -84,6 +84,7 @@ domain::Result<domain::Page<Job>> MemoryJobQueue::list(const domain::Id& project
       if (filter.status && j.status != *filter.status) continue;
       if (filter.type && j.type != *filter.type) continue;
       if (filter.certificate_id && j.certificate_id != filter.certificate_id) continue;
+      if (filter.hide_dismissed && j.dismissed_at) continue;
       selected.push_back(j);
     }
   }

@@ -88,6 +88,7 @@ domain::Result<domain::Page<Job>> MongoJobQueue::list(const domain::Id& projectI
     if (filter.status) f.str("status", nameOf(*filter.status));
     if (filter.type) f.str("type", nameOf(*filter.type));
     if (filter.certificate_id) f.str("certificate_id", *filter.certificate_id);
+    if (filter.hide_dismissed) f.null("dismissed_at");  // null or missing
     domain::Page<Job> page;
     page.page = request.page;
     page.page_size = request.page_size;

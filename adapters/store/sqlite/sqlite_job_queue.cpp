@@ -100,6 +100,7 @@ domain::Result<domain::Page<Job>> SqliteJobQueue::list(const domain::Id& project
     if (filter.status) where += " AND status = ?";
     if (filter.type) where += " AND type = ?";
     if (filter.certificate_id) where += " AND certificate_id = ?";
+    if (filter.hide_dismissed) where += " AND json_extract(doc, '$.dismissed_at') IS NULL";
     const auto bind = [&](Statement& s) {
       s.bind(projectId);
       if (filter.status) s.bind(std::string(nameOf(*filter.status)));

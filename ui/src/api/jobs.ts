@@ -19,6 +19,11 @@ export function retryJob(projectId: string, jobId: string) {
   return call("POST /projects/{project_id}/jobs/{job_id}/retry", { params: { project_id: projectId, job_id: jobId } });
 }
 
+// Sets a dead job aside: lists asked with dismissed=false (the dashboard) leave it out.
+export function dismissJob(projectId: string, jobId: string) {
+  return call("POST /projects/{project_id}/jobs/{job_id}/dismiss", { params: { project_id: projectId, job_id: jobId } });
+}
+
 export function cancelJob(projectId: string, jobId: string) {
   return call("POST /projects/{project_id}/jobs/{job_id}/cancel", { params: { project_id: projectId, job_id: jobId } });
 }

@@ -3,11 +3,30 @@
 import { useState } from "preact/hooks";
 import { deleteDistribution, dryRunDistribution, executeDistribution, rollbackDistribution } from "../api/distributions";
 import { getJob } from "../api/jobs";
-import type { Distribution, DryRun, Job, JobResponse, TargetResult } from "../api/types";
+import type { Distribution, DryRun, Job, JobResponse, ModuleConfig, TargetResult } from "../api/types";
 import { formatTime } from "../lib/format";
 import { useFollow } from "../lib/load";
 import { useCan } from "../session";
-import { ActionButton, Badge, Link } from "./ui";
+import { ActionButton, Badge, Field, Link } from "./ui";
+
+// A distribution module picked by name (and kind), for a new distribution of one certificate or
+// of several.
+export function ModuleSelect({ label, modules, value, onChange }: { label: string; modules: ModuleConfig[]; value: string; onChange: (id: string) => void }) {
+  return (
+    <Field label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+          <option value="">Choose…</option>
+          {modules.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name} ({String(m.module)})
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
 
 export function TargetResults({ results, caption }: { results: TargetResult[]; caption: string }) {
   if (results.length === 0) return null;

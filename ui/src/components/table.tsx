@@ -11,6 +11,39 @@ export interface Column<T> {
   class?: string | ((row: T) => string);
 }
 
+// While the first page loads: the table's frame with placeholder rows of a row's height, so the
+// page does not jump when the rows arrive (docs/ui.md, Live state).
+function TableSkeleton({ columns, caption }: { columns: string[]; caption: string }) {
+  return (
+    <div class="table-wrap" aria-busy="true">
+      <Loading />
+      <table class="skeleton-table" aria-hidden="true">
+        <caption class="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((h) => (
+              <th scope="col" key={h}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {Array.from({ length: 5 }, (_, i) => (
+            <tr key={i}>
+              {columns.map((h) => (
+                <td key={h}>
+                  <span class="skeleton" />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 // `list`: the page as read (its rows picked by `rows`), with its error and loading state.
 export function PagedTable<T, D extends Paged>(props: {
   caption: string;
@@ -27,7 +60,7 @@ export function PagedTable<T, D extends Paged>(props: {
   return (
     <>
       <ErrorBanner error={list.error} />
-      {list.loading && !rows && <Loading />}
+      {list.loading && !rows && !list.error && <TableSkeleton columns={columns.map((c) => c.header)} caption={props.caption} />}
       {rows && (
         <>
           <div class="table-wrap">

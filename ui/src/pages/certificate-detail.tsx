@@ -6,7 +6,7 @@ import { createDistribution, listCertificateDistributions, listModuleConfigs } f
 import { listEvents } from "../api/events";
 import { listJobs } from "../api/jobs";
 import type { DownloadRequest } from "../api/types";
-import { DistributionCard } from "../components/distribution";
+import { DistributionCard, ModuleSelect } from "../components/distribution";
 import { ActionButton, Badge, ErrorBanner, Field, KeyValues, Link, Loading } from "../components/ui";
 import { daysLeft, formatTime, humanize } from "../lib/format";
 import { download } from "../lib/download";
@@ -61,18 +61,7 @@ function AddDistribution({ project, certificate, onAdded }: { project: string; c
   }
   return (
     <div class="inline-form">
-      <Field label="Distribute with module">
-        {(id) => (
-          <select id={id} value={module} onChange={(e) => setModule((e.target as HTMLSelectElement).value)}>
-            <option value="">Choose…</option>
-            {modules.data!.modules.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name} ({String(m.module)})
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <ModuleSelect label="Distribute with module" modules={modules.data.modules} value={module} onChange={setModule} />
       <ActionButton label="Add distribution" run={() => createDistribution(project, certificate, module)} onDone={onAdded} />
     </div>
   );

@@ -8,6 +8,7 @@ import { createDistribution, listModuleConfigs } from "../api/distributions";
 import type { CertificateCreate, KeyType } from "../api/types";
 import { certificateStatuses, keyTypes } from "../api/types";
 import { type Outcome, Outcomes, runEach } from "../components/bulk";
+import { ModuleSelect } from "../components/distribution";
 import { PagedTable } from "../components/table";
 import { ActionButton, Badge, ErrorBanner, Field, Link, SelectField } from "../components/ui";
 import { download } from "../lib/download";
@@ -122,18 +123,7 @@ function BulkActions({ project, selected, onClear, onStart, onDone }: { project:
         )}
         {can("write_certificates", project) && modules.data && modules.data.modules.length > 0 && (
           <span class="inline-form">
-            <Field label="Module">
-              {(id) => (
-                <select id={id} value={module} onChange={(e) => setModule((e.target as HTMLSelectElement).value)}>
-                  <option value="">Choose…</option>
-                  {modules.data!.modules.map((m) => (
-                    <option key={m.id} value={m.id}>
-                      {m.name} ({String(m.module)})
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <ModuleSelect label="Module" modules={modules.data.modules} value={module} onChange={setModule} />
             <button type="button" disabled={busy || n === 0 || !module} onClick={() => void run("Distribution", (s) => createDistribution(project, s.id, module), "distribution added")}>
               Distribute selected
             </button>

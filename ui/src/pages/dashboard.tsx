@@ -3,11 +3,12 @@
 import { certificateSummary, listCertificates } from "../api/certificates";
 import { listConfig, type ConfigKind } from "../api/configuration";
 import { listDistributions } from "../api/distributions";
-import { listJobs } from "../api/jobs";
+import { dismissJob, listJobs } from "../api/jobs";
 import { certificateStatuses, type CertificateStatus } from "../api/types";
-import { Badge, ErrorBanner, Link, Loading } from "../components/ui";
+import { ActionButton, Badge, ErrorBanner, Link, Loading } from "../components/ui";
 import { daysLeft, formatDate, formatDay, formatTime, humanize } from "../lib/format";
 import { useLoad } from "../lib/load";
+import { useCan } from "../session";
 
 // The statuses of a certificate in service: a renewal pending or under way still serves the
 // current version.
@@ -87,13 +88,43 @@ function ExpiryChart({ weeks }: { weeks: number[] }) {
   );
 }
 
+// While the counts load: tiles and a chart frame of the final size, so nothing below moves when
+// they arrive.
+function DashboardSkeleton() {
+  const tiles = (n: number) => (
+    <div class="tiles" aria-hidden="true">
+      {Array.from({ length: n }, (_, i) => (
+        <div key={i} class="tile">
+          <span class="tile-n">
+            <span class="skeleton" />
+          </span>
+          <span class="skeleton short" />
+        </div>
+      ))}
+    </div>
+  );
+  return (
+    <div aria-busy="true">
+      <Loading />
+      {tiles(2 + certificateStatuses.length - inService.length)}
+      <h2>Expiring</h2>
+      {tiles(4)}
+      <figure class="chart" aria-hidden="true">
+        <div class="skeleton chart-frame" />
+        <figcaption>&nbsp;</figcaption>
+      </figure>
+    </div>
+  );
+}
+
 export function Dashboard({ project }: { project: string }) {
+  const can = useCan();
   const summary = useLoad(() => certificateSummary(project), [project]);
-  // Failed (will retry) and dead (out of attempts), newest first.
+  // Failed (will retry) and dead (out of attempts) and not dismissed, newest first.
   const failedJobs = useLoad(async () => {
     const pages = await Promise.all(
       ["failed", "dead"].map((status) =>
-        listJobs(project, { status, page_size: 5 }),
+        listJobs(project, { status, dismissed: "false", page_size: 5 }),
       ),
     );
     const jobs = pages.flatMap((p) => p.jobs).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
@@ -125,7 +156,7 @@ export function Dashboard({ project }: { project: string }) {
       <ErrorBanner error={summary.error} />
       {c && <FirstRun project={project} certificates={c.total} />}
       {!c ? (
-        summary.loading && <Loading />
+        summary.loading && !summary.error && <DashboardSkeleton />
       ) : (
         <>
           <div class="tiles">
@@ -187,6 +218,9 @@ export function Dashboard({ project }: { project: string }) {
                 {j.certificate_name && <> of <Link href={`${base}/certificates/${j.certificate_id}`}>{j.certificate_name}</Link></>} <Badge value={j.status} />{" "}
                 <span class="muted">{formatTime(j.updated_at)}</span>
                 {j.error_msg && <div class="muted small">{j.error_msg}</div>}
+                {j.status === "dead" && can("cancel_job", project) && (
+                  <ActionButton label="Dismiss" run={() => dismissJob(project, j.id)} onDone={failedJobs.reload} />
+                )}
               </li>
             ))}
           </ul>
