@@ -134,12 +134,13 @@ bool drivesServices(const std::string& adapter) {
 }
 
 // The adapters built on another: the REST API is served by the HTTP transport (its request and
-// response types and its application interface), and so is the web UI's static site (its
-// request and response types only).
+// response types, its content codings and its application interface), and so is the web UI's
+// static site (its request and response types and content codings only).
 bool servedBy(const std::string& adapter, const std::string& path) {
-  if (adapter == "adapters/webui") return path == "adapters/http/http_types.hpp";
-  return adapter == "adapters/rest" &&
-         (path == "adapters/http/http_types.hpp" || path == "adapters/http/http_server.hpp");
+  const bool message =
+      path == "adapters/http/http_types.hpp" || path == "adapters/http/compression.hpp";
+  if (adapter == "adapters/webui") return message;
+  return adapter == "adapters/rest" && (message || path == "adapters/http/http_server.hpp");
 }
 
 // A path of this project's own tree without its prefix: `"domain/x.hpp"` or `<ports/x.hpp>`
@@ -281,6 +282,11 @@ TEST_CASE("architecture: the checker flags every include against the arrows, lay
       {"adapters/store/memory/memory_store.cpp", "#include <boost/json.hpp>", false},
       // the REST API sees the transport's interface, not its internals
       {"adapters/rest/api.cpp", "#include <certsteward/adapters/http/request_pool.hpp>", false},
+      {"adapters/rest/api.cpp", "#include <certsteward/adapters/http/compression.hpp>", true},
+      {"adapters/webui/static_site.hpp", "#include <certsteward/adapters/http/compression.hpp>",
+       true},
+      {"adapters/webui/static_site.hpp", "#include <certsteward/adapters/http/tls_context.hpp>",
+       false},
       {"adapters/webui/static_site.hpp", "#include <certsteward/adapters/http/http_types.hpp>",
        true},
       {"adapters/webui/static_site.cpp", "#include <certsteward/adapters/http/http_server.hpp>",

@@ -161,7 +161,7 @@ export function Dashboard({ project }: { project: string }) {
         <>
           <div class="tiles">
             <Link class="tile" href={`${base}/certificates`}>
-              <span class="tile-n">{c.total}</span> certificates
+              <span class="tile-n">{c.total}</span> {c.total === 1 ? "certificate" : "certificates"}
             </Link>
             {/* In service: active, renewals pending or under way included (they serve meanwhile). */}
             <Link class="tile" href={`${base}/certificates?status=${inService.join(",")}`}>
