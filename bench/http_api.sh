@@ -62,6 +62,10 @@ echo "API response: $(wc -c < "$work/page.json") bytes, total $(sed 's/.*"total"
 
 mkdir -p "$work/www"
 cp "$work/page.json" "$work/www/page.json"
+# nginx started as root serves files as "nobody": mktemp's directory is 0700, so without this
+# every request would be a 153-byte 403 page, not the same bytes (checked below).
+chmod 755 "$work" "$work/www"
+chmod 644 "$work/www/page.json"
 cat > "$work/nginx.conf" <<NGINX
 worker_processes ${NGINX_WORKERS:-1};
 daemon off;
@@ -86,6 +90,17 @@ mkdir -p "$work/tmp"
 nginx -c "$work/nginx.conf" -p "$work" &
 nginx_pid=$!
 sleep 0.5
+# The reference must serve the very bytes certsteward answers, plainly and compressed.
+same() {  # what url [curl options]: fails the run unless the body equals page.json
+  local what=$1
+  shift
+  curl -sf "$@" -o "$work/same.out" || { echo "$what: request failed: $*" >&2; exit 1; }
+  cmp -s "$work/same.out" "$work/page.json" || { echo "$what: not the same bytes: $*" >&2; exit 1; }
+}
+same nginx http://127.0.0.1:18444/page.json
+same "nginx (gzip)" --compressed http://127.0.0.1:18446/page.json
+same certsteward "$url" -H "Authorization: Bearer $TOKEN"
+same "certsteward (gzip)" --compressed "$url" -H "Authorization: Bearer $TOKEN"
 
 # Cold pages: every request asks for a random page of the 100,000 (5,000 pages, more than the
 # page cache holds), so nearly every answer is read from the store and rendered afresh.
@@ -137,11 +152,14 @@ sed -i "s|  server { listen 127.0.0.1:18444; root $work/www; }|&\\
   server { listen 127.0.0.1:18445 ssl; root $work/www; ssl_certificate $work/tls.pem; ssl_certificate_key $work/tls.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_ciphers $ciphers; ssl_prefer_server_ciphers on; ssl_ecdh_curve X25519:prime256v1:secp384r1; ssl_session_cache shared:TLS:10m; }|" "$work/nginx.conf"
 nginx -c "$work/nginx.conf" -p "$work" &
 nginx_pid=$!
+sleep 0.5
+same "nginx (TLS)" -k https://127.0.0.1:18445/page.json
 kill "$server"; wait "$server" || true
 printf 'server.tls.certificate_file = %s\nserver.tls.key_file = %s\n' "$work/tls.pem" "$work/tls.key" >> "$work/conf"
 start https
 sleep 0.5
 https_url="https://127.0.0.1:18443/api/v1/projects/$project/certificates?page_size=20"
+same "certsteward (TLS)" -k "$https_url" -H "Authorization: Bearer $TOKEN"
 run tls-certsteward "$https_url" "Authorization: Bearer $TOKEN"
 run tls-nginx "https://127.0.0.1:18445/page.json"
 run handshake-certsteward "https://127.0.0.1:18443/healthz" "Connection: close"
