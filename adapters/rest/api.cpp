@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <certsteward/adapters/http/compression.hpp>
+#include <certsteward/adapters/rest/csv.hpp>
 #include <certsteward/adapters/rest/json_io.hpp>
-#include <certsteward/domain/text.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
@@ -123,12 +123,7 @@ http::HttpApplication Api::application(Fallback otherPaths) {
             // Writes, and the single sign-on steps that wait on the identity provider, run on
             // the request pool, never on the threads that serve every connection.
             // So does a CSV export, which reads every matching certificate.
-            const auto format = r.query.find("format");
-            const auto accept = r.header("accept");
-            const bool csv =
-                r.path.ends_with("/certificates") &&
-                ((format != r.query.end() && format->second == "csv") ||
-                 (accept && domain::asciiLower(*accept).find("text/csv") != std::string::npos));
+            const bool csv = r.path.ends_with("/certificates") && asksForCsv(r);
             return (r.method != "GET" && r.method != "HEAD" && r.path.starts_with("/api/")) ||
                    r.path.starts_with("/api/v1/auth/oidc/") || csv;
           },

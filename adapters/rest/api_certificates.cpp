@@ -3,6 +3,7 @@
 #include <array>
 #include <chrono>
 #include <sstream>
+#include <utility>
 
 #include <certsteward/adapters/http/compression.hpp>
 #include <certsteward/adapters/rest/api.hpp>
@@ -78,15 +79,13 @@ HttpResponse certificatePageResponse(const domain::Page<domain::Certificate>& pa
   return r;
 }
 
-// Whether the client asks for CSV (`Accept: text/csv`) rather than JSON.
+// Whether the client asks for CSV rather than JSON; 400 for a format that is neither.
 bool wantsCsv(const HttpRequest& request) {
-  if (const auto format = queryParam(request, "format")) {
-    if (*format == "csv") return true;
-    if (*format != "json") throw BadRequest("format must be json or csv");
-    return false;
+  if (const auto format = queryParam(request, "format");
+      format && *format != "json" && *format != "csv") {
+    throw BadRequest("format must be json or csv");
   }
-  const auto accept = request.header("accept");
-  return accept && domain::asciiLower(*accept).find("text/csv") != std::string::npos;
+  return asksForCsv(request);
 }
 
 constexpr std::string_view kCsvHeader =
@@ -401,7 +400,7 @@ void Api::addCertificateRoutes() {
     // out, by Api::serve, for each gzip client until the page is filled again).
     const auto encodings = c.request.header("accept-encoding");
     const bool gzipAccepted = encodings && http::acceptsGzip(*encodings);
-    const auto gzipped = [](HttpResponse& r, const std::string& bytes) {
+    const auto gzipped = [](HttpResponse r, const std::string& bytes) {
       r.body = bytes;
       r.headers.emplace_back("Content-Encoding", "gzip");
       r.headers.emplace_back("Vary", "Accept-Encoding");
@@ -410,7 +409,7 @@ void Api::addCertificateRoutes() {
     if (auto hit = certificatePages_.find(key, now); hit && hit->generation == *generation) {
       HttpResponse r;
       r.headers.emplace_back("Vary", "Accept");  // the same address answers CSV too
-      if (gzipAccepted && hit->gzipped) return gzipped(r, *hit->gzipped);
+      if (gzipAccepted && hit->gzipped) return gzipped(std::move(r), *hit->gzipped);
       r.body = *hit->body;  // compressed on the way out when asked (filled by a plain client)
       return r;
     }
@@ -422,7 +421,7 @@ void Api::addCertificateRoutes() {
       cached.gzipped = std::make_shared<const std::string>(http::gzip(response.body));
     }
     certificatePages_.put(key, cached, pageValidUntil(*page, filter, now), now);
-    if (cached.gzipped) return gzipped(response, *cached.gzipped);
+    if (cached.gzipped) return gzipped(std::move(response), *cached.gzipped);
     return response;
   });
 

@@ -1,5 +1,7 @@
 #include <certsteward/adapters/rest/csv.hpp>
 
+#include <certsteward/domain/text.hpp>
+
 namespace certsteward::adapters::rest {
 
 void appendCsvField(std::string& out, std::string_view value) {
@@ -14,6 +16,14 @@ void appendCsvField(std::string& out, std::string_view value) {
     out += ch;
   }
   if (quote) out += '"';
+}
+
+bool asksForCsv(const http::HttpRequest& request) {
+  if (const auto format = request.query.find("format"); format != request.query.end()) {
+    return format->second == "csv";
+  }
+  const auto accept = request.header("accept");
+  return accept && domain::asciiLower(*accept).find("text/csv") != std::string::npos;
 }
 
 }  // namespace certsteward::adapters::rest

@@ -65,16 +65,10 @@ export function Audit({ query }: { query: URLSearchParams }) {
   const [verification, setVerification] = useState<AuditVerification | null>(null);
   const text = (name: string, value: string, label: string) => (
     <Field label={label}>
-      {(id) => (
-        <input
-          id={id}
-          value={value}
-          onChange={(e) => setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined })}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined });
-          }}
-        />
-      )}
+      {(id) => {
+        const commit = (e: Event) => setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined });
+        return <input id={id} value={value} onChange={commit} onKeyDown={(e) => e.key === "Enter" && commit(e)} />;
+      }}
     </Field>
   );
   return (

@@ -205,14 +205,16 @@ export function Certificates({ project, query }: { project: string; query: URLSe
     setSelected(new Map());
     setBulkResult(null);
   }, [project]);
-  const toggle = (id: string, name: string, on: boolean) =>
+  const rowsShown = list.data?.certificates ?? [];
+  const mark = (rows: typeof rowsShown, on: boolean) =>
     setSelected((was) => {
       const next = new Map(was);
-      if (on) next.set(id, name);
-      else next.delete(id);
+      for (const c of rows) {
+        if (on) next.set(c.id, c.common_name);
+        else next.delete(c.id);
+      }
       return next;
     });
-  const rowsShown = list.data?.certificates ?? [];
   const allShownSelected = rowsShown.length > 0 && rowsShown.every((c) => selected.has(c.id));
   const bulk = can("write_certificates", project) || can("delete_certificates", project);
 
@@ -279,20 +281,7 @@ export function Certificates({ project, query }: { project: string; query: URLSe
       {bulkResult && <Outcomes action={bulkResult.action} outcomes={bulkResult.outcomes} onDismiss={() => setBulkResult(null)} />}
       {bulk && rowsShown.length > 0 && (
         <p class="table-tools">
-          <button
-            type="button"
-            class="plain small"
-            onClick={() =>
-              setSelected((was) => {
-                const next = new Map(was);
-                for (const c of rowsShown) {
-                  if (allShownSelected) next.delete(c.id);
-                  else next.set(c.id, c.common_name);
-                }
-                return next;
-              })
-            }
-          >
+          <button type="button" class="plain small" onClick={() => mark(rowsShown, !allShownSelected)}>
             {allShownSelected ? "Unselect this page" : "Select this page"}
           </button>
         </p>
@@ -311,7 +300,7 @@ export function Certificates({ project, query }: { project: string; query: URLSe
                   header: "Select",
                   class: "select",
                   cell: (c: (typeof rowsShown)[number]) => (
-                    <input type="checkbox" aria-label={`Select ${c.common_name}`} checked={selected.has(c.id)} onChange={(e) => toggle(c.id, c.common_name, (e.target as HTMLInputElement).checked)} />
+                    <input type="checkbox" aria-label={`Select ${c.common_name}`} checked={selected.has(c.id)} onChange={(e) => mark([c], (e.target as HTMLInputElement).checked)} />
                   ),
                 },
               ]
