@@ -67,7 +67,9 @@ export function Audit({ query }: { query: URLSearchParams }) {
     <Field label={label}>
       {(id) => {
         const commit = (e: Event) => setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined });
-        return <input id={id} value={value} onChange={commit} onKeyDown={(e) => e.key === "Enter" && commit(e)} />;
+        // Uncontrolled (a new input when the address changes it): a re-render while a person
+        // types, such as the user list arriving, must not put the old value back.
+        return <input id={id} key={value} defaultValue={value} onChange={commit} onKeyDown={(e) => e.key === "Enter" && commit(e)} />;
       }}
     </Field>
   );
