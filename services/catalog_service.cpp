@@ -59,6 +59,8 @@ domain::Result<Catalog> CatalogService::describe(const Principal& who) const {
   catalog.distribution_modules = entries(domain::distributionModuleSpecs());
   catalog.notification_channels = entries(domain::notificationChannelSpecs());
   catalog.credential_kinds = entries(domain::credentialKindSpecs());
+  const auto actions = domain::auditActions();
+  catalog.audit_actions.assign(actions.begin(), actions.end());
   // What the operator has not enabled is listed, unavailable, saying how to enable it.
   for (auto& e : catalog.dns_providers) {
     if (e.spec.name == "exec" && policy_.dns_exec_commands.empty()) {

@@ -2,12 +2,14 @@
 // so that no client keeps its own copy: the event kinds notification rules subscribe to, and each
 // family of pluggable kinds (DNS providers, distribution modules, notification channels,
 // credentials) with the fields it takes — the very description the validators check
-// (domain/catalog.hpp), with the server's own lists (dns.exec_commands, ...) filled in.
+// (domain/catalog.hpp), with the server's own lists (dns.exec_commands, ...) filled in; and every
+// action the audit log records (domain/audit_catalog.hpp), for the audit filters.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include <certsteward/domain/audit_catalog.hpp>
 #include <certsteward/domain/distribution_settings.hpp>
 #include <certsteward/domain/events.hpp>
 #include <certsteward/domain/result.hpp>
@@ -36,6 +38,7 @@ struct Catalog {
   std::vector<KindEntry> distribution_modules;
   std::vector<KindEntry> notification_channels;
   std::vector<KindEntry> credential_kinds;
+  std::vector<domain::AuditActionSpec> audit_actions;  // every action, grouped by resource type
 };
 
 // The server's settings that shape what it offers.

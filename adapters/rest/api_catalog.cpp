@@ -67,6 +67,12 @@ void Api::addCatalogRoutes() {
       kinds.push_back(json::object{
           {"name", std::string(nameOf(k.kind))}, {"summary", k.summary}, {"failure", k.failure}});
     }
+    json::array actions;
+    for (const auto& a : catalog->audit_actions) {
+      actions.push_back(json::object{{"name", json::string(a.action)},
+                                     {"resource_type", json::string(a.resource_type)},
+                                     {"summary", json::string(a.summary)}});
+    }
     return jsonResponse(200,
                         json::object{
                             {"event_kinds", std::move(kinds)},
@@ -74,6 +80,7 @@ void Api::addCatalogRoutes() {
                             {"distribution_modules", kindsJson(catalog->distribution_modules)},
                             {"notification_channels", kindsJson(catalog->notification_channels)},
                             {"credential_kinds", kindsJson(catalog->credential_kinds)},
+                            {"audit_actions", std::move(actions)},
                         });
   });
 }

@@ -491,7 +491,7 @@ TEST_CASE_TEMPLATE("migrate: a target that holds anything is refused", P,
          AuditEntry e;
          e.id = f.ids.next();
          e.timestamp = f.clock.now();
-         e.action = "user.login";
+         e.action = "auth.login";
          e.resource_type = "user";
          REQUIRE(f.to->auditLog().append(e, f.sealer).ok());
        }},

@@ -22,7 +22,7 @@ TEST_CASE("audit service: a checkpoint entry names the head after every 1000th e
   testing::ServiceFixture fx;
   const auto who = fx.owner();
   for (int i = 0; i < kAuditCheckpointInterval; ++i) {
-    REQUIRE(fx.audit.record(&who, fx.ctx(), "user.login", "user", who.user.id).ok());
+    REQUIRE(fx.audit.record(&who, fx.ctx(), "auth.login", "user", who.user.id).ok());
   }
   const auto head = fx.audit.head(who);
   REQUIRE(head.ok());

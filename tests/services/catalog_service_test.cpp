@@ -99,3 +99,35 @@ TEST_CASE("catalog: every family of the model, with the server's lists filled in
     CHECK(fieldOf(c->distribution_modules, "ssh", "reload_command")->type == FieldType::string);
   }
 }
+
+TEST_CASE("catalog: every audit action, once, each naming its resource type and what happened") {
+  testing::ServiceFixture fx;
+  CatalogService catalog(fx.access);
+  User viewer;
+  viewer.id = "viewer-1";
+  viewer.username = "viewer";
+  viewer.org_role = OrgRole::viewer;
+  const auto c = catalog.describe(Principal{viewer, "s"});
+  REQUIRE(c.ok());
+  REQUIRE(c->audit_actions.size() == auditActions().size());
+  std::set<std::string_view> names;
+  for (const auto& a : c->audit_actions) {
+    CAPTURE(a.action);
+    CHECK(names.insert(a.action).second);
+    CHECK_FALSE(a.resource_type.empty());
+    CHECK(a.summary.size() > 8);
+    CHECK(findAuditAction(a.action) != nullptr);
+  }
+  CHECK(findAuditAction("certificate.create")->resource_type == "certificate");
+  CHECK(findAuditAction("certificate.frobnicate") == nullptr);
+}
+
+TEST_CASE("catalog: the service tests' audit log refuses an action the catalog does not list") {
+  testing::ServiceFixture fx;
+  const auto who = fx.owner();
+  const auto refused =
+      fx.audit.record(&who, fx.ctx(), "certificate.frobnicate", "certificate", "c");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("audit_catalog") != std::string::npos);
+  CHECK(fx.audit.record(&who, fx.ctx(), "certificate.renew", "certificate", "c").ok());
+}

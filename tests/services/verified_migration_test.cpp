@@ -23,7 +23,7 @@ struct MigrationFixture : testing::ServiceFixture {
   MigrationFixture() {
     project("p1");
     for (int i = 0; i < 3; ++i) {
-      REQUIRE(audit.record(nullptr, ctx(), "test.entry", "test", std::to_string(i)).ok());
+      REQUIRE(audit.record(nullptr, ctx(), "project.update", "project", std::to_string(i)).ok());
     }
   }
   Result<VerifiedMigrationReport> run(AuditService& sourceAudit) {

@@ -1,9 +1,14 @@
-// The audit chain: the checksum formula, and verification finding exactly the altered entries.
+// The audit chain: the checksum formula, and verification finding exactly the altered entries;
+// and the catalog of audit actions, checked against the services that record them.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include <certsteward/adapters/crypto/openssl_mac.hpp>
+#include <certsteward/domain/audit_catalog.hpp>
 #include <certsteward/domain/encoding.hpp>
 #include <certsteward/services/audit_sealer.hpp>
 
@@ -206,4 +211,74 @@ TEST_CASE("audit: a chain checked against a recorded head finds a cut or rewritt
       CHECK(result.breaks[0].reason == row.reason);
     }
   }
+}
+
+// The audit actions' catalog (domain/audit_catalog.hpp) against the services that record them:
+// each action listed is recorded somewhere, and each action named where the services record one
+// is listed. (The service tests' audit log refuses an unlisted action at run time too.)
+namespace {
+
+std::string servicesSource() {
+  std::string all;
+  for (const auto& file : std::filesystem::directory_iterator(
+           std::filesystem::path(CERTSTEWARD_SOURCE_DIR) / "services")) {
+    std::ifstream in(file.path());
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    all += buffer.str();
+  }
+  return all;
+}
+
+// Where an action is passed on its way to AuditService::record (directly, or through the
+// helpers that take one: a job transition, a distribution enqueue, a user change, a settings kind).
+bool namesAnAuditAction(const std::string& line) {
+  for (const char* call : {"record(", "transition(", "enqueue(", "changeUser(", "kAction"}) {
+    if (line.find(call) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("audit catalog: every listed action is recorded by a service, and the reverse") {
+  const std::string source = servicesSource();
+  REQUIRE(source.size() > 10000);
+  std::ifstream configuration(std::string(CERTSTEWARD_SOURCE_DIR) +
+                              "/services/configuration_services.cpp");
+  std::stringstream configured;
+  configured << configuration.rdbuf();
+  for (const auto& a : auditActions()) {
+    CAPTURE(a.action);
+    if (source.find('"' + std::string(a.action) + '"') != std::string::npos) continue;
+    // A configuration resource's ResourceService records "<kind>.create|update|delete" itself.
+    const auto dot = a.action.find('.');
+    const std::string kind(a.action.substr(0, dot));
+    const auto verb = a.action.substr(dot + 1);
+    CHECK((verb == "create" || verb == "update" || verb == "delete"));
+    CHECK(configured.str().find("{\"" + kind + "\"") != std::string::npos);
+    CHECK(a.resource_type == kind);
+  }
+  // The reverse: a quoted "a.b" name on a line that hands an action to the audit is listed.
+  std::istringstream lines(source);
+  int seen = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (!namesAnAuditAction(line)) continue;
+    for (auto open = line.find('"'); open != std::string::npos;) {
+      const auto close = line.find('"', open + 1);
+      if (close == std::string::npos) break;
+      const std::string literal = line.substr(open + 1, close - open - 1);
+      // (".create" is the suffix a ResourceService puts after its kind: checked above.)
+      const bool dotted =
+          literal.find('.') != std::string::npos && literal.front() != '.' &&
+          literal.find_first_not_of("abcdefghijklmnopqrstuvwxyz_.") == std::string::npos;
+      if (dotted) {
+        CAPTURE(line);
+        CHECK(findAuditAction(literal) != nullptr);
+        ++seen;
+      }
+      open = line.find('"', close + 1);
+    }
+  }
+  CHECK(seen > 30);
 }

@@ -1,8 +1,10 @@
-// The audit log (org admins): filters (action, resource type, who, a date range), paging, the
-// resources by name with a link while they exist, and verification of the chain (owners).
+// The audit log (org admins): filters (resource type and action from the server's catalog, who,
+// a date range), paging, the resources by name with a link while they exist, and verification of
+// the chain (owners).
 import { useState } from "preact/hooks";
 import { listAuditLogs, verifyAuditLog } from "../api/audit";
-import type { AuditEntry, AuditVerification } from "../api/types";
+import { getCatalog } from "../api/catalog";
+import type { AuditEntry, AuditVerification, Catalog } from "../api/types";
 import { listUsers } from "../api/users";
 import { PagedTable } from "../components/table";
 import { ActionButton, Field, Link } from "../components/ui";
@@ -63,16 +65,12 @@ export function Audit({ query }: { query: URLSearchParams }) {
   );
   const users = useLoad(() => listUsers({ page_size: 100 }), []);
   const [verification, setVerification] = useState<AuditVerification | null>(null);
-  const text = (name: string, value: string, label: string) => (
-    <Field label={label}>
-      {(id) => {
-        const commit = (e: Event) => setQuery({ [name]: (e.target as HTMLInputElement).value, page: undefined });
-        // Uncontrolled (a new input when the address changes it): a re-render while a person
-        // types, such as the user list arriving, must not put the old value back.
-        return <input id={id} key={value} defaultValue={value} onChange={commit} onKeyDown={(e) => e.key === "Enter" && commit(e)} />;
-      }}
-    </Field>
-  );
+  const catalog = useLoad(() => getCatalog() as Promise<Catalog>, []);
+  const actions = catalog.data?.audit_actions ?? [];
+  const types = [...new Set(actions.map((a) => a.resource_type))];
+  const words = (name: string) => name.replace(/_/g, " ");
+  // A value the catalog does not list (an old link) stays selectable, as itself.
+  const extra = (value: string, listed: string[]) => value && catalog.data && !listed.includes(value) && <option value={value}>{value}</option>;
   return (
     <section>
       <h1>Audit log</h1>
@@ -96,8 +94,45 @@ export function Audit({ query }: { query: URLSearchParams }) {
         </div>
       )}
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        {text("action", action, "Action")}
-        {text("resource_type", resourceType, "Resource type")}
+        <Field label="Resource type">
+          {(id) => (
+            <select id={id} value={resourceType} onChange={(e) => {
+              const type = (e.target as HTMLSelectElement).value;
+              // An action of another type would match nothing: it goes with the change.
+              const keep = actions.some((a) => a.name === action && a.resource_type === type);
+              setQuery({ resource_type: type, action: keep ? action : undefined, page: undefined });
+            }}>
+              <option value="">Any</option>
+              {types.map((t) => (
+                <option key={t} value={t}>
+                  {words(t)}
+                </option>
+              ))}
+              {extra(resourceType, types)}
+            </select>
+          )}
+        </Field>
+        <Field label="Action">
+          {(id) => (
+            <select id={id} value={action} onChange={(e) => setQuery({ action: (e.target as HTMLSelectElement).value, page: undefined })}>
+              <option value="">Any</option>
+              {types
+                .filter((t) => !resourceType || t === resourceType)
+                .map((t) => (
+                  <optgroup key={t} label={words(t)}>
+                    {actions
+                      .filter((a) => a.resource_type === t)
+                      .map((a) => (
+                        <option key={a.name} value={a.name} title={a.summary}>
+                          {a.name}: {a.summary}
+                        </option>
+                      ))}
+                  </optgroup>
+                ))}
+              {extra(action, actions.map((a) => a.name))}
+            </select>
+          )}
+        </Field>
         <Field label="Who">
           {(id) => (
             <select id={id} value={actor} onChange={(e) => setQuery({ actor_user_id: (e.target as HTMLSelectElement).value, page: undefined })}>
