@@ -7,7 +7,7 @@ import { ApiError, cookie, onSessionEnded } from "./api/client";
 import { ErrorBoundary } from "./components/boundary";
 import { Layout } from "./components/layout";
 import { ErrorBanner, Loading } from "./components/ui";
-import { setLocale } from "./lib/format";
+import { setLocale, warmUpFormatting } from "./lib/format";
 import { navigate, useLocation } from "./lib/router";
 import { Login } from "./pages/login";
 import { Routes } from "./routes";
@@ -39,8 +39,8 @@ function App() {
       return false;
     }
     try {
-      const me = await readMe();
-      const { profile } = await getProfile();
+      // Both at once: one round trip before the first page, not two.
+      const [me, { profile }] = await Promise.all([readMe(), getProfile()]);
       setLocale(profile.time_zone, profile.language);
       setSession({
         me,
@@ -72,6 +72,7 @@ function App() {
   useEffect(() => {
     onSessionEnded(() => setSession(null));
     void load();
+    setTimeout(warmUpFormatting, 0);
   }, [load]);
 
   if (error) {

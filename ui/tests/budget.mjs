@@ -1,9 +1,11 @@
 // The UI's budgets, measured in headless Chromium and printed (not asserted: the machines are
-// shared and noisy): compressed JavaScript of the first load, and how long the certificates
-// page takes to show a page after the API has answered, on a project with many certificates.
+// shared and noisy): compressed JavaScript of the first load, how long the certificates page
+// takes to show a page after the API has answered, on a project with many certificates, and
+// Lighthouse's scores (default mobile settings) of the sign-in page and signed-in pages.
 // Usage: CERTSTEWARD_URL=... CERTSTEWARD_ADMIN=... CERTSTEWARD_ADMIN_PASSWORD=... PROJECT=...
 //        CHROMIUM=/usr/bin/chromium node ui/tests/budget.mjs
 import { chromium } from "playwright-core";
+import { cookiesOf, scorePages } from "./lighthouse.mjs";
 
 const base = process.env.CERTSTEWARD_URL;
 const project = process.env.PROJECT;
@@ -87,3 +89,37 @@ for (const label of ["next page", "sort", "order", "search"]) {
   );
 }
 await browser.close();
+
+// Lighthouse, signed in with a session of its own (cookies set through the DevTools protocol).
+const login = await fetch(`${base}/api/v1/auth/login`, {
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({ username: process.env.CERTSTEWARD_ADMIN, password: process.env.CERTSTEWARD_ADMIN_PASSWORD }),
+});
+const signedIn = await login.json();
+const sessionCookies = cookiesOf(login.headers, new URL(base).hostname);
+let refresh = signedIn.refresh_token;
+const session = async () => {
+  const r = await fetch(`${base}/api/v1/auth/refresh`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ refresh_token: refresh }) });
+  const tokens = await r.json();
+  refresh = tokens.refresh_token;
+  return sessionCookies.map((c) => ({ ...c, value: { access_token: tokens.access_token, refresh_token: tokens.refresh_token }[c.name] ?? c.value }));
+};
+const scored = await scorePages({
+  chromePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  base,
+  pages: [
+    { label: "sign-in", path: "/login", signedIn: false },
+    { label: "dashboard", path: `/p/${project}`, signedIn: true },
+    { label: "certificates", path: `/p/${project}/certificates`, signedIn: true },
+    { label: "jobs", path: `/p/${project}/jobs`, signedIn: true },
+    { label: "audit", path: "/audit", signedIn: true },
+  ],
+  session,
+  log: () => {},
+});
+for (const r of scored) {
+  console.log(
+    `lighthouse ${r.label}: performance ${r.performance} (goal 95), accessibility ${r.accessibility}, best practices ${r.bestPractices}, CLS ${r.cls.toFixed(3)}, LCP ${Math.round(r.lcp)} ms, TBT ${Math.round(r.tbt)} ms`,
+  );
+}

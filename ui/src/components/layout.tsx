@@ -45,13 +45,17 @@ export function Layout({ children }: { children: ComponentChildren }) {
     if (!known && !projects.loading) projects.reload();
   }, [known, projectId]);
 
+  // While the project list loads and no project is known yet, the project's links are laid out
+  // unseen, so the page does not move when they appear (they usually do); so is the picker.
+  const pending = !projectId && !projects.data && !projects.error;
   const nav: [string, string][] = [];
-  if (projectId) {
-    nav.push(["Dashboard", `/p/${projectId}`]);
-    nav.push(["Certificates", `/p/${projectId}/certificates`]);
-    nav.push(["Jobs", `/p/${projectId}/jobs`]);
-    nav.push(["Distributions", `/p/${projectId}/distributions`]);
-    nav.push(["Configuration", `/p/${projectId}/config/acme-accounts`]);
+  if (projectId || pending) {
+    const p = projectId ?? "-";
+    nav.push(["Dashboard", `/p/${p}`]);
+    nav.push(["Certificates", `/p/${p}/certificates`]);
+    nav.push(["Jobs", `/p/${p}/jobs`]);
+    nav.push(["Distributions", `/p/${p}/distributions`]);
+    nav.push(["Configuration", `/p/${p}/config/acme-accounts`]);
   }
   nav.push(["Projects", "/projects"]);
   if (can("list_users")) nav.push(["Users", "/users"]);
@@ -77,6 +81,12 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <Link href="/" class="brand">
           CertSteward
         </Link>
+        {!projects.data && !projects.error && (
+          <div class="project-picker placeholder" aria-hidden="true">
+            <span>Project</span>
+            <select disabled tabIndex={-1} />
+          </div>
+        )}
         {projects.data && projects.data.projects.length > 0 && (
           <div class="project-picker">
             <label for="project-picker">Project</label>
@@ -103,8 +113,9 @@ export function Layout({ children }: { children: ComponentChildren }) {
       <nav class="side" aria-label="Main">
         <ul>
           {nav.map(([label, href]) => (
-            <li key={href}>
+            <li key={label} class={pending && href.startsWith("/p/") ? "placeholder" : undefined} aria-hidden={pending && href.startsWith("/p/") ? "true" : undefined}>
               <a
+                tabIndex={pending && href.startsWith("/p/") ? -1 : undefined}
                 href={href}
                 aria-current={isCurrent(href) ? "page" : undefined}
                 onClick={(e) => {

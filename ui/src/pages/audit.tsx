@@ -96,7 +96,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Resource type">
           {(id) => (
-            <select id={id} value={resourceType} onChange={(e) => {
+            <select id={id} class="fixed" value={resourceType} onChange={(e) => {
               const type = (e.target as HTMLSelectElement).value;
               // An action of another type would match nothing: it goes with the change.
               const keep = actions.some((a) => a.name === action && a.resource_type === type);
@@ -114,7 +114,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
         </Field>
         <Field label="Action">
           {(id) => (
-            <select id={id} value={action} onChange={(e) => setQuery({ action: (e.target as HTMLSelectElement).value, page: undefined })}>
+            <select id={id} class="fixed" value={action} onChange={(e) => setQuery({ action: (e.target as HTMLSelectElement).value, page: undefined })}>
               <option value="">Any</option>
               {types
                 .filter((t) => !resourceType || t === resourceType)
@@ -135,7 +135,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
         </Field>
         <Field label="Who">
           {(id) => (
-            <select id={id} value={actor} onChange={(e) => setQuery({ actor_user_id: (e.target as HTMLSelectElement).value, page: undefined })}>
+            <select id={id} class="fixed" value={actor} onChange={(e) => setQuery({ actor_user_id: (e.target as HTMLSelectElement).value, page: undefined })}>
               <option value="">Anyone</option>
               {users.data?.users.map((u) => (
                 <option key={u.id} value={u.id}>

@@ -15,20 +15,22 @@ import { useCan } from "../session";
 const inService: CertificateStatus[] = ["active", "renewal_pending", "renewal_in_progress"];
 const renewing = (byStatus: Partial<Record<string, number>>) => (byStatus.renewal_pending ?? 0) + (byStatus.renewal_in_progress ?? 0);
 
+// What the first-run checklist needs to know: how many of each kind of configuration the project
+// has, and its distributions. Read with the counts, so the checklist is there from the first
+// paint of the dashboard (arriving later, it would push the page down).
+async function firstRunCounts(project: string): Promise<Record<string, number>> {
+  const kinds: ConfigKind[] = ["acme-accounts", "dns-credentials", "zones", "modules", "notification-channels", "notification-rules"];
+  const [totals, distributions] = await Promise.all([
+    Promise.all(kinds.map(async (k) => [k, (await listConfig(project, k, { page_size: 1 })).total] as const)),
+    listDistributions(project, { page_size: 1 }),
+  ]);
+  return { ...Object.fromEntries(totals), distributions: distributions.total };
+}
+
 // The first run of a project: the steps from nothing to a certificate delivered and watched,
 // each ticked once done, each linking to where it is done. Shown until every step is done.
-function FirstRun({ project, certificates }: { project: string; certificates: number }) {
+function FirstRun({ project, certificates, counts: n }: { project: string; certificates: number; counts: Record<string, number> }) {
   const base = `/p/${project}`;
-  const counts = useLoad(async () => {
-    const kinds: ConfigKind[] = ["acme-accounts", "dns-credentials", "zones", "modules", "notification-channels", "notification-rules"];
-    const [totals, distributions] = await Promise.all([
-      Promise.all(kinds.map(async (k) => [k, (await listConfig(project, k, { page_size: 1 })).total] as const)),
-      listDistributions(project, { page_size: 1 }),
-    ]);
-    return { ...Object.fromEntries(totals), distributions: distributions.total } as Record<string, number>;
-  }, [project]);
-  if (!counts.data) return null;
-  const n = counts.data;
   const steps: [string, boolean, string][] = [
     ["Add an ACME account (the CA to issue from)", (n["acme-accounts"] ?? 0) > 0, `${base}/config/acme-accounts`],
     ["Add a DNS credential (how the DNS-01 record is published)", (n["dns-credentials"] ?? 0) > 0, `${base}/config/dns-credentials`],
@@ -120,6 +122,7 @@ function DashboardSkeleton() {
 export function Dashboard({ project }: { project: string }) {
   const can = useCan();
   const summary = useLoad(() => certificateSummary(project), [project]);
+  const firstRun = useLoad(() => firstRunCounts(project), [project]);
   // Failed (will retry) and dead (out of attempts) and not dismissed, newest first.
   const failedJobs = useLoad(async () => {
     const pages = await Promise.all(
@@ -154,11 +157,11 @@ export function Dashboard({ project }: { project: string }) {
     <section>
       <h1>Dashboard</h1>
       <ErrorBanner error={summary.error} />
-      {c && <FirstRun project={project} certificates={c.total} />}
-      {!c ? (
-        summary.loading && !summary.error && <DashboardSkeleton />
+      {!c || (!firstRun.data && !firstRun.error) ? (
+        !summary.error && <DashboardSkeleton />
       ) : (
         <>
+          {firstRun.data && <FirstRun project={project} certificates={c.total} counts={firstRun.data} />}
           <div class="tiles">
             <Link class="tile" href={`${base}/certificates`}>
               <span class="tile-n">{c.total}</span> {c.total === 1 ? "certificate" : "certificates"}
@@ -191,7 +194,9 @@ export function Dashboard({ project }: { project: string }) {
         </>
       )}
 
-      <div class="columns">
+      {/* Below the counts once they are in: while the skeleton stands in for them, a checklist
+          taller than it would push these lists down. */}
+      {c && (firstRun.data || firstRun.error) && <div class="columns">
         <div>
           <h2>Expiring first</h2>
           <ErrorBanner error={soonest.error} />
@@ -239,7 +244,7 @@ export function Dashboard({ project }: { project: string }) {
             ))}
           </ul>
         </div>
-      </div>
+      </div>}
     </section>
   );
 }

@@ -69,7 +69,8 @@ export function License() {
           />
         </>
       )}
-      {can("activate_license") && (
+      {/* After the status (or its error): arriving above the form, it would push the form down. */}
+      {(s || status.error) && can("activate_license") && (
         <form class="panel" onSubmit={activate} aria-label="Activate a licence">
           <h2>Activate</h2>
           {done && <Notice>The licence is active.</Notice>}

@@ -1,0 +1,80 @@
+// Lighthouse (the npm package, in Debian's Chromium) against the running server: the sign-in
+// page, then signed-in pages, each scored for performance, accessibility and best practices with
+// Lighthouse's default (mobile, simulated throttling) settings. A signed-in page gets the
+// session's cookies set through the DevTools protocol before it loads (a Cookie header alone
+// would not reach the page's own requests or `document.cookie`).
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+
+// Set-Cookie headers of an answer as cookies for Playwright's addCookies.
+export function cookiesOf(headers, host) {
+  return headers.getSetCookie().map((line) => {
+    const [pair, ...attributes] = line.split(";").map((s) => s.trim());
+    const eq = pair.indexOf("=");
+    const cookie = { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: host, path: "/", httpOnly: false, secure: false, sameSite: "Lax" };
+    for (const a of attributes) {
+      const [key, value = ""] = a.split("=");
+      const k = key.toLowerCase();
+      if (k === "path") cookie.path = value;
+      else if (k === "httponly") cookie.httpOnly = true;
+      else if (k === "secure") cookie.secure = true;
+      else if (k === "samesite") cookie.sameSite = value[0].toUpperCase() + value.slice(1).toLowerCase();
+    }
+    return cookie;
+  });
+}
+
+// Scores each of `pages` ({path, signedIn}); `session()` gives fresh session cookies (the access
+// token lives 30 s on the test server: a page must not start on an expired one, whose 401 the
+// console would report).
+export async function scorePages({ chromePath, base, pages, session, log }) {
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    logLevel: "error",
+  });
+  const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  try {
+    const context = cdp.contexts()[0];
+    const results = [];
+    for (const page of pages) {
+      await context.clearCookies();
+      if (page.signedIn) await context.addCookies(await session());
+      const run = await lighthouse(base + page.path, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility", "best-practices"],
+      });
+      const lhr = run.lhr;
+      const score = (c) => Math.round((lhr.categories[c].score ?? 0) * 100);
+      // What kept a category below 100: its audits that did not pass, by id.
+      const failing = Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual" && a.scoreDisplayMode !== "notApplicable")
+        .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ""}`);
+      const result = {
+        path: page.path,
+        label: page.label,
+        finalUrl: lhr.finalDisplayedUrl,
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        bestPractices: score("best-practices"),
+        cls: lhr.audits["cumulative-layout-shift"].numericValue,
+        lcp: lhr.audits["largest-contentful-paint"].numericValue,
+        tbt: lhr.audits["total-blocking-time"].numericValue,
+        runtimeError: lhr.runtimeError?.message,
+        // Each layout shift, with the element that moved (for the message of a failure).
+        shifts: (lhr.audits["layout-shifts"]?.details?.items ?? []).map((i) => `${i.score.toFixed(3)} ${i.node?.selector ?? ""} ${i.node?.snippet ?? ""}`.trim()),
+        requests: (lhr.audits["network-requests"]?.details?.items ?? []).map((i) => ({ path: new URL(i.url).pathname, status: i.statusCode })),
+        failing,
+      };
+      log(`lighthouse: ${page.label}: performance ${result.performance}, accessibility ${result.accessibility}, best practices ${result.bestPractices}, CLS ${result.cls.toFixed(3)}, LCP ${Math.round(result.lcp)} ms${failing.length ? `; below full marks: ${failing.join(", ")}` : ""}${result.shifts.length ? `; shifts: ${result.shifts.join(" | ")}` : ""}`);
+      results.push(result);
+    }
+    return results;
+  } finally {
+    await cdp.close().catch(() => {});
+    await chrome.kill();
+  }
+}
