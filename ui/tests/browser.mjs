@@ -600,11 +600,34 @@ try {
     assert.match(lines[0], /^id,common_name,sans,status,days_left,/);
     assert.deepEqual(lines.slice(1).map((l) => l.split(",")[1]), made.map((m) => m.name));
 
-    // Both selected; one is deleted elsewhere before the bulk delete runs: one done, one failed,
-    // the failure named.
+    // Both selected, once issued: renewed in one go, then given to a module in one go.
+    const certOf = async (id) => (await apiCall("GET", `/projects/${projectId}/certificates/${id}`, { token: await freshAdminToken() })).json.certificate;
+    const allActive = async () => (await Promise.all(made.map((m) => certOf(m.id)))).every((c) => c?.status === "active");
+    await waitFor("both bulk certificates to be issued", allActive, 60000, 500);
     await page.getByRole("button", { name: "Select this page" }).click();
     await page.getByText("2 certificates selected").waitFor();
-    await page.getByRole("button", { name: "Renew selected" }).waitFor();
+    const versions = await Promise.all(made.map(async (m) => (await certOf(m.id)).serial_number));
+    await page.getByRole("button", { name: "Renew selected" }).click();
+    await page.getByRole("status", { name: "Renewal: results" }).filter({ hasText: "Renewal: 2 done." }).waitFor();
+    await waitFor("both bulk renewals to complete", async () => {
+      const now = await Promise.all(made.map((m) => certOf(m.id)));
+      return now.every((c, i) => c.status === "active" && c.serial_number !== versions[i]);
+    }, 60000, 500);
+    await page.getByRole("status", { name: "Renewal: results" }).getByRole("button", { name: "Dismiss" }).click();
+    await page.getByLabel("Module").selectOption({ label: "deploy hooks (webhook)" });
+    await page.getByRole("button", { name: "Distribute selected" }).click();
+    await page.getByRole("status", { name: "Distribution: results" }).filter({ hasText: "Distribution: 2 done." }).waitFor();
+    for (const m of made) {
+      const d = await apiCall("GET", `/projects/${projectId}/certificates/${m.id}/distributions`, { token: await freshAdminToken() });
+      assert.equal(d.json.length, 1, JSON.stringify(d.json));
+      assert.equal(d.json[0].module_name, "deploy hooks");
+      // Removed again elsewhere: a certificate with a distribution cannot be deleted.
+      const gone = await apiCall("DELETE", `/projects/${projectId}/certificates/${m.id}/distributions/${d.json[0].id}`, { token: await freshAdminToken() });
+      assert.equal(gone.status, 204, JSON.stringify(gone.json));
+    }
+
+    // One is deleted elsewhere before the bulk delete runs: one done, one failed, the failure
+    // named.
     const gone = await apiCall("DELETE", `/projects/${projectId}/certificates/${made[0].id}`, { token });
     assert.equal(gone.status, 204, JSON.stringify(gone.json));
     page.once("dialog", (d) => void d.accept());
