@@ -371,6 +371,27 @@ try {
     const row = page.getByRole("article", { name: "deploy hooks" });
     await row.waitFor();
     assert.equal((await row.locator("dt", { hasText: "Targets" }).locator("xpath=following-sibling::dd").textContent()).trim(), "1");
+
+    // A target's own value of a shared setting, set through the API: the form says so, and
+    // saving the form keeps it.
+    const projectId = projectPath.split("/")[2];
+    const token = await freshAdminToken();
+    const listed = await apiCall("GET", `/projects/${projectId}/modules`, { token });
+    const hooks = listed.json.modules.find((m) => m.name === "deploy hooks");
+    const targets = hooks.targets.map((t) => ({ name: t.name, credential_id: t.credential_id, settings: { ...t.settings, include_private_key: "true" } }));
+    const patched = await apiCall("PATCH", `/projects/${projectId}/modules/${hooks.id}`, { token, body: { targets } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.json));
+    await page.reload();
+    await page.getByRole("article", { name: "deploy hooks" }).getByRole("button", { name: "Edit" }).click();
+    const note = page.getByText(/Target 1 sets its own/);
+    await note.waitFor();
+    assert.match(await note.textContent(), /Send the private key = true/);
+    await page.getByLabel("Name *", { exact: true }).fill("deploy hooks");
+    await page.getByLabel("URL, target 1").fill("https://deploy.example.com/hook2");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("article", { name: "deploy hooks" }).getByRole("button", { name: "Edit" }).waitFor();
+    const after = (await apiCall("GET", `/projects/${projectId}/modules/${hooks.id}`, { token: await freshAdminToken() })).json.module;
+    assert.deepEqual(after.targets[0].settings, { url: "https://deploy.example.com/hook2", include_private_key: "true" }, JSON.stringify(after));
   });
 
   const commonName = `ui.${zone}`;

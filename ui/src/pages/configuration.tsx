@@ -379,6 +379,22 @@ function TargetsTable(props: {
                       </button>
                     </td>
                   </tr>
+                  {Object.keys(hiddenSettings(fields, row.settings)).length > 0 && (
+                    // The target's own values of shared settings (set through the API): kept as
+                    // they are when the form saves, and said here so nobody is surprised by them.
+                    <tr>
+                      <td colSpan={fields.length + 2} class="small muted">
+                        Target {n} sets its own{" "}
+                        {Object.entries(hiddenSettings(fields, row.settings)).map(([k, v], j) => (
+                          <Fragment key={k}>
+                            {j > 0 && ", "}
+                            <code>{`${props.kind.fields.find((f) => f.name === k)?.label ?? k} = ${v}`}</code>
+                          </Fragment>
+                        ))}{" "}
+                        instead of the module's (kept when you save; change it through the API).
+                      </td>
+                    </tr>
+                  )}
                   {failed && !fields.some((f) => pathOf(i, f) === failed) && (
                     <tr>
                       <td colSpan={fields.length + 2}>
