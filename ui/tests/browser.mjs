@@ -736,14 +736,27 @@ try {
 
   await step("at 360 px wide nothing overflows the page", async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    for (const path of [projectPath, `${projectPath}/certificates`, certPath]) {
+    for (const [path, shot] of [
+      [projectPath, "mobile-dashboard"],
+      [`${projectPath}/certificates`, "mobile-certificates"],
+      [certPath, "mobile-certificate"],
+      ["/audit", "mobile-audit"],
+    ]) {
       await page.goto(path);
       await page.getByRole("button", { name: "Sign out" }).waitFor();
+      await page.waitForLoadState("networkidle");
       await sleep(300);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 362, `${path} is ${width} px wide at 360`);
+      if (shot) await screenshot(page, shot);
     }
-    await screenshot(page, "mobile-certificates");
+    // A module's form with its table of targets, at 360 px.
+    await page.goto(`${projectPath}/config/modules`);
+    await page.getByRole("article", { name: "deploy hooks" }).getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("URL, target 1").waitFor();
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 362, "the module form overflows at 360");
+    await page.getByRole("heading", { name: "Targets" }).scrollIntoViewIfNeeded();
+    await screenshot(page, "mobile-module-form");
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
