@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The web UI's budgets in headless Chromium (ui/tests/budget.mjs): compressed JavaScript of the
-# first load, and the time the certificates page takes to show a page after the API answered,
-# on a project with 100,000 certificates (SQLite). Prints the figures; asserts nothing.
+# first load, the time the certificates page takes to show a page after the API answered, on a
+# project with 100,000 certificates (SQLite), and Lighthouse's scores of the sign-in page and four
+# signed-in pages (ui/tests/lighthouse.mjs). Prints the figures; asserts nothing.
 # Usage: bench/ui_budget.sh [certificates] [rounds]   (builds Release certsteward and the seeder)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 // Every action the audit log records, with the type of resource it names: the list the audit
 // filters offer (GET /api/v1/catalog, `audit_actions`). The test doubles of the audit log refuse
-// an action missing here (testing/failable_audit_log.hpp), and tests/unit/audit_catalog_test.cpp
+// an action missing here (testing/catalog_checked_audit_log.hpp), and tests/unit/audit_test.cpp
 // finds each one listed in the services that record it, so the list stays true both ways.
 #pragma once
 

@@ -1,5 +1,6 @@
 // In-process service tests: the domain services over the memory store, a fake clock and
-// sequential ids, wired as the app wires them — plus an audit log that can be made to fail.
+// sequential ids, wired as the app wires them — plus an audit log that can be made to fail, and
+// that refuses an action the audit catalog does not list.
 #pragma once
 
 #include <memory>
@@ -14,6 +15,7 @@
 #include <certsteward/services/certificate_service.hpp>
 #include <certsteward/services/project_service.hpp>
 #include <certsteward/services/unit_of_work.hpp>
+#include <certsteward/testing/catalog_checked_audit_log.hpp>
 #include <certsteward/testing/failable_audit_log.hpp>
 #include <certsteward/testing/fake_clock.hpp>
 #include <certsteward/testing/fakes.hpp>
@@ -27,7 +29,8 @@ struct ServiceFixture {
   SequentialIds ids{clock};
   adapters::crypto::OpenSslMac auditMac{"service-test audit key"};
   adapters::crypto::AesGcmSecretBox secrets{"service-test secrets key of 32+ chars"};
-  FailableAuditLog auditLog{store.auditLog()};
+  CatalogCheckedAuditLog checkedAuditLog{store.auditLog()};  // every action recorded is listed
+  FailableAuditLog auditLog{checkedAuditLog};
   services::UnitOfWork work{store.transactions(), store.projects()};
   services::AccessControl access{store.memberships(), store.projects()};
   services::AuditService audit{auditLog, auditMac, ids, clock, store.rateLimits(), access};

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { connect as tlsConnect } from "node:tls";
-import { cookiesOf, scorePages } from "./lighthouse.mjs";
+import { scorePages, signedInSession } from "./lighthouse.mjs";
 
 const env = (name) => {
   const v = process.env[name];
@@ -941,20 +941,7 @@ try {
   // 100,000 certificates; docs/performance.md keeps the figures.
   await step("Lighthouse: the sign-in page and the signed-in pages score 100 for accessibility and best practices, with layout shift under 0.1", async () => {
     // A session of its own (one sign-in), kept fresh before each page.
-    const login = await apiCall("POST", "/auth/login", { body: admin });
-    assert.equal(login.status, 200, JSON.stringify(login.json));
-    const host = new URL(base).hostname;
-    // The sign-in's three cookies (a refresh by body answers the tokens in JSON, not as cookies).
-    const cookies = cookiesOf(login.headers, host);
-    assert.deepEqual(cookies.map((c) => c.name).sort(), ["access_token", "csrf_token", "refresh_token"]);
-    let refresh = login.json.refresh_token;
-    const session = async () => {
-      const r = await apiCall("POST", "/auth/refresh", { body: { refresh_token: refresh } });
-      assert.equal(r.status, 200, JSON.stringify(r.json));
-      refresh = r.json.refresh_token;
-      const fresh = { access_token: r.json.access_token, refresh_token: r.json.refresh_token };
-      return cookies.map((c) => ({ ...c, value: fresh[c.name] ?? c.value }));
-    };
+    const session = await signedInSession(base, admin);
     const pages = [
       { label: "sign-in", path: "/login", signedIn: false },
       { label: "dashboard", path: projectPath, signedIn: true },

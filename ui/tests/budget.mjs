@@ -5,7 +5,7 @@
 // Usage: CERTSTEWARD_URL=... CERTSTEWARD_ADMIN=... CERTSTEWARD_ADMIN_PASSWORD=... PROJECT=...
 //        CHROMIUM=/usr/bin/chromium node ui/tests/budget.mjs
 import { chromium } from "playwright-core";
-import { cookiesOf, scorePages } from "./lighthouse.mjs";
+import { scorePages, signedInSession } from "./lighthouse.mjs";
 
 const base = process.env.CERTSTEWARD_URL;
 const project = process.env.PROJECT;
@@ -91,20 +91,7 @@ for (const label of ["next page", "sort", "order", "search"]) {
 await browser.close();
 
 // Lighthouse, signed in with a session of its own (cookies set through the DevTools protocol).
-const login = await fetch(`${base}/api/v1/auth/login`, {
-  method: "POST",
-  headers: { "Content-Type": "application/json" },
-  body: JSON.stringify({ username: process.env.CERTSTEWARD_ADMIN, password: process.env.CERTSTEWARD_ADMIN_PASSWORD }),
-});
-const signedIn = await login.json();
-const sessionCookies = cookiesOf(login.headers, new URL(base).hostname);
-let refresh = signedIn.refresh_token;
-const session = async () => {
-  const r = await fetch(`${base}/api/v1/auth/refresh`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ refresh_token: refresh }) });
-  const tokens = await r.json();
-  refresh = tokens.refresh_token;
-  return sessionCookies.map((c) => ({ ...c, value: { access_token: tokens.access_token, refresh_token: tokens.refresh_token }[c.name] ?? c.value }));
-};
+const session = await signedInSession(base, { username: process.env.CERTSTEWARD_ADMIN, password: process.env.CERTSTEWARD_ADMIN_PASSWORD });
 const scored = await scorePages({
   chromePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   base,

@@ -19,15 +19,39 @@ export function cookiesOf(headers, host) {
       if (k === "path") cookie.path = value;
       else if (k === "httponly") cookie.httpOnly = true;
       else if (k === "secure") cookie.secure = true;
-      else if (k === "samesite") cookie.sameSite = value[0].toUpperCase() + value.slice(1).toLowerCase();
+      else if (k === "samesite" && value) cookie.sameSite = value[0].toUpperCase() + value.slice(1).toLowerCase();
     }
     return cookie;
   });
 }
 
-// Scores each of `pages` ({path, signedIn}); `session()` gives fresh session cookies (the access
-// token lives 30 s on the test server: a page must not start on an expired one, whose 401 the
-// console would report).
+// A session of its own for Lighthouse's browser: one sign-in, then before each page fresh cookies
+// (the access token lives 30 s on the test server: a page must not start on an expired one, whose
+// 401 the console would report). `jar`: the browser's cookies after the last page, whose refresh
+// token is the newest should a page have refreshed by itself (a spent one would end the login).
+export async function signedInSession(base, { username, password }) {
+  const post = async (path, body) => {
+    const r = await fetch(`${base}/api/v1${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (r.status !== 200) throw new Error(`POST ${path}: ${r.status} ${await r.text()}`);
+    return { headers: r.headers, json: await r.json() };
+  };
+  const login = await post("/auth/login", { username, password });
+  // The sign-in's three cookies (a refresh by body answers the tokens in JSON, not as cookies).
+  const cookies = cookiesOf(login.headers, new URL(base).hostname);
+  const names = cookies.map((c) => c.name).sort().join(",");
+  if (names !== "access_token,csrf_token,refresh_token") throw new Error(`the sign-in set the cookies ${names}`);
+  let refresh = login.json.refresh_token;
+  return async (jar = []) => {
+    refresh = jar.find((c) => c.name === "refresh_token" && c.value)?.value ?? refresh;
+    const { json } = await post("/auth/refresh", { refresh_token: refresh });
+    refresh = json.refresh_token;
+    const fresh = { access_token: json.access_token, refresh_token: json.refresh_token };
+    return cookies.map((c) => ({ ...c, value: fresh[c.name] ?? c.value }));
+  };
+}
+
+// Scores each of `pages` ({label, path, signedIn}); `session(jar)` gives fresh session cookies
+// (signedInSession).
 export async function scorePages({ chromePath, base, pages, session, log }) {
   const chrome = await chromeLauncher.launch({
     chromePath,
@@ -39,8 +63,9 @@ export async function scorePages({ chromePath, base, pages, session, log }) {
     const context = cdp.contexts()[0];
     const results = [];
     for (const page of pages) {
+      const jar = await context.cookies();
       await context.clearCookies();
-      if (page.signedIn) await context.addCookies(await session());
+      if (page.signedIn) await context.addCookies(await session(jar));
       const run = await lighthouse(base + page.path, {
         port: chrome.port,
         output: "json",

@@ -112,10 +112,12 @@ export function Layout({ children }: { children: ComponentChildren }) {
       </header>
       <nav class="side" aria-label="Main">
         <ul>
-          {nav.map(([label, href]) => (
-            <li key={label} class={pending && href.startsWith("/p/") ? "placeholder" : undefined} aria-hidden={pending && href.startsWith("/p/") ? "true" : undefined}>
+          {nav.map(([label, href]) => {
+            const unseen = pending && href.startsWith("/p/");
+            return (
+            <li key={label} class={unseen ? "placeholder" : undefined} aria-hidden={unseen ? "true" : undefined}>
               <a
-                tabIndex={pending && href.startsWith("/p/") ? -1 : undefined}
+                tabIndex={unseen ? -1 : undefined}
                 href={href}
                 aria-current={isCurrent(href) ? "page" : undefined}
                 onClick={(e) => {
@@ -127,7 +129,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
                 {label}
               </a>
             </li>
-          ))}
+            );
+          })}
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>

@@ -7,7 +7,7 @@ import { getCatalog } from "../api/catalog";
 import type { AuditEntry, AuditVerification, Catalog } from "../api/types";
 import { listUsers } from "../api/users";
 import { PagedTable } from "../components/table";
-import { ActionButton, Field, Link } from "../components/ui";
+import { ActionButton, ErrorBanner, Field, Link } from "../components/ui";
 import { formatTime } from "../lib/format";
 import { useLoad } from "../lib/load";
 import { setQuery } from "../lib/router";
@@ -69,8 +69,10 @@ export function Audit({ query }: { query: URLSearchParams }) {
   const actions = catalog.data?.audit_actions ?? [];
   const types = [...new Set(actions.map((a) => a.resource_type))];
   const words = (name: string) => name.replace(/_/g, " ");
-  // A value the catalog does not list (an old link) stays selectable, as itself.
-  const extra = (value: string, listed: string[]) => value && catalog.data && !listed.includes(value) && <option value={value}>{value}</option>;
+  // A value the select does not offer (an old link, an action of another type, or no catalog)
+  // is shown as itself, so the select never says "Any" while the list is filtered.
+  const extra = (value: string, offered: string[]) => value && !offered.includes(value) && <option value={value}>{value}</option>;
+  const offeredTypes = types.filter((t) => !resourceType || t === resourceType);
   return (
     <section>
       <h1>Audit log</h1>
@@ -93,13 +95,14 @@ export function Audit({ query }: { query: URLSearchParams }) {
           )}
         </div>
       )}
+      <ErrorBanner error={catalog.error} />
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Resource type">
           {(id) => (
             <select id={id} class="fixed" value={resourceType} onChange={(e) => {
               const type = (e.target as HTMLSelectElement).value;
               // An action of another type would match nothing: it goes with the change.
-              const keep = actions.some((a) => a.name === action && a.resource_type === type);
+              const keep = !type || actions.some((a) => a.name === action && a.resource_type === type);
               setQuery({ resource_type: type, action: keep ? action : undefined, page: undefined });
             }}>
               <option value="">Any</option>
@@ -116,9 +119,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
           {(id) => (
             <select id={id} class="fixed" value={action} onChange={(e) => setQuery({ action: (e.target as HTMLSelectElement).value, page: undefined })}>
               <option value="">Any</option>
-              {types
-                .filter((t) => !resourceType || t === resourceType)
-                .map((t) => (
+              {offeredTypes.map((t) => (
                   <optgroup key={t} label={words(t)}>
                     {actions
                       .filter((a) => a.resource_type === t)
@@ -129,7 +130,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
                       ))}
                   </optgroup>
                 ))}
-              {extra(action, actions.map((a) => a.name))}
+              {extra(action, actions.filter((a) => offeredTypes.includes(a.resource_type)).map((a) => a.name))}
             </select>
           )}
         </Field>

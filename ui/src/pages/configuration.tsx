@@ -347,6 +347,7 @@ function TargetsTable(props: {
             {props.rows.map((row, i) => {
               const n = i + 1;
               const failed = props.errorField?.startsWith(`targets[${i}].`) ? props.errorField : undefined;
+              const overrides = Object.entries(hiddenSettings(fields, row.settings));
               return (
                 <Fragment key={i}>
                   <tr class={failed ? "invalid" : ""}>
@@ -379,13 +380,13 @@ function TargetsTable(props: {
                       </button>
                     </td>
                   </tr>
-                  {Object.keys(hiddenSettings(fields, row.settings)).length > 0 && (
+                  {overrides.length > 0 && (
                     // The target's own values of shared settings (set through the API): kept as
                     // they are when the form saves, and said here so nobody is surprised by them.
                     <tr>
                       <td colSpan={fields.length + 2} class="small muted">
                         Target {n} sets its own{" "}
-                        {Object.entries(hiddenSettings(fields, row.settings)).map(([k, v], j) => (
+                        {overrides.map(([k, v], j) => (
                           <Fragment key={k}>
                             {j > 0 && ", "}
                             <code>{`${props.kind.fields.find((f) => f.name === k)?.label ?? k} = ${v}`}</code>

@@ -153,11 +153,14 @@ export function Dashboard({ project }: { project: string }) {
     (d) => d.last_status === "failed" || d.last_status === "partial",
   );
 
+  // The counts and the checklist's counts, both in (or the counts failed: their error shows, and
+  // the lists below still do).
+  const topReady = (c !== undefined && (firstRun.data !== undefined || Boolean(firstRun.error))) || Boolean(summary.error);
   return (
     <section>
       <h1>Dashboard</h1>
       <ErrorBanner error={summary.error} />
-      {!c || (!firstRun.data && !firstRun.error) ? (
+      {!c || !topReady ? (
         !summary.error && <DashboardSkeleton />
       ) : (
         <>
@@ -196,7 +199,7 @@ export function Dashboard({ project }: { project: string }) {
 
       {/* Below the counts once they are in: while the skeleton stands in for them, a checklist
           taller than it would push these lists down. */}
-      {c && (firstRun.data || firstRun.error) && <div class="columns">
+      {topReady && <div class="columns">
         <div>
           <h2>Expiring first</h2>
           <ErrorBanner error={soonest.error} />
