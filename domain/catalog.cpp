@@ -144,6 +144,35 @@ std::vector<KindSpec> makeDnsProviders() {
            secretField("TSIG secret", true, "The key's secret, base64, as in the key file."),
        }});
   kinds.push_back(
+      {"powerdns",
+       "PowerDNS API",
+       "The PowerDNS Authoritative server's HTTP API (webserver and api enabled).",
+       {
+           {.name = "api_url",
+            .label = "API address",
+            .type = T::url,
+            .required = true,
+            .help = "The server's webserver address, without a path: https://, or http:// to this "
+                    "machine.",
+            .example = "https://pdns.example.com:8081",
+            .loopback_http = true},
+           {.name = "server_id",
+            .label = "Server id",
+            .type = T::string,
+            .default_value = "localhost",
+            .help = "The API's server id; localhost unless the server says otherwise.",
+            .example = "localhost",
+            .max_length = 64},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .required = true,
+            .help = "Comma-separated authoritative servers to ask whether the record is visible.",
+            .example = "ns1.example.com, ns2.example.com:53",
+            .port_optional = true},
+           secretField("API key", true, "The server's api-key, sent as X-API-Key."),
+       }});
+  kinds.push_back(
       {"exec",
        "Exec hook",
        "A command the server's operator allowed (dns.exec_commands) adds and removes the record.",

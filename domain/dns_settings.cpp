@@ -43,6 +43,19 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
   if (credential.provider == "rfc2136" && !isKeyName(s.at("key_name"))) {
     return bad("key_name", "must be a DNS name such as certsteward-key");
   }
+  if (credential.provider == "powerdns") {
+    const auto& url = s.at("api_url");
+    const auto host = url.find("://");
+    if (host == std::string::npos || url.find_first_of("/?#@", host + 3) != std::string::npos) {
+      return bad("api_url",
+                 "must be the API's address only, such as https://pdns.example.com:8081 "
+                 "(no path, query or user)");
+    }
+    const auto id = s.count("server_id") != 0U ? s.at("server_id") : std::string();
+    if (!id.empty() && (!isKeyName(id) || id.front() == '.')) {
+      return bad("server_id", "must be letters, digits, '.', '-' or '_' (usually localhost)");
+    }
+  }
   // An inactive credential is used by nothing: one whose command the operator has since removed
   // can still be switched off (or renamed) while its owner decides.
   if (credential.provider == "exec" && credential.active &&

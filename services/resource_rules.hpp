@@ -24,7 +24,7 @@
 namespace certsteward::services {
 
 // The fields of one resource on their own (invalid_argument, reason kMalformed for an unknown
-// value): an ACME directory is an https:// URL; a DNS provider is rfc2136 or exec; a credential
+// value): an ACME directory is an https:// URL; a DNS provider is a catalog kind; a credential
 // is an ssh_key, password or token; a notification channel is a webhook or email.
 domain::Status checkAcmeAccount(const domain::AcmeAccount& account);
 domain::Status checkDnsCredential(const domain::DnsCredential& credential,

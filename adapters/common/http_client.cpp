@@ -176,7 +176,9 @@ std::string maskSecrets(std::string text, const std::vector<std::string>& secret
 
 namespace {
 
-domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
+// `method`: "GET", "POST", or another method that sends the body ("PATCH", "PUT", "DELETE").
+domain::Result<HttpResponse> perform(const HttpRequest& request, std::string_view method) {
+  const bool post = method != "GET";
   initCurlOnce();
   const auto notAllowed = [] {
     return makeError(ErrorCode::failed_precondition,
@@ -231,6 +233,8 @@ domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
     curl_easy_setopt(h, CURLOPT_CONNECT_ONLY, 1L);
   } else if (post) {
     curl_easy_setopt(h, CURLOPT_POST, 1L);
+    const std::string verb(method);  // libcurl copies it
+    if (verb != "POST") curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, verb.c_str());
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
   } else {
@@ -265,17 +269,25 @@ domain::Result<HttpResponse> perform(const HttpRequest& request, bool post) {
 }  // namespace
 
 domain::Result<HttpResponse> postHttp(const HttpRequest& request) {
-  return perform(request, true);
+  return perform(request, "POST");
 }
 
 domain::Result<HttpResponse> getHttp(const HttpRequest& request) {
-  return perform(request, false);
+  return perform(request, "GET");
+}
+
+domain::Result<HttpResponse> sendHttp(std::string_view method, const HttpRequest& request) {
+  if (method != "GET" && method != "POST" && method != "PATCH" && method != "PUT" &&
+      method != "DELETE") {
+    return makeError(ErrorCode::invalid_argument, "unsupported HTTP method");
+  }
+  return perform(request, method);
 }
 
 domain::Status reachHttp(const HttpRequest& request) {
   HttpRequest connect = request;
   connect.connect_only = true;
-  auto done = perform(connect, false);
+  auto done = perform(connect, "GET");
   if (!done) return done.error();
   return {};
 }

@@ -48,6 +48,9 @@ inline constexpr const char* kTimedOut = "timed_out";
 domain::Result<HttpResponse> postHttp(const HttpRequest& request);
 // The same rules for a GET (the request's body is not sent).
 domain::Result<HttpResponse> getHttp(const HttpRequest& request);
+// The same rules for GET, POST, PATCH, PUT or DELETE (a body sent with all but GET): for APIs
+// that use them (DNS providers).
+domain::Result<HttpResponse> sendHttp(std::string_view method, const HttpRequest& request);
 
 // Whether `host` names this machine: localhost, 127.0.0.0/8 or ::1 (brackets allowed).
 bool isLoopbackHost(std::string_view host);

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include <certsteward/adapters/dns/exec_dns_provider.hpp>
+#include <certsteward/adapters/dns/powerdns_dns_provider.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
@@ -48,6 +49,23 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     }
     return ports::DnsProviderPtr(std::make_unique<Rfc2136DnsProvider>(std::move(s)));
   }
+  if (credential.provider == "powerdns") {
+    PowerDnsSettings s;
+    s.api_url = setting(credential, "api_url");
+    while (!s.api_url.empty() && s.api_url.back() == '/')
+      s.api_url.pop_back();
+    s.server_id = setting(credential, "server_id", "localhost");
+    s.api_key = secret;
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    s.timeout = timeouts_.request;
+    s.poll_interval = timeouts_.poll_interval;
+    s.outbound = outbound_;
+    if (auto ok = PowerDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<PowerDnsProvider>(std::move(s)));
+  }
   if (credential.provider == "exec") {
     const auto bad = [&](const std::string& why) {
       return domain::makeError(domain::ErrorCode::failed_precondition,
@@ -86,6 +104,7 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
 std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
   return {
       {"rfc2136", true, ""},
+      {"powerdns", true, ""},
       {"exec", !execCommands_.empty(),
        execCommands_.empty() ? "no command is allowed: set dns.exec_commands" : ""},
   };

@@ -1,5 +1,6 @@
 // The DnsProviderFactory of this build: "rfc2136" (settings: server, key_name, algorithm,
-// authoritative; secret: the TSIG secret) and "exec" (settings: command — one of the server's
+// authoritative; secret: the TSIG secret), "powerdns" (settings: api_url, server_id,
+// check_servers; secret: the API key) and "exec" (settings: command — one of the server's
 // dns.exec_commands —, check_servers, propagation_delay; secret: handed to the command in its
 // environment). Timeouts and the allowed commands come from the configuration.
 #pragma once

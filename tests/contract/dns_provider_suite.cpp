@@ -1,6 +1,7 @@
 // The DnsProvider contract suite (testing/contract) against the shared fake (InMemoryDns) and
 // against this build's factory making RFC 2136 providers for the real bind9 of the integration
-// tests (started once per test process, on 127.0.0.1).
+// tests, and PowerDNS API providers for a real PowerDNS server (each started once per test
+// process, on 127.0.0.1).
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -9,6 +10,7 @@
 #include <certsteward/testing/fakes.hpp>
 #include "integration/bind9_ready.hpp"
 #include "support/free_port.hpp"
+#include "support/pdns_server.hpp"
 
 namespace {
 
@@ -64,7 +66,36 @@ struct Rfc2136Harness {
   void makeUnreachable() { server = "127.0.0.1:" + std::to_string(testing::freeLoopbackPort()); }
 };
 
+struct PowerDnsHarness {
+  adapters::dns::DefaultDnsProviderFactory dns{
+      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
+                                 std::chrono::milliseconds{1000}}};
+  testing::PowerDnsServer& server = testing::powerDns();
+  std::string apiUrl = server.available() ? server.apiUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  ports::DnsProviderFactory& factory() { return dns; }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "pdns";
+    c.provider = "powerdns";
+    c.settings = {{"api_url", apiUrl}, {"check_servers", server.address()}};
+    return c;
+  }
+  std::string secret() { return testing::PowerDnsServer::kApiKey; }
+  std::string wrongSecret() { return "not-the-pdns-api-key"; }
+  std::string zone() { return testing::PowerDnsServer::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings.erase("check_servers");
+    return std::pair{c, std::string("check_servers")};
+  }
+  void makeUnreachable() {
+    apiUrl = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort());
+  }
+};
+
 }  // namespace
 
-#define CERTSTEWARD_DNS_HARNESSES InMemoryDnsHarness, Rfc2136Harness
+#define CERTSTEWARD_DNS_HARNESSES InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness
 #include <certsteward/testing/contract/dns_provider_contract.hpp>

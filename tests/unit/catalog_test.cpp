@@ -4,6 +4,7 @@
 // lacks is refused. So a form built from the catalog and the server cannot disagree.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
 
 #include <certsteward/domain/catalog.hpp>
@@ -255,4 +256,70 @@ TEST_CASE("catalog: DNS credentials are checked when saved") {
         "settings.propagation_delay must be 0..3600");
   e.provider = "route53";
   CHECK(checkDnsCredentialSettings(e, false, kDnsCommands).error().reason == kMalformed);
+}
+
+TEST_CASE("catalog: a PowerDNS credential names the API's address only, and its checks") {
+  struct Row {
+    const char* what;
+    std::map<std::string, std::string> settings;
+    bool secret;
+    const char* field;  // the one named in the 422; "" when it is accepted
+  };
+  const Row rows[] = {
+      {"complete",
+       {{"api_url", "https://pdns.example.com:8081"}, {"check_servers", "ns1.example.com"}},
+       true,
+       ""},
+      {"http to this machine",
+       {{"api_url", "http://127.0.0.1:8081"}, {"check_servers", "127.0.0.1:5353"}},
+       true,
+       ""},
+      {"a server id",
+       {{"api_url", "https://pdns.example.com"},
+        {"server_id", "pdns-1"},
+        {"check_servers", "ns1.example.com"}},
+       true,
+       ""},
+      {"no key",
+       {{"api_url", "https://pdns.example.com:8081"}, {"check_servers", "ns1.example.com"}},
+       false,
+       "secret"},
+      {"no address", {{"check_servers", "ns1.example.com"}}, true, "settings.api_url"},
+      {"a path",
+       {{"api_url", "https://pdns.example.com:8081/api/v1"}, {"check_servers", "ns1.example.com"}},
+       true,
+       "settings.api_url"},
+      {"a user in it",
+       {{"api_url", "https://admin@pdns.example.com"}, {"check_servers", "ns1.example.com"}},
+       true,
+       "settings.api_url"},
+      {"plain http elsewhere",
+       {{"api_url", "http://pdns.example.com:8081"}, {"check_servers", "ns1.example.com"}},
+       true,
+       "settings.api_url"},
+      {"nothing to check",
+       {{"api_url", "https://pdns.example.com:8081"}},
+       true,
+       "settings.check_servers"},
+      {"a server id with a slash",
+       {{"api_url", "https://pdns.example.com"},
+        {"server_id", "../zones"},
+        {"check_servers", "ns1.example.com"}},
+       true,
+       "settings.server_id"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    DnsCredential d;
+    d.provider = "powerdns";
+    d.settings = row.settings;
+    const auto checked = checkDnsCredentialSettings(d, row.secret, {});
+    if (std::string(row.field).empty()) {
+      CHECK_MESSAGE(checked.ok(), (checked.ok() ? std::string() : checked.error().message));
+    } else {
+      REQUIRE_FALSE(checked.ok());
+      REQUIRE_FALSE(checked.error().references.empty());
+      CHECK(checked.error().references.at(0) == row.field);
+    }
+  }
 }
