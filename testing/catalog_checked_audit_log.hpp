@@ -3,17 +3,14 @@
 // action fails until the catalog the audit filters offer names it.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-
 #include <certsteward/domain/audit_catalog.hpp>
-#include <certsteward/ports/audit_log.hpp>
+#include <certsteward/testing/pass_through_audit_log.hpp>
 
 namespace certsteward::testing {
 
-class CatalogCheckedAuditLog : public ports::AuditLog {
+class CatalogCheckedAuditLog : public PassThroughAuditLog {
  public:
-  explicit CatalogCheckedAuditLog(ports::AuditLog& inner) : inner_(inner) {}
+  using PassThroughAuditLog::PassThroughAuditLog;
 
   domain::Result<domain::AuditEntry> append(const domain::AuditEntry& draft,
                                             const domain::AuditChainSealer& sealer) override {
@@ -23,27 +20,8 @@ class CatalogCheckedAuditLog : public ports::AuditLog {
                                "audit action '" + draft.action + "' on '" + draft.resource_type +
                                    "' is not in domain/audit_catalog.cpp: add it there");
     }
-    return inner_.append(draft, sealer);
+    return PassThroughAuditLog::append(draft, sealer);
   }
-  domain::Result<domain::AuditEntry> get(const domain::Id& id) const override {
-    return inner_.get(id);
-  }
-  domain::Result<domain::Page<domain::AuditEntry>> list(
-      const ports::AuditFilter& filter, const domain::PageRequest& page) const override {
-    return inner_.list(filter, page);
-  }
-  domain::Result<ports::AuditChainPage> chainPage(std::optional<domain::Timestamp> since,
-                                                  std::int64_t limit) const override {
-    return inner_.chainPage(since, limit);
-  }
-  domain::Result<std::optional<domain::AuditEntry>> head() const override { return inner_.head(); }
-  domain::Result<std::optional<domain::AuditEntry>> atSequence(
-      std::int64_t sequence) const override {
-    return inner_.atSequence(sequence);
-  }
-
- private:
-  ports::AuditLog& inner_;
 };
 
 }  // namespace certsteward::testing

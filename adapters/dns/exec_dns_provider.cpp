@@ -13,13 +13,9 @@ using domain::makeError;
 
 ExecDnsProvider::ExecDnsProvider(ExecSettings settings) : settings_(std::move(settings)) {
   if (!settings_.check_servers.empty()) {
-    Rfc2136Settings s;
-    s.server = settings_.check_servers.front();
-    s.authoritative = settings_.check_servers;
-    s.timeout = settings_.request_timeout;
-    s.poll_interval = settings_.poll_interval;
-    s.outbound = settings_.outbound;
-    checker_ = std::make_unique<Rfc2136DnsProvider>(std::move(s));
+    checker_ =
+        Rfc2136DnsProvider::visibilityChecker(settings_.check_servers, settings_.request_timeout,
+                                              settings_.poll_interval, settings_.outbound);
   }
 }
 

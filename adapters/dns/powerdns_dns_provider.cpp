@@ -67,14 +67,10 @@ std::string apiError(const std::string& body) {
 
 }  // namespace
 
-PowerDnsProvider::PowerDnsProvider(PowerDnsSettings settings) : settings_(std::move(settings)) {
-  Rfc2136Settings s;
-  s.server = settings_.check_servers.empty() ? std::string() : settings_.check_servers.front();
-  s.authoritative = settings_.check_servers;
-  s.timeout = settings_.timeout;
-  s.poll_interval = settings_.poll_interval;
-  s.outbound = settings_.outbound;
-  checker_ = std::make_unique<Rfc2136DnsProvider>(std::move(s));
+PowerDnsProvider::PowerDnsProvider(PowerDnsSettings settings)
+    : settings_(std::move(settings)),
+      checker_(Rfc2136DnsProvider::visibilityChecker(settings_.check_servers, settings_.timeout,
+                                                     settings_.poll_interval, settings_.outbound)) {
 }
 
 PowerDnsProvider::~PowerDnsProvider() = default;

@@ -279,6 +279,18 @@ domain::Result<std::vector<std::string>> Rfc2136DnsProvider::lookupTxt(
   return values;
 }
 
+std::unique_ptr<Rfc2136DnsProvider> Rfc2136DnsProvider::visibilityChecker(
+    const std::vector<std::string>& servers, std::chrono::milliseconds timeout,
+    std::chrono::milliseconds pollInterval, std::shared_ptr<const common::Outbound> outbound) {
+  Rfc2136Settings s;
+  s.server = servers.empty() ? std::string() : servers.front();
+  s.authoritative = servers;
+  s.timeout = timeout;
+  s.poll_interval = pollInterval;
+  s.outbound = std::move(outbound);
+  return std::make_unique<Rfc2136DnsProvider>(std::move(s));
+}
+
 domain::Status Rfc2136DnsProvider::waitVisible(const ports::TxtRecord& record,
                                                domain::Duration timeout) {
   const auto servers = settings_.authoritative.empty() ? std::vector<std::string>{settings_.server}

@@ -33,6 +33,12 @@ class Rfc2136DnsProvider : public ports::DnsProvider {
  public:
   explicit Rfc2136DnsProvider(Rfc2136Settings settings);
 
+  // A provider used only for waitVisible(): it asks `servers` ("host[:port]", the first as its
+  // primary) whether a record is visible. For providers that publish another way (exec, APIs).
+  static std::unique_ptr<Rfc2136DnsProvider> visibilityChecker(
+      const std::vector<std::string>& servers, std::chrono::milliseconds timeout,
+      std::chrono::milliseconds pollInterval, std::shared_ptr<const common::Outbound> outbound);
+
   domain::Status present(const ports::TxtRecord& record) override;
   domain::Status cleanup(const ports::TxtRecord& record) override;
   domain::Status waitVisible(const ports::TxtRecord& record, domain::Duration timeout) override;

@@ -103,11 +103,7 @@ TEST_CASE("catalog: every family of the model, with the server's lists filled in
 TEST_CASE("catalog: every audit action, once, each naming its resource type and what happened") {
   testing::ServiceFixture fx;
   CatalogService catalog(fx.access);
-  User viewer;
-  viewer.id = "viewer-1";
-  viewer.username = "viewer";
-  viewer.org_role = OrgRole::viewer;
-  const auto c = catalog.describe(Principal{viewer, "s"});
+  const auto c = catalog.describe(fx.member("p-audit", ProjectRole::viewer));
   REQUIRE(c.ok());
   REQUIRE(c->audit_actions.size() == auditActions().size());
   std::set<std::string_view> names;
