@@ -33,11 +33,27 @@ std::vector<std::string_view> views(const std::vector<std::string>& values) {
 
 }  // namespace
 
-std::vector<KindEntry> CatalogService::entries(const std::vector<domain::KindSpec>& specs) const {
+domain::Result<bool> CatalogService::configuresAProject(const Principal& who) const {
+  const auto needed = ruleFor(Action::manage_project_config).project;
+  if (!needed) return false;
+  const auto orgWide = domain::effectiveProjectRole(who.user.org_role, std::nullopt);
+  if (orgWide && domain::atLeast(*orgWide, *needed)) return true;
+  auto memberships = access_.membershipsOf(who);
+  if (!memberships) return memberships.error();
+  for (const auto& m : *memberships) {
+    const auto role = domain::effectiveProjectRole(who.user.org_role, m.role);
+    if (role && domain::atLeast(*role, *needed)) return true;
+  }
+  return false;
+}
+
+std::vector<KindEntry> CatalogService::entries(const std::vector<domain::KindSpec>& specs,
+                                               bool serverLists) const {
   std::vector<KindEntry> out;
   for (const auto& spec : specs) {
     KindEntry e{spec, true, {}};
     for (auto& field : e.spec.fields) {
+      if (!serverLists) continue;
       if (field.values_from == "dns.exec_commands") {
         field.values = views(policy_.dns_exec_commands);
       } else if (field.values_from == "distribution.exec_commands") {
@@ -51,14 +67,16 @@ std::vector<KindEntry> CatalogService::entries(const std::vector<domain::KindSpe
 
 domain::Result<Catalog> CatalogService::describe(const Principal& who) const {
   if (auto allowed = access_.check(who, Action::read_license); !allowed) return allowed.error();
+  const auto serverLists = configuresAProject(who);
+  if (!serverLists) return serverLists.error();
   Catalog catalog;
   for (const domain::EventKind kind : domain::kEventKinds) {
     catalog.event_kinds.push_back({kind, summaryOf(kind), domain::isFailure(kind)});
   }
-  catalog.dns_providers = entries(domain::dnsProviderSpecs());
-  catalog.distribution_modules = entries(domain::distributionModuleSpecs());
-  catalog.notification_channels = entries(domain::notificationChannelSpecs());
-  catalog.credential_kinds = entries(domain::credentialKindSpecs());
+  catalog.dns_providers = entries(domain::dnsProviderSpecs(), *serverLists);
+  catalog.distribution_modules = entries(domain::distributionModuleSpecs(), *serverLists);
+  catalog.notification_channels = entries(domain::notificationChannelSpecs(), *serverLists);
+  catalog.credential_kinds = entries(domain::credentialKindSpecs(), *serverLists);
   const auto actions = domain::auditActions();
   catalog.audit_actions.assign(actions.begin(), actions.end());
   // What the operator has not enabled is listed, unavailable, saying how to enable it.

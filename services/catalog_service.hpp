@@ -52,12 +52,18 @@ class CatalogService {
   explicit CatalogService(const AccessControl& access, CatalogPolicy policy = {})
       : access_(access), policy_(std::move(policy)) {}
 
-  // For every member of the organisation (the rule that lets a member read the licence).
+  // For every member of the organisation (the rule that lets a member read the licence). The
+  // operator's own lists (the commands of dns.exec_commands and distribution.exec_commands: paths
+  // on the server) are filled in only for callers who can configure a project (org admins, and
+  // project admins of at least one project); others get those fields without values.
   domain::Result<Catalog> describe(const Principal& who) const;
 
  private:
-  // The kinds of `specs`, with `values_from` lists filled from the policy.
-  std::vector<KindEntry> entries(const std::vector<domain::KindSpec>& specs) const;
+  // The kinds of `specs`, with `values_from` lists filled from the policy when `serverLists`.
+  std::vector<KindEntry> entries(const std::vector<domain::KindSpec>& specs,
+                                 bool serverLists) const;
+  // Whether `who` may configure at least one project (manage_project_config's role).
+  domain::Result<bool> configuresAProject(const Principal& who) const;
 
   const AccessControl& access_;
   CatalogPolicy policy_;

@@ -67,8 +67,41 @@ std::string gzip(std::string_view data, int level) {
   return out;
 }
 
+struct GzipWriter::State {
+  z_stream z{};
+  bool ended = false;
+};
+
+GzipWriter::GzipWriter(int level) : state_(std::make_unique<State>()) {
+  if (deflateInit2(&state_->z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    throw std::runtime_error("deflateInit2 failed");
+  }
+}
+
+GzipWriter::~GzipWriter() { deflateEnd(&state_->z); }
+
+void GzipWriter::write(std::string_view data, std::string& out, bool finish) {
+  if (state_->ended) return;
+  z_stream& z = state_->z;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  const int flush = finish ? Z_FINISH : Z_NO_FLUSH;
+  int rc = Z_OK;
+  do {  // until deflate has taken all of `data` (and, finishing, written the trailer)
+    const std::size_t before = out.size();
+    const std::size_t room = deflateBound(&z, z.avail_in) + 64;
+    out.resize(before + room);
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
+    z.avail_out = static_cast<uInt>(room);
+    rc = deflate(&z, flush);
+    out.resize(before + room - z.avail_out);
+    if (rc == Z_STREAM_ERROR) throw std::runtime_error("deflate failed");
+  } while (z.avail_in > 0 || (finish && rc != Z_STREAM_END));
+  state_->ended = finish;
+}
+
 bool compressible(const HttpResponse& r) {
-  if (r.body.size() < kCompressMinBytes || r.status == 204 || r.status == 304) return false;
+  if ((r.body.size() < kCompressMinBytes && !r.stream) || r.status == 204 || r.status == 304) return false;
   const std::string_view type = r.content_type;
   const bool text = type.starts_with("application/json") || type.starts_with("text/csv") ||
                     type.starts_with("text/plain");
@@ -80,6 +113,21 @@ void compressFor(const HttpRequest& request, HttpResponse& response) {
   response.headers.emplace_back("Vary", "Accept-Encoding");
   const auto accept = request.header("accept-encoding");
   if (!accept || !acceptsGzip(*accept)) return;
+  if (response.stream) {
+    auto writer = std::make_shared<GzipWriter>();
+    std::string first;
+    writer->write(response.body, first, false);
+    response.body = std::move(first);
+    response.stream = [writer, source = std::move(response.stream)](std::string& out) {
+      std::string plain;
+      const BodyStep step = source(plain);
+      // A failed source leaves the member unfinished: the answer is cut short either way.
+      writer->write(plain, out, step == BodyStep::done);
+      return step;
+    };
+    response.headers.emplace_back("Content-Encoding", "gzip");
+    return;
+  }
   response.body = gzip(response.body);
   response.headers.emplace_back("Content-Encoding", "gzip");
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -23,11 +24,27 @@ bool acceptsGzip(std::string_view acceptEncoding);
 // `data` as one gzip member (RFC 1952) at `level`.
 std::string gzip(std::string_view data, int level = kCompressLevel);
 
-// Whether `response` is worth compressing: a body of kCompressMinBytes or more, of a text type
-// (JSON, CSV, plain text, Prometheus' exposition), not already encoded.
+// A gzip member (RFC 1952) written piece by piece, for a streamed answer: each call deflates
+// `data` and appends what deflate has ready to `out`; the call with `finish` ends the member.
+class GzipWriter {
+ public:
+  explicit GzipWriter(int level = kCompressLevel);
+  ~GzipWriter();
+  GzipWriter(const GzipWriter&) = delete;
+  GzipWriter& operator=(const GzipWriter&) = delete;
+  void write(std::string_view data, std::string& out, bool finish);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Whether `response` is worth compressing: a body of kCompressMinBytes or more (or a streamed
+// one, whatever its first piece), of a text type (JSON, CSV, plain text, Prometheus'
+// exposition), not already encoded.
 bool compressible(const HttpResponse& response);
 
-// Compresses `response` in place when it is compressible and `request` accepts gzip, setting
+// Compresses `response` in place (a streamed one as it is written, through a GzipWriter) when it is compressible and `request` accepts gzip, setting
 // Content-Encoding; a compressible answer gets Vary: Accept-Encoding either way, so a cache
 // between keeps the two apart.
 void compressFor(const HttpRequest& request, HttpResponse& response);

@@ -545,11 +545,16 @@ void appendResponse(std::string& out, const HttpResponse& response,
   out += reasonPhrase(status);
   out += "\r\nDate: ";
   out += httpDate();
+  const bool chunked = !bodyless && response.stream;
   if (!bodyless) {
     out += "\r\nContent-Type: ";
     out += response.content_type;
-    out += "\r\nContent-Length: ";
-    appendNumber(out, response.body.size());
+    if (chunked) {
+      out += "\r\nTransfer-Encoding: chunked";
+    } else {
+      out += "\r\nContent-Length: ";
+      appendNumber(out, response.body.size());
+    }
   }
   if (!framing.request_id.empty()) {
     out += "\r\nX-Request-ID: ";
@@ -584,7 +589,28 @@ void appendResponse(std::string& out, const HttpResponse& response,
     out += "\r\nConnection: keep-alive";
   }
   out += "\r\n\r\n";
-  if (!bodyless && !framing.head_only) out += response.body;
+  if (bodyless || framing.head_only) return;
+  if (chunked) {
+    appendChunk(out, response.body);
+  } else {
+    out += response.body;
+  }
 }
+
+void appendChunk(std::string& out, std::string_view data) {
+  if (data.empty()) return;
+  static constexpr char kHex[] = "0123456789abcdef";
+  char size[16];
+  int n = 0;
+  for (std::size_t v = data.size(); v != 0; v >>= 4)
+    size[n++] = kHex[v & 0xf];
+  while (n > 0)
+    out += size[--n];
+  out += "\r\n";
+  out += data;
+  out += "\r\n";
+}
+
+void appendLastChunk(std::string& out) { out += "0\r\n\r\n"; }
 
 }  // namespace certsteward::adapters::http

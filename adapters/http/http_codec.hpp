@@ -86,7 +86,14 @@ struct ResponseFraming {
   bool close = false;
   bool keep_alive_1_0 = false;
 };
+// The status line, headers and body. A response with a `stream` is framed with
+// `Transfer-Encoding: chunked` and its `body` (if any) written as the first chunk; the rest
+// follows through appendChunk and appendLastChunk.
 void appendResponse(std::string& out, const HttpResponse& response, const ResponseFraming& framing);
+// One chunk of a chunked body (RFC 9112 7.1); nothing for empty `data`, which would end it.
+void appendChunk(std::string& out, std::string_view data);
+// The chunk that ends a chunked body.
+void appendLastChunk(std::string& out);
 std::string_view reasonPhrase(int status);
 
 }  // namespace certsteward::adapters::http

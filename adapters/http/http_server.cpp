@@ -46,6 +46,8 @@ constexpr std::size_t kMaxBacklog = 4 * 1024 * 1024;
 constexpr std::size_t kMaxLinger = 8 * 1024 * 1024;
 // Answers are written out once this much has been rendered (pipelined requests).
 constexpr std::size_t kBatchBytes = 256 * 1024;
+// A streamed body is asked for pieces until this much is ready, then written as one chunk.
+constexpr std::size_t kStreamPieceBytes = 64 * 1024;
 
 std::int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
@@ -95,6 +97,10 @@ struct Connection {
   int orphan_fd = -1;
   std::unique_ptr<TlsStream> tls;  // null: plain HTTP
   bool peer_closed = false;        // the client sent TLS close_notify: nothing more will come
+  // A streamed answer between two pieces, waiting for the client to take the last one (the
+  // connection stays `awaiting`), and whether the connection closes after it.
+  BodySource stream;
+  bool stream_close = false;
 };
 
 struct Shared {
@@ -115,6 +121,16 @@ struct Shared {
   std::unordered_map<Connection*, std::shared_ptr<Connection>> connections;
   // Disconnected connections whose pool answer is still to be written to their orphan_fd.
   std::unordered_map<Connection*, std::shared_ptr<Connection>> orphans;
+};
+
+// An answer (or a piece of a streamed one) from the request pool, handed over to the
+// connection's reactor thread.
+struct Finished {
+  std::weak_ptr<Connection> connection;
+  std::string bytes;
+  bool close = false;
+  BodySource stream;  // set: a streamed answer goes on after `bytes`
+  bool cut = false;   // a streamed answer failed: it ends here, and so does the connection
 };
 
 class ConnectionHandler : public Tcp::Handler,
@@ -298,8 +314,9 @@ class ConnectionHandler : public Tcp::Handler,
     }
   }
 
-  // Writes `bytes` to `fd`, waiting for the socket at most `limitMs` in all.
-  static void sendAll(int fd, const std::string& bytes, std::int64_t limitMs) {
+  // Writes `bytes` to `fd`, waiting for the socket at most `limitMs` in all; false when not
+  // all of it was taken.
+  static bool sendAll(int fd, const std::string& bytes, std::int64_t limitMs) {
     const auto deadline = nowMs() + limitMs;
     std::size_t sent = 0;
     while (sent < bytes.size()) {
@@ -309,21 +326,56 @@ class ConnectionHandler : public Tcp::Handler,
         sent += static_cast<std::size_t>(n);
         continue;
       }
-      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return;
+      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return false;
       const auto left = deadline - nowMs();
-      if (left <= 0) return;
+      if (left <= 0) return false;
       pollfd p{fd, POLLOUT, 0};
       ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 100)));
     }
+    return true;
+  }
+
+  // Asks a streamed body for its next piece (until about kStreamPieceBytes are ready, or it
+  // ends) and appends it to `out` as one chunk, with the last chunk when the body is complete.
+  // A source that throws has failed: the answer is cut short.
+  static BodyStep nextPiece(BodySource& source, std::string& out) {
+    std::string piece;
+    BodyStep step = BodyStep::more;
+    for (int calls = 0; step == BodyStep::more && piece.size() < kStreamPieceBytes && calls < 64;
+         ++calls) {
+      try {
+        step = source(piece);
+      } catch (const std::exception& e) {
+        spdlog::error("a streamed answer failed: {}", e.what());
+        step = BodyStep::failed;
+      }
+    }
+    appendChunk(out, piece);
+    if (step == BodyStep::done) appendLastChunk(out);
+    return step;
   }
 
   // On the pool thread, for a connection that half-closed while its request was on the pool
-  // (the reactor is done with it): writes the answer, runs and answers the complete requests
-  // that followed it (at most 8), and closes the duplicate socket.
-  void finishOrphan(const std::shared_ptr<Connection>& conn, const std::string& answer) {
+  // (the reactor is done with it): writes the answer (a streamed one to its end, each piece
+  // given at most 1 s to be taken), runs and answers the complete requests that followed it (at
+  // most 8), and closes the duplicate socket. A cut-short answer ends the connection.
+  void finishOrphan(const std::shared_ptr<Connection>& conn, std::string answer,
+                    BodySource stream, bool cut) {
     Connection& c = *conn;
-    std::string out = answer;
-    serveLeftovers(c, out);
+    std::string out = std::move(answer);
+    while (stream && !cut) {
+      std::string wire = out;
+      if (c.tls && !c.tls->seal(out, wire, false)) wire.clear();
+      out.clear();
+      if (wire.empty() || !sendAll(c.orphan_fd, wire, 1000)) {
+        cut = true;
+        break;
+      }
+      const BodyStep step = nextPiece(stream, out);
+      if (step != BodyStep::more) stream = nullptr;
+      if (step == BodyStep::failed) cut = true;
+    }
+    if (!cut) serveLeftovers(c, out);
     sendAll(c.orphan_fd, sealed(c, out), 1000);
     ::close(c.orphan_fd);
     std::lock_guard lock(shared_->mutex);
@@ -421,41 +473,70 @@ class ConnectionHandler : public Tcp::Handler,
     shared_->inflight.fetch_add(1);  // until the answer is written (collectFinished)
     shared_->pool->submit(
         [self, weak, weakPeer, request = std::move(request), meta, close, host = c.host]() mutable {
-          Finished done{weak, {}, close};
-          self->serve(request, meta, host, close, done.bytes);
-          const auto owner = weak.lock();
-          if (!owner) {  // the client has gone: nobody to answer, nothing to wake
-            self->shared_->inflight.fetch_sub(1);
-            return;
-          }
-          std::unique_lock orphanLock(owner->orphan_mutex);
-          if (owner->orphan_fd >= 0) {  // half-closed meanwhile: answer on the duplicate
-            orphanLock.unlock();
-            self->finishOrphan(owner, done.bytes);
-            self->shared_->inflight.fetch_sub(1);
-            return;
-          }
-          const auto peer = weakPeer.lock();
-          if (!peer) {
-            self->shared_->inflight.fetch_sub(1);
-            return;
-          }
-          {
-            std::lock_guard lock(self->finishedMutex_);
-            self->finished_.push_back(std::move(done));
-          }
-          orphanLock.unlock();
-          // Wakes the connection's reactor thread (an empty write through Pistache's queue);
-          // that round collects the answer.
-          peer->send(RawBuffer(std::string(), 0), MSG_NOSIGNAL);
+          Finished done{weak, {}, close, {}, false};
+          done.stream = self->serve(request, meta, host, close, done.bytes, true);
+          self->deliver(std::move(done), weakPeer);
         });
     c.awaiting = true;
     c.busy.store(true);
     return true;
   }
 
-  void serve(HttpRequest& request, const RequestMeta& meta, const std::string& host, bool close,
-             std::string& out) {
+  // On the pool thread: hands a finished answer (or piece of one) to the connection's reactor
+  // thread, or writes it on the duplicate socket of a client that half-closed meanwhile.
+  void deliver(Finished done, const std::weak_ptr<Tcp::Peer>& weakPeer) {
+    const auto owner = done.connection.lock();
+    if (!owner) {  // the client has gone: nobody to answer, nothing to wake
+      shared_->inflight.fetch_sub(1);
+      return;
+    }
+    std::unique_lock orphanLock(owner->orphan_mutex);
+    if (owner->orphan_fd >= 0) {  // half-closed meanwhile: answer on the duplicate
+      orphanLock.unlock();
+      finishOrphan(owner, std::move(done.bytes), std::move(done.stream), done.cut);
+      shared_->inflight.fetch_sub(1);
+      return;
+    }
+    const auto peer = weakPeer.lock();
+    if (!peer) {
+      shared_->inflight.fetch_sub(1);
+      return;
+    }
+    {
+      std::lock_guard lock(finishedMutex_);
+      finished_.push_back(std::move(done));
+    }
+    orphanLock.unlock();
+    // Wakes the connection's reactor thread (an empty write through Pistache's queue); that
+    // round collects the answer.
+    peer->send(RawBuffer(std::string(), 0), MSG_NOSIGNAL);
+  }
+
+  // On the reactor thread, once the client has taken a streamed answer's last piece: the next
+  // piece is made on the request pool and comes back like an answer (collectFinished).
+  void pumpStream(const std::shared_ptr<Connection>& conn) {
+    Connection& c = *conn;
+    c.busy.store(true);
+    shared_->inflight.fetch_add(1);  // until the piece is written (collectFinished)
+    auto self = shared_from_this();
+    std::weak_ptr<Connection> weak = conn;
+    std::weak_ptr<Tcp::Peer> weakPeer = c.peer;
+    shared_->pool->submit(
+        [self, weak, weakPeer, source = std::move(c.stream), close = c.stream_close]() mutable {
+          Finished done{weak, {}, close, {}, false};
+          const BodyStep step = nextPiece(source, done.bytes);
+          if (step == BodyStep::more) done.stream = std::move(source);
+          done.cut = step == BodyStep::failed;
+          self->deliver(std::move(done), weakPeer);
+        });
+    c.stream = nullptr;
+  }
+
+  // Answers `request` into `out`. A streamed answer (HttpResponse::stream) is returned, its
+  // headers and first chunk in `out`, when `streaming` (on the request pool) and the client
+  // speaks HTTP/1.1; otherwise it is read to its end here.
+  BodySource serve(HttpRequest& request, const RequestMeta& meta, const std::string& host,
+                   bool close, std::string& out, bool streaming = false) {
     // Counted while it runs, so a graceful stop can wait for it.
     shared_->inflight.fetch_add(1);
     struct Done {
@@ -474,24 +555,45 @@ class ConnectionHandler : public Tcp::Handler,
     if (shared_->draining.load()) {
       respond(out, jsonError(503, "the server is shutting down"),
               {request.request_id, false, true, false});
-      return;
+      return {};
     }
     try {
       if (request.path == "/healthz" || request.path == "/readyz" || !shared_->app.handle) {
         respond(out, route(request), framing);
-        return;
+        return {};
       }
       const auto forwarded = request.headers.find("x-forwarded-for");
       request.client_ip =
           clientIp(host, forwarded == request.headers.end() ? std::string() : forwarded->second,
                    shared_->trusted);
-      respond(out, shared_->app.handle(request), framing);
+      HttpResponse response = shared_->app.handle(request);
+      if (response.stream && !framing.head_only && (!streaming || meta.minor_version == 0)) {
+        readToEnd(response);
+      }
+      BodySource stream = framing.head_only ? nullptr : response.stream;
+      respond(out, std::move(response), framing);
+      return stream;
     } catch (const std::exception& e) {
       spdlog::error("request {} failed: {}", request.request_id, e.what());
       respond(out, jsonError(500, "internal error"), framing);
     } catch (...) {
       spdlog::error("request {} failed with an unknown exception", request.request_id);
       respond(out, jsonError(500, "internal error"), framing);
+    }
+    return {};
+  }
+
+  // A streamed answer as one body, for where it cannot be streamed; a source that fails turns
+  // the answer into a 503 (nothing of it was sent yet).
+  static void readToEnd(HttpResponse& response) {
+    BodySource source = std::move(response.stream);
+    response.stream = nullptr;
+    for (BodyStep step = BodyStep::more; step != BodyStep::done;) {
+      step = source(response.body);
+      if (step == BodyStep::failed) {
+        response = jsonError(503, "the answer could not be completed; try again");
+        return;
+      }
     }
   }
 
@@ -547,14 +649,28 @@ class ConnectionHandler : public Tcp::Handler,
     }
     for (auto& done : collecting_) {
       if (const auto conn = done.connection.lock(); conn && !conn->gone) {
-        conn->awaiting = false;
         conn->busy.store(false);
         conn->last_activity_ms.store(nowMs(), std::memory_order_relaxed);
         conn->out = std::move(done.bytes);
-        if (done.close) conn->closing = true;
-        conn->closing_flag.store(conn->closing);
-        if (const auto peer = conn->peer.lock()) writeOut(conn, peer);
-        markReady(conn);
+        if (done.stream) {
+          // A piece of a streamed answer: the next is asked for once the client has taken
+          // this one (here, or when the write queue drains: writeOut). Meanwhile the connection
+          // is idle as far as the sweeper is concerned: a client that stops reading is cut.
+          conn->stream = std::move(done.stream);
+          conn->stream_close = done.close;
+          if (const auto peer = conn->peer.lock()) writeOut(conn, peer);
+          if (conn->closing) {
+            conn->stream = nullptr;  // the peer has gone
+          } else if (conn->queued_writes == 0) {
+            pumpStream(conn);
+          }
+        } else {
+          conn->awaiting = false;
+          if (done.close || done.cut) conn->closing = true;
+          conn->closing_flag.store(conn->closing);
+          if (const auto peer = conn->peer.lock()) writeOut(conn, peer);
+          markReady(conn);
+        }
       }
       shared_->inflight.fetch_sub(1);
     }
@@ -610,7 +726,9 @@ class ConnectionHandler : public Tcp::Handler,
                   // The client is reading: a long answer does not count as idle time.
                   k->last_activity_ms.store(nowMs(), std::memory_order_relaxed);
                   if (--k->queued_writes > 0) return;
-                  if (k->closing) {
+                  if (k->stream && !k->closing && !k->gone) {
+                    pumpStream(k);
+                  } else if (k->closing) {
                     ::shutdown(k->fd, SHUT_WR);
                   } else if (k->parser.buffered() > 0 || k->peer_closed) {
                     markReady(k);
@@ -636,12 +754,6 @@ class ConnectionHandler : public Tcp::Handler,
   std::unordered_map<int, std::shared_ptr<Connection>> connections_;
   std::vector<std::shared_ptr<Connection>> ready_;
   std::vector<std::shared_ptr<Connection>> serving_;
-  // Answers from the request pool, handed over to this reactor thread.
-  struct Finished {
-    std::weak_ptr<Connection> connection;
-    std::string bytes;
-    bool close = false;
-  };
   std::mutex finishedMutex_;
   std::vector<Finished> finished_;
   std::vector<Finished> collecting_;

@@ -2,6 +2,7 @@
 // handlers are testable and Pistache stays in http_server.cpp.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,10 +37,21 @@ struct SetCookie {
   bool secure = false;
 };
 
+// One step of a body written as it is made: more to come, the end, or a failure that leaves the
+// answer cut short (the connection closes without the last chunk, so the client knows).
+enum class BodyStep { more, done, failed };
+// Appends the next piece of a streamed body to `out` (it may append nothing).
+using BodySource = std::function<BodyStep(std::string& out)>;
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  // Set: the answer goes out with chunked transfer coding, `body` first and then the source's
+  // pieces, asked for on the request pool one at a time as the client takes them, so a large
+  // answer is never held whole. Only for requests the application marks blocking (served on
+  // the pool); elsewhere, and to HTTP/1.0 clients, the source is read to its end into `body`.
+  BodySource stream;
   std::vector<std::pair<std::string, std::string>> headers;
   std::vector<SetCookie> cookies;
 };

@@ -126,33 +126,44 @@ void csvRow(std::string& out, const domain::Certificate& c, domain::Timestamp no
 }
 
 // Every certificate the filter matches (page and page_size are ignored), in the filter's order,
-// as CSV: read from the store a thousand at a time and written as read, at most kCsvMaxRows.
+// as CSV, at most kCsvMaxRows: read from the store a thousand at a time. The first batch is read
+// here (an error is still a status); the rest are streamed, each batch read when the client has
+// taken the one before, so an export of any size holds one batch in memory.
 HttpResponse certificateCsv(services::CertificateService& certificates, const Call& c,
                             const domain::Id& project, const ports::CertificateFilter& filter,
                             domain::Timestamp now) {
   constexpr std::int64_t kBatch = 1000;
   constexpr std::int64_t kCsvMaxRows = 100000;
+  auto first =
+      certificates.list(c.who(), project, filter, domain::PageRequest{.page = 1, .page_size = kBatch});
+  if (!first) return errorResponse(first.error());
   HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
   r.body = kCsvHeader;
-  std::int64_t total = 0;
-  std::int64_t written = 0;
-  for (std::int64_t page = 1; written < kCsvMaxRows; ++page) {
-    auto batch = certificates.list(c.who(), project, filter,
-                                   domain::PageRequest{.page = page, .page_size = kBatch});
-    if (!batch) return errorResponse(batch.error());
-    if (page == 1) total = batch->total;  // the count when the export began
-    for (const auto& cert : batch->items) {
-      if (written == kCsvMaxRows) break;
-      csvRow(r.body, cert, now);
-      ++written;
-    }
-    if (static_cast<std::int64_t>(batch->items.size()) < kBatch) break;
-  }
+  for (const auto& cert : first->items)
+    csvRow(r.body, cert, now);
+  const std::int64_t total = first->total;  // the count when the export began
   r.headers.emplace_back("Content-Disposition", "attachment; filename=\"certificates.csv\"");
   r.headers.emplace_back("Vary", "Accept");
   r.headers.emplace_back("X-Total-Count", std::to_string(total));
-  if (written < total) r.headers.emplace_back("X-Truncated", "true");
+  if (total > kCsvMaxRows) r.headers.emplace_back("X-Truncated", "true");
+  if (static_cast<std::int64_t>(first->items.size()) < kBatch) return r;
+  // Each later batch is its own read, checked again against the caller's access: a caller
+  // removed from the project meanwhile gets an answer cut short.
+  r.stream = [&certificates, who = c.who(), project, filter, now, page = std::int64_t{1},
+              written = kBatch](std::string& out) mutable {
+    if (written >= kCsvMaxRows) return http::BodyStep::done;
+    auto batch = certificates.list(who, project, filter,
+                                   domain::PageRequest{.page = ++page, .page_size = kBatch});
+    if (!batch) return http::BodyStep::failed;
+    for (const auto& cert : batch->items) {
+      if (written == kCsvMaxRows) break;
+      csvRow(out, cert, now);
+      ++written;
+    }
+    return static_cast<std::int64_t>(batch->items.size()) < kBatch ? http::BodyStep::done
+                                                                   : http::BodyStep::more;
+  };
   return r;
 }
 

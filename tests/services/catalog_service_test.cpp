@@ -84,7 +84,8 @@ TEST_CASE("catalog: every family of the model, with the server's lists filled in
   SUBCASE("the allowed commands are the values of the fields that name them") {
     CatalogService catalog(fx.access, {{"/usr/local/bin/dns-hook", "/usr/local/bin/other"},
                                        {{"/usr/local/bin/reload-proxy"}, {"/srv/certs"}}});
-    const auto c = catalog.describe(Principal{viewer, "s"});
+    fx.project("p1");
+    const auto c = catalog.describe(fx.member("p1", ProjectRole::admin));
     REQUIRE(c.ok());
     CHECK(availableOf(c->dns_providers, "exec"));
     CHECK(availableOf(c->distribution_modules, "file"));
@@ -126,4 +127,48 @@ TEST_CASE("catalog: the service tests' audit log refuses an action the catalog d
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().message.find("audit_catalog") != std::string::npos);
   CHECK(fx.audit.record(&who, fx.ctx(), "certificate.renew", "certificate", "c").ok());
+}
+
+TEST_CASE("catalog: the server's own paths only for those who can configure a project") {
+  testing::ServiceFixture fx;
+  CatalogService catalog(fx.access, {{"/usr/local/bin/dns-hook"},
+                                     {{"/usr/local/bin/reload-proxy"}, {"/srv/certs"}}});
+  fx.project("p1");
+  fx.project("p2");
+  User orgAdmin;
+  orgAdmin.id = "admin-1";
+  orgAdmin.username = "admin";
+  orgAdmin.org_role = OrgRole::admin;
+  User viewer = orgAdmin;
+  viewer.id = "viewer-1";
+  viewer.org_role = OrgRole::viewer;
+  User orgOperator = orgAdmin;
+  orgOperator.id = "operator-1";
+  orgOperator.org_role = OrgRole::operator_;
+  const struct {
+    const char* who;
+    Principal principal;
+    bool paths;
+  } cases[] = {
+      {"an org viewer in no project", Principal{viewer, "s"}, false},
+      {"an org operator in no project", Principal{orgOperator, "s"}, false},
+      {"a project viewer", fx.member("p1", ProjectRole::viewer), false},
+      {"a project operator", fx.member("p1", ProjectRole::operator_), false},
+      {"a project admin (of another project too)", fx.member("p2", ProjectRole::admin), true},
+      {"an org admin", Principal{orgAdmin, "s"}, true},
+      {"the owner", fx.owner(), true},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.who);
+    const auto described = catalog.describe(c.principal);
+    REQUIRE(described.ok());
+    // Availability is the same for everyone: only the paths are held back.
+    CHECK(availableOf(described->dns_providers, "exec"));
+    const auto* command = fieldOf(described->dns_providers, "exec", "command");
+    const auto* reload = fieldOf(described->distribution_modules, "file", "reload_command");
+    REQUIRE(command != nullptr);
+    REQUIRE(reload != nullptr);
+    CHECK(command->values.empty() == !c.paths);
+    CHECK(reload->values.empty() == !c.paths);
+  }
 }

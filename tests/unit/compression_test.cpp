@@ -90,3 +90,57 @@ TEST_CASE("compression: which answers are compressed, for which clients") {
     }
   }
 }
+
+TEST_CASE("compression: a gzip member written piece by piece reads back whole") {
+  http::GzipWriter writer;
+  std::string packed;
+  std::string plain;
+  for (int i = 0; i < 50; ++i) {
+    const std::string piece = bigJson().substr(0, 100 + 97 * i);
+    plain += piece;
+    writer.write(piece, packed, false);
+  }
+  writer.write("", packed, false);  // an empty piece changes nothing
+  writer.write("the end", packed, true);
+  plain += "the end";
+  CHECK(gunzip(packed) == plain);
+  CHECK(packed.size() < plain.size() / 4);
+  const auto size = packed.size();
+  writer.write("more", packed, true);  // after the end, nothing more is written
+  CHECK(packed.size() == size);
+}
+
+TEST_CASE("compression: a streamed answer is compressed as it is written, whatever its size") {
+  http::HttpRequest request;
+  request.headers["accept-encoding"] = "gzip";
+  http::HttpResponse response;
+  response.content_type = "text/csv; charset=utf-8";
+  response.body = "id,name\r\n";  // under the minimum: a stream is compressed all the same
+  int calls = 0;
+  response.stream = [&calls](std::string& out) {
+    out += "row " + std::to_string(++calls) + "\r\n";
+    return calls == 3 ? http::BodyStep::done : http::BodyStep::more;
+  };
+  http::compressFor(request, response);
+  CHECK(header(response, "Content-Encoding") == "gzip");
+  CHECK(header(response, "Vary") == "Accept-Encoding");
+  std::string packed = response.body;
+  http::BodyStep step = http::BodyStep::more;
+  while (step == http::BodyStep::more)
+    step = response.stream(packed);
+  CHECK(step == http::BodyStep::done);
+  CHECK(gunzip(packed) == "id,name\r\nrow 1\r\nrow 2\r\nrow 3\r\n");
+
+  http::HttpRequest plainClient;  // a client that does not ask: the stream is left as it is
+  http::HttpResponse untouched;
+  untouched.content_type = "text/csv";
+  untouched.stream = [](std::string& out) {
+    out += "x";
+    return http::BodyStep::done;
+  };
+  http::compressFor(plainClient, untouched);
+  CHECK(header(untouched, "Content-Encoding").empty());
+  std::string raw;
+  CHECK(untouched.stream(raw) == http::BodyStep::done);
+  CHECK(raw == "x");
+}

@@ -279,3 +279,33 @@ TEST_CASE("http codec: responses are framed for the method, status and connectio
   CHECK(noContent.find("\r\nConnection: keep-alive\r\n") != std::string::npos);
   CHECK(noContent.ends_with("\r\n\r\n"));
 }
+
+TEST_CASE("http codec: a streamed answer is framed as chunks, its first piece the body") {
+  HttpResponse streamed;
+  streamed.content_type = "text/csv";
+  streamed.body = "id,name\r\n";
+  streamed.stream = [](std::string&) { return BodyStep::done; };
+
+  std::string out;
+  appendResponse(out, streamed, {"req-1", false, false, false});
+  CHECK(out.find("\r\nTransfer-Encoding: chunked\r\n") != std::string::npos);
+  CHECK(out.find("Content-Length") == std::string::npos);
+  CHECK(out.ends_with("\r\n\r\n9\r\nid,name\r\n\r\n"));
+
+  std::string head;  // HEAD: the headers GET would send, no chunk at all
+  appendResponse(head, streamed, {"req-2", true, false, false});
+  CHECK(head.find("\r\nTransfer-Encoding: chunked\r\n") != std::string::npos);
+  CHECK(head.ends_with("\r\n\r\n"));
+
+  // Sizes in hexadecimal; an empty piece writes nothing (an empty chunk would end the body).
+  std::string chunks;
+  appendChunk(chunks, std::string(0x1a2b, 'x'));
+  CHECK(chunks.starts_with("1a2b\r\nxxx"));
+  CHECK(chunks.ends_with("xxx\r\n"));
+  CHECK(chunks.size() == 6 + 0x1a2b + 2);
+  std::string none;
+  appendChunk(none, "");
+  CHECK(none.empty());
+  appendLastChunk(none);
+  CHECK(none == "0\r\n\r\n");
+}

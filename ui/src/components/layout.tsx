@@ -9,9 +9,10 @@ import { lastProject, onProjectsChanged, rememberProject } from "../lib/project"
 import { navigate, useLocation } from "../lib/router";
 import { useCan, useSession } from "../session";
 import { ActionButton, ErrorBanner, Link } from "./ui";
+import { allPages, type PageQuery } from "../api/all-pages";
 
 export function useProjects() {
-  return useLoad(() => listProjects({ page_size: 100, page: 1 }), []);
+  return useLoad(() => allPages((q: PageQuery) => listProjects(q), "projects"), []);
 }
 
 export function currentProjectId(path: string, projects: Project[] | undefined): string | null {

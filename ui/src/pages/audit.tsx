@@ -12,6 +12,7 @@ import { formatTime } from "../lib/format";
 import { useLoad } from "../lib/load";
 import { setQuery } from "../lib/router";
 import { useCan } from "../session";
+import { allPages, type PageQuery } from "../api/all-pages";
 
 // Where the UI shows a resource of this type, for a link; null where it has no page.
 function resourcePath(e: AuditEntry): string | null {
@@ -63,7 +64,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
     () => listAuditLogs({ action, resource_type: resourceType, actor_user_id: actor, since: dayStart(from), until: dayStart(to, 1), page, page_size: 50 }),
     [action, resourceType, actor, from, to, page],
   );
-  const users = useLoad(() => listUsers({ page_size: 100 }), []);
+  const users = useLoad(() => allPages((q: PageQuery) => listUsers(q), "users"), []);
   const [verification, setVerification] = useState<AuditVerification | null>(null);
   const catalog = useLoad(() => getCatalog() as Promise<Catalog>, []);
   const actions = catalog.data?.audit_actions ?? [];

@@ -13,6 +13,7 @@ import { download } from "../lib/download";
 import { useLoad, usePoll, useSubmit } from "../lib/load";
 import { navigate } from "../lib/router";
 import { useCan } from "../session";
+import { allPages, type PageQuery } from "../api/all-pages";
 
 const busyStatuses = ["issuing", "renewal_pending", "renewal_in_progress"];
 
@@ -48,7 +49,7 @@ function KeyDownload({ project, id }: { project: string; id: string }) {
 }
 
 function AddDistribution({ project, certificate, onAdded }: { project: string; certificate: string; onAdded: () => void }) {
-  const modules = useLoad(() => listModuleConfigs(project, { page_size: 100 }), [project]);
+  const modules = useLoad(() => allPages((q: PageQuery) => listModuleConfigs(project, q), "modules"), [project]);
   const [module, setModule] = useState("");
   if (modules.error) return <ErrorBanner error={modules.error} />;
   if (!modules.data) return null;

@@ -16,11 +16,12 @@ import { daysLeft, formatDate, humanize } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
 import { navigate, setQuery } from "../lib/router";
 import { useCan } from "../session";
+import { allPages, type PageQuery } from "../api/all-pages";
 
 const pageSize = 25;
 
 function CreateCertificate({ project, onCancel }: { project: string; onCancel: () => void }) {
-  const accounts = useLoad(() => listAcmeAccounts(project, { page_size: 100 }), [project]);
+  const accounts = useLoad(() => allPages((q: PageQuery) => listAcmeAccounts(project, q), "acme_accounts"), [project]);
   const [commonName, setCommonName] = useState("");
   const [sans, setSans] = useState("");
   const [keyType, setKeyType] = useState<KeyType>("ecdsa_p256");
@@ -98,7 +99,7 @@ interface BulkResult {
 // (the report is the page's: it stays when the selection empties).
 function BulkActions({ project, selected, onClear, onStart, onDone }: { project: string; selected: Selected[]; onClear: () => void; onStart: () => void; onDone: (result: BulkResult, deleted: string[]) => void }) {
   const can = useCan();
-  const modules = useLoad(() => listModuleConfigs(project, { page_size: 100 }), [project]);
+  const modules = useLoad(() => allPages((q: PageQuery) => listModuleConfigs(project, q), "modules"), [project]);
   const [module, setModule] = useState("");
   const [busy, setBusy] = useState(false);
   const run = async (action: string, work: (s: Selected) => Promise<unknown>, done: string) => {

@@ -20,6 +20,7 @@ import { ActionButton, Badge, ErrorBanner, Field, Link, Loading, Pager } from ".
 import { formatTime } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
 import { useCan } from "../session";
+import { allPages, type PageQuery } from "../api/all-pages";
 
 type FieldKind = "text" | "secret" | "select" | "checkbox" | "list" | "numbers" | "reference" | "checklist";
 
@@ -235,7 +236,7 @@ function hiddenSettings(fields: CatalogField[], stored: Values): Values {
 }
 
 function Reference({ project, kind, id, value, onChange }: { project: string; kind: ConfigKind; id: string; value: string; onChange: (v: string) => void }) {
-  const list = useLoad(() => listConfig(project, kind, { page_size: 100 }), [project, kind]);
+  const list = useLoad(() => allPages((q: PageQuery) => listConfig(project, kind, q), "items"), [project, kind]);
   const items = list.data?.items ?? [];
   if (list.error) return <ErrorBanner error={list.error} />;
   return (
@@ -252,7 +253,7 @@ function Reference({ project, kind, id, value, onChange }: { project: string; ki
 
 // Checkboxes of the catalog's event kinds or of the project's channels (by name).
 function Checklist({ project, label, choices, catalog, value, onChange }: { project: string; label: string; choices: "event_kinds" | "channels"; catalog: Catalog | undefined; value: string; onChange: (v: string) => void }) {
-  const channels = useLoad(() => (choices === "channels" ? listConfig(project, "notification-channels", { page_size: 100 }) : Promise.resolve(undefined)), [project, choices]);
+  const channels = useLoad(() => (choices === "channels" ? allPages((q: PageQuery) => listConfig(project, "notification-channels", q), "items") : Promise.resolve(undefined)), [project, choices]);
   const options =
     choices === "event_kinds"
       ? (catalog?.event_kinds ?? []).map((k) => ({ value: k.name as string, text: k.name as string, title: k.summary }))
@@ -435,7 +436,7 @@ function ResourceForm({ project, spec, item, catalog, onSaved, onCancel }: { pro
   const isModule = spec.catalog?.family === "distribution_modules";
   const moduleFields = kind ? kind.fields.filter((f) => !isModule || f.scope === "shared") : [];
   const needsCredentials = kind?.fields.some((f) => f.type === "credential") ?? false;
-  const credentials = useLoad(() => (needsCredentials ? listConfig(project, "credentials", { page_size: 100 }) : Promise.resolve(undefined)), [project, needsCredentials]);
+  const credentials = useLoad(() => (needsCredentials ? allPages((q: PageQuery) => listConfig(project, "credentials", q), "items") : Promise.resolve(undefined)), [project, needsCredentials]);
   const credentialList = useMemo(() => (credentials.data?.items ?? []).map((c) => ({ id: c.id, name: String(c.name), kind: String(c.kind) })), [credentials.data]);
 
   const { busy, error, submit } = useSubmit(async () => {
@@ -723,7 +724,7 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
   const [editing, setEditing] = useState<string | null>(null);
   const catalog = useLoad(() => (spec && (spec.catalog || spec.fields.some((f) => f.choices === "event_kinds")) ? getCatalog() : Promise.resolve(undefined)), [kind]);
   // Rules name their channels: one read of the project's channels, not one per row.
-  const channels = useLoad(() => (kind === "notification-rules" ? listConfig(project, "notification-channels", { page_size: 100 }) : Promise.resolve(undefined)), [project, kind]);
+  const channels = useLoad(() => (kind === "notification-rules" ? allPages((q: PageQuery) => listConfig(project, "notification-channels", q), "items") : Promise.resolve(undefined)), [project, kind]);
   const names: Names = {
     channel: (id) => String(channels.data?.items.find((c) => c.id === id)?.name ?? (channels.data ? "(deleted channel)" : id)),
   };

@@ -10,6 +10,7 @@ import { useLoad, useSubmit } from "../lib/load";
 import { projectsChanged } from "../lib/project";
 import { navigate, setQuery } from "../lib/router";
 import { useCan, useSession } from "../session";
+import { allPages, type PageQuery } from "../api/all-pages";
 
 export function Projects({ query }: { query: URLSearchParams }) {
   const can = useCan();
@@ -60,7 +61,7 @@ export function Projects({ query }: { query: URLSearchParams }) {
 }
 
 function AddMember({ project, onAdded }: { project: string; onAdded: () => void }) {
-  const users = useLoad(() => listUsers({ page_size: 100 }), []);
+  const users = useLoad(() => allPages((q: PageQuery) => listUsers(q), "users"), []);
   const [user, setUser] = useState("");
   const [role, setRole] = useState<ProjectRole>("viewer");
   return (
@@ -99,7 +100,7 @@ export function ProjectDetail({ id }: { id: string }) {
   const can = useCan();
   const { reload } = useSession();
   const project = useLoad(() => getProject(id), [id]);
-  const members = useLoad(() => listMembers(id, { page_size: 100 }), [id]);
+  const members = useLoad(() => allPages((q: PageQuery) => listMembers(id, q), "members"), [id]);
   const manage = can("manage_members", id);
   if (project.error) return <ErrorBanner error={project.error} />;
   const p = project.data?.project;
