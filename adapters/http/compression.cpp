@@ -78,7 +78,9 @@ GzipWriter::GzipWriter(int level) : state_(std::make_unique<State>()) {
   }
 }
 
-GzipWriter::~GzipWriter() { deflateEnd(&state_->z); }
+GzipWriter::~GzipWriter() {
+  deflateEnd(&state_->z);
+}
 
 void GzipWriter::write(std::string_view data, std::string& out, bool finish) {
   if (state_->ended) return;
@@ -101,7 +103,8 @@ void GzipWriter::write(std::string_view data, std::string& out, bool finish) {
 }
 
 bool compressible(const HttpResponse& r) {
-  if ((r.body.size() < kCompressMinBytes && !r.stream) || r.status == 204 || r.status == 304) return false;
+  if ((r.body.size() < kCompressMinBytes && !r.stream) || r.status == 204 || r.status == 304)
+    return false;
   const std::string_view type = r.content_type;
   const bool text = type.starts_with("application/json") || type.starts_with("text/csv") ||
                     type.starts_with("text/plain");

@@ -44,9 +44,9 @@ class GzipWriter {
 // exposition), not already encoded.
 bool compressible(const HttpResponse& response);
 
-// Compresses `response` in place (a streamed one as it is written, through a GzipWriter) when it is compressible and `request` accepts gzip, setting
-// Content-Encoding; a compressible answer gets Vary: Accept-Encoding either way, so a cache
-// between keeps the two apart.
+// Compresses `response` in place (a streamed one as it is written, through a GzipWriter) when
+// it is compressible and `request` accepts gzip, setting Content-Encoding; a compressible answer
+// gets Vary: Accept-Encoding either way, so a cache between keeps the two apart.
 void compressFor(const HttpRequest& request, HttpResponse& response);
 
 }  // namespace certsteward::adapters::http

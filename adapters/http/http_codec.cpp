@@ -611,6 +611,8 @@ void appendChunk(std::string& out, std::string_view data) {
   out += "\r\n";
 }
 
-void appendLastChunk(std::string& out) { out += "0\r\n\r\n"; }
+void appendLastChunk(std::string& out) {
+  out += "0\r\n\r\n";
+}
 
 }  // namespace certsteward::adapters::http

@@ -359,8 +359,8 @@ class ConnectionHandler : public Tcp::Handler,
   // (the reactor is done with it): writes the answer (a streamed one to its end, each piece
   // given at most 1 s to be taken), runs and answers the complete requests that followed it (at
   // most 8), and closes the duplicate socket. A cut-short answer ends the connection.
-  void finishOrphan(const std::shared_ptr<Connection>& conn, std::string answer,
-                    BodySource stream, bool cut) {
+  void finishOrphan(const std::shared_ptr<Connection>& conn, std::string answer, BodySource stream,
+                    bool cut) {
     Connection& c = *conn;
     std::string out = std::move(answer);
     while (stream && !cut) {

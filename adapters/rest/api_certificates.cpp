@@ -134,8 +134,8 @@ HttpResponse certificateCsv(services::CertificateService& certificates, const Ca
                             domain::Timestamp now) {
   constexpr std::int64_t kBatch = 1000;
   constexpr std::int64_t kCsvMaxRows = 100000;
-  auto first =
-      certificates.list(c.who(), project, filter, domain::PageRequest{.page = 1, .page_size = kBatch});
+  auto first = certificates.list(c.who(), project, filter,
+                                 domain::PageRequest{.page = 1, .page_size = kBatch});
   if (!first) return errorResponse(first.error());
   HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";

@@ -131,8 +131,8 @@ TEST_CASE("catalog: the service tests' audit log refuses an action the catalog d
 
 TEST_CASE("catalog: the server's own paths only for those who can configure a project") {
   testing::ServiceFixture fx;
-  CatalogService catalog(fx.access, {{"/usr/local/bin/dns-hook"},
-                                     {{"/usr/local/bin/reload-proxy"}, {"/srv/certs"}}});
+  CatalogService catalog(
+      fx.access, {{"/usr/local/bin/dns-hook"}, {{"/usr/local/bin/reload-proxy"}, {"/srv/certs"}}});
   fx.project("p1");
   fx.project("p2");
   User orgAdmin;

@@ -117,8 +117,8 @@ class Wire {
 struct Chunked {
   std::string head;
   std::string body;
-  bool complete = false;      // the last chunk was read
-  std::size_t consumed = 0;   // bytes of the stream this answer took
+  bool complete = false;     // the last chunk was read
+  std::size_t consumed = 0;  // bytes of the stream this answer took
   std::size_t chunks = 0;
 };
 
@@ -158,8 +158,7 @@ struct Served {
               o.idle_timeout = std::chrono::seconds(10);
               return o;
             }(),
-            http::HttpApplication{answer, [](const http::HttpRequest&) { return true; }, {}},
-            ids) {
+            http::HttpApplication{answer, [](const http::HttpRequest&) { return true; }, {}}, ids) {
     REQUIRE(server.start().ok());
   }
   ~Served() { server.stop(); }
