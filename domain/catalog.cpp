@@ -173,6 +173,36 @@ std::vector<KindSpec> makeDnsProviders() {
            secretField("API key", true, "The server's api-key, sent as X-API-Key."),
        }});
   kinds.push_back(
+      {"cloudflare",
+       "Cloudflare",
+       "Cloudflare's DNS API, with an API token scoped to the zones (Zone: Read, DNS: Edit).",
+       {
+           {.name = "zone_id",
+            .label = "Zone id",
+            .type = T::string,
+            .help = "The zone's id from its Cloudflare overview page (32 hex digits); empty: the "
+                    "zone is found by name, which needs Zone: Read.",
+            .example = "023e105f4ecef8ad9ca31a8372d0c353",
+            .max_length = 32},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
+                    "zone's Cloudflare name servers.",
+            .example = "ada.ns.cloudflare.com, bob.ns.cloudflare.com",
+            .port_optional = true},
+           {.name = "api_url",
+            .label = "API address",
+            .type = T::url,
+            .default_value = "https://api.cloudflare.com/client/v4",
+            .help = "Cloudflare's API; change it only to go through a gateway of your own.",
+            .example = "https://api.cloudflare.com/client/v4",
+            .loopback_http = true},
+           secretField("API token", true,
+                       "A token from My Profile, API Tokens, with Zone: Read and DNS: Edit on the "
+                       "zone; sent as a bearer token."),
+       }});
+  kinds.push_back(
       {"exec",
        "Exec hook",
        "A command the server's operator allowed (dns.exec_commands) adds and removes the record.",

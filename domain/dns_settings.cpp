@@ -56,6 +56,21 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
       return bad("server_id", "must be letters, digits, '.', '-' or '_' (usually localhost)");
     }
   }
+  if (credential.provider == "cloudflare") {
+    const auto id = s.count("zone_id") != 0U ? s.at("zone_id") : std::string();
+    const bool hex = id.size() == 32 && std::all_of(id.begin(), id.end(), [](char c) {
+                       return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                     });
+    if (!id.empty() && !hex) {
+      return bad("zone_id",
+                 "must be the zone's id as Cloudflare shows it (32 hex digits), or "
+                 "empty to find the zone by name");
+    }
+    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
+    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
+      return bad("api_url", "must be the API's base address (no query or user)");
+    }
+  }
   // An inactive credential is used by nothing: one whose command the operator has since removed
   // can still be switched off (or renamed) while its owner decides.
   if (credential.provider == "exec" && credential.active &&
@@ -73,6 +88,10 @@ Status checkDnsSecret(const DnsCredential& credential, std::string_view secret) 
              c == '+' || c == '/' || c == '=';
     });
     if (!base64) return fieldError("secret must be the TSIG secret in base64");
+  }
+  if (credential.provider == "cloudflare" &&
+      (secret.find_first_of(" \t\r\n") != std::string_view::npos || secret.starts_with("Bearer"))) {
+    return fieldError("secret must be the API token alone, without spaces or 'Bearer'");
   }
   return {};
 }

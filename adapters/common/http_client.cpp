@@ -246,6 +246,10 @@ domain::Result<HttpResponse> perform(const HttpRequest& request, std::string_vie
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
   const CURLcode rc = curl_easy_perform(h);
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
+  curl_off_t retryAfter = 0;
+  if (curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &retryAfter) == CURLE_OK && retryAfter > 0) {
+    response.retry_after_seconds = static_cast<long long>(retryAfter);
+  }
   if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && sink.full && response.status != 0)) {
     std::vector<std::string> secrets = request.secrets;
     secrets.push_back(request.url);

@@ -36,6 +36,8 @@ struct HttpRequest {
 struct HttpResponse {
   long status = 0;
   std::string body;  // at most response_limit bytes
+  long long retry_after_seconds =
+      0;  // the answer's Retry-After (seconds, or until its date); 0: none
 };
 
 // The reason of the error postHttp gives when the time ran out.

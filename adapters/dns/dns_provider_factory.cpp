@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include <certsteward/adapters/dns/cloudflare_dns_provider.hpp>
 #include <certsteward/adapters/dns/exec_dns_provider.hpp>
 #include <certsteward/adapters/dns/powerdns_dns_provider.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
@@ -66,6 +67,23 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     }
     return ports::DnsProviderPtr(std::make_unique<PowerDnsProvider>(std::move(s)));
   }
+  if (credential.provider == "cloudflare") {
+    CloudflareSettings s;
+    s.api_url = setting(credential, "api_url", CloudflareSettings::kApiUrl);
+    while (!s.api_url.empty() && s.api_url.back() == '/')
+      s.api_url.pop_back();
+    s.api_token = secret;
+    s.zone_id = setting(credential, "zone_id");
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    s.timeout = timeouts_.request;
+    s.poll_interval = timeouts_.poll_interval;
+    s.outbound = outbound_;
+    if (auto ok = CloudflareDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<CloudflareDnsProvider>(std::move(s)));
+  }
   if (credential.provider == "exec") {
     const auto bad = [&](const std::string& why) {
       return domain::makeError(domain::ErrorCode::failed_precondition,
@@ -98,13 +116,15 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
   }
   return domain::makeError(
       domain::ErrorCode::failed_precondition,
-      "DNS provider '" + credential.provider + "' is not known to this build (rfc2136, exec)");
+      "DNS provider '" + credential.provider +
+          "' is not known to this build (rfc2136, powerdns, cloudflare, exec)");
 }
 
 std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
   return {
       {"rfc2136", true, ""},
       {"powerdns", true, ""},
+      {"cloudflare", true, ""},
       {"exec", !execCommands_.empty(),
        execCommands_.empty() ? "no command is allowed: set dns.exec_commands" : ""},
   };

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/dns/dns_names.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
@@ -23,34 +24,6 @@ namespace {
 std::mutex& changes() {
   static std::mutex m;
   return m;
-}
-
-std::string lowered(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return name;
-}
-
-std::string withDot(std::string name) {
-  if (name.empty() || name.back() != '.') name += '.';
-  return name;
-}
-
-bool plainName(const std::string& name) {
-  return !name.empty() && name.size() <= 255 &&
-         name.find_first_not_of(
-             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
-             std::string::npos;
-}
-
-// A TXT value as PowerDNS stores it: one quoted character string.
-std::string quoted(const std::string& value) {
-  std::string out = "\"";
-  for (const char c : value) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // The API's own words from an error body ({"error": "..."}), bounded; empty when none.
@@ -177,13 +150,13 @@ domain::Status PowerDnsProvider::replace(const ports::TxtRecord& record,
   json::array records;
   for (const auto& v : values)
     records.push_back(json::object{{"content", v}, {"disabled", false}});
-  json::object set{{"name", withDot(record.name)},
+  json::object set{{"name", absolute(record.name)},
                    {"type", "TXT"},
                    {"ttl", record.ttl_seconds},
                    {"changetype", values.empty() ? "DELETE" : "REPLACE"}};
   if (!values.empty()) set["records"] = std::move(records);
   common::HttpRequest request;
-  request.url = zoneUrl(withDot(record.zone));
+  request.url = zoneUrl(absolute(record.zone));
   request.headers = {"X-API-Key: " + settings_.api_key, "Content-Type: application/json"};
   request.body = json::serialize(json::object{{"rrsets", json::array{std::move(set)}}});
   request.ca_pem = settings_.ca_pem;
@@ -193,34 +166,15 @@ domain::Status PowerDnsProvider::replace(const ports::TxtRecord& record,
   auto answer = common::sendHttp("PATCH", request);
   if (!answer) return answer.error();
   if (answer->status != 204 && answer->status != 200) {
-    return refusal(answer->status, answer->body, withDot(record.zone), settings_.server_id);
+    return refusal(answer->status, answer->body, absolute(record.zone), settings_.server_id);
   }
   return {};
 }
-
-namespace {
-
-domain::Status checkNames(const ports::TxtRecord& record) {
-  const std::string zone = withDot(record.zone);
-  const std::string name = withDot(record.name);
-  if (!plainName(zone) || !plainName(name)) {
-    return makeError(ErrorCode::invalid_argument, "the name " + name + " or zone " + zone +
-                                                      " has characters a DNS name does not");
-  }
-  if (name != zone &&
-      (name.size() <= zone.size() ||
-       name.compare(name.size() - zone.size() - 1, zone.size() + 1, "." + zone) != 0)) {
-    return makeError(ErrorCode::invalid_argument, "the name " + name + " is not in zone " + zone);
-  }
-  return {};
-}
-
-}  // namespace
 
 domain::Status PowerDnsProvider::present(const ports::TxtRecord& record) {
-  if (auto ok = checkNames(record); !ok) return ok;
+  if (auto ok = checkRecord(record); !ok) return ok;
   const std::lock_guard lock(changes());
-  auto now = values(withDot(record.zone), lowered(withDot(record.name)));
+  auto now = values(absolute(record.zone), lowered(absolute(record.name)));
   if (!now) return now.error();
   const std::string value = quoted(record.value);
   if (std::find(now->begin(), now->end(), value) != now->end()) return {};
@@ -229,9 +183,9 @@ domain::Status PowerDnsProvider::present(const ports::TxtRecord& record) {
 }
 
 domain::Status PowerDnsProvider::cleanup(const ports::TxtRecord& record) {
-  if (auto ok = checkNames(record); !ok) return ok;
+  if (auto ok = checkRecord(record); !ok) return ok;
   const std::lock_guard lock(changes());
-  auto now = values(withDot(record.zone), lowered(withDot(record.name)));
+  auto now = values(absolute(record.zone), lowered(absolute(record.name)));
   if (!now) return now.error();
   const std::string value = quoted(record.value);
   const auto at = std::find(now->begin(), now->end(), value);

@@ -2,6 +2,8 @@
 // errors here, and no secret ever reaches a message.
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 
+#include <certsteward/adapters/dns/dns_names.hpp>
+
 #include <ldns/ldns.h>
 
 #include <netdb.h>
@@ -125,34 +127,6 @@ domain::Result<Resolver> resolverFor(const std::string& server, std::chrono::mil
   ldns_resolver_set_fallback(r.get(), true);  // TCP when truncated
   ldns_resolver_set_random(r.get(), false);
   return r;
-}
-
-std::string absolute(std::string name) {
-  if (!name.empty() && name.back() != '.') name.push_back('.');
-  return name;
-}
-
-// TXT character-strings are at most 255 bytes and quoted here; ACME values are 43 base64url
-// characters, so anything else (quotes, backslashes, control characters) is refused.
-bool plainTxt(const std::string& value) {
-  return !value.empty() && value.size() <= 255 &&
-         std::all_of(value.begin(), value.end(), [](char c) {
-           return c > 0x20 && c < 0x7f && c != '"' && c != '\\' && c != ';';
-         });
-}
-
-bool plainName(const std::string& name) {
-  return !name.empty() && name.size() <= 254 && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '-' || c == '_' || c == '*';
-  });
-}
-
-std::string unquote(std::string text) {
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
-    text = text.substr(1, text.size() - 2);
-  }
-  return text;
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The DnsProvider contract suite (testing/contract) against the shared fake (InMemoryDns) and
 // against this build's factory making RFC 2136 providers for the real bind9 of the integration
-// tests, and PowerDNS API providers for a real PowerDNS server (each started once per test
-// process, on 127.0.0.1).
+// tests, PowerDNS API providers for a real PowerDNS server, and Cloudflare providers for the
+// Cloudflare stand-in (each started once per test process, on 127.0.0.1).
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -9,6 +9,7 @@
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
 #include <certsteward/testing/fakes.hpp>
 #include "integration/bind9_ready.hpp"
+#include "support/cloudflare_standin.hpp"
 #include "support/free_port.hpp"
 #include "support/pdns_server.hpp"
 
@@ -95,7 +96,39 @@ struct PowerDnsHarness {
   }
 };
 
+// Cloudflare's API as the stand-in plays it (no live service runs here): the zone found by name,
+// its name servers (the stand-in's DNS) asked for visibility.
+struct CloudflareHarness {
+  adapters::dns::DefaultDnsProviderFactory dns{
+      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
+                                 std::chrono::milliseconds{1000}}};
+  testing::CloudflareStandIn& server = testing::cloudflareStandIn();
+  std::string apiUrl = server.available() ? server.apiUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  ports::DnsProviderFactory& factory() { return dns; }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "cloudflare";
+    c.provider = "cloudflare";
+    c.settings = {{"api_url", apiUrl}};
+    return c;
+  }
+  std::string secret() { return testing::CloudflareStandIn::kToken; }
+  std::string wrongSecret() { return "not-the-cloudflare-token"; }
+  std::string zone() { return testing::CloudflareStandIn::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings["zone_id"] = "example.test";  // a name where the id goes
+    return std::pair{c, std::string("zone_id")};
+  }
+  void makeUnreachable() {
+    apiUrl = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort()) + "/client/v4";
+  }
+};
+
 }  // namespace
 
-#define CERTSTEWARD_DNS_HARNESSES InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness
+#define CERTSTEWARD_DNS_HARNESSES \
+  InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness, CloudflareHarness
 #include <certsteward/testing/contract/dns_provider_contract.hpp>

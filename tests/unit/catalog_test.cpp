@@ -143,7 +143,7 @@ TEST_CASE("catalog: the validators accept each described kind and refuse what is
     }
   }
   // A kind the catalog does not describe is refused by each validator.
-  KindSpec unknown{"cloudflare", "x", "x", {}};
+  KindSpec unknown{"gandi-livedns", "x", "x", {}};
   for (const char* family : {"modules", "channels", "dns"}) {
     CAPTURE(family);
     const auto r = checkKind(family, unknown, {});
@@ -322,4 +322,54 @@ TEST_CASE("catalog: a PowerDNS credential names the API's address only, and its 
       CHECK(checked.error().references.at(0) == row.field);
     }
   }
+}
+
+TEST_CASE("catalog: a cloudflare credential's settings and token, field by field") {
+  const struct {
+    const char* what;
+    std::map<std::string, std::string> settings;
+    std::string secret;
+    const char* field;  // empty: accepted
+  } rows[] = {
+      {"the defaults: found by name, its name servers asked", {}, "token-123", ""},
+      {"a zone id", {{"zone_id", "023e105f4ecef8ad9ca31a8372d0c353"}}, "token-123", ""},
+      {"a zone id that is a name", {{"zone_id", "example.com"}}, "token-123", "settings.zone_id"},
+      {"a zone id in capitals",
+       {{"zone_id", "023E105F4ECEF8AD9CA31A8372D0C353"}},
+       "token-123",
+       "settings.zone_id"},
+      {"servers to ask",
+       {{"check_servers", "ada.ns.cloudflare.com, bob.ns.cloudflare.com"}},
+       "token-123",
+       ""},
+      {"an API address with a query",
+       {{"api_url", "https://api.example.com/v4?x=1"}},
+       "t",
+       "settings.api_url"},
+      {"plain http to another host",
+       {{"api_url", "http://api.example.com/client/v4"}},
+       "t",
+       "settings.api_url"},
+      {"an unknown setting", {{"email", "a@example.com"}}, "t", "settings.email"},
+      {"no token", {}, "", "secret"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    DnsCredential d;
+    d.provider = "cloudflare";
+    d.settings = row.settings;
+    const auto checked = checkDnsCredentialSettings(d, !row.secret.empty(), {});
+    if (std::string(row.field).empty()) {
+      CHECK_MESSAGE(checked.ok(), (checked.ok() ? std::string() : checked.error().message));
+    } else {
+      REQUIRE_FALSE(checked.ok());
+      REQUIRE_FALSE(checked.error().references.empty());
+      CHECK(checked.error().references.at(0) == row.field);
+    }
+  }
+  DnsCredential d;
+  d.provider = "cloudflare";
+  CHECK(checkDnsSecret(d, "abcDEF-123_xyz").ok());
+  CHECK_FALSE(checkDnsSecret(d, "Bearer abc").ok());
+  CHECK_FALSE(checkDnsSecret(d, "abc def").ok());
 }
