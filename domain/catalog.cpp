@@ -181,7 +181,7 @@ std::vector<KindSpec> makeDnsProviders() {
             .label = "Zone id",
             .type = T::string,
             .help = "The zone's id from its Cloudflare overview page (32 hex digits); empty: the "
-                    "zone is found by name, which needs Zone: Read.",
+                    "zone is found by name.",
             .example = "023e105f4ecef8ad9ca31a8372d0c353",
             .max_length = 32},
            {.name = "check_servers",
@@ -201,6 +201,55 @@ std::vector<KindSpec> makeDnsProviders() {
            secretField("API token", true,
                        "A token from My Profile, API Tokens, with Zone: Read and DNS: Edit on the "
                        "zone; sent as a bearer token."),
+       }});
+  kinds.push_back(
+      {"route53",
+       "Amazon Route 53",
+       "Route 53's API with an IAM user's access key (calls signed with AWS Signature Version 4).",
+       {
+           {.name = "access_key_id",
+            .label = "Access key id",
+            .type = T::string,
+            .required = true,
+            .help = "The IAM user's access key id; its policy must allow "
+                    "route53:ListHostedZonesByName, GetHostedZone, ListResourceRecordSets, "
+                    "ChangeResourceRecordSets and GetChange.",
+            .example = "AKIAIOSFODNN7EXAMPLE",
+            .max_length = 128},
+           {.name = "hosted_zone_id",
+            .label = "Hosted zone id",
+            .type = T::string,
+            .help = "The hosted zone's id (Z...); empty: the zone is found by name.",
+            .example = "Z1D633PJN98FT9",
+            .max_length = 128},
+           {.name = "private_zone",
+            .label = "Private zone",
+            .type = T::boolean,
+            .default_value = "false",
+            .help = "When found by name: use the private hosted zone of that name, not the "
+                    "public one."},
+           {.name = "check_servers",
+            .label = "Also check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask as well, once Route 53 reports the change in "
+                    "sync on its own servers.",
+            .example = "ns-1.awsdns-01.org",
+            .port_optional = true},
+           {.name = "region",
+            .label = "Signing region",
+            .type = T::string,
+            .default_value = "us-east-1",
+            .help = "The region requests are signed for: us-east-1 for Route 53's global API.",
+            .example = "us-east-1",
+            .max_length = 64},
+           {.name = "api_url",
+            .label = "API address",
+            .type = T::url,
+            .default_value = "https://route53.amazonaws.com",
+            .help = "Route 53's API; change it only for another partition or a gateway.",
+            .example = "https://route53.amazonaws.com",
+            .loopback_http = true},
+           secretField("Secret access key", true, "The access key's secret."),
        }});
   kinds.push_back(
       {"exec",

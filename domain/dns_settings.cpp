@@ -71,6 +71,38 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
       return bad("api_url", "must be the API's base address (no query or user)");
     }
   }
+  if (credential.provider == "route53") {
+    const auto upperWord = [](const std::string& w, std::size_t least) {
+      return w.size() >= least && w.size() <= 128 && std::all_of(w.begin(), w.end(), [](char c) {
+               return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+             });
+    };
+    if (!upperWord(s.at("access_key_id"), 16)) {
+      return bad("access_key_id",
+                 "must be an AWS access key id (capitals and digits, such as "
+                 "AKIAIOSFODNN7EXAMPLE)");
+    }
+    const auto zone = s.count("hosted_zone_id") != 0U ? s.at("hosted_zone_id") : std::string();
+    if (!zone.empty() && !upperWord(zone, 1)) {
+      return bad("hosted_zone_id",
+                 "must be the hosted zone's id (capitals and digits, such as "
+                 "Z1D633PJN98FT9), or empty to find the zone by name");
+    }
+    const auto region = s.count("region") != 0U ? s.at("region") : std::string();
+    if (!region.empty() && !std::all_of(region.begin(), region.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+        })) {
+      return bad("region", "must be an AWS region such as us-east-1");
+    }
+    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
+    const auto host = url.find("://");
+    if (!url.empty() &&
+        (host == std::string::npos || url.find_first_of("/?#@", host + 3) != std::string::npos)) {
+      return bad("api_url",
+                 "must be the API's address only, such as "
+                 "https://route53.amazonaws.com (no path, query or user)");
+    }
+  }
   // An inactive credential is used by nothing: one whose command the operator has since removed
   // can still be switched off (or renamed) while its owner decides.
   if (credential.provider == "exec" && credential.active &&
@@ -88,6 +120,10 @@ Status checkDnsSecret(const DnsCredential& credential, std::string_view secret) 
              c == '+' || c == '/' || c == '=';
     });
     if (!base64) return fieldError("secret must be the TSIG secret in base64");
+  }
+  if (credential.provider == "route53" &&
+      secret.find_first_of(" \t\r\n") != std::string_view::npos) {
+    return fieldError("secret must be the secret access key alone, without spaces");
   }
   if (credential.provider == "cloudflare" &&
       (secret.find_first_of(" \t\r\n") != std::string_view::npos || secret.starts_with("Bearer"))) {

@@ -23,13 +23,6 @@ struct CloudflareDnsProvider::Answer {
 
 namespace {
 
-// One change at a time per process: the read of a name's records and the change after it must
-// not interleave with another's for the same name (two challenges of one order share it).
-std::mutex& changes() {
-  static std::mutex m;
-  return m;
-}
-
 constexpr int kMaxPages = 50;  // bounds every walk through a paged answer
 
 std::string text(const json::object& o, std::string_view key) {
@@ -278,7 +271,7 @@ domain::Status CloudflareDnsProvider::present(const ports::TxtRecord& record) {
   auto zone = zoneOf(record.zone);
   if (!zone) return zone.error();
   const std::string name = lowered(relative(record.name));
-  const std::lock_guard lock(changes());
+  const auto lock = lockName(record.name);
   auto now = txtRecords(*zone, name);
   if (!now) return now.error();
   if (std::any_of(now->begin(), now->end(),
@@ -304,11 +297,13 @@ domain::Status CloudflareDnsProvider::cleanup(const ports::TxtRecord& record) {
   auto zone = zoneOf(record.zone);
   if (!zone) return zone.error();
   const std::string name = lowered(relative(record.name));
-  const std::lock_guard lock(changes());
+  const auto lock = lockName(record.name);
   auto now = txtRecords(*zone, name);
   if (!now) return now.error();
   for (const auto& r : *now) {
     if (r.value != record.value) continue;
+    if (!hexId(r.id))
+      return makeError(ErrorCode::unavailable, "Cloudflare listed a record without a valid id");
     auto answer = call("DELETE", "/zones/" + zone->id + "/dns_records/" + r.id);
     if (!answer) return answer.error();
     if (answer->status != 200 && answer->status != 404) {  // 404: gone already
@@ -320,6 +315,7 @@ domain::Status CloudflareDnsProvider::cleanup(const ports::TxtRecord& record) {
 
 domain::Status CloudflareDnsProvider::waitVisible(const ports::TxtRecord& record,
                                                   domain::Duration timeout) {
+  if (auto ok = checkRecord(record); !ok) return ok;
   auto zone = zoneOf(record.zone);
   if (!zone) return zone.error();
   const auto& servers =

@@ -1,7 +1,9 @@
 #include <certsteward/adapters/dns/dns_names.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <functional>
 
 namespace certsteward::adapters::dns {
 
@@ -48,6 +50,11 @@ std::string unquote(std::string text) {
 
 std::string quoted(const std::string& value) {
   return "\"" + value + "\"";
+}
+
+std::unique_lock<std::mutex> lockName(const std::string& name) {
+  static std::array<std::mutex, 64> locks;
+  return std::unique_lock(locks[std::hash<std::string>{}(lowered(absolute(name))) % locks.size()]);
 }
 
 domain::Status checkRecord(const ports::TxtRecord& record) {

@@ -2,6 +2,7 @@
 // adapter (RFC 2136, the PowerDNS and Cloudflare APIs).
 #pragma once
 
+#include <mutex>
 #include <string>
 
 #include <certsteward/domain/result.hpp>
@@ -22,6 +23,11 @@ bool plainTxt(const std::string& value);
 // `text` without one pair of surrounding double quotes, and with them.
 std::string unquote(std::string text);
 std::string quoted(const std::string& value);
+// One lock per record name for the process (striped: names share 64 locks): a read of a
+// name's values and the change after it must not interleave with another change of that name
+// (the challenges of a wildcard and its apex share `_acme-challenge`), while changes to other
+// names, of other projects, go on.
+std::unique_lock<std::mutex> lockName(const std::string& name);
 // invalid_argument unless the record's zone and name are plain names, the name is the zone or
 // below it, and the value is plain.
 domain::Status checkRecord(const ports::TxtRecord& record);

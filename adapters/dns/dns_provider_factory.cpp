@@ -7,6 +7,7 @@
 #include <certsteward/adapters/dns/exec_dns_provider.hpp>
 #include <certsteward/adapters/dns/powerdns_dns_provider.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
+#include <certsteward/adapters/dns/route53_dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
 namespace {
@@ -84,6 +85,26 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     }
     return ports::DnsProviderPtr(std::make_unique<CloudflareDnsProvider>(std::move(s)));
   }
+  if (credential.provider == "route53") {
+    Route53Settings s;
+    s.api_url = setting(credential, "api_url", Route53Settings::kApiUrl);
+    while (!s.api_url.empty() && s.api_url.back() == '/')
+      s.api_url.pop_back();
+    s.region = setting(credential, "region", "us-east-1");
+    s.access_key_id = setting(credential, "access_key_id");
+    s.secret_access_key = secret;
+    s.hosted_zone_id = setting(credential, "hosted_zone_id");
+    s.private_zone = setting(credential, "private_zone", "false") == "true";
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    s.timeout = timeouts_.request;
+    s.poll_interval = std::max(timeouts_.poll_interval, std::chrono::milliseconds{50});
+    s.outbound = outbound_;
+    if (auto ok = Route53DnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<Route53DnsProvider>(std::move(s)));
+  }
   if (credential.provider == "exec") {
     const auto bad = [&](const std::string& why) {
       return domain::makeError(domain::ErrorCode::failed_precondition,
@@ -117,7 +138,7 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
   return domain::makeError(
       domain::ErrorCode::failed_precondition,
       "DNS provider '" + credential.provider +
-          "' is not known to this build (rfc2136, powerdns, cloudflare, exec)");
+          "' is not known to this build (rfc2136, powerdns, cloudflare, route53, exec)");
 }
 
 std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
@@ -125,6 +146,7 @@ std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
       {"rfc2136", true, ""},
       {"powerdns", true, ""},
       {"cloudflare", true, ""},
+      {"route53", true, ""},
       {"exec", !execCommands_.empty(),
        execCommands_.empty() ? "no command is allowed: set dns.exec_commands" : ""},
   };

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <mutex>
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include <certsteward/adapters/dns/dns_names.hpp>
@@ -18,13 +17,6 @@ using domain::ErrorCode;
 using domain::makeError;
 
 namespace {
-
-// One change at a time per process: a read of the RRset and its replacement must not interleave
-// with another's for the same name (two challenges of one order share `_acme-challenge`).
-std::mutex& changes() {
-  static std::mutex m;
-  return m;
-}
 
 // The API's own words from an error body ({"error": "..."}), bounded; empty when none.
 std::string apiError(const std::string& body) {
@@ -173,7 +165,7 @@ domain::Status PowerDnsProvider::replace(const ports::TxtRecord& record,
 
 domain::Status PowerDnsProvider::present(const ports::TxtRecord& record) {
   if (auto ok = checkRecord(record); !ok) return ok;
-  const std::lock_guard lock(changes());
+  const auto lock = lockName(record.name);
   auto now = values(absolute(record.zone), lowered(absolute(record.name)));
   if (!now) return now.error();
   const std::string value = quoted(record.value);
@@ -184,7 +176,7 @@ domain::Status PowerDnsProvider::present(const ports::TxtRecord& record) {
 
 domain::Status PowerDnsProvider::cleanup(const ports::TxtRecord& record) {
   if (auto ok = checkRecord(record); !ok) return ok;
-  const std::lock_guard lock(changes());
+  const auto lock = lockName(record.name);
   auto now = values(absolute(record.zone), lowered(absolute(record.name)));
   if (!now) return now.error();
   const std::string value = quoted(record.value);

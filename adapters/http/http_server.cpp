@@ -101,6 +101,7 @@ struct Connection {
   // connection stays `awaiting`), and whether the connection closes after it.
   BodySource stream;
   bool stream_close = false;
+  bool on_pool = false;  // a job of this connection (an answer, a piece) is on the request pool
 };
 
 struct Shared {
@@ -167,7 +168,10 @@ class ConnectionHandler : public Tcp::Handler,
     if (conn.awaiting && !conn.closing && !conn.aborted && conn.queued_writes == 0) {
       std::lock_guard orphanLock(conn.orphan_mutex);
       collectFinished();  // an answer that has just come back is written now
-      if (conn.awaiting) {
+      if (conn.awaiting && !conn.on_pool) {
+        // A streamed answer waiting for the client to take its last piece: it ends here.
+        conn.stream = nullptr;
+      } else if (conn.awaiting) {
         // Still on the pool: it answers on a duplicate of the socket (finishOrphan).
         conn.orphan_fd = ::dup(peer->fd());
         if (conn.orphan_fd >= 0) {
@@ -357,16 +361,27 @@ class ConnectionHandler : public Tcp::Handler,
 
   // On the pool thread, for a connection that half-closed while its request was on the pool
   // (the reactor is done with it): writes the answer (a streamed one to its end, each piece
-  // given at most 1 s to be taken), runs and answers the complete requests that followed it (at
-  // most 8), and closes the duplicate socket. A cut-short answer ends the connection.
+  // given at most 1 s to be taken and the whole at most kOrphanStreamMs, so a slow reader cannot
+  // keep a pool thread), runs and answers the complete requests that followed it (at most 8),
+  // and closes the duplicate socket. A cut-short answer ends the connection.
   void finishOrphan(const std::shared_ptr<Connection>& conn, std::string answer, BodySource stream,
                     bool cut) {
+    constexpr std::int64_t kOrphanStreamMs = 30000;
     Connection& c = *conn;
     std::string out = std::move(answer);
+    const auto deadline = nowMs() + kOrphanStreamMs;
     while (stream && !cut) {
-      std::string wire = out;
-      if (c.tls && !c.tls->seal(out, wire, false)) wire.clear();
+      std::string wire;
+      if (!c.tls) {
+        wire = out;
+      } else if (!c.tls->seal(out, wire, false)) {
+        wire.clear();
+      }
       out.clear();
+      if (nowMs() > deadline) {
+        cut = true;
+        break;
+      }
       if (wire.empty() || !sendAll(c.orphan_fd, wire, 1000)) {
         cut = true;
         break;
@@ -471,6 +486,7 @@ class ConnectionHandler : public Tcp::Handler,
     std::weak_ptr<Connection> weak = conn;
     std::weak_ptr<Tcp::Peer> weakPeer = c.peer;
     shared_->inflight.fetch_add(1);  // until the answer is written (collectFinished)
+    c.on_pool = true;
     shared_->pool->submit(
         [self, weak, weakPeer, request = std::move(request), meta, close, host = c.host]() mutable {
           Finished done{weak, {}, close, {}, false};
@@ -516,6 +532,17 @@ class ConnectionHandler : public Tcp::Handler,
   // piece is made on the request pool and comes back like an answer (collectFinished).
   void pumpStream(const std::shared_ptr<Connection>& conn) {
     Connection& c = *conn;
+    if (shared_->draining.load()) {
+      // Stopping: the answer is cut short here (no last chunk), not left for a pool that may
+      // be gone; the client sees an incomplete transfer and can ask again elsewhere.
+      c.stream = nullptr;
+      c.awaiting = false;
+      c.closing = true;
+      c.closing_flag.store(true);
+      ::shutdown(c.fd, SHUT_RDWR);
+      return;
+    }
+    c.on_pool = true;
     c.busy.store(true);
     shared_->inflight.fetch_add(1);  // until the piece is written (collectFinished)
     auto self = shared_from_this();
@@ -567,7 +594,8 @@ class ConnectionHandler : public Tcp::Handler,
           clientIp(host, forwarded == request.headers.end() ? std::string() : forwarded->second,
                    shared_->trusted);
       HttpResponse response = shared_->app.handle(request);
-      if (response.stream && !framing.head_only && (!streaming || meta.minor_version == 0)) {
+      // HTTP/1.0 has no chunks (not even in the headers of a HEAD); off the pool nothing waits.
+      if (response.stream && (meta.minor_version == 0 || (!streaming && !framing.head_only))) {
         readToEnd(response);
       }
       BodySource stream = framing.head_only ? nullptr : response.stream;
@@ -649,6 +677,7 @@ class ConnectionHandler : public Tcp::Handler,
     }
     for (auto& done : collecting_) {
       if (const auto conn = done.connection.lock(); conn && !conn->gone) {
+        conn->on_pool = false;
         conn->busy.store(false);
         conn->last_activity_ms.store(nowMs(), std::memory_order_relaxed);
         conn->out = std::move(done.bytes);
@@ -658,6 +687,8 @@ class ConnectionHandler : public Tcp::Handler,
           // is idle as far as the sweeper is concerned: a client that stops reading is cut.
           conn->stream = std::move(done.stream);
           conn->stream_close = done.close;
+          // A request that has partly arrived behind it is timed from when it can be served.
+          conn->request_started_ms.store(0, std::memory_order_relaxed);
           if (const auto peer = conn->peer.lock()) writeOut(conn, peer);
           if (conn->closing) {
             conn->stream = nullptr;  // the peer has gone

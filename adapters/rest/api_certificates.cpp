@@ -5,6 +5,8 @@
 #include <sstream>
 #include <utility>
 
+#include <spdlog/spdlog.h>
+
 #include <certsteward/adapters/http/compression.hpp>
 #include <certsteward/adapters/rest/api.hpp>
 #include <certsteward/adapters/rest/csv.hpp>
@@ -148,14 +150,19 @@ HttpResponse certificateCsv(services::CertificateService& certificates, const Ca
   r.headers.emplace_back("X-Total-Count", std::to_string(total));
   if (total > kCsvMaxRows) r.headers.emplace_back("X-Truncated", "true");
   if (static_cast<std::int64_t>(first->items.size()) < kBatch) return r;
-  // Each later batch is its own read, checked again against the caller's access: a caller
-  // removed from the project meanwhile gets an answer cut short.
+  // Each later batch is its own read, with the caller's project membership checked again: a
+  // caller removed from the project meanwhile gets an answer cut short. (The account itself is as
+  // it was when the export began.)
   r.stream = [&certificates, who = c.who(), project, filter, now, page = std::int64_t{1},
               written = kBatch](std::string& out) mutable {
     if (written >= kCsvMaxRows) return http::BodyStep::done;
     auto batch = certificates.list(who, project, filter,
                                    domain::PageRequest{.page = ++page, .page_size = kBatch});
-    if (!batch) return http::BodyStep::failed;
+    if (!batch) {
+      spdlog::warn("a CSV export of project {} ended after {} rows: {}", project, written,
+                   batch.error().message);
+      return http::BodyStep::failed;
+    }
     for (const auto& cert : batch->items) {
       if (written == kCsvMaxRows) break;
       csvRow(out, cert, now);

@@ -1,7 +1,7 @@
 // The DnsProvider contract suite (testing/contract) against the shared fake (InMemoryDns) and
 // against this build's factory making RFC 2136 providers for the real bind9 of the integration
-// tests, PowerDNS API providers for a real PowerDNS server, and Cloudflare providers for the
-// Cloudflare stand-in (each started once per test process, on 127.0.0.1).
+// tests, PowerDNS API providers for a real PowerDNS server, and Cloudflare and Route 53 providers
+// for their stand-ins (each started once per test process, on 127.0.0.1).
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -12,6 +12,7 @@
 #include "support/cloudflare_standin.hpp"
 #include "support/free_port.hpp"
 #include "support/pdns_server.hpp"
+#include "support/route53_standin.hpp"
 
 namespace {
 
@@ -127,8 +128,39 @@ struct CloudflareHarness {
   }
 };
 
+// Route 53's API as the stand-in plays it (no live service runs here): every call signed, the
+// public zone found by name, a change waited for until INSYNC.
+struct Route53Harness {
+  adapters::dns::DefaultDnsProviderFactory dns{
+      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
+                                 std::chrono::milliseconds{1000}}};
+  testing::Route53StandIn& server = testing::route53StandIn();
+  std::string apiUrl = server.available() ? server.apiUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  ports::DnsProviderFactory& factory() { return dns; }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "route53";
+    c.provider = "route53";
+    c.settings = {{"api_url", apiUrl}, {"access_key_id", testing::Route53StandIn::kAccessKeyId}};
+    return c;
+  }
+  std::string secret() { return testing::Route53StandIn::kSecretKey; }
+  std::string wrongSecret() { return "not-the-route53-secret-key"; }
+  std::string zone() { return testing::Route53StandIn::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings.erase("access_key_id");
+    return std::pair{c, std::string("access_key_id")};
+  }
+  void makeUnreachable() {
+    apiUrl = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort());
+  }
+};
+
 }  // namespace
 
 #define CERTSTEWARD_DNS_HARNESSES \
-  InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness, CloudflareHarness
+  InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness, CloudflareHarness, Route53Harness
 #include <certsteward/testing/contract/dns_provider_contract.hpp>

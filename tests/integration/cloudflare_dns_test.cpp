@@ -69,10 +69,13 @@ TEST_CASE("cloudflare: a name's records are read across pages, and only the one 
   std::vector<ports::TxtRecord> records;
   for (int i = 0; i < 7; ++i)
     records.push_back(txt("paged", "paged-value-" + std::to_string(i)));
+  const int before = server.records();
   for (const auto& r : records)
     REQUIRE_MESSAGE(dns.present(r).ok(), messageOf(dns.present(r)));
+  CHECK(server.records() == before + 7);
   for (const auto& r : records)  // present again: found (on either page), not written twice
     CHECK(dns.present(r).ok());
+  CHECK(server.records() == before + 7);
 
   REQUIRE(dns.cleanup(records[6]).ok());  // on the second page
   CHECK_FALSE(dns.waitVisible(records[6], std::chrono::milliseconds{300}).ok());

@@ -54,16 +54,20 @@ class CloudflareStandIn : public LocalServer {
     (void)adapters::common::postHttp(request);
   }
   // API requests answered so far (throttled ones included).
-  int requests() const {
+  int requests() const { return count("requests"); }
+  // DNS records it holds, in every zone.
+  int records() const { return count("records"); }
+
+ private:
+  int count(const std::string& what) const {
     adapters::common::HttpRequest request;
-    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/requests";
+    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
     const auto answer = adapters::common::getHttp(request);
     if (!answer || answer->status != 200) return -1;
     const auto at = answer->body.find(':');
     return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
   }
 
- private:
   int dnsPort_ = 0;
 };
 

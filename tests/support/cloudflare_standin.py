@@ -109,6 +109,9 @@ class Api(BaseHTTPRequestHandler):
         elif method == "GET" and path == "/__standin/requests":
             with LOCK:
                 self.answer(200, {"requests": STATE["requests"]})
+        elif method == "GET" and path == "/__standin/records":
+            with LOCK:
+                self.answer(200, {"records": len(RECORDS)})
         else:
             self.answer(404, {"error": "unknown control"})
 

@@ -254,7 +254,7 @@ TEST_CASE("catalog: DNS credentials are checked when saved") {
   e.settings["propagation_delay"] = "3601";
   CHECK(checkDnsCredentialSettings(e, false, kDnsCommands).error().message ==
         "settings.propagation_delay must be 0..3600");
-  e.provider = "route53";
+  e.provider = "gandi-livedns";  // not a provider of this server
   CHECK(checkDnsCredentialSettings(e, false, kDnsCommands).error().reason == kMalformed);
 }
 
@@ -322,6 +322,70 @@ TEST_CASE("catalog: a PowerDNS credential names the API's address only, and its 
       CHECK(checked.error().references.at(0) == row.field);
     }
   }
+}
+
+TEST_CASE("catalog: a route53 credential's settings and secret, field by field") {
+  const struct {
+    const char* what;
+    std::map<std::string, std::string> settings;
+    bool secret;
+    const char* field;  // empty: accepted
+  } rows[] = {
+      {"a key id: the public zone found by name",
+       {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"}},
+       true,
+       ""},
+      {"every setting",
+       {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"},
+        {"hosted_zone_id", "Z1D633PJN98FT9"},
+        {"private_zone", "true"},
+        {"check_servers", "ns-1.awsdns-01.org"},
+        {"region", "us-east-1"},
+        {"api_url", "https://route53.amazonaws.com"}},
+       true,
+       ""},
+      {"no key id", {}, true, "settings.access_key_id"},
+      {"a key id in lower case",
+       {{"access_key_id", "akiaiosfodnn7example"}},
+       true,
+       "settings.access_key_id"},
+      {"a zone id with its path",
+       {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"}, {"hosted_zone_id", "/hostedzone/Z1"}},
+       true,
+       "settings.hosted_zone_id"},
+      {"private_zone not a boolean",
+       {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"}, {"private_zone", "yes"}},
+       true,
+       "settings.private_zone"},
+      {"a region with a slash",
+       {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"}, {"region", "us/east"}},
+       true,
+       "settings.region"},
+      {"an API address with a path",
+       {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"},
+        {"api_url", "https://route53.amazonaws.com/2013-04-01"}},
+       true,
+       "settings.api_url"},
+      {"no secret", {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"}}, false, "secret"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    DnsCredential d;
+    d.provider = "route53";
+    d.settings = row.settings;
+    const auto checked = checkDnsCredentialSettings(d, row.secret, {});
+    if (std::string(row.field).empty()) {
+      CHECK_MESSAGE(checked.ok(), (checked.ok() ? std::string() : checked.error().message));
+    } else {
+      REQUIRE_FALSE(checked.ok());
+      REQUIRE_FALSE(checked.error().references.empty());
+      CHECK(checked.error().references.at(0) == row.field);
+    }
+  }
+  DnsCredential d;
+  d.provider = "route53";
+  CHECK(checkDnsSecret(d, "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY").ok());
+  CHECK_FALSE(checkDnsSecret(d, "two words").ok());
 }
 
 TEST_CASE("catalog: a cloudflare credential's settings and token, field by field") {

@@ -1,11 +1,13 @@
 // A streamed answer through the real HttpServer on 127.0.0.1, read over a raw socket: chunked
 // framing with every piece in order, the next request of the connection answered after it, a
-// client that reads slowly still gets all of it, HTTP/1.0 and HEAD, and a source that fails
-// mid-way cuts the answer short (no last chunk) and closes the connection. Every read is bounded.
+// client that reads slowly still gets all of it, HTTP/1.0 and HEAD, a source that fails mid-way
+// cuts the answer short (no last chunk) and closes the connection; and over TLS, also to a client
+// that half-closed while its request was still being answered. Every read is bounded.
 #include <doctest/doctest.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -17,6 +19,8 @@
 #include <thread>
 
 #include <certsteward/adapters/http/http_server.hpp>
+#include <certsteward/adapters/http/tls_context.hpp>
+#include "support/test_certificates.hpp"
 
 namespace http = certsteward::adapters::http;
 
@@ -55,6 +59,8 @@ http::HttpResponse answer(const http::HttpRequest& request) {
     return r;
   }
   r.body = "head\n";
+  // Still being answered when the client half-closes (the TLS orphan case below).
+  if (request.path == "/slow") std::this_thread::sleep_for(std::chrono::milliseconds{400});
   const bool broken = request.path == "/broken";
   r.stream = [broken, i = 0](std::string& out) mutable {
     if (broken && i == 20) return http::BodyStep::failed;  // past the first chunk
@@ -149,13 +155,14 @@ Chunked decodeChunked(const std::string& bytes) {
 struct Served {
   CountingIds ids;
   http::HttpServer server;
-  explicit Served(int requestThreads = 2)
+  explicit Served(int requestThreads = 2, std::shared_ptr<http::TlsContext> tls = nullptr)
       : server(
-            [requestThreads] {
+            [requestThreads, &tls] {
               http::HttpServerOptions o;
               o.port = 0;
               o.request_threads = requestThreads;
               o.idle_timeout = std::chrono::seconds(10);
+              o.tls = tls;
               return o;
             }(),
             http::HttpApplication{answer, [](const http::HttpRequest&) { return true; }, {}}, ids) {
@@ -248,4 +255,61 @@ TEST_CASE("http streaming: without a request pool the stream is read to its end"
   CHECK(bytes.substr(0, end).find("Content-Length: " + std::to_string(wholeStream().size())) !=
         std::string::npos);
   CHECK(bytes.substr(end + 4) == wholeStream());
+}
+
+namespace {
+
+// `request` over TLS to 127.0.0.1:`port` (no certificate check: a test server); with
+// `halfClose`, the client shuts its sending side 100 ms after the request (TCP, no
+// close_notify) and reads on. Everything read until the server closes, at most 20 s.
+std::string overTls(std::uint16_t port, const std::string& request, bool halfClose) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  timeval limit{20, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_client_method()),
+                                                        SSL_CTX_free);
+  std::unique_ptr<SSL, decltype(&SSL_free)> ssl(SSL_new(ctx.get()), SSL_free);
+  SSL_set_fd(ssl.get(), fd);
+  REQUIRE(SSL_connect(ssl.get()) == 1);
+  REQUIRE(SSL_write(ssl.get(), request.data(), static_cast<int>(request.size())) ==
+          static_cast<int>(request.size()));
+  if (halfClose) {
+    std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    ::shutdown(fd, SHUT_WR);
+  }
+  std::string received;
+  char buf[65536];
+  for (int n; (n = SSL_read(ssl.get(), buf, sizeof buf)) > 0;)
+    received.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return received;
+}
+
+}  // namespace
+
+TEST_CASE("http streaming: over TLS, whole, also to a client that half-closed meanwhile") {
+  const auto m = certsteward::testing::makeTestMaterial("localhost");
+  auto ctx = http::TlsContext::create(m.certificate_pem + m.chain_pem, m.private_key_pem);
+  REQUIRE(ctx.ok());
+  Served s(2, std::shared_ptr<http::TlsContext>(std::move(*ctx)));
+  {
+    const auto bytes = overTls(s.server.port(),
+                               "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", false);
+    const auto c = decodeChunked(bytes);
+    REQUIRE(c.complete);
+    CHECK(c.body == wholeStream());
+  }
+  {
+    // Half-closed while the answer is still being made on the request pool: the rest of the
+    // stream goes out on the connection's duplicate, sealed by its TLS like every piece.
+    const auto bytes = overTls(s.server.port(), "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n", true);
+    const auto c = decodeChunked(bytes);
+    REQUIRE(c.complete);
+    CHECK(c.body == wholeStream());
+  }
 }

@@ -82,6 +82,10 @@ for (let i = 0; i < rounds; i++) {
 const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 for (const label of ["next page", "sort", "order", "search"]) {
   const s = samples.filter((x) => x.label === label && Number.isFinite(x.render));
+  if (s.length === 0) {
+    console.log(`${label}: no sample (the table did not change within 10 s of the action)`);
+    continue;
+  }
   const render = s.map((x) => x.render);
   const api = s.map((x) => x.api);
   console.log(

@@ -1,0 +1,66 @@
+// Route53StandIn: tests/support/route53_standin.py (under Debian's python3) on 127.0.0.1, at
+// apiUrl(), holding the public zone kZone (id kZoneId), a private zone of the same name
+// (kPrivateZoneId) and a second public zone, and taking only the key kAccessKeyId / kSecretKey.
+// It follows Route 53's published API reference for what DNS-01 uses, checks every request's
+// SigV4 signature as AWS does, and refuses what the real API refuses (see the script). A change
+// is PENDING for its first kPendingPolls GetChange calls. Not the live service: see
+// docs/operations.md. Stopped and removed by the destructor.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <certsteward/adapters/common/http_client.hpp>
+#include "support/child_process.hpp"
+#include "support/free_port.hpp"
+
+namespace certsteward::testing {
+
+class Route53StandIn : public LocalServer {
+ public:
+  static constexpr const char* kZone = "example.test.";
+  static constexpr const char* kZoneId = "Z1D633PJN98FT9";
+  static constexpr const char* kPrivateZoneId = "Z2PRIVATE00001";
+  static constexpr const char* kOtherZoneId = "Z3OTHER0000001";
+  static constexpr const char* kAccessKeyId = "AKIASTANDIN0EXAMPLE1";
+  static constexpr const char* kSecretKey = "wJalrXUtnFEMI/K7MDENG+bPxRfiCY-standin-key";
+  static constexpr int kPendingPolls = 1;
+
+  Route53StandIn() {
+    if (!std::filesystem::exists("/usr/bin/python3")) {
+      reason_ = "python3 is not installed";
+      return;
+    }
+    dir_ = freshServerDir("route53");
+    port_ = freeLoopbackPort();
+    pid_ = spawnLogged({"/usr/bin/python3",
+                        std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/route53_standin.py",
+                        std::to_string(port_), kAccessKeyId, kSecretKey,
+                        std::to_string(kPendingPolls), std::string("example.test=") + kZoneId,
+                        std::string("example.test=") + kPrivateZoneId + "=private",
+                        std::string("other.test=") + kOtherZoneId},
+                       dir_ / "standin.log");
+    reason_ = waitUntilReady(
+        pid_, dir_ / "standin.log", "the Route 53 stand-in",
+        [](const std::string& text) { return text.find("listening") != std::string::npos; });
+  }
+
+  std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string log() const { return readLog(dir_ / "standin.log"); }
+
+  // The next `count` API requests are answered 400 Throttling.
+  void throttle(int count) const {
+    adapters::common::HttpRequest request;
+    request.url = apiUrl() + "/__standin/throttle";
+    request.body = std::to_string(count);
+    (void)adapters::common::postHttp(request);
+  }
+};
+
+// The one stand-in a test process shares (started on first use, stopped at exit).
+inline Route53StandIn& route53StandIn() {
+  static Route53StandIn server;
+  return server;
+}
+
+}  // namespace certsteward::testing
