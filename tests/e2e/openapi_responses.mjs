@@ -332,7 +332,7 @@ try {
 
   const dns = await call('POST', `${pp}/dns-credentials`, 201, { token: owner, body: { name: 'Primary', provider: 'rfc2136', settings: { server: '127.0.0.1:1', key_name: 'certsteward', algorithm: 'hmac-sha256' }, secret: 'c2VjcmV0LXNlY3JldC1zZWNyZXQ=' } });
   const dnsId = dns.json?.dns_credential?.id;
-  await call('POST', `${pp}/dns-credentials`, 400, { token: owner, body: { name: 'Other', provider: 'route53' } });
+  await call('POST', `${pp}/dns-credentials`, 400, { token: owner, body: { name: 'Other', provider: 'gandi-livedns' } });
   await call('GET', `${pp}/dns-credentials`, 200, { token: owner });
   await call('GET', `${pp}/dns-credentials/${dnsId}`, 200, { token: owner });
   await call('PATCH', `${pp}/dns-credentials/${dnsId}`, 200, { token: owner, body: { active: true } });
