@@ -12,6 +12,7 @@
 #include <certsteward/adapters/common/http_client.hpp>
 #include <certsteward/adapters/dns/dns_names.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
+#include <certsteward/domain/template.hpp>
 
 namespace certsteward::adapters::dns {
 
@@ -60,30 +61,6 @@ std::string textOf(const xmlNode* node) {
   if (content == nullptr) return {};
   std::string out(reinterpret_cast<const char*>(content));
   xmlFree(content);
-  return out;
-}
-
-// Text for an XML element: the few characters XML reserves, escaped.
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
   return out;
 }
 
@@ -347,12 +324,13 @@ domain::Status Route53DnsProvider::change(const std::string& zoneId, const std::
                                           const std::string& name, const RecordSet& set) {
   std::string records;
   for (const auto& v : set.values)
-    records += "<ResourceRecord><Value>" + escaped(quoted(v)) + "</Value></ResourceRecord>";
+    records +=
+        "<ResourceRecord><Value>" + domain::escapeHtml(quoted(v)) + "</Value></ResourceRecord>";
   const std::string body =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<ChangeResourceRecordSetsRequest xmlns=\"https://route53.amazonaws.com/doc/2013-04-01/\">"
       "<ChangeBatch><Comment>ACME challenge (CertSteward)</Comment><Changes><Change><Action>" +
-      action + "</Action><ResourceRecordSet><Name>" + escaped(name) +
+      action + "</Action><ResourceRecordSet><Name>" + domain::escapeHtml(name) +
       "</Name><Type>TXT</Type><TTL>" + std::to_string(set.ttl) + "</TTL><ResourceRecords>" +
       records +
       "</ResourceRecords></ResourceRecordSet></Change></Changes></ChangeBatch>"

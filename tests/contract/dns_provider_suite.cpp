@@ -19,6 +19,15 @@ namespace {
 using namespace certsteward;
 using testing::Bind9Server;
 
+// This build's factory, as the server makes it: its default request timeout, visibility polled
+// every 50 ms.
+struct FactoryHarness {
+  adapters::dns::DefaultDnsProviderFactory dns{
+      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
+                                 std::chrono::milliseconds{1000}}};
+  ports::DnsProviderFactory& factory() { return dns; }
+};
+
 // The fake as a build that drives rfc2136 only (by default it makes a provider of any kind).
 struct InMemoryDnsHarness {
   testing::InMemoryDns dns{std::vector<std::string>{"rfc2136"}};
@@ -39,17 +48,12 @@ struct InMemoryDnsHarness {
   void makeUnreachable() { dns.setReachable(false); }
 };
 
-struct Rfc2136Harness {
-  // The server's default request timeout; visibility polled every 50 ms.
-  adapters::dns::DefaultDnsProviderFactory dns{
-      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
-                                 std::chrono::milliseconds{1000}}};
+struct Rfc2136Harness : FactoryHarness {
   std::string server = testing::readyBind9().address();
   bool available() {
     return true;
   }  // readyBind9() fails the case with the reason when it cannot run
   std::string reason() { return {}; }
-  ports::DnsProviderFactory& factory() { return dns; }
   domain::DnsCredential credential() {
     domain::DnsCredential c;
     c.name = "bind9";
@@ -68,15 +72,11 @@ struct Rfc2136Harness {
   void makeUnreachable() { server = "127.0.0.1:" + std::to_string(testing::freeLoopbackPort()); }
 };
 
-struct PowerDnsHarness {
-  adapters::dns::DefaultDnsProviderFactory dns{
-      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
-                                 std::chrono::milliseconds{1000}}};
+struct PowerDnsHarness : FactoryHarness {
   testing::PowerDnsServer& server = testing::powerDns();
   std::string apiUrl = server.available() ? server.apiUrl() : std::string();
   bool available() { return server.available(); }
   std::string reason() { return server.reason(); }
-  ports::DnsProviderFactory& factory() { return dns; }
   domain::DnsCredential credential() {
     domain::DnsCredential c;
     c.name = "pdns";
@@ -99,15 +99,11 @@ struct PowerDnsHarness {
 
 // Cloudflare's API as the stand-in plays it (no live service runs here): the zone found by name,
 // its name servers (the stand-in's DNS) asked for visibility.
-struct CloudflareHarness {
-  adapters::dns::DefaultDnsProviderFactory dns{
-      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
-                                 std::chrono::milliseconds{1000}}};
+struct CloudflareHarness : FactoryHarness {
   testing::CloudflareStandIn& server = testing::cloudflareStandIn();
   std::string apiUrl = server.available() ? server.apiUrl() : std::string();
   bool available() { return server.available(); }
   std::string reason() { return server.reason(); }
-  ports::DnsProviderFactory& factory() { return dns; }
   domain::DnsCredential credential() {
     domain::DnsCredential c;
     c.name = "cloudflare";
@@ -130,15 +126,11 @@ struct CloudflareHarness {
 
 // Route 53's API as the stand-in plays it (no live service runs here): every call signed, the
 // public zone found by name, a change waited for until INSYNC.
-struct Route53Harness {
-  adapters::dns::DefaultDnsProviderFactory dns{
-      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
-                                 std::chrono::milliseconds{1000}}};
+struct Route53Harness : FactoryHarness {
   testing::Route53StandIn& server = testing::route53StandIn();
   std::string apiUrl = server.available() ? server.apiUrl() : std::string();
   bool available() { return server.available(); }
   std::string reason() { return server.reason(); }
-  ports::DnsProviderFactory& factory() { return dns; }
   domain::DnsCredential credential() {
     domain::DnsCredential c;
     c.name = "route53";

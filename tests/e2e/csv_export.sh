@@ -7,40 +7,15 @@
 set -euo pipefail
 bin="$1"
 seed="$2"
-work=$(mktemp -d)
-pid=""
-cleanup() {
-  [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$work/log" ] && tail -20 "$work/log" >&2; exit 1; }
-
-db="$work/certsteward.db"
-cat > "$work/conf" <<CONF
-server.listen = 127.0.0.1:0
-store.url = sqlite://$db
-jwt.secret = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-secrets.key = $(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-CONF
+# shellcheck source=tests/e2e/cli_common.sh
+. "$(dirname "$0")/cli_common.sh"
+export CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=admin CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD=export-password
+db="$work/db.sqlite"
 
 start() {
-  : > "$work/log"
-  CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME=admin CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD=export-password \
-    "$bin" serve --config "$work/conf" > "$work/log" 2>&1 &
-  pid=$!
-  port=""
-  for _ in $(seq 1 100); do  # bounded: at most 10 s
-    port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/log" | grep -oE '[0-9]+$' || true)
-    [ -n "$port" ] && break
-    kill -0 "$pid" 2>/dev/null || fail "server exited early"
-    sleep 0.1
-  done
-  [ -n "$port" ] || fail "server did not report its port"
-  token=$(curl -sf --max-time 10 -X POST "http://127.0.0.1:$port/api/v1/auth/login" \
-    -H 'Content-Type: application/json' -d '{"username":"admin","password":"export-password"}' |
-    sed 's/.*"access_token":"\([^"]*\)".*/\1/')
-  [ -n "$token" ] || fail "login failed"
+  start_server
+  token=$(login admin export-password)
+  [ -n "$token" ] || fail "login failed: $(tail -5 "$work/log")"
 }
 stop() {
   kill -TERM "$pid"

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <set>
+#include <span>
 
 #include <certsteward/domain/catalog.hpp>
 #include <certsteward/domain/distribution_settings.hpp>
@@ -258,14 +259,37 @@ TEST_CASE("catalog: DNS credentials are checked when saved") {
   CHECK(checkDnsCredentialSettings(e, false, kDnsCommands).error().reason == kMalformed);
 }
 
+namespace {
+
+// A DNS credential's settings as a provider's form would send them, and what the check says.
+struct DnsRow {
+  const char* what;
+  std::map<std::string, std::string> settings;
+  bool secret;        // a secret is given
+  const char* field;  // the one named in the 422; "" when it is accepted
+};
+
+void checkDnsRows(const char* provider, std::span<const DnsRow> rows) {
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    DnsCredential d;
+    d.provider = provider;
+    d.settings = row.settings;
+    const auto checked = checkDnsCredentialSettings(d, row.secret, {});
+    if (std::string(row.field).empty()) {
+      CHECK_MESSAGE(checked.ok(), (checked.ok() ? std::string() : checked.error().message));
+    } else {
+      REQUIRE_FALSE(checked.ok());
+      REQUIRE_FALSE(checked.error().references.empty());
+      CHECK(checked.error().references.at(0) == row.field);
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("catalog: a PowerDNS credential names the API's address only, and its checks") {
-  struct Row {
-    const char* what;
-    std::map<std::string, std::string> settings;
-    bool secret;
-    const char* field;  // the one named in the 422; "" when it is accepted
-  };
-  const Row rows[] = {
+  const DnsRow rows[] = {
       {"complete",
        {{"api_url", "https://pdns.example.com:8081"}, {"check_servers", "ns1.example.com"}},
        true,
@@ -308,29 +332,11 @@ TEST_CASE("catalog: a PowerDNS credential names the API's address only, and its 
        true,
        "settings.server_id"},
   };
-  for (const auto& row : rows) {
-    CAPTURE(row.what);
-    DnsCredential d;
-    d.provider = "powerdns";
-    d.settings = row.settings;
-    const auto checked = checkDnsCredentialSettings(d, row.secret, {});
-    if (std::string(row.field).empty()) {
-      CHECK_MESSAGE(checked.ok(), (checked.ok() ? std::string() : checked.error().message));
-    } else {
-      REQUIRE_FALSE(checked.ok());
-      REQUIRE_FALSE(checked.error().references.empty());
-      CHECK(checked.error().references.at(0) == row.field);
-    }
-  }
+  checkDnsRows("powerdns", rows);
 }
 
 TEST_CASE("catalog: a route53 credential's settings and secret, field by field") {
-  const struct {
-    const char* what;
-    std::map<std::string, std::string> settings;
-    bool secret;
-    const char* field;  // empty: accepted
-  } rows[] = {
+  const DnsRow rows[] = {
       {"a key id: the public zone found by name",
        {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"}},
        true,
@@ -368,20 +374,7 @@ TEST_CASE("catalog: a route53 credential's settings and secret, field by field")
        "settings.api_url"},
       {"no secret", {{"access_key_id", "AKIAIOSFODNN7EXAMPLE"}}, false, "secret"},
   };
-  for (const auto& row : rows) {
-    CAPTURE(row.what);
-    DnsCredential d;
-    d.provider = "route53";
-    d.settings = row.settings;
-    const auto checked = checkDnsCredentialSettings(d, row.secret, {});
-    if (std::string(row.field).empty()) {
-      CHECK_MESSAGE(checked.ok(), (checked.ok() ? std::string() : checked.error().message));
-    } else {
-      REQUIRE_FALSE(checked.ok());
-      REQUIRE_FALSE(checked.error().references.empty());
-      CHECK(checked.error().references.at(0) == row.field);
-    }
-  }
+  checkDnsRows("route53", rows);
   DnsCredential d;
   d.provider = "route53";
   CHECK(checkDnsSecret(d, "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY").ok());
@@ -389,48 +382,30 @@ TEST_CASE("catalog: a route53 credential's settings and secret, field by field")
 }
 
 TEST_CASE("catalog: a cloudflare credential's settings and token, field by field") {
-  const struct {
-    const char* what;
-    std::map<std::string, std::string> settings;
-    std::string secret;
-    const char* field;  // empty: accepted
-  } rows[] = {
-      {"the defaults: found by name, its name servers asked", {}, "token-123", ""},
-      {"a zone id", {{"zone_id", "023e105f4ecef8ad9ca31a8372d0c353"}}, "token-123", ""},
-      {"a zone id that is a name", {{"zone_id", "example.com"}}, "token-123", "settings.zone_id"},
+  const DnsRow rows[] = {
+      {"the defaults: found by name, its name servers asked", {}, true, ""},
+      {"a zone id", {{"zone_id", "023e105f4ecef8ad9ca31a8372d0c353"}}, true, ""},
+      {"a zone id that is a name", {{"zone_id", "example.com"}}, true, "settings.zone_id"},
       {"a zone id in capitals",
        {{"zone_id", "023E105F4ECEF8AD9CA31A8372D0C353"}},
-       "token-123",
+       true,
        "settings.zone_id"},
       {"servers to ask",
        {{"check_servers", "ada.ns.cloudflare.com, bob.ns.cloudflare.com"}},
-       "token-123",
+       true,
        ""},
       {"an API address with a query",
        {{"api_url", "https://api.example.com/v4?x=1"}},
-       "t",
+       true,
        "settings.api_url"},
       {"plain http to another host",
        {{"api_url", "http://api.example.com/client/v4"}},
-       "t",
+       true,
        "settings.api_url"},
-      {"an unknown setting", {{"email", "a@example.com"}}, "t", "settings.email"},
-      {"no token", {}, "", "secret"},
+      {"an unknown setting", {{"email", "a@example.com"}}, true, "settings.email"},
+      {"no token", {}, false, "secret"},
   };
-  for (const auto& row : rows) {
-    CAPTURE(row.what);
-    DnsCredential d;
-    d.provider = "cloudflare";
-    d.settings = row.settings;
-    const auto checked = checkDnsCredentialSettings(d, !row.secret.empty(), {});
-    if (std::string(row.field).empty()) {
-      CHECK_MESSAGE(checked.ok(), (checked.ok() ? std::string() : checked.error().message));
-    } else {
-      REQUIRE_FALSE(checked.ok());
-      REQUIRE_FALSE(checked.error().references.empty());
-      CHECK(checked.error().references.at(0) == row.field);
-    }
-  }
+  checkDnsRows("cloudflare", rows);
   DnsCredential d;
   d.provider = "cloudflare";
   CHECK(checkDnsSecret(d, "abcDEF-123_xyz").ok());
