@@ -1,0 +1,99 @@
+// Issuance end to end through the API-driven DNS providers: Pebble validates DNS-01 by asking the
+// zone's own server, so a certificate for a name and its wildcard is issued with the challenge
+// records written through the PowerDNS API (a real pdns_server, which Pebble queries) and
+// through the Cloudflare stand-in (whose DNS responder Pebble queries). Each provider gets a
+// Pebble of its own, started here on 127.0.0.1 with that server as its resolver.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <certsteward/adapters/acme/acme_crypto.hpp>
+#include <certsteward/adapters/acme/acme_issuer.hpp>
+#include <certsteward/adapters/dns/dns_provider_factory.hpp>
+#include "integration/acme_fixture.hpp"
+#include "support/chain_verify.hpp"
+#include "support/cloudflare_standin.hpp"
+#include "support/pdns_server.hpp"
+
+using namespace certsteward;
+using adapters::acme::AcmeIssuer;
+using testing::PebbleServer;
+using namespace testing::acme_world;
+
+namespace {
+
+adapters::dns::DefaultDnsProviderFactory& factory() {
+  static adapters::dns::DefaultDnsProviderFactory f{
+      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
+                                 std::chrono::milliseconds{1000}}};
+  return f;
+}
+
+// `inner` with every record placed in example.test, as the service's zone routing does.
+class InExampleZone : public ports::DnsProvider {
+ public:
+  explicit InExampleZone(ports::DnsProvider& inner) : inner_(inner) {}
+  domain::Status present(const ports::TxtRecord& r) override { return inner_.present(inZone(r)); }
+  domain::Status cleanup(const ports::TxtRecord& r) override { return inner_.cleanup(inZone(r)); }
+  domain::Status waitVisible(const ports::TxtRecord& r, domain::Duration t) override {
+    return inner_.waitVisible(inZone(r), t);
+  }
+
+ private:
+  static ports::TxtRecord inZone(ports::TxtRecord r) {
+    r.zone = "example.test.";
+    return r;
+  }
+  ports::DnsProvider& inner_;
+};
+
+// Issues www.example.test and *.example.test from a Pebble that resolves through
+// `dnsServer`, with `credential`'s provider writing the records, and checks the chain.
+void issuesThrough(const std::string& dnsServer, const domain::DnsCredential& credential,
+                   const std::string& secret) {
+  PebbleServer ca(testing::PebbleOptions{dnsServer, {}, 0});
+  REQUIRE_MESSAGE(ca.available(), ca.reason());
+  auto provider = factory().make(credential, secret);
+  REQUIRE_MESSAGE(provider.ok(), (provider.ok() ? "" : provider.error().message));
+  AcmeIssuer issuer(box(), settings(ca));
+  auto a = account(ca, "providers@example.test");
+  auto state = issuer.registerAccount(a);
+  REQUIRE_MESSAGE(state.ok(), (state.ok() ? "" : state.error().message));
+  a.account_url = state->account_url;
+  a.key_sealed = state->key_sealed;
+  a.status = state->status;
+  InExampleZone zone(**provider);
+  auto issued =
+      issuer.issue({a, {"www.example.test", "*.example.test"}, domain::KeyType::ecdsa_p256}, zone);
+  REQUIRE_MESSAGE(issued.ok(),
+                  (issued.ok() ? std::string() : issued.error().message + "\n" + ca.log()));
+  CHECK(testing::chainVerifies(issued->certificate_pem, issued->chain_pem,
+                               ca.managementGet("/roots/0")));
+  auto facts = adapters::acme::inspectCertificate(issued->certificate_pem);
+  REQUIRE(facts.ok());
+  CHECK(facts->dns_names.size() == 2);
+}
+
+}  // namespace
+
+TEST_CASE("acme: a certificate issued with its records written through the PowerDNS API") {
+  auto& pdns = testing::powerDns();
+  REQUIRE_MESSAGE(pdns.available(), pdns.reason());
+  domain::DnsCredential c;
+  c.name = "pdns";
+  c.provider = "powerdns";
+  c.settings = {{"api_url", pdns.apiUrl()}, {"check_servers", pdns.address()}};
+  issuesThrough(pdns.address(), c, testing::PowerDnsServer::kApiKey);
+}
+
+TEST_CASE("acme: a certificate issued with its records written through Cloudflare's API") {
+  auto& cloudflare = testing::cloudflareStandIn();
+  REQUIRE_MESSAGE(cloudflare.available(), cloudflare.reason());
+  domain::DnsCredential c;
+  c.name = "cloudflare";
+  c.provider = "cloudflare";
+  c.settings = {{"api_url", cloudflare.apiUrl()}};
+  issuesThrough(cloudflare.dnsAddress(), c, testing::CloudflareStandIn::kToken);
+}
