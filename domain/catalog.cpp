@@ -252,6 +252,30 @@ std::vector<KindSpec> makeDnsProviders() {
            secretField("Secret access key", true, "The access key's secret."),
        }});
   kinds.push_back(
+      {"digitalocean",
+       "DigitalOcean",
+       "DigitalOcean's DNS (Networking, Domains) with a personal access token.",
+       {
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .default_value = "ns1.digitalocean.com, ns2.digitalocean.com, ns3.digitalocean.com",
+            .help = "Comma-separated servers to ask whether the record is visible; default "
+                    "DigitalOcean's name servers.",
+            .example = "ns1.digitalocean.com, ns2.digitalocean.com",
+            .port_optional = true},
+           {.name = "api_url",
+            .label = "API address",
+            .type = T::url,
+            .default_value = "https://api.digitalocean.com/v2",
+            .help = "DigitalOcean's API; change it only to go through a gateway of your own.",
+            .example = "https://api.digitalocean.com/v2",
+            .loopback_http = true},
+           secretField("API token", true,
+                       "A personal access token with write access to domains (API, Tokens); sent "
+                       "as a bearer token."),
+       }});
+  kinds.push_back(
       {"exec",
        "Exec hook",
        "A command the server's operator allowed (dns.exec_commands) adds and removes the record.",

@@ -56,6 +56,12 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
       return bad("server_id", "must be letters, digits, '.', '-' or '_' (usually localhost)");
     }
   }
+  if (credential.provider == "digitalocean") {
+    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
+    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
+      return bad("api_url", "must be the API's base address (no query or user)");
+    }
+  }
   if (credential.provider == "cloudflare") {
     const auto id = s.count("zone_id") != 0U ? s.at("zone_id") : std::string();
     const bool hex = id.size() == 32 && std::all_of(id.begin(), id.end(), [](char c) {
@@ -125,7 +131,7 @@ Status checkDnsSecret(const DnsCredential& credential, std::string_view secret) 
       secret.find_first_of(" \t\r\n") != std::string_view::npos) {
     return fieldError("secret must be the secret access key alone, without spaces");
   }
-  if (credential.provider == "cloudflare" &&
+  if ((credential.provider == "cloudflare" || credential.provider == "digitalocean") &&
       (secret.find_first_of(" \t\r\n") != std::string_view::npos || secret.starts_with("Bearer"))) {
     return fieldError("secret must be the API token alone, without spaces or 'Bearer'");
   }

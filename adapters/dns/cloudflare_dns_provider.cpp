@@ -4,10 +4,10 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <thread>
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include <certsteward/adapters/dns/dns_names.hpp>
+#include <certsteward/adapters/dns/json_api.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
@@ -25,11 +25,6 @@ namespace {
 
 constexpr int kMaxPages = 50;  // bounds every walk through a paged answer
 
-std::string text(const json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
-}
-
 // The API's own words ("Authentication error (10000)", and the chain under it), bounded.
 std::string apiErrors(const json::object& doc) {
   const auto* errors = doc.if_contains("errors");
@@ -39,7 +34,7 @@ std::string apiErrors(const json::object& doc) {
     if (!e.is_object()) return;
     const auto& o = e.as_object();
     const auto* code = o.if_contains("code");
-    out += (out.empty() ? "" : "; ") + text(o, "message");
+    out += (out.empty() ? "" : "; ") + jsonText(o, "message");
     if (code != nullptr && code->is_int64()) out += " (" + std::to_string(code->as_int64()) + ")";
   };
   for (const auto& e : errors->as_array()) {
@@ -144,42 +139,26 @@ domain::Status CloudflareDnsProvider::validate(const CloudflareSettings& s) {
 domain::Result<CloudflareDnsProvider::Answer> CloudflareDnsProvider::call(std::string_view method,
                                                                           const std::string& target,
                                                                           const std::string& body) {
-  for (int attempt = 0;; ++attempt) {
-    common::HttpRequest request;
-    request.url = settings_.api_url + target;
-    request.headers = {"Authorization: Bearer " + settings_.api_token, "Accept: application/json"};
-    if (!body.empty()) request.headers.emplace_back("Content-Type: application/json");
-    request.body = body;
-    request.ca_pem = settings_.ca_pem;
-    request.timeout = settings_.timeout;
-    request.response_limit = 4 * 1024 * 1024;
-    request.secrets = {settings_.api_token};
-    request.outbound = settings_.outbound.get();
-    auto answer = method == "GET" ? common::getHttp(request) : common::sendHttp(method, request);
-    if (!answer) return answer.error();
-    if (answer->status == 429 && attempt < settings_.max_retries) {
-      // As asked (Retry-After), else 1, 2, 4 s; never more than 10 s at a time.
-      const long long wait =
-          answer->retry_after_seconds > 0 ? answer->retry_after_seconds : (1LL << attempt);
-      std::this_thread::sleep_for(std::chrono::seconds{std::clamp(wait, 1LL, 10LL)});
-      continue;
-    }
-    boost::system::error_code ec;
-    auto doc = json::parse(answer->body, ec);
-    Answer out{answer->status, {}};
-    if (!ec && doc.is_object()) out.doc = std::move(doc.as_object());
-    const auto* ok = out.doc.if_contains("success");
-    if (answer->status >= 200 && answer->status < 300 && ok != nullptr && ok->is_bool() &&
-        ok->as_bool()) {
-      return out;
-    }
-    if (answer->status >= 200 && answer->status < 300) {
-      return makeError(
-          ErrorCode::unavailable,
-          "Cloudflare answered " + std::to_string(answer->status) + " without success");
-    }
-    return out;  // the caller words the refusal (it knows the zone)
+  common::HttpRequest request;
+  request.url = settings_.api_url + target;
+  request.headers = {"Authorization: Bearer " + settings_.api_token, "Accept: application/json"};
+  if (!body.empty()) request.headers.emplace_back("Content-Type: application/json");
+  request.body = body;
+  request.ca_pem = settings_.ca_pem;
+  request.timeout = settings_.timeout;
+  request.response_limit = 4 * 1024 * 1024;
+  request.secrets = {settings_.api_token};
+  request.outbound = settings_.outbound.get();
+  auto answer = callJsonApi(method, request, settings_.max_retries);
+  if (!answer) return answer.error();
+  Answer out{answer->status, std::move(answer->doc)};
+  const auto* ok = out.doc.if_contains("success");
+  const bool succeeded = ok != nullptr && ok->is_bool() && ok->as_bool();
+  if (out.status >= 200 && out.status < 300 && !succeeded) {
+    return makeError(ErrorCode::unavailable,
+                     "Cloudflare answered " + std::to_string(out.status) + " without success");
   }
+  return out;  // a refusal is worded by the caller (it knows the zone)
 }
 
 domain::Result<CloudflareDnsProvider::Zone> CloudflareDnsProvider::zoneOf(const std::string& zone) {
@@ -189,7 +168,7 @@ domain::Result<CloudflareDnsProvider::Zone> CloudflareDnsProvider::zoneOf(const 
     if (const auto it = zones_.find(wanted); it != zones_.end()) return it->second;
   }
   const auto zoneFrom = [](const json::object& o) {
-    Zone z{text(o, "id"), {}};
+    Zone z{jsonText(o, "id"), {}};
     if (const auto* ns = o.if_contains("name_servers"); ns != nullptr && ns->is_array()) {
       for (const auto& n : ns->as_array()) {
         if (n.is_string()) z.name_servers.emplace_back(n.as_string());
@@ -206,7 +185,7 @@ domain::Result<CloudflareDnsProvider::Zone> CloudflareDnsProvider::zoneOf(const 
     if (result == nullptr || !result->is_object()) {
       return makeError(ErrorCode::unavailable, "Cloudflare answered a zone without its details");
     }
-    const std::string name = lowered(text(result->as_object(), "name"));
+    const std::string name = lowered(jsonText(result->as_object(), "name"));
     if (name != wanted) {
       return makeError(ErrorCode::failed_precondition,
                        "the credential's zone_id is Cloudflare's zone " + name.substr(0, 253) +
@@ -223,7 +202,7 @@ domain::Result<CloudflareDnsProvider::Zone> CloudflareDnsProvider::zoneOf(const 
       const auto* result = answer->doc.if_contains("result");
       if (result == nullptr || !result->is_array()) break;
       for (const auto& z : result->as_array()) {
-        if (z.is_object() && lowered(text(z.as_object(), "name")) == wanted) {
+        if (z.is_object() && lowered(jsonText(z.as_object(), "name")) == wanted) {
           found = zoneFrom(z.as_object());
           break;
         }
@@ -259,8 +238,8 @@ domain::Result<std::vector<CloudflareDnsProvider::Record>> CloudflareDnsProvider
     for (const auto& r : result->as_array()) {
       if (!r.is_object()) continue;
       const auto& o = r.as_object();
-      if (text(o, "type") != "TXT" || lowered(relative(text(o, "name"))) != name) continue;
-      out.push_back({text(o, "id"), unquote(text(o, "content"))});
+      if (jsonText(o, "type") != "TXT" || lowered(relative(jsonText(o, "name"))) != name) continue;
+      out.push_back({jsonText(o, "id"), unquote(jsonText(o, "content"))});
     }
   }
   return out;

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include <certsteward/adapters/dns/cloudflare_dns_provider.hpp>
+#include <certsteward/adapters/dns/digitalocean_dns_provider.hpp>
 #include <certsteward/adapters/dns/exec_dns_provider.hpp>
 #include <certsteward/adapters/dns/powerdns_dns_provider.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
@@ -85,6 +86,24 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     }
     return ports::DnsProviderPtr(std::make_unique<CloudflareDnsProvider>(std::move(s)));
   }
+  if (credential.provider == "digitalocean") {
+    DigitalOceanSettings s;
+    s.api_url = setting(credential, "api_url", DigitalOceanSettings::kApiUrl);
+    while (!s.api_url.empty() && s.api_url.back() == '/')
+      s.api_url.pop_back();
+    s.api_token = secret;
+    if (auto servers = commaList(setting(credential, "check_servers")); !servers.empty()) {
+      s.check_servers = std::move(servers);
+    }
+    s.timeout = timeouts_.request;
+    s.poll_interval = timeouts_.poll_interval;
+    s.outbound = outbound_;
+    if (auto ok = DigitalOceanDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<DigitalOceanDnsProvider>(std::move(s)));
+  }
   if (credential.provider == "route53") {
     Route53Settings s;
     s.api_url = setting(credential, "api_url", Route53Settings::kApiUrl);
@@ -135,10 +154,10 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     s.propagation_delay = std::chrono::seconds{seconds};
     return ports::DnsProviderPtr(std::make_unique<ExecDnsProvider>(std::move(s)));
   }
-  return domain::makeError(
-      domain::ErrorCode::failed_precondition,
-      "DNS provider '" + credential.provider +
-          "' is not known to this build (rfc2136, powerdns, cloudflare, route53, exec)");
+  return domain::makeError(domain::ErrorCode::failed_precondition,
+                           "DNS provider '" + credential.provider +
+                               "' is not known to this build (rfc2136, powerdns, cloudflare, "
+                               "route53, digitalocean, exec)");
 }
 
 std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
@@ -147,6 +166,7 @@ std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
       {"powerdns", true, ""},
       {"cloudflare", true, ""},
       {"route53", true, ""},
+      {"digitalocean", true, ""},
       {"exec", !execCommands_.empty(),
        execCommands_.empty() ? "no command is allowed: set dns.exec_commands" : ""},
   };

@@ -1,7 +1,7 @@
 // The DnsProvider contract suite (testing/contract) against the shared fake (InMemoryDns) and
 // against this build's factory making RFC 2136 providers for the real bind9 of the integration
-// tests, PowerDNS API providers for a real PowerDNS server, and Cloudflare and Route 53 providers
-// for their stand-ins (each started once per test process, on 127.0.0.1).
+// tests, PowerDNS API providers for a real PowerDNS server, and Cloudflare, Route 53 and
+// DigitalOcean providers for their stand-ins (each started once per test process, on 127.0.0.1).
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -10,6 +10,7 @@
 #include <certsteward/testing/fakes.hpp>
 #include "integration/bind9_ready.hpp"
 #include "support/cloudflare_standin.hpp"
+#include "support/digitalocean_standin.hpp"
 #include "support/free_port.hpp"
 #include "support/pdns_server.hpp"
 #include "support/route53_standin.hpp"
@@ -151,8 +152,36 @@ struct Route53Harness : FactoryHarness {
   }
 };
 
+// DigitalOcean's API as the stand-in plays it (no live service runs here): records named within
+// the domain, visibility asked of the stand-in's DNS in place of DigitalOcean's name servers.
+struct DigitalOceanHarness : FactoryHarness {
+  testing::DigitalOceanStandIn& server = testing::digitalOceanStandIn();
+  std::string apiUrl = server.available() ? server.apiUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "digitalocean";
+    c.provider = "digitalocean";
+    c.settings = {{"api_url", apiUrl}, {"check_servers", server.dnsAddress()}};
+    return c;
+  }
+  std::string secret() { return testing::DigitalOceanStandIn::kToken; }
+  std::string wrongSecret() { return "dop_v1_not-the-token"; }
+  std::string zone() { return testing::DigitalOceanStandIn::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings["api_url"] = "http://api.example.com/v2";  // plain http to another host
+    return std::pair{c, std::string("api_url")};
+  }
+  void makeUnreachable() {
+    apiUrl = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort()) + "/v2";
+  }
+};
+
 }  // namespace
 
-#define CERTSTEWARD_DNS_HARNESSES \
-  InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness, CloudflareHarness, Route53Harness
+#define CERTSTEWARD_DNS_HARNESSES                                                         \
+  InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness, CloudflareHarness, Route53Harness, \
+      DigitalOceanHarness
 #include <certsteward/testing/contract/dns_provider_contract.hpp>

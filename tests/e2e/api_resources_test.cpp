@@ -595,7 +595,7 @@ TEST_CASE("api: modules, distributions, settings, and the actions before issuanc
   CHECK(str(provider, "issuer_type") == "acme");
   CHECK(provider.at("available").as_bool());  // ACME works here (rfc2136 is built in)
   const auto& dnsKinds = provider.at("dns_providers").as_array();
-  REQUIRE(dnsKinds.size() == 5);
+  REQUIRE(dnsKinds.size() == 6);
   const auto kind = [&](std::size_t i) { return str(dnsKinds[i].as_object(), "name"); };
   CHECK(kind(0) == "rfc2136");
   CHECK(dnsKinds[0].as_object().at("available").as_bool());
@@ -605,8 +605,10 @@ TEST_CASE("api: modules, distributions, settings, and the actions before issuanc
   CHECK(dnsKinds[2].as_object().at("available").as_bool());
   CHECK(kind(3) == "route53");
   CHECK(dnsKinds[3].as_object().at("available").as_bool());
-  CHECK(kind(4) == "exec");
-  CHECK_FALSE(dnsKinds[4].as_object().at("available").as_bool());  // no dns.exec_commands
+  CHECK(kind(4) == "digitalocean");
+  CHECK(dnsKinds[4].as_object().at("available").as_bool());
+  CHECK(kind(5) == "exec");
+  CHECK_FALSE(dnsKinds[5].as_object().at("available").as_bool());  // no dns.exec_commands
 }
 
 TEST_CASE("api: every configuration name follows the one name rule") {

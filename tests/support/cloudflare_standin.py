@@ -13,21 +13,23 @@ It refuses what the real API refuses, in the real API's shape ({"success": false
 - a record identical to one present (same type, name and content): 400, code 81058;
 - while throttled (POST /__standin/throttle with a count): 429 with Retry-After: 1, code 971.
 
-DNS (UDP, on its own port) answers TXT queries for names in its zones, authoritatively; a record
-becomes visible only after `visible_after` queries for its name (the edge catching up), and goes
-at once when deleted.
+DNS (UDP, on its own port; standin_dns.py) answers TXT queries for names in its zones,
+authoritatively; a record becomes visible only after `visible_after` queries for its name (the
+edge catching up), and goes at once when deleted.
 
 Usage: cloudflare_standin.py <http port> <dns port> <token> <visible after> <zone>=<id> ...
 Prints "listening" once both sockets are bound.
 """
 import json
-import socket
-import struct
+import os
 import sys
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import standin_dns  # noqa: E402  (the DNS side shared by the stand-ins)
 
 HTTP_PORT, DNS_PORT, TOKEN, VISIBLE_AFTER = (
     int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
@@ -215,7 +217,7 @@ class Api(BaseHTTPRequestHandler):
                     and r["content"] == content:
                 return self.answer(400, failure(81058, "An identical record already exists."))
         record = {"id": uuid.uuid4().hex, "zone_id": zone["id"], "type": "TXT", "name": name,
-                  "content": content, "ttl": ttl, "seen": 0}
+                  "fqdn": name, "content": content, "ttl": ttl, "seen": 0}
         RECORDS[record["id"]] = record
         return self.answer(200, success(record_view(record)))
 
@@ -235,76 +237,10 @@ class Api(BaseHTTPRequestHandler):
         self.handle_any("PATCH")
 
 
-def strings_of(content):
-    """The character strings of a TXT content: quoted strings as written, or the whole text."""
-    if not content.startswith('"'):
-        return [content.encode()]
-    out, current, inside, escaped = [], "", False, False
-    for ch in content:
-        if escaped:
-            current += ch
-            escaped = False
-        elif ch == "\\" and inside:
-            escaped = True
-        elif ch == '"':
-            if inside:
-                out.append(current.encode())
-                current = ""
-            inside = not inside
-        elif inside:
-            current += ch
-    return out
-
-
-def dns_answer(query):
-    if len(query) < 12:
-        return None
-    qid, flags, qdcount = struct.unpack("!HHH", query[:6])
-    if qdcount != 1:
-        return None
-    at, labels = 12, []
-    while at < len(query) and query[at] != 0:
-        length = query[at]
-        labels.append(query[at + 1: at + 1 + length].decode("ascii", "replace").lower())
-        at += 1 + length
-    question_end = at + 5
-    if question_end > len(query):
-        return None
-    qtype, _ = struct.unpack("!HH", query[at + 1: question_end])
-    name = ".".join(labels)
-    in_zone = any(name == z["name"] or name.endswith("." + z["name"]) for z in ZONES.values())
-    answers = []
-    with LOCK:
-        if qtype == 16:
-            for r in RECORDS.values():
-                if r["name"] == name and r["type"] == "TXT":
-                    r["seen"] += 1
-                    if r["seen"] > VISIBLE_AFTER:
-                        answers.append(r)
-    rcode = 0 if in_zone else 5  # REFUSED outside its zones
-    out = struct.pack("!HHHHHH", qid, 0x8400 | (flags & 0x0100) | rcode, 1, len(answers), 0, 0)
-    out += query[12:question_end]
-    for r in answers:
-        rdata = b"".join(bytes([len(s)]) + s for s in strings_of(r["content"]))
-        out += struct.pack("!HHHIH", 0xC00C, 16, 1, 60, len(rdata)) + rdata
-    return out
-
-
-def serve_dns(sock):
-    while True:
-        data, peer = sock.recvfrom(4096)
-        try:
-            reply = dns_answer(data)
-        except Exception:  # a malformed query gets no answer
-            reply = None
-        if reply:
-            sock.sendto(reply, peer)
-
-
 def main():
-    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    udp.bind(("127.0.0.1", DNS_PORT))
-    threading.Thread(target=serve_dns, args=(udp,), daemon=True).start()
+    standin_dns.serve(DNS_PORT, lambda: [z["name"] for z in ZONES.values()],
+                      lambda: [r for r in RECORDS.values() if r["type"] == "TXT"], LOCK,
+                      VISIBLE_AFTER)
     server = ThreadingHTTPServer(("127.0.0.1", HTTP_PORT), Api)
     print("listening", flush=True)
     server.serve_forever()
