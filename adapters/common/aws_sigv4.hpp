@@ -17,9 +17,11 @@ struct AwsCredentials {
   std::string session_token = {};  // temporary credentials (STS): sent as X-Amz-Security-Token
 };
 
-// What is signed of one request. `path` is the URI path as sent (each segment already
-// percent-encoded); `query` holds decoded name/value pairs (they are encoded and sorted here);
-// `headers` are the headers to sign (Host and X-Amz-Date at least), any case, values as sent.
+// What is signed of one request. `path` is the URI path as sent and signed as it is (each
+// segment already percent-encoded once: right for Route 53's ids and names; services other than
+// S3 want an already-encoded path encoded again, which this does not do); `query` holds decoded
+// name/value pairs (they are encoded and sorted here); `headers` are the headers to sign (Host and
+// X-Amz-Date at least), any case, values as sent.
 struct SigV4Request {
   std::string method;
   std::string path = "/";

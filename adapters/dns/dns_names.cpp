@@ -53,7 +53,7 @@ std::string quoted(const std::string& value) {
 }
 
 std::unique_lock<std::mutex> lockName(const std::string& name) {
-  static std::array<std::mutex, 64> locks;
+  static std::array<std::mutex, 256> locks;
   return std::unique_lock(locks[std::hash<std::string>{}(lowered(absolute(name))) % locks.size()]);
 }
 

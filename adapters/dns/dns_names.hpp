@@ -23,7 +23,7 @@ bool plainTxt(const std::string& value);
 // `text` without one pair of surrounding double quotes, and with them.
 std::string unquote(std::string text);
 std::string quoted(const std::string& value);
-// One lock per record name for the process (striped: names share 64 locks): a read of a
+// One lock per record name for the process (striped: names share 256 locks): a read of a
 // name's values and the change after it must not interleave with another change of that name
 // (the challenges of a wildcard and its apex share `_acme-challenge`), while changes to other
 // names, of other projects, go on.

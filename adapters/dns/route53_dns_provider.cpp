@@ -29,11 +29,15 @@ struct DocFree {
 };
 using Doc = std::unique_ptr<xmlDoc, DocFree>;
 
-// The answer as a document: no network, no entity expansion, no DTD; nullptr when not XML.
+// The answer as a document: no network, and none with a DTD (Route 53 never sends one; an
+// entity it declared would be expanded when text is read, a memory bomb from a hostile server);
+// nullptr when not such XML.
 Doc parseXml(const std::string& body) {
   if (body.empty() || body.size() > 4 * 1024 * 1024) return nullptr;
-  return Doc(xmlReadMemory(body.data(), static_cast<int>(body.size()), nullptr, nullptr,
-                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+  Doc doc(xmlReadMemory(body.data(), static_cast<int>(body.size()), nullptr, nullptr,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+  if (doc && (doc->intSubset != nullptr || doc->extSubset != nullptr)) return nullptr;
+  return doc;
 }
 
 // The first child element of `node` with local name `name` (namespaces ignored), or nullptr.
@@ -137,7 +141,8 @@ domain::Status Route53DnsProvider::validate(const Route53Settings& s) {
 
 domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
     const std::string& method, const std::string& path,
-    const std::vector<std::pair<std::string, std::string>>& query, const std::string& body) {
+    const std::vector<std::pair<std::string, std::string>>& query, const std::string& body,
+    Deadline deadline) {
   const std::string authority = settings_.api_url.substr(settings_.api_url.find("://") + 3);
   common::SigV4Request signing;
   signing.method = method;
@@ -152,6 +157,11 @@ domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
                  common::awsUriEncode(value);
   }
   for (int attempt = 0;; ++attempt) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left <= std::chrono::milliseconds::zero()) {
+      return makeError(ErrorCode::unavailable, "Route 53 did not answer in the time given");
+    }
     const std::string date = amzDate(settings_.now());
     signing.headers = {{"Host", authority}, {"X-Amz-Date", date}};
     if (!settings_.session_token.empty())
@@ -168,7 +178,7 @@ domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
     if (!body.empty()) request.headers.emplace_back("Content-Type: text/xml");
     request.body = body;
     request.ca_pem = settings_.ca_pem;
-    request.timeout = settings_.timeout;
+    request.timeout = std::min(settings_.timeout, left);
     request.response_limit = 4 * 1024 * 1024;
     request.secrets = {settings_.secret_access_key, settings_.session_token};
     request.outbound = settings_.outbound.get();
@@ -180,11 +190,13 @@ domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
       const xmlNode* error = child(root, "Error");
       out.code = textOf(child(error, "Code")).substr(0, 100);
       out.message =
-          common::maskSecrets(textOf(child(error, "Message")).substr(0, 300), request.secrets);
+          common::maskSecrets(textOf(child(error, "Message")), request.secrets).substr(0, 300);
       const bool throttled = out.code == "Throttling" || out.code == "PriorRequestNotComplete" ||
                              answer->status == 429 || answer->status == 503;
-      if (throttled && attempt < settings_.max_retries) {
-        std::this_thread::sleep_for(std::chrono::seconds{1LL << attempt});
+      const auto pause = std::chrono::seconds{1LL << attempt};
+      if (throttled && attempt < settings_.max_retries &&
+          std::chrono::steady_clock::now() + pause < deadline) {
+        std::this_thread::sleep_for(pause);
         continue;
       }
     } else if (!out.doc) {
@@ -300,9 +312,9 @@ domain::Result<std::string> Route53DnsProvider::zoneOf(const std::string& zone) 
 }
 
 domain::Result<Route53DnsProvider::RecordSet> Route53DnsProvider::recordSet(
-    const std::string& zoneId, const std::string& name) {
+    const std::string& zoneId, const std::string& name, Deadline deadline) {
   auto answer = call("GET", std::string(kVersion) + "/hostedzone/" + zoneId + "/rrset",
-                     {{"name", name}, {"type", "TXT"}, {"maxitems", "1"}});
+                     {{"name", name}, {"type", "TXT"}, {"maxitems", "1"}}, {}, deadline);
   if (!answer) return answer.error();
   if (answer->status != 200) return refusal(answer->status, answer->code, answer->message, name);
   RecordSet out;
@@ -395,19 +407,23 @@ domain::Status Route53DnsProvider::waitVisible(const ports::TxtRecord& record,
     }
     bool inSync = changeId.empty();
     if (!inSync) {
-      auto answer = call("GET", std::string(kVersion) + "/change/" + changeId, {});
+      auto answer = call("GET", std::string(kVersion) + "/change/" + changeId, {}, {}, deadline);
       if (!answer) return answer.error();
-      if (answer->status != 200)
+      if (answer->status == 404) {
+        inSync = true;  // a change Route 53 no longer knows (they are kept 90 days) is long done
+      } else if (answer->status != 200) {
         return refusal(answer->status, answer->code, answer->message, name);
-      const xmlNode* info = child(xmlDocGetRootElement(answer->doc.get()), "ChangeInfo");
-      inSync = textOf(child(info, "Status")) == "INSYNC";
+      } else {
+        const xmlNode* info = child(xmlDocGetRootElement(answer->doc.get()), "ChangeInfo");
+        inSync = textOf(child(info, "Status")) == "INSYNC";
+      }
       if (inSync) {
         const std::lock_guard lock(mutex_);
         if (pending_[name] == changeId) pending_.erase(name);
       }
     }
     if (inSync) {
-      auto set = recordSet(*zoneId, name);
+      auto set = recordSet(*zoneId, name, deadline);
       if (!set) return set.error();
       if (std::find(set->values.begin(), set->values.end(), record.value) != set->values.end()) {
         if (!checker_) return {};

@@ -67,11 +67,15 @@ class Route53DnsProvider : public ports::DnsProvider {
     bool exists = false;
   };
 
+  using Deadline = std::chrono::steady_clock::time_point;
+  // One signed call, throttling retried; nothing past `deadline` (each request's time capped by
+  // what is left of it).
   domain::Result<Answer> call(const std::string& method, const std::string& path,
                               const std::vector<std::pair<std::string, std::string>>& query,
-                              const std::string& body = {});
+                              const std::string& body = {}, Deadline deadline = Deadline::max());
   domain::Result<std::string> zoneOf(const std::string& zone);
-  domain::Result<RecordSet> recordSet(const std::string& zoneId, const std::string& name);
+  domain::Result<RecordSet> recordSet(const std::string& zoneId, const std::string& name,
+                                      Deadline deadline = Deadline::max());
   // UPSERT (or DELETE) the name's TXT set; remembers the change to wait for.
   domain::Status change(const std::string& zoneId, const std::string& action,
                         const std::string& name, const RecordSet& set);

@@ -362,8 +362,9 @@ class ConnectionHandler : public Tcp::Handler,
   // On the pool thread, for a connection that half-closed while its request was on the pool
   // (the reactor is done with it): writes the answer (a streamed one to its end, each piece
   // given at most 1 s to be taken and the whole at most kOrphanStreamMs, so a slow reader cannot
-  // keep a pool thread), runs and answers the complete requests that followed it (at most 8),
-  // and closes the duplicate socket. A cut-short answer ends the connection.
+  // keep a pool thread; cut when the server stops), runs and answers the complete requests that
+  // followed it (at most 8), and closes the duplicate socket. A cut-short answer ends the
+  // connection.
   void finishOrphan(const std::shared_ptr<Connection>& conn, std::string answer, BodySource stream,
                     bool cut) {
     constexpr std::int64_t kOrphanStreamMs = 30000;
@@ -378,7 +379,7 @@ class ConnectionHandler : public Tcp::Handler,
         wire.clear();
       }
       out.clear();
-      if (nowMs() > deadline) {
+      if (nowMs() > deadline || shared_->draining.load()) {
         cut = true;
         break;
       }
@@ -390,8 +391,20 @@ class ConnectionHandler : public Tcp::Handler,
       if (step != BodyStep::more) stream = nullptr;
       if (step == BodyStep::failed) cut = true;
     }
-    if (!cut) serveLeftovers(c, out);
-    sendAll(c.orphan_fd, sealed(c, out), 1000);
+    // A cut answer just ends: no close_notify after a record that may be missing or half sent.
+    if (!cut) {
+      serveLeftovers(c, out);
+      sendAll(c.orphan_fd, sealed(c, out), 1000);
+    } else if (!out.empty()) {
+      // What the source made before it failed (nothing was skipped), without close_notify.
+      std::string wire;
+      if (!c.tls) {
+        wire = out;
+      } else if (!c.tls->seal(out, wire, false)) {
+        wire.clear();
+      }
+      sendAll(c.orphan_fd, wire, 1000);
+    }
     ::close(c.orphan_fd);
     std::lock_guard lock(shared_->mutex);
     shared_->orphans.erase(&c);

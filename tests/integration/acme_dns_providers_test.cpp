@@ -5,6 +5,7 @@
 // Pebble of its own, started here on 127.0.0.1 with that server as its resolver.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -74,6 +75,8 @@ void issuesThrough(const std::string& dnsServer, const domain::DnsCredential& cr
   auto facts = adapters::acme::inspectCertificate(issued->certificate_pem);
   REQUIRE(facts.ok());
   CHECK(facts->dns_names.size() == 2);
+  CHECK(std::count(facts->dns_names.begin(), facts->dns_names.end(), "www.example.test") == 1);
+  CHECK(std::count(facts->dns_names.begin(), facts->dns_names.end(), "*.example.test") == 1);
 }
 
 }  // namespace

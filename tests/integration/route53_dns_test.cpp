@@ -46,7 +46,9 @@ TEST_CASE("route53: two values of one name, one removed by UPSERT, the last by a
   const auto wildcard = txt("shared", "wildcard-value");
   REQUIRE_MESSAGE(dns.present(apex).ok(), messageOf(dns.present(apex)));
   REQUIRE(dns.present(wildcard).ok());
-  CHECK(dns.present(apex).ok());  // already there: nothing written
+  const int before = server.requests();
+  CHECK(dns.present(apex).ok());  // already there: one read of the set, nothing written
+  CHECK(server.requests() == before + 1);
   // Each change is PENDING once, then INSYNC: visible only after that.
   CHECK_MESSAGE(dns.waitVisible(apex, std::chrono::seconds{3}).ok(),
                 messageOf(dns.waitVisible(apex, std::chrono::seconds{3})));
@@ -59,6 +61,15 @@ TEST_CASE("route53: two values of one name, one removed by UPSERT, the last by a
   REQUIRE_MESSAGE(dns.cleanup(wildcard).ok(), messageOf(dns.cleanup(wildcard)));
   CHECK_FALSE(dns.waitVisible(wildcard, std::chrono::milliseconds{300}).ok());
   CHECK(dns.cleanup(wildcard).ok());  // gone already
+
+  // The set's TTL is the one it was written with: the DELETE names it, not the caller's.
+  auto longLived = txt("ttl", "ttl-value");
+  longLived.ttl_seconds = 120;
+  REQUIRE(dns.present(longLived).ok());
+  auto asCleanedUp = longLived;
+  asCleanedUp.ttl_seconds = 60;
+  REQUIRE_MESSAGE(dns.cleanup(asCleanedUp).ok(), messageOf(dns.cleanup(asCleanedUp)));
+  CHECK_FALSE(dns.waitVisible(longLived, std::chrono::milliseconds{300}).ok());
 }
 
 TEST_CASE("route53: the private or public zone of a name, a zone by id, a wrong id named") {

@@ -48,6 +48,16 @@ class Route53StandIn : public LocalServer {
   std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
   std::string log() const { return readLog(dir_ / "standin.log"); }
 
+  // API requests answered so far (throttled ones included).
+  int requests() const {
+    adapters::common::HttpRequest request;
+    request.url = apiUrl() + "/__standin/requests";
+    const auto answer = adapters::common::getHttp(request);
+    if (!answer || answer->status != 200) return -1;
+    const auto at = answer->body.find('>');
+    return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
+  }
+
   // The next `count` API requests are answered 400 Throttling.
   void throttle(int count) const {
     adapters::common::HttpRequest request;

@@ -36,6 +36,12 @@ class CountingIds : public certsteward::ports::IdGenerator {
   std::atomic<int> n_{0};
 };
 
+// Set once the server is answering /slow on its request pool.
+std::atomic<bool>& slowStarted() {
+  static std::atomic<bool> started{false};
+  return started;
+}
+
 // Piece i of the test stream: a line that names its number, padded so pieces are large.
 std::string pieceOf(int i) {
   return "piece " + std::to_string(i) + " " + std::string(static_cast<std::size_t>(4000 + i), 'x') +
@@ -59,8 +65,12 @@ http::HttpResponse answer(const http::HttpRequest& request) {
     return r;
   }
   r.body = "head\n";
-  // Still being answered when the client half-closes (the TLS orphan case below).
-  if (request.path == "/slow") std::this_thread::sleep_for(std::chrono::milliseconds{400});
+  // Still being answered when the client half-closes (the TLS orphan case below): the client
+  // half-closes once this has started, and it goes on 400 ms more.
+  if (request.path == "/slow") {
+    slowStarted().store(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds{400});
+  }
   const bool broken = request.path == "/broken";
   r.stream = [broken, i = 0](std::string& out) mutable {
     if (broken && i == 20) return http::BodyStep::failed;  // past the first chunk
@@ -260,8 +270,9 @@ TEST_CASE("http streaming: without a request pool the stream is read to its end"
 namespace {
 
 // `request` over TLS to 127.0.0.1:`port` (no certificate check: a test server); with
-// `halfClose`, the client shuts its sending side 100 ms after the request (TCP, no
-// close_notify) and reads on. Everything read until the server closes, at most 20 s.
+// `halfClose`, the client shuts its sending side (TCP, no close_notify) once the server is
+// answering (slowStarted, at most 5 s) and reads on. Everything read until the server closes, at
+// most 20 s.
 std::string overTls(std::uint16_t port, const std::string& request, bool halfClose) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   timeval limit{20, 0};
@@ -279,7 +290,8 @@ std::string overTls(std::uint16_t port, const std::string& request, bool halfClo
   REQUIRE(SSL_write(ssl.get(), request.data(), static_cast<int>(request.size())) ==
           static_cast<int>(request.size()));
   if (halfClose) {
-    std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    for (int i = 0; i < 500 && !slowStarted().load(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds{10});
     ::shutdown(fd, SHUT_WR);
   }
   std::string received;
