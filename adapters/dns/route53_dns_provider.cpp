@@ -99,6 +99,9 @@ struct Route53DnsProvider::Answer {
 };
 
 Route53DnsProvider::Route53DnsProvider(Route53Settings settings) : settings_(std::move(settings)) {
+  // libxml2 sets itself up on first use, but not safely from two threads at once.
+  static const bool parserReady = (xmlInitParser(), true);
+  (void)parserReady;
   if (!settings_.check_servers.empty()) {
     checker_ = Rfc2136DnsProvider::visibilityChecker(settings_.check_servers, settings_.timeout,
                                                      settings_.poll_interval, settings_.outbound);
