@@ -66,13 +66,26 @@ export async function scorePages({ chromePath, base, pages, session, log }) {
       const jar = await context.cookies();
       await context.clearCookies();
       if (page.signedIn) await context.addCookies(await session(jar));
-      const run = await lighthouse(base + page.path, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: ["performance", "accessibility", "best-practices"],
-      });
-      const lhr = run.lhr;
+      // A run that measured nothing (Lighthouse's runtimeError: the page did not paint in time on
+      // a busy machine, say) is run once more with fresh cookies; a second such run is reported
+      // as it is, its error in runtimeError, for the caller to fail on.
+      let lhr;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (attempt > 0 && page.signedIn) {
+          const again = await context.cookies();
+          await context.clearCookies();
+          await context.addCookies(await session(again));
+        }
+        const run = await lighthouse(base + page.path, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance", "accessibility", "best-practices"],
+        });
+        lhr = run.lhr;
+        if (!lhr.runtimeError && lhr.audits["cumulative-layout-shift"]?.numericValue !== undefined) break;
+        log(`lighthouse: ${page.label}: no measurement (${lhr.runtimeError?.code ?? "no layout-shift figure"}: ${lhr.runtimeError?.message ?? ""})${attempt === 0 ? "; once more" : ""}`);
+      }
       const score = (c) => Math.round((lhr.categories[c].score ?? 0) * 100);
       // What kept a category below 100: its audits that did not pass, by id.
       const failing = Object.values(lhr.audits)
@@ -85,10 +98,10 @@ export async function scorePages({ chromePath, base, pages, session, log }) {
         performance: score("performance"),
         accessibility: score("accessibility"),
         bestPractices: score("best-practices"),
-        cls: lhr.audits["cumulative-layout-shift"].numericValue,
-        lcp: lhr.audits["largest-contentful-paint"].numericValue,
-        tbt: lhr.audits["total-blocking-time"].numericValue,
-        runtimeError: lhr.runtimeError?.message,
+        cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+        lcp: lhr.audits["largest-contentful-paint"]?.numericValue ?? NaN,
+        tbt: lhr.audits["total-blocking-time"]?.numericValue ?? NaN,
+        runtimeError: lhr.runtimeError?.message ?? (lhr.audits["cumulative-layout-shift"]?.numericValue === undefined ? "no layout-shift figure" : undefined),
         // Each layout shift, with the element that moved (for the message of a failure).
         shifts: (lhr.audits["layout-shifts"]?.details?.items ?? []).map((i) => `${i.score.toFixed(3)} ${i.node?.selector ?? ""} ${i.node?.snippet ?? ""}`.trim()),
         requests: (lhr.audits["network-requests"]?.details?.items ?? []).map((i) => ({ path: new URL(i.url).pathname, status: i.statusCode })),
