@@ -1,7 +1,8 @@
 // The DnsProvider contract suite (testing/contract) against the shared fake (InMemoryDns) and
 // against this build's factory making RFC 2136 providers for the real bind9 of the integration
-// tests, PowerDNS API providers for a real PowerDNS server, and Cloudflare, Route 53 and
-// DigitalOcean providers for their stand-ins (each started once per test process, on 127.0.0.1).
+// tests and for a real Knot DNS, PowerDNS API providers for a real PowerDNS server, and Cloudflare,
+// Route 53 and DigitalOcean providers for their stand-ins (each started once per test process, on
+// 127.0.0.1).
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "support/cloudflare_standin.hpp"
 #include "support/digitalocean_standin.hpp"
 #include "support/free_port.hpp"
+#include "support/knot_server.hpp"
 #include "support/pdns_server.hpp"
 #include "support/route53_standin.hpp"
 
@@ -71,6 +73,30 @@ struct Rfc2136Harness : FactoryHarness {
     return std::pair{c, std::string("server")};
   }
   void makeUnreachable() { server = "127.0.0.1:" + std::to_string(testing::freeLoopbackPort()); }
+};
+
+// RFC 2136 against a second real server: Knot DNS.
+struct KnotHarness : FactoryHarness {
+  testing::KnotServer& server = testing::knot();
+  std::string address = server.available() ? server.address() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "knot";
+    c.provider = "rfc2136";
+    c.settings = {{"server", address}, {"key_name", testing::KnotServer::kKey}};
+    return c;
+  }
+  std::string secret() { return testing::KnotServer::kSecret; }
+  std::string wrongSecret() { return "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="; }
+  std::string zone() { return testing::KnotServer::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings.erase("key_name");
+    return std::pair{c, std::string("key_name")};
+  }
+  void makeUnreachable() { address = "127.0.0.1:" + std::to_string(testing::freeLoopbackPort()); }
 };
 
 struct PowerDnsHarness : FactoryHarness {
@@ -181,7 +207,7 @@ struct DigitalOceanHarness : FactoryHarness {
 
 }  // namespace
 
-#define CERTSTEWARD_DNS_HARNESSES                                                         \
-  InMemoryDnsHarness, Rfc2136Harness, PowerDnsHarness, CloudflareHarness, Route53Harness, \
-      DigitalOceanHarness
+#define CERTSTEWARD_DNS_HARNESSES                                                      \
+  InMemoryDnsHarness, Rfc2136Harness, KnotHarness, PowerDnsHarness, CloudflareHarness, \
+      Route53Harness, DigitalOceanHarness
 #include <certsteward/testing/contract/dns_provider_contract.hpp>

@@ -1,8 +1,8 @@
-// Issuance end to end through the API-driven DNS providers: Pebble validates DNS-01 by asking the
-// zone's own server, so a certificate for a name and its wildcard is issued with the challenge
-// records written through the PowerDNS API (a real pdns_server, which Pebble queries) and
-// through the Cloudflare stand-in (whose DNS responder Pebble queries). Each provider gets a
-// Pebble of its own, started here on 127.0.0.1 with that server as its resolver.
+// Issuance end to end through the DNS providers beyond bind9: Pebble validates DNS-01 by asking
+// the zone's own server, so a certificate for a name and its wildcard is issued with the challenge
+// records written by RFC 2136 to a real Knot DNS, through the PowerDNS API (a real pdns_server),
+// and through the Cloudflare and DigitalOcean stand-ins (whose DNS responders Pebble queries).
+// Each gets a Pebble of its own, started here on 127.0.0.1 with that server as its resolver.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,6 +16,8 @@
 #include "integration/acme_fixture.hpp"
 #include "support/chain_verify.hpp"
 #include "support/cloudflare_standin.hpp"
+#include "support/digitalocean_standin.hpp"
+#include "support/knot_server.hpp"
 #include "support/pdns_server.hpp"
 
 using namespace certsteward;
@@ -99,4 +101,24 @@ TEST_CASE("acme: a certificate issued with its records written through Cloudflar
   c.provider = "cloudflare";
   c.settings = {{"api_url", cloudflare.apiUrl()}};
   issuesThrough(cloudflare.dnsAddress(), c, testing::CloudflareStandIn::kToken);
+}
+
+TEST_CASE("acme: a certificate issued with its records written by RFC 2136 to Knot DNS") {
+  auto& knot = testing::knot();
+  REQUIRE_MESSAGE(knot.available(), knot.reason());
+  domain::DnsCredential c;
+  c.name = "knot";
+  c.provider = "rfc2136";
+  c.settings = {{"server", knot.address()}, {"key_name", testing::KnotServer::kKey}};
+  issuesThrough(knot.address(), c, testing::KnotServer::kSecret);
+}
+
+TEST_CASE("acme: a certificate issued with its records written through DigitalOcean's API") {
+  auto& digitalOcean = testing::digitalOceanStandIn();
+  REQUIRE_MESSAGE(digitalOcean.available(), digitalOcean.reason());
+  domain::DnsCredential c;
+  c.name = "digitalocean";
+  c.provider = "digitalocean";
+  c.settings = {{"api_url", digitalOcean.apiUrl()}, {"check_servers", digitalOcean.dnsAddress()}};
+  issuesThrough(digitalOcean.dnsAddress(), c, testing::DigitalOceanStandIn::kToken);
 }
