@@ -139,16 +139,9 @@ domain::Status CloudflareDnsProvider::validate(const CloudflareSettings& s) {
 domain::Result<CloudflareDnsProvider::Answer> CloudflareDnsProvider::call(std::string_view method,
                                                                           const std::string& target,
                                                                           const std::string& body) {
-  common::HttpRequest request;
-  request.url = settings_.api_url + target;
-  request.headers = {"Authorization: Bearer " + settings_.api_token, "Accept: application/json"};
-  if (!body.empty()) request.headers.emplace_back("Content-Type: application/json");
-  request.body = body;
-  request.ca_pem = settings_.ca_pem;
-  request.timeout = settings_.timeout;
-  request.response_limit = 4 * 1024 * 1024;
-  request.secrets = {settings_.api_token};
-  request.outbound = settings_.outbound.get();
+  const auto request =
+      bearerJsonRequest(settings_.api_url + target, settings_.api_token, body, settings_.ca_pem,
+                        settings_.timeout, settings_.outbound.get());
   auto answer = callJsonApi(method, request, settings_.max_retries);
   if (!answer) return answer.error();
   Answer out{answer->status, std::move(answer->doc)};

@@ -25,6 +25,22 @@ domain::Result<JsonAnswer> callJsonApi(std::string_view method, const common::Ht
   }
 }
 
+common::HttpRequest bearerJsonRequest(std::string url, const std::string& token, std::string body,
+                                      const std::string& caPem, std::chrono::milliseconds timeout,
+                                      const common::Outbound* outbound) {
+  common::HttpRequest request;
+  request.url = std::move(url);
+  request.headers = {"Authorization: Bearer " + token, "Accept: application/json"};
+  if (!body.empty()) request.headers.emplace_back("Content-Type: application/json");
+  request.body = std::move(body);
+  request.ca_pem = caPem;
+  request.timeout = timeout;
+  request.response_limit = 4 * 1024 * 1024;
+  request.secrets = {token};
+  request.outbound = outbound;
+  return request;
+}
+
 std::string jsonText(const boost::json::object& o, std::string_view key) {
   const auto* v = o.if_contains(key);
   return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();

@@ -7,6 +7,8 @@
 
 #include <boost/json.hpp>
 
+#include <chrono>
+#include <string>
 #include <string_view>
 
 #include <certsteward/adapters/common/http_client.hpp>
@@ -21,6 +23,12 @@ struct JsonAnswer {
 
 domain::Result<JsonAnswer> callJsonApi(std::string_view method, const common::HttpRequest& request,
                                        int maxRetries);
+
+// A request to a JSON API that takes a bearer token: Accept (and, with a body, Content-Type)
+// application/json, the token masked wherever libcurl's words are quoted, answers up to 4 MiB.
+common::HttpRequest bearerJsonRequest(std::string url, const std::string& token, std::string body,
+                                      const std::string& caPem, std::chrono::milliseconds timeout,
+                                      const common::Outbound* outbound);
 
 // The string at `key` of `o`, or "".
 std::string jsonText(const boost::json::object& o, std::string_view key);
