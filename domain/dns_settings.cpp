@@ -100,13 +100,21 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
         })) {
       return bad("region", "must be an AWS region such as us-east-1");
     }
-    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
-    const auto host = url.find("://");
-    if (!url.empty() &&
-        (host == std::string::npos || url.find_first_of("/?#@", host + 3) != std::string::npos)) {
-      return bad("api_url",
-                 "must be the API's address only, such as "
-                 "https://route53.amazonaws.com (no path, query or user)");
+    for (const char* key : {"api_url", "sts_url"}) {
+      const auto url = s.count(key) != 0U ? s.at(key) : std::string();
+      const auto host = url.find("://");
+      if (!url.empty() &&
+          (host == std::string::npos || url.find_first_of("/?#@", host + 3) != std::string::npos)) {
+        return bad(key, "must be the service's address only, such as https://" +
+                            std::string(key == std::string_view("api_url") ? "route53" : "sts") +
+                            ".amazonaws.com (no path, query or user)");
+      }
+    }
+    const auto role = s.count("role_arn") != 0U ? s.at("role_arn") : std::string();
+    if (!role.empty() && (!role.starts_with("arn:") || role.find(":role/") == std::string::npos)) {
+      return bad("role_arn",
+                 "must be an IAM role's ARN, such as "
+                 "arn:aws:iam::123456789012:role/certsteward-dns");
     }
   }
   // An inactive credential is used by nothing: one whose command the operator has since removed

@@ -114,6 +114,11 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     s.secret_access_key = secret;
     s.hosted_zone_id = setting(credential, "hosted_zone_id");
     s.private_zone = setting(credential, "private_zone", "false") == "true";
+    s.role_arn = setting(credential, "role_arn");
+    s.external_id = setting(credential, "external_id");
+    s.sts_url = setting(credential, "sts_url", s.sts_url);
+    while (!s.sts_url.empty() && s.sts_url.back() == '/')
+      s.sts_url.pop_back();
     s.check_servers = commaList(setting(credential, "check_servers"));
     s.timeout = timeouts_.request;
     s.poll_interval = std::max(timeouts_.poll_interval, std::chrono::milliseconds{50});

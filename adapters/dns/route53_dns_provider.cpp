@@ -84,6 +84,22 @@ bool plainWord(const std::string& s, bool upperOnly) {
   });
 }
 
+// arn:aws:iam::<12 digits>:role/<path and name> (also the aws-cn and aws-us-gov partitions).
+bool isRoleArn(const std::string& arn) {
+  for (const std::string prefix : {"arn:aws:iam::", "arn:aws-cn:iam::", "arn:aws-us-gov:iam::"}) {
+    if (!arn.starts_with(prefix)) continue;
+    const std::string rest = arn.substr(prefix.size());
+    if (rest.size() < 19 || rest.size() > 2000 || rest.compare(12, 6, ":role/") != 0) return false;
+    if (!std::all_of(rest.begin(), rest.begin() + 12, [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    return std::all_of(rest.begin() + 18, rest.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+             std::string_view("+=,.@_-/").find(c) != std::string_view::npos;
+    });
+  }
+  return false;
+}
+
 const char* kPermissions =
     "check the access key id and secret, and that its IAM policy allows "
     "route53:ListHostedZonesByName, route53:GetHostedZone, route53:ListResourceRecordSets, "
@@ -134,6 +150,22 @@ domain::Status Route53DnsProvider::validate(const Route53Settings& s) {
   if (!plainWord(s.region, false)) {
     return makeError(ErrorCode::invalid_argument, "region must be an AWS region such as us-east-1");
   }
+  if (!s.role_arn.empty() && !isRoleArn(s.role_arn)) {
+    return makeError(ErrorCode::invalid_argument,
+                     "role_arn must be an IAM role's ARN, such as "
+                     "arn:aws:iam::123456789012:role/certsteward-dns");
+  }
+  if (s.external_id.size() > 1224 ||
+      s.external_id.find_first_of(" \t\r\n\"&") != std::string::npos) {
+    return makeError(ErrorCode::invalid_argument,
+                     "external_id must be at most 1,224 characters, without spaces or quotes");
+  }
+  const auto stsScheme = s.sts_url.find("://");
+  if (stsScheme == std::string::npos || !common::isAllowedHttpUrl(s.sts_url) ||
+      s.sts_url.find_first_of("/?#@", stsScheme + 3) != std::string::npos) {
+    return makeError(ErrorCode::invalid_argument,
+                     "sts_url must be STS's address only, such as https://sts.amazonaws.com");
+  }
   if (!s.hosted_zone_id.empty() && !plainWord(s.hosted_zone_id, true)) {
     return makeError(ErrorCode::invalid_argument,
                      "hosted_zone_id must be the zone's id (capitals and digits, such as "
@@ -146,7 +178,18 @@ domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
     const std::string& method, const std::string& path,
     const std::vector<std::pair<std::string, std::string>>& query, const std::string& body,
     Deadline deadline) {
-  const std::string authority = settings_.api_url.substr(settings_.api_url.find("://") + 3);
+  auto signer = credentials(deadline);
+  if (!signer) return signer.error();
+  return signedCall(settings_.api_url, "route53", *signer, method, path, query, body,
+                    body.empty() ? std::string() : "text/xml", deadline);
+}
+
+domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::signedCall(
+    const std::string& base, const std::string& service, const common::AwsCredentials& credentials,
+    const std::string& method, const std::string& path,
+    const std::vector<std::pair<std::string, std::string>>& query, const std::string& body,
+    const std::string& contentType, Deadline deadline) {
+  const std::string authority = base.substr(base.find("://") + 3);
   common::SigV4Request signing;
   signing.method = method;
   signing.path = path;
@@ -159,31 +202,31 @@ domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
     queryText += (queryText.empty() ? "?" : "&") + common::awsUriEncode(name) + "=" +
                  common::awsUriEncode(value);
   }
+  const std::vector<std::string> secrets = {
+      settings_.secret_access_key, credentials.secret_access_key, credentials.session_token};
   for (int attempt = 0;; ++attempt) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left <= std::chrono::milliseconds::zero()) {
-      return makeError(ErrorCode::unavailable, "Route 53 did not answer in the time given");
+      return makeError(ErrorCode::unavailable, "AWS did not answer in the time given");
     }
     const std::string date = amzDate(settings_.now());
     signing.headers = {{"Host", authority}, {"X-Amz-Date", date}};
-    if (!settings_.session_token.empty())
-      signing.headers.emplace_back("X-Amz-Security-Token", settings_.session_token);
-    const common::AwsCredentials credentials{settings_.access_key_id, settings_.secret_access_key,
-                                             settings_.session_token};
+    if (!credentials.session_token.empty())
+      signing.headers.emplace_back("X-Amz-Security-Token", credentials.session_token);
+    if (!contentType.empty()) signing.headers.emplace_back("Content-Type", contentType);
     common::HttpRequest request;
-    request.url = settings_.api_url + path + queryText;
+    request.url = base + path + queryText;
     for (const auto& [name, value] : signing.headers)
       request.headers.push_back(name + ": " + value);
     request.headers.push_back(
         "Authorization: " +
-        common::sigV4Authorization(signing, {settings_.region, "route53", date}, credentials));
-    if (!body.empty()) request.headers.emplace_back("Content-Type: text/xml");
+        common::sigV4Authorization(signing, {settings_.region, service, date}, credentials));
     request.body = body;
     request.ca_pem = settings_.ca_pem;
     request.timeout = std::min(settings_.timeout, left);
     request.response_limit = 4 * 1024 * 1024;
-    request.secrets = {settings_.secret_access_key, settings_.session_token};
+    request.secrets = secrets;
     request.outbound = settings_.outbound.get();
     auto answer = method == "GET" ? common::getHttp(request) : common::sendHttp(method, request);
     if (!answer) return answer.error();
@@ -192,8 +235,7 @@ domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
       const xmlNode* root = out.doc ? xmlDocGetRootElement(out.doc.get()) : nullptr;
       const xmlNode* error = child(root, "Error");
       out.code = textOf(child(error, "Code")).substr(0, 100);
-      out.message =
-          common::maskSecrets(textOf(child(error, "Message")), request.secrets).substr(0, 300);
+      out.message = common::maskSecrets(textOf(child(error, "Message")), secrets).substr(0, 300);
       const bool throttled = out.code == "Throttling" || out.code == "PriorRequestNotComplete" ||
                              answer->status == 429 || answer->status == 503;
       const auto pause = std::chrono::seconds{1LL << attempt};
@@ -204,10 +246,58 @@ domain::Result<Route53DnsProvider::Answer> Route53DnsProvider::call(
       }
     } else if (!out.doc) {
       return makeError(ErrorCode::unavailable,
-                       "Route 53 answered " + std::to_string(answer->status) + " without XML");
+                       "AWS answered " + std::to_string(answer->status) + " without XML");
     }
     return out;
   }
+}
+
+domain::Result<common::AwsCredentials> Route53DnsProvider::credentials(Deadline deadline) {
+  const common::AwsCredentials key{settings_.access_key_id, settings_.secret_access_key,
+                                   settings_.session_token};
+  if (settings_.role_arn.empty()) return key;
+  {
+    const std::lock_guard lock(mutex_);
+    if (assumed_ && std::chrono::steady_clock::now() < assumedUntil_) return *assumed_;
+  }
+  constexpr int kSeconds = 900;  // STS's shortest session: the least a leaked one is worth
+  std::string body = "Action=AssumeRole&DurationSeconds=" + std::to_string(kSeconds) +
+                     "&RoleArn=" + common::awsUriEncode(settings_.role_arn) +
+                     "&RoleSessionName=certsteward&Version=2011-06-15";
+  if (!settings_.external_id.empty())
+    body += "&ExternalId=" + common::awsUriEncode(settings_.external_id);
+  const auto requested = std::chrono::steady_clock::now();
+  auto answer = signedCall(settings_.sts_url, "sts", key, "POST", "/", {}, body,
+                           "application/x-www-form-urlencoded; charset=utf-8", deadline);
+  if (!answer) return answer.error();
+  if (answer->status != 200) {
+    const std::string detail =
+        answer->code.empty()
+            ? std::to_string(answer->status)
+            : answer->code +
+                  (answer->message.empty() ? std::string() : " (" + answer->message + ")");
+    return makeError(
+        answer->status == 403 || answer->status == 401 || answer->code == "AccessDenied"
+            ? ErrorCode::permission_denied
+            : ErrorCode::unavailable,
+        "STS did not let the access key assume the role " + settings_.role_arn.substr(0, 200) +
+            " (" + detail +
+            "): check the role's trust policy names this key's user (and the external "
+            "id), and that the user may call sts:AssumeRole on it");
+  }
+  const xmlNode* result = child(xmlDocGetRootElement(answer->doc.get()), "AssumeRoleResult");
+  const xmlNode* issued = child(result, "Credentials");
+  common::AwsCredentials role{textOf(child(issued, "AccessKeyId")),
+                              textOf(child(issued, "SecretAccessKey")),
+                              textOf(child(issued, "SessionToken"))};
+  if (!plainWord(role.access_key_id, true) || role.secret_access_key.empty() ||
+      role.session_token.empty()) {
+    return makeError(ErrorCode::unavailable, "STS answered without the role's credentials");
+  }
+  const std::lock_guard lock(mutex_);
+  assumed_ = role;
+  assumedUntil_ = requested + std::chrono::seconds{kSeconds - 60};  // renewed a minute early
+  return role;
 }
 
 namespace {

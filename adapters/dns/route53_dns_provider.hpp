@@ -6,8 +6,9 @@
 // or DELETEs the set with its exact current values when the last one goes. A record is visible
 // once Route 53 reports the change INSYNC (GetChange: every Route 53 name server has it) and the
 // set holds the value, and, when `check_servers` are given, those servers answer it too.
-// Throttling is retried (1, 2, 4 s). Thread-safe: changes to one name are made one at a time
-// within this process.
+// Throttling is retried (1, 2, 4 s). With `role_arn`, the calls are made with credentials of that
+// role, assumed through STS with the configured key. Thread-safe: changes to one name are made
+// one at a time within this process.
 #pragma once
 
 #include <chrono>
@@ -15,10 +16,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <certsteward/adapters/common/aws_sigv4.hpp>
 #include <certsteward/adapters/common/outbound.hpp>
 #include <certsteward/ports/dns_provider.hpp>
 
@@ -33,9 +36,14 @@ struct Route53Settings {
   std::string access_key_id = {};      // AKIA... (an IAM user's key)
   std::string secret_access_key = {};  // the secret
   std::string session_token = {};      // temporary credentials: sent as X-Amz-Security-Token
-  std::string hosted_zone_id = {};     // optional: Z...; else found by name
-  bool private_zone = false;           // which zone of that name, when found by name
-  std::vector<std::string> check_servers = {};    // optional: also asked over DNS
+  // Optional: the role assumed (STS AssumeRole, 15-minute credentials, renewed before they lapse)
+  // with the key above, whose credentials then make the Route 53 calls; and its external id.
+  std::string role_arn = {};
+  std::string external_id = {};
+  std::string sts_url = "https://sts.amazonaws.com";  // STS's address (no path)
+  std::string hosted_zone_id = {};                    // optional: Z...; else found by name
+  bool private_zone = false;                          // which zone of that name, when found by name
+  std::vector<std::string> check_servers = {};        // optional: also asked over DNS
   std::string ca_pem = {};                        // trusted instead of the system's CAs when set
   std::chrono::milliseconds timeout{5000};        // per request
   std::chrono::milliseconds poll_interval{1000};  // GetChange and visibility polls
@@ -80,8 +88,21 @@ class Route53DnsProvider : public ports::DnsProvider {
   domain::Status change(const std::string& zoneId, const std::string& action,
                         const std::string& name, const RecordSet& set);
 
+  // The credentials Route 53 calls are signed with: the key, or the role's (assumed on first
+  // use and again a minute before they lapse).
+  domain::Result<common::AwsCredentials> credentials(Deadline deadline);
+  // One signed request to `base` (an API address) for `service`; throttling retried.
+  domain::Result<Answer> signedCall(const std::string& base, const std::string& service,
+                                    const common::AwsCredentials& credentials,
+                                    const std::string& method, const std::string& path,
+                                    const std::vector<std::pair<std::string, std::string>>& query,
+                                    const std::string& body, const std::string& contentType,
+                                    Deadline deadline);
+
   Route53Settings settings_;
-  std::mutex mutex_;                            // guards zones_, pending_ and checker_
+  std::mutex mutex_;  // guards zones_, pending_, checker_ and the assumed role's credentials
+  std::optional<common::AwsCredentials> assumed_;
+  std::chrono::steady_clock::time_point assumedUntil_{};
   std::map<std::string, std::string> zones_;    // zone name -> hosted zone id
   std::map<std::string, std::string> pending_;  // record name -> change id not yet INSYNC
   std::shared_ptr<Rfc2136DnsProvider> checker_;

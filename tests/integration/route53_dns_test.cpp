@@ -192,3 +192,43 @@ TEST_CASE("route53: settings a call could not work with are refused before any c
     CHECK(c.status.error().message.find(c.names) != std::string::npos);
   }
 }
+
+TEST_CASE(
+    "route53: with a role, the key only assumes it and the role's credentials make the calls") {
+  auto& server = testing::route53StandIn();
+  REQUIRE_MESSAGE(server.available(), server.reason());
+  const auto record = txt("role", "role-value");
+  {
+    auto s = settingsFor(server);
+    s.role_arn = Route53StandIn::kRoleArn;
+    s.sts_url = server.apiUrl();
+    Route53DnsProvider dns(s);
+    const auto [assumedBefore, signedBefore] = server.assumed();
+    REQUIRE_MESSAGE(dns.present(record).ok(), messageOf(dns.present(record)));
+    CHECK(dns.waitVisible(record, std::chrono::seconds{3}).ok());
+    REQUIRE(dns.cleanup(record).ok());
+    const auto [assumedAfter, signedAfter] = server.assumed();
+    CHECK(assumedAfter == assumedBefore + 1);  // once, kept for the calls that follow
+    CHECK(signedAfter - signedBefore >= 5);    // zone, set, change, GetChange, set, ...
+  }
+  {
+    auto s = settingsFor(server);
+    s.role_arn = "arn:aws:iam::123456789012:role/someone-else";
+    s.sts_url = server.apiUrl();
+    Route53DnsProvider dns(s);
+    const auto refused = dns.present(record);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == domain::ErrorCode::permission_denied);
+    CHECK(refused.error().message.find("someone-else") != std::string::npos);
+    CHECK(refused.error().message.find("trust policy") != std::string::npos);
+    CHECK(refused.error().message.find(Route53StandIn::kSecretKey) == std::string::npos);
+  }
+  CHECK_FALSE(Route53DnsProvider::validate([] {
+                Route53Settings s;
+                s.access_key_id = "AKIAIOSFODNN7EXAMPLE";
+                s.secret_access_key = "secret";
+                s.role_arn = "certsteward-dns";  // a name, not an ARN
+                return s;
+              }())
+                  .ok());
+}

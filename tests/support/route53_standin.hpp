@@ -1,6 +1,7 @@
 // Route53StandIn: tests/support/route53_standin.py (under Debian's python3) on 127.0.0.1, at
 // apiUrl(), holding the public zone kZone (id kZoneId), a private zone of the same name
-// (kPrivateZoneId) and a second public zone, and taking only the key kAccessKeyId / kSecretKey.
+// (kPrivateZoneId) and a second public zone, and taking only the key kAccessKeyId / kSecretKey
+// (which may assume the role kRoleArn through its STS side).
 // It follows Route 53's published API reference for what DNS-01 uses, checks every request's
 // SigV4 signature as AWS does, and refuses what the real API refuses (see the script). A change
 // is PENDING for its first kPendingPolls GetChange calls. Not the live service: see
@@ -9,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include "support/child_process.hpp"
@@ -25,6 +27,7 @@ class Route53StandIn : public LocalServer {
   static constexpr const char* kAccessKeyId = "AKIASTANDIN0EXAMPLE1";
   static constexpr const char* kSecretKey = "wJalrXUtnFEMI/K7MDENG+bPxRfiCY-standin-key";
   static constexpr int kPendingPolls = 1;
+  static constexpr const char* kRoleArn = "arn:aws:iam::123456789012:role/certsteward-dns";
 
   Route53StandIn() {
     if (!std::filesystem::exists("/usr/bin/python3")) {
@@ -33,13 +36,14 @@ class Route53StandIn : public LocalServer {
     }
     dir_ = freshServerDir("route53");
     port_ = freeLoopbackPort();
-    pid_ = spawnLogged({"/usr/bin/python3",
-                        std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/route53_standin.py",
-                        std::to_string(port_), kAccessKeyId, kSecretKey,
-                        std::to_string(kPendingPolls), std::string("example.test=") + kZoneId,
-                        std::string("example.test=") + kPrivateZoneId + "=private",
-                        std::string("other.test=") + kOtherZoneId},
-                       dir_ / "standin.log");
+    pid_ =
+        spawnLogged({"/usr/bin/python3",
+                     std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/route53_standin.py",
+                     std::to_string(port_), kAccessKeyId, kSecretKey, std::to_string(kPendingPolls),
+                     kRoleArn, std::string("example.test=") + kZoneId,
+                     std::string("example.test=") + kPrivateZoneId + "=private",
+                     std::string("other.test=") + kOtherZoneId},
+                    dir_ / "standin.log");
     reason_ = waitUntilReady(
         pid_, dir_ / "standin.log", "the Route 53 stand-in",
         [](const std::string& text) { return text.find("listening") != std::string::npos; });
@@ -56,6 +60,19 @@ class Route53StandIn : public LocalServer {
     if (!answer || answer->status != 200) return -1;
     const auto at = answer->body.find('>');
     return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
+  }
+
+  // Roles assumed so far, and Route 53 requests signed with a role's credentials.
+  std::pair<int, int> assumed() const {
+    adapters::common::HttpRequest request;
+    request.url = apiUrl() + "/__standin/assumed";
+    const auto answer = adapters::common::getHttp(request);
+    if (!answer || answer->status != 200) return {-1, -1};
+    const auto& b = answer->body;
+    const auto first = b.find("<assumed>");
+    const auto second = b.find("<signed>");
+    if (first == std::string::npos || second == std::string::npos) return {-1, -1};
+    return {std::atoi(b.c_str() + first + 9), std::atoi(b.c_str() + second + 8)};
   }
 
   // The next `count` API requests are answered 400 Throttling.

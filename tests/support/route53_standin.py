@@ -15,7 +15,13 @@ it answers as Route 53 does, as an ErrorResponse document:
 - while throttled (POST /__standin/throttle with a count): 400 Throttling "Rate exceeded".
 A change is PENDING for its first `pending_polls` GetChange calls, then INSYNC.
 
-Usage: route53_standin.py <http port> <access key id> <secret key> <pending polls>
+It also plays STS's AssumeRole (POST / with Action=AssumeRole, signed for region us-east-1 and
+service sts with the key): only `role arn` may be assumed (otherwise 403 AccessDenied), and the
+answer holds temporary credentials (an ASIA... key, its secret and a session token) that Route 53
+calls may then be signed with, the token sent as X-Amz-Security-Token (otherwise 403
+InvalidClientTokenId / IncompleteSignature).
+
+Usage: route53_standin.py <http port> <access key id> <secret key> <pending polls> <role arn>
                           <name>=<id>[=private] ...
 Prints "listening" once bound.
 """
@@ -29,17 +35,18 @@ import xml.etree.ElementTree as ET
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, quote, urlsplit
 
-PORT, ACCESS_KEY, SECRET_KEY, PENDING_POLLS = (
-    int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]))
+PORT, ACCESS_KEY, SECRET_KEY, PENDING_POLLS, ROLE_ARN = (
+    int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
 NS = "https://route53.amazonaws.com/doc/2013-04-01/"
 ZONES = {}  # id -> {"id", "name", "private", "sets": {(name, type): {"ttl", "values"}}}
-for spec in sys.argv[5:]:
+TEMPORARY = {}  # access key id -> (secret, session token), from AssumeRole
+for spec in sys.argv[6:]:
     parts = spec.split("=")
     ZONES[parts[1]] = {"id": parts[1], "name": parts[0].lower().rstrip(".") + ".",
                        "private": len(parts) > 2 and parts[2] == "private", "sets": {}}
 CHANGES = {}  # id -> polls so far
 LOCK = threading.Lock()
-STATE = {"throttle": 0, "requests": 0}
+STATE = {"throttle": 0, "requests": 0, "assumed": 0, "signed_with_role": 0}
 
 
 def error_doc(kind, code, message):
@@ -77,7 +84,7 @@ class Api(BaseHTTPRequestHandler):
     def refuse(self, status, code, message, kind="Sender"):
         self.answer(status, error_doc(kind, code, esc(message)))
 
-    def authorised(self, method, url, body):
+    def authorised(self, method, url, body, service="route53"):
         auth = self.headers.get("Authorization")
         if auth is None:
             return self.refuse(403, "MissingAuthenticationToken", "Missing Authentication Token")
@@ -91,8 +98,14 @@ class Api(BaseHTTPRequestHandler):
         signed = fields.get("SignedHeaders", "")
         if len(credential) != 5 or not signed or "Signature" not in fields:
             return self.refuse(403, "IncompleteSignature", "Authorization header is malformed")
-        key_id, day, region, service, terminal = credential
-        if key_id != ACCESS_KEY:
+        key_id, day, region, scoped_service, terminal = credential
+        secret = SECRET_KEY
+        if key_id in TEMPORARY and service == "route53":
+            secret, token = TEMPORARY[key_id]
+            if self.headers.get("X-Amz-Security-Token") != token:
+                return self.refuse(403, "InvalidClientTokenId",
+                                   "The security token included in the request is invalid.")
+        elif key_id != ACCESS_KEY:
             return self.refuse(403, "InvalidClientTokenId",
                                "The security token included in the request is invalid.")
         names = signed.split(";")
@@ -107,10 +120,10 @@ class Api(BaseHTTPRequestHandler):
         now = datetime.datetime.now(datetime.timezone.utc)
         if abs((now - when).total_seconds()) > 900:
             return self.refuse(403, "SignatureDoesNotMatch", "Signature expired")
-        if day != amz_date[:8] or region != "us-east-1" or service != "route53" \
+        if day != amz_date[:8] or region != "us-east-1" or scoped_service != service \
                 or terminal != "aws4_request":
             return self.refuse(403, "SignatureDoesNotMatch", "Credential should be scoped to a "
-                               "valid region and to the route53 service")
+                               f"valid region and to the {service} service")
         query = sorted((uri_encode(k), uri_encode(v))
                        for k, v in parse_qsl(url.query, keep_blank_values=True))
         lines = []
@@ -121,10 +134,10 @@ class Api(BaseHTTPRequestHandler):
             lines.append(name + ":" + ",".join(" ".join(v.split()) for v in values))
         canonical = "\n".join([method, url.path, "&".join(f"{k}={v}" for k, v in query),
                                "\n".join(lines) + "\n", signed, hashlib.sha256(body).hexdigest()])
-        scope = f"{day}/us-east-1/route53/aws4_request"
+        scope = f"{day}/us-east-1/{service}/aws4_request"
         to_sign = "\n".join(["AWS4-HMAC-SHA256", amz_date, scope,
                              hashlib.sha256(canonical.encode()).hexdigest()])
-        key = sign(sign(sign(sign(("AWS4" + SECRET_KEY).encode(), day), "us-east-1"), "route53"),
+        key = sign(sign(sign(sign(("AWS4" + secret).encode(), day), "us-east-1"), service),
                    "aws4_request")
         if not hmac.compare_digest(hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest(),
                                    fields["Signature"]):
@@ -144,13 +157,22 @@ class Api(BaseHTTPRequestHandler):
         if url.path == "/__standin/requests":
             with LOCK:
                 return self.answer(200, f"<requests>{STATE['requests']}</requests>")
+        if url.path == "/__standin/assumed":
+            with LOCK:
+                return self.answer(200, f"<assumed>{STATE['assumed']}</assumed>"
+                                   f"<signed>{STATE['signed_with_role']}</signed>")
         with LOCK:
             STATE["requests"] += 1
             if STATE["throttle"] > 0:
                 STATE["throttle"] -= 1
                 return self.refuse(400, "Throttling", "Rate exceeded")
+        if url.path == "/" and method == "POST":
+            return self.assume_role(url, body)
         if self.authorised(method, url, body) is not True:
             return
+        if self.headers.get("Authorization", "").split("Credential=")[1].startswith("ASIA"):
+            with LOCK:
+                STATE["signed_with_role"] += 1
         parts = url.path.strip("/").split("/")
         query = dict(parse_qsl(url.query))
         if not parts or parts[0] != "2013-04-01":
@@ -184,6 +206,38 @@ class Api(BaseHTTPRequestHandler):
                                f"<SubmittedAt>2026-01-01T00:00:00.000Z</SubmittedAt></ChangeInfo>"
                                f"</GetChangeResponse>")
         return self.refuse(404, "UnknownOperationException", "Unknown operation")
+
+    def assume_role(self, url, body):
+        sts = "https://sts.amazonaws.com/doc/2011-06-15/"
+        if self.authorised("POST", url, body, service="sts") is not True:
+            return
+        if not self.headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
+            return self.refuse(400, "InvalidParameterValue", "Unsupported Content-Type")
+        form = dict(parse_qsl(body.decode()))
+        if form.get("Action") != "AssumeRole" or form.get("Version") != "2011-06-15":
+            return self.refuse(400, "InvalidAction", "Could not find operation")
+        if not form.get("RoleSessionName"):
+            return self.refuse(400, "ValidationError", "RoleSessionName is required")
+        if not 900 <= int(form.get("DurationSeconds", "3600")) <= 43200:
+            return self.refuse(400, "ValidationError", "DurationSeconds must be 900..43200")
+        if form.get("RoleArn") != ROLE_ARN:
+            return self.refuse(403, "AccessDenied",
+                               f"User: arn:aws:iam::123456789012:user/standin is not authorized "
+                               f"to perform: sts:AssumeRole on resource: {form.get('RoleArn')}")
+        key_id = "ASIA" + uuid.uuid4().hex[:16].upper()
+        secret, token = uuid.uuid4().hex + uuid.uuid4().hex, "FwoG" + uuid.uuid4().hex * 4
+        with LOCK:
+            TEMPORARY[key_id] = (secret, token)
+            STATE["assumed"] += 1
+        return self.answer(200, f'<AssumeRoleResponse xmlns="{sts}"><AssumeRoleResult>'
+                           f"<AssumedRoleUser><Arn>{esc(ROLE_ARN)}/certsteward</Arn>"
+                           f"<AssumedRoleId>AROA:certsteward</AssumedRoleId></AssumedRoleUser>"
+                           f"<Credentials><AccessKeyId>{key_id}</AccessKeyId>"
+                           f"<SecretAccessKey>{secret}</SecretAccessKey>"
+                           f"<SessionToken>{token}</SessionToken>"
+                           f"<Expiration>2026-01-01T00:15:00Z</Expiration></Credentials>"
+                           f"</AssumeRoleResult><ResponseMetadata><RequestId>{uuid.uuid4()}"
+                           f"</RequestId></ResponseMetadata></AssumeRoleResponse>")
 
     @staticmethod
     def zone_xml(zone):
