@@ -16,11 +16,6 @@ namespace json = boost::json;
 using domain::ErrorCode;
 using domain::makeError;
 
-struct CloudflareDnsProvider::Answer {
-  long status = 0;
-  json::object doc;
-};
-
 namespace {
 
 constexpr int kMaxPages = 50;  // bounds every walk through a paged answer
@@ -136,22 +131,21 @@ domain::Status CloudflareDnsProvider::validate(const CloudflareSettings& s) {
   return {};
 }
 
-domain::Result<CloudflareDnsProvider::Answer> CloudflareDnsProvider::call(std::string_view method,
-                                                                          const std::string& target,
-                                                                          const std::string& body) {
+domain::Result<JsonAnswer> CloudflareDnsProvider::call(std::string_view method,
+                                                       const std::string& target,
+                                                       const std::string& body) {
   const auto request =
       bearerJsonRequest(settings_.api_url + target, settings_.api_token, body, settings_.ca_pem,
                         settings_.timeout, settings_.outbound.get());
   auto answer = callJsonApi(method, request, settings_.max_retries);
   if (!answer) return answer.error();
-  Answer out{answer->status, std::move(answer->doc)};
-  const auto* ok = out.doc.if_contains("success");
+  const auto* ok = answer->doc.if_contains("success");
   const bool succeeded = ok != nullptr && ok->is_bool() && ok->as_bool();
-  if (out.status >= 200 && out.status < 300 && !succeeded) {
+  if (answer->status >= 200 && answer->status < 300 && !succeeded) {
     return makeError(ErrorCode::unavailable,
-                     "Cloudflare answered " + std::to_string(out.status) + " without success");
+                     "Cloudflare answered " + std::to_string(answer->status) + " without success");
   }
-  return out;  // a refusal is worded by the caller (it knows the zone)
+  return answer;  // a refusal is worded by the caller (it knows the zone)
 }
 
 domain::Result<CloudflareDnsProvider::Zone> CloudflareDnsProvider::zoneOf(const std::string& zone) {

@@ -23,6 +23,7 @@
 namespace certsteward::adapters::dns {
 
 class Rfc2136DnsProvider;
+struct JsonAnswer;  // json_api.hpp
 
 struct CloudflareSettings {
   static constexpr const char* kApiUrl = "https://api.cloudflare.com/client/v4";
@@ -60,11 +61,10 @@ class CloudflareDnsProvider : public ports::DnsProvider {
     std::string id;
     std::string value;  // unquoted
   };
-  struct Answer;
 
   // One API call (`target` is the path and query after the base), 429s waited out.
-  domain::Result<Answer> call(std::string_view method, const std::string& target,
-                              const std::string& body = {});
+  domain::Result<JsonAnswer> call(std::string_view method, const std::string& target,
+                                  const std::string& body = {});
   domain::Result<Zone> zoneOf(const std::string& zone);
   domain::Result<std::vector<Record>> txtRecords(const Zone& zone, const std::string& name);
 

@@ -13,11 +13,6 @@ namespace json = boost::json;
 using domain::ErrorCode;
 using domain::makeError;
 
-struct DigitalOceanDnsProvider::Answer {
-  long status = 0;
-  json::object doc;
-};
-
 namespace {
 
 constexpr int kMaxPages = 50;  // bounds every walk through a paged answer
@@ -98,14 +93,13 @@ domain::Status DigitalOceanDnsProvider::validate(const DigitalOceanSettings& s) 
   return {};
 }
 
-domain::Result<DigitalOceanDnsProvider::Answer> DigitalOceanDnsProvider::call(
-    std::string_view method, const std::string& target, const std::string& body) {
+domain::Result<JsonAnswer> DigitalOceanDnsProvider::call(std::string_view method,
+                                                         const std::string& target,
+                                                         const std::string& body) {
   const auto request =
       bearerJsonRequest(settings_.api_url + target, settings_.api_token, body, settings_.ca_pem,
                         settings_.timeout, settings_.outbound.get());
-  auto answer = callJsonApi(method, request, settings_.max_retries);
-  if (!answer) return answer.error();
-  return Answer{answer->status, std::move(answer->doc)};
+  return callJsonApi(method, request, settings_.max_retries);
 }
 
 domain::Result<std::vector<DigitalOceanDnsProvider::Record>> DigitalOceanDnsProvider::txtRecords(

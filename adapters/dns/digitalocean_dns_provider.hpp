@@ -21,6 +21,7 @@
 namespace certsteward::adapters::dns {
 
 class Rfc2136DnsProvider;
+struct JsonAnswer;  // json_api.hpp
 
 struct DigitalOceanSettings {
   static constexpr const char* kApiUrl = "https://api.digitalocean.com/v2";
@@ -51,13 +52,12 @@ class DigitalOceanDnsProvider : public ports::DnsProvider {
   domain::Status waitVisible(const ports::TxtRecord& record, domain::Duration timeout) override;
 
  private:
-  struct Answer;
   struct Record {
     std::string id;
     std::string value;
   };
-  domain::Result<Answer> call(std::string_view method, const std::string& target,
-                              const std::string& body = {});
+  domain::Result<JsonAnswer> call(std::string_view method, const std::string& target,
+                                  const std::string& body = {});
   domain::Result<std::vector<Record>> txtRecords(const std::string& zone, const std::string& name);
 
   DigitalOceanSettings settings_;

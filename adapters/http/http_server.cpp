@@ -292,12 +292,13 @@ class ConnectionHandler : public Tcp::Handler,
     sendAll(fd, sealed(c, out), 1000);
   }
 
-  // `plain` as the connection must carry it: as is, or sealed by its TLS with a close_notify
-  // after it (for a connection that ends after these answers). Nothing when TLS cannot seal.
-  static std::string sealed(Connection& c, const std::string& plain) {
+  // `plain` as the connection must carry it: as is, or sealed by its TLS, with a close_notify
+  // after it when `last` (a connection that ends after these answers). Nothing when TLS cannot
+  // seal.
+  static std::string sealed(Connection& c, const std::string& plain, bool last = true) {
     if (!c.tls) return plain;
     std::string wire;
-    if (!c.tls->seal(plain, wire, true)) return {};
+    if (!c.tls->seal(plain, wire, last)) return {};
     return wire;
   }
 
@@ -372,17 +373,13 @@ class ConnectionHandler : public Tcp::Handler,
     std::string out = std::move(answer);
     const auto deadline = nowMs() + kOrphanStreamMs;
     while (stream && !cut) {
-      std::string wire;
-      if (!c.tls) {
-        wire = out;
-      } else if (!c.tls->seal(out, wire, false)) {
-        wire.clear();
-      }
-      out.clear();
       if (nowMs() > deadline || shared_->draining.load()) {
+        out.clear();
         cut = true;
         break;
       }
+      const std::string wire = sealed(c, out, false);
+      out.clear();
       if (wire.empty() || !sendAll(c.orphan_fd, wire, 1000)) {
         cut = true;
         break;
@@ -397,13 +394,7 @@ class ConnectionHandler : public Tcp::Handler,
       sendAll(c.orphan_fd, sealed(c, out), 1000);
     } else if (!out.empty()) {
       // What the source made before it failed (nothing was skipped), without close_notify.
-      std::string wire;
-      if (!c.tls) {
-        wire = out;
-      } else if (!c.tls->seal(out, wire, false)) {
-        wire.clear();
-      }
-      sendAll(c.orphan_fd, wire, 1000);
+      sendAll(c.orphan_fd, sealed(c, out, false), 1000);
     }
     ::close(c.orphan_fd);
     std::lock_guard lock(shared_->mutex);
