@@ -27,6 +27,7 @@
 #include <certsteward/adapters/distribution/built_in_modules.hpp>
 #include <certsteward/adapters/distribution/ssh_host_key_reader.hpp>
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
+#include <certsteward/adapters/dns/resolver_dns_lookup.hpp>
 #include <certsteward/adapters/http/http_server.hpp>
 #include <certsteward/adapters/http/https_redirect.hpp>
 #include <certsteward/adapters/ldap/ldap_directory.hpp>
@@ -145,7 +146,7 @@ struct Application::Parts {
               access, audit),
         certificates(
             {store->certificates(), store->jobs(), store->distributions(), store->license(), ids,
-             clock, secretBox, store->acmeAccounts(), store->zones(), &keyBundles},
+             clock, secretBox, store->acmeAccounts(), store->zones(), &keyBundles, &dnsLookup},
             work, access, audit, jobPolicy(c)),
         jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock,
               store->certificates()},
@@ -166,10 +167,11 @@ struct Application::Parts {
         expiryJobs(
             {store->certificates(), store->jobs(), notifier, ids, clock, &notificationRunner},
             domain::CertificatePolicy{}, jobPolicy(c)),
-        issuanceJobs({store->certificates(), store->acmeAccounts(), store->zones(),
-                      store->dnsCredentials(), dnsProviders, issuer, secretBox, clock, background,
-                      notifier, store->jobs(), ids, &metrics, &store->distributions(), &caActivity},
-                     jobPolicy(c)),
+        issuanceJobs(
+            {store->certificates(), store->acmeAccounts(), store->zones(), store->dnsCredentials(),
+             dnsProviders, issuer, secretBox, clock, background, notifier, store->jobs(), ids,
+             &metrics, &store->distributions(), &caActivity, &dnsLookup},
+            jobPolicy(c)),
         jobRunner({store->jobs(),
                    store->jobLogs(),
                    clock,
@@ -233,7 +235,8 @@ struct Application::Parts {
              metrics,
              caProviders,
              catalog,
-             sshHostKeys},
+             sshHostKeys,
+             dnsAccounts},
             {c.secure_cookies, c.refresh_token_ttl, accessLog(c)}) {}
 
   Config config;
@@ -267,6 +270,12 @@ struct Application::Parts {
   services::AuthService auth;
   services::ProjectService projects;
   services::UserService users;
+  // What delegates a challenge elsewhere (CNAMEs), asked of the operator's resolvers.
+  adapters::dns::ResolverDnsLookup dnsLookup{adapters::dns::DnsLookupSettings{
+      config.dns_resolvers,
+      std::min<std::chrono::milliseconds>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(config.dns_timeout),
+          std::chrono::milliseconds{2000})}};
   services::CertificateService certificates;
   services::JobService jobs;
   adapters::runtime::ThreadBackground background;
@@ -299,8 +308,9 @@ struct Application::Parts {
   adapters::acme::AcmeIssuer issuer;
   services::DistributionRunner distributionRunner;
   // The job types, one handler each (a new type: a handler here and a line in `jobs`).
-  services::DnsCleanupJobHandler dnsCleanupJobs{
-      {store->zones(), store->dnsCredentials(), dnsProviders, secretBox, clock, background}};
+  services::DnsCleanupJobHandler dnsCleanupJobs{{store->zones(), store->dnsCredentials(),
+                                                 dnsProviders, secretBox, clock, background,
+                                                 &dnsLookup}};
   services::DistributionJobHandler distributionJobs{distributionRunner, store->certificates(),
                                                     clock};
   services::NotificationJobHandler deliveryJobs{notificationRunner};
@@ -330,6 +340,7 @@ struct Application::Parts {
   adapters::distribution::SshHostKeyReader sshHostKeyReader{outbound};
   services::SshHostKeyService sshHostKeys{
       {sshHostKeyReader, store->rateLimits(), clock}, access, audit, config.distribution_timeout};
+  services::DnsAccountRegistration dnsAccounts{dnsProviders, configuration, access};
   adapters::rest::Api api;
   adapters::webui::StaticSite site{adapters::webui::embeddedAssets()};
   std::unique_ptr<adapters::http::HttpServer> server;

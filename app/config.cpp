@@ -8,8 +8,11 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <arpa/inet.h>
 
 #include <certsteward/domain/id.hpp>
 
@@ -116,6 +119,45 @@ struct Setter {
       const auto range = domain::parseCidr(text);
       if (!range) return badValue(key, "'" + text + "' is not an address or CIDR");
       out.push_back(*range);
+    }
+    return {};
+  }
+  // Comma-separated numeric resolver addresses, each with an optional port: 192.0.2.1,
+  // 192.0.2.1:5353, 2001:db8::1, [2001:db8::1]:5353.
+  domain::Status resolvers(std::vector<std::string>& out) {
+    out.clear();
+    std::stringstream ss(value);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      std::string text(trim(item));
+      if (text.empty()) continue;
+      std::string host = text;
+      std::string port;
+      if (text.starts_with("[")) {
+        const auto close = text.find(']');
+        if (close == std::string::npos) return badValue(key, "'" + text + "' has no ']'");
+        host = text.substr(1, close - 1);
+        if (close + 1 < text.size()) {
+          if (text[close + 1] != ':') return badValue(key, "'" + text + "' is malformed");
+          port = text.substr(close + 2);
+        }
+      } else if (std::count(text.begin(), text.end(), ':') == 1) {
+        host = text.substr(0, text.find(':'));
+        port = text.substr(text.find(':') + 1);
+      }
+      in6_addr six{};
+      in_addr four{};
+      const bool v6 = ::inet_pton(AF_INET6, host.c_str(), &six) == 1;
+      if (!v6 && ::inet_pton(AF_INET, host.c_str(), &four) != 1) {
+        return badValue(key, "'" + text + "' is not an IP address (with an optional :port)");
+      }
+      if (!port.empty()) {
+        const auto number = parseInt(port);
+        if (!number || *number < 1 || *number > 65535) {
+          return badValue(key, "'" + text + "' has a bad port");
+        }
+      }
+      out.push_back(v6 ? "[" + host + "]" + (port.empty() ? "" : ":" + port) : text);
     }
     return {};
   }
@@ -262,6 +304,7 @@ const KeyRule kKeys[] = {
     {"dns.poll_interval",
      [](Setter& s) { return s.duration(s.c.dns_poll_interval, milliseconds{50}, minutes{1}); }},
     {"dns.exec_commands", [](Setter& s) { return s.executables(s.c.dns_exec_commands); }},
+    {"dns.resolvers", [](Setter& s) { return s.resolvers(s.c.dns_resolvers); }},
     {"distribution.exec_commands",
      [](Setter& s) { return s.executables(s.c.distribution_exec_commands); }},
     {"distribution.file_directories",

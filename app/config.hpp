@@ -73,6 +73,9 @@ struct Config {
   // Executables DNS credentials of provider "exec" may name (absolute paths); none by default.
   std::vector<std::string> dns_exec_commands;
   domain::Duration dns_exec_timeout = std::chrono::seconds{60};
+  // Resolvers asked for the CNAMEs that delegate `_acme-challenge` (address[:port] each); none:
+  // those of /etc/resolv.conf.
+  std::vector<std::string> dns_resolvers;
   // distribution.*
   // Executables a `file` target's reload_command may name (absolute paths); none by default.
   std::vector<std::string> distribution_exec_commands;

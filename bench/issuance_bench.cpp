@@ -45,11 +45,12 @@ double viaCertsteward(const Bind9Server& dns, const PebbleServer& ca, int worker
   const auto keyFile = std::filesystem::temp_directory_path() /
                        ("certsteward-bench-license-" + std::to_string(::getpid()) + ".pem");
   std::ofstream(keyFile) << pub;
-  ServerProcess server({{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "bench"},
-                        {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "bench-password"}},
-                       "worker.enabled = true\nworker.max_concurrency = " +
-                           std::to_string(workers) + "\nacme.ca_bundle = " + ca.caFile() +
-                           "\nlicense.public_key_file = " + keyFile.string() + "\n");
+  ServerProcess server(
+      {{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "bench"},
+       {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "bench-password"}},
+      "worker.enabled = true\nworker.max_concurrency = " + std::to_string(workers) +
+          "\nacme.ca_bundle = " + ca.caFile() + "\ndns.resolvers = " + dns.address() +
+          "\nlicense.public_key_file = " + keyFile.string() + "\n");
   HttpClient http(server.baseUrl());
   const auto login = http.request("POST", "/api/v1/auth/login",
                                   R"({"username":"bench","password":"bench-password"})");

@@ -2,6 +2,7 @@
 // say what the value does, in the user's terms.
 #include <certsteward/domain/catalog.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace certsteward::domain {
@@ -105,6 +106,31 @@ FieldSpec credentialField(std::vector<std::string_view> kinds, std::string_view 
   f.scope = FieldScope::target;
   f.credential_kinds = std::move(kinds);
   return f;
+}
+
+// How long each provider's records may take to be visible where the CA looks before the attempt
+// gives up; left out, the server's dns.propagation_timeout. The example is what suits the
+// provider (docs/api.md, DNS credentials, says why).
+void addPropagationTimeouts(std::vector<KindSpec>& kinds) {
+  for (auto& kind : kinds) {
+    std::string_view suggested = "120";
+    if (kind.name == "rfc2136" || kind.name == "powerdns") suggested = "60";
+    if (kind.name == "exec") suggested = "300";
+    FieldSpec f{.name = "propagation_timeout",
+                .label = "Propagation timeout (seconds)",
+                .type = T::integer,
+                .help =
+                    "How long a challenge record may take to be visible before the attempt "
+                    "gives up. Empty: the server's dns.propagation_timeout (2 minutes unless "
+                    "the operator changed it).",
+                .example = suggested,
+                .min = 10,
+                .max = 3600};
+    auto& fields = kind.fields;
+    const auto secret = std::find_if(fields.begin(), fields.end(),
+                                     [](const FieldSpec& x) { return x.name == "secret"; });
+    fields.insert(secret, f);
+  }
 }
 
 std::vector<KindSpec> makeDnsProviders() {
@@ -295,6 +321,222 @@ std::vector<KindSpec> makeDnsProviders() {
                        "as a bearer token."),
        }});
   kinds.push_back(
+      {"hetzner",
+       "Hetzner DNS",
+       "Hetzner DNS through the Hetzner Cloud API, with a Cloud project's API token.",
+       {
+           {.name = "zone_id",
+            .label = "Zone id",
+            .type = T::string,
+            .help = "The zone's numeric id (Hetzner Console, DNS); empty: the zone is found by "
+                    "name.",
+            .example = "590000000000001",
+            .max_length = 20},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
+                    "zone's Hetzner name servers.",
+            .example = "hydrogen.ns.hetzner.com, oxygen.ns.hetzner.com, helium.ns.hetzner.de",
+            .port_optional = true},
+           {.name = "api_url",
+            .label = "API address",
+            .type = T::url,
+            .default_value = "https://api.hetzner.cloud/v1",
+            .help = "The Hetzner Cloud API; change it only to go through a gateway of your own.",
+            .example = "https://api.hetzner.cloud/v1",
+            .loopback_http = true},
+           secretField("API token", true,
+                       "A Read & Write API token of the Cloud project that holds the zone "
+                       "(Security, API tokens); sent as a bearer token."),
+       }});
+  kinds.push_back(
+      {"azure",
+       "Azure DNS",
+       "An Azure DNS zone through Azure Resource Manager, signed in as an app registration "
+       "(service principal) with a client secret.",
+       {
+           {.name = "tenant_id",
+            .label = "Tenant id",
+            .type = T::string,
+            .required = true,
+            .help = "The Directory (tenant) ID on the app registration's overview page.",
+            .example = "72f988bf-86f1-41af-91ab-2d7cd011db47",
+            .max_length = 36},
+           {.name = "client_id",
+            .label = "Client id",
+            .type = T::string,
+            .required = true,
+            .help = "The app registration's Application (client) ID; the app needs the DNS Zone "
+                    "Contributor role on the zone (or its resource group).",
+            .example = "0b6f1c4e-1111-4111-8111-0000000c11e7",
+            .max_length = 36},
+           {.name = "subscription_id",
+            .label = "Subscription id",
+            .type = T::string,
+            .required = true,
+            .help = "The subscription that holds the DNS zone.",
+            .example = "5b1c0de0-2222-4222-8222-00000000cafe",
+            .max_length = 36},
+           {.name = "resource_group",
+            .label = "Resource group",
+            .type = T::string,
+            .required = true,
+            .help = "The DNS zone's resource group.",
+            .example = "rg-dns",
+            .max_length = 90},
+           {.name = "zone_name",
+            .label = "Azure zone name",
+            .type = T::string,
+            .help = "The Azure DNS zone's name when it differs from the project's zone (the "
+                    "records must be in it); empty: the project's zone.",
+            .example = "example.com",
+            .max_length = 253},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
+                    "zone's Azure name servers.",
+            .example = "ns1-01.azure-dns.com, ns2-01.azure-dns.net",
+            .port_optional = true},
+           {.name = "authority_url",
+            .label = "Sign-in address",
+            .type = T::url,
+            .default_value = "https://login.microsoftonline.com",
+            .help = "Microsoft Entra ID's sign-in address; change it only for a national cloud.",
+            .example = "https://login.microsoftonline.com",
+            .loopback_http = true},
+           {.name = "arm_url",
+            .label = "Resource Manager address",
+            .type = T::url,
+            .default_value = "https://management.azure.com",
+            .help = "Azure Resource Manager; change it only for a national cloud or a gateway.",
+            .example = "https://management.azure.com",
+            .loopback_http = true},
+           secretField("Client secret", true,
+                       "The Value of one of the app registration's client secrets (Certificates & "
+                       "secrets), not its Secret ID."),
+       }});
+  auto gcloudKey = secretField(
+      "Service account key (JSON)", true,
+      "The service account's key file as Google gives it (IAM, Service accounts, Keys, Add key, "
+      "JSON); its private key signs the token requests and is never sent.",
+      16000);
+  gcloudKey.multiline = true;
+  kinds.push_back(
+      {"gcloud",
+       "Google Cloud DNS",
+       "Cloud DNS with a service account's JSON key (the DNS Administrator role on the project).",
+       {
+           {.name = "project_id",
+            .label = "Project id",
+            .type = T::string,
+            .help = "The project that holds the zone; empty: the key file's own project.",
+            .example = "my-project-123456",
+            .max_length = 100},
+           {.name = "managed_zone",
+            .label = "Managed zone",
+            .type = T::string,
+            .help = "The zone's name or id as Cloud DNS shows it; empty: the public zone is found "
+                    "by its DNS name.",
+            .example = "example-com",
+            .max_length = 63},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
+                    "zone's Cloud DNS name servers.",
+            .example = "ns-cloud-a1.googledomains.com, ns-cloud-a2.googledomains.com",
+            .port_optional = true},
+           {.name = "api_url",
+            .label = "API address",
+            .type = T::url,
+            .default_value = "https://dns.googleapis.com/dns/v1",
+            .help = "Cloud DNS's API; change it only to go through a gateway of your own.",
+            .example = "https://dns.googleapis.com/dns/v1",
+            .loopback_http = true},
+           gcloudKey,
+       }});
+  kinds.push_back(
+      {"ovh",
+       "OVHcloud",
+       "The OVHcloud API with an application key, its secret and a consumer key allowed on "
+       "/domain/zone.",
+       {
+           {.name = "application_key",
+            .label = "Application key",
+            .type = T::string,
+            .required = true,
+            .help = "The application's key. Its consumer key must allow GET, POST and DELETE "
+                    "on /domain/zone/*.",
+            .example = "7kbG7Bk7S9Nt7ZSV",
+            .max_length = 128},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
+                    "zone's OVHcloud name servers.",
+            .example = "dns110.ovh.net, ns110.ovh.net",
+            .port_optional = true},
+           {.name = "api_url",
+            .label = "API address",
+            .type = T::url,
+            .default_value = "https://eu.api.ovh.com/1.0",
+            .help = "The API of the account's region: https://eu.api.ovh.com/1.0 (Europe), "
+                    "https://ca.api.ovh.com/1.0 (Canada), https://api.us.ovhcloud.com/1.0 (US).",
+            .example = "https://ca.api.ovh.com/1.0",
+            .loopback_http = true},
+           secretField("Application secret and consumer key", true,
+                       "The application secret and the consumer key joined by ':' "
+                       "(<application secret>:<consumer key>); the secret only signs, the "
+                       "consumer key is sent."),
+       }});
+  kinds.push_back(
+      {"acmedns",
+       "acme-dns",
+       "An acme-dns server's account: _acme-challenge names are delegated to it by CNAME. "
+       "POST .../dns-credentials/acme-dns-registrations makes the account and its zone in one "
+       "step; fill these only for an account made elsewhere.",
+       {
+           {.name = "api_url",
+            .label = "acme-dns server",
+            .type = T::url,
+            .required = true,
+            .help = "The acme-dns server's address, without a path.",
+            .example = "https://auth.acme-dns.io",
+            .loopback_http = true},
+           {.name = "username",
+            .label = "Account user",
+            .type = T::string,
+            .required = true,
+            .help = "The account's username, as /register gave it (a UUID).",
+            .example = "c36f50e8-4632-44f0-83fe-e070fef28a10",
+            .max_length = 36},
+           {.name = "subdomain",
+            .label = "Account subdomain",
+            .type = T::string,
+            .required = true,
+            .help = "The account's subdomain, as /register gave it (a UUID).",
+            .example = "8e5700ea-a4bf-41c7-8a77-e990661dcc6a",
+            .max_length = 36},
+           {.name = "fulldomain",
+            .label = "Account full domain",
+            .type = T::string,
+            .required = true,
+            .help = "The name the account answers for; each _acme-challenge name is a CNAME to "
+                    "it, and the project's zone for it uses this credential.",
+            .example = "8e5700ea-a4bf-41c7-8a77-e990661dcc6a.auth.acme-dns.io",
+            .max_length = 253},
+           {.name = "check_servers",
+            .label = "Check visibility on",
+            .type = T::host_port_list,
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
+                    "acme-dns server's host on port 53.",
+            .example = "auth.acme-dns.io",
+            .port_optional = true},
+           secretField("Account key", true, "The account's password, as /register gave it."),
+       }});
+  kinds.push_back(
       {"exec",
        "Exec hook",
        "A command the server's operator allowed (dns.exec_commands) adds and removes the record.",
@@ -323,6 +565,7 @@ std::vector<KindSpec> makeDnsProviders() {
            secretField("Secret", false,
                        "Handed to the command in the environment as CERTSTEWARD_DNS_SECRET."),
        }});
+  addPropagationTimeouts(kinds);
   return kinds;
 }
 

@@ -8,7 +8,8 @@
 
 namespace certsteward::domain {
 
-// DNS credentials' providers: "rfc2136", "powerdns", "cloudflare", "route53", "digitalocean", "exec".
+// DNS credentials' providers: "rfc2136", "powerdns", "cloudflare", "route53", "digitalocean",
+// "hetzner", "azure", "gcloud", "ovh", "acmedns", "exec".
 const std::vector<KindSpec>& dnsProviderSpecs();
 
 // Distribution modules: "ssh", "file", "haproxy", "webhook". Every field has a scope; the

@@ -62,6 +62,119 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
       return bad("api_url", "must be the API's base address (no query or user)");
     }
   }
+  if (credential.provider == "hetzner") {
+    const auto id = s.count("zone_id") != 0U ? s.at("zone_id") : std::string();
+    if (!id.empty() && (id.size() > 20 || !std::all_of(id.begin(), id.end(), [](char c) {
+                          return c >= '0' && c <= '9';
+                        }))) {
+      return bad("zone_id",
+                 "must be the zone's numeric id as the Hetzner Console shows it, or empty to "
+                 "find the zone by name");
+    }
+    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
+    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
+      return bad("api_url", "must be the API's base address (no query or user)");
+    }
+  }
+  if (credential.provider == "azure") {
+    const auto guid = [](const std::string& v) {
+      if (v.size() != 36) return false;
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const char c = v[i];
+        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        const bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (dash ? c != '-' : !hex) return false;
+      }
+      return true;
+    };
+    for (const char* key : {"tenant_id", "client_id", "subscription_id"}) {
+      if (!guid(s.at(key))) {
+        return bad(key, "must be a GUID such as 72f988bf-86f1-41af-91ab-2d7cd011db47");
+      }
+    }
+    const auto& group = s.at("resource_group");
+    if (group.size() > 90 || group.back() == '.' ||
+        !std::all_of(group.begin(), group.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_' || c == '.' || c == '(' || c == ')';
+        })) {
+      return bad("resource_group",
+                 "must be 1 to 90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.'");
+    }
+    auto zone = s.count("zone_name") != 0U ? s.at("zone_name") : std::string();
+    if (!zone.empty() && zone.back() == '.') zone.pop_back();
+    if (!zone.empty() && !isKeyName(zone)) {
+      return bad("zone_name", "must be the Azure DNS zone's name, such as example.com");
+    }
+    for (const char* key : {"authority_url", "arm_url"}) {
+      const auto url = s.count(key) != 0U ? s.at(key) : std::string();
+      if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
+        return bad(key, "must be the service's address (no query or user)");
+      }
+    }
+  }
+  if (credential.provider == "gcloud") {
+    const auto project = s.count("project_id") != 0U ? s.at("project_id") : std::string();
+    if (!project.empty() &&
+        (project.size() > 100 || !std::all_of(project.begin(), project.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+                  c == ':';
+         }))) {
+      return bad("project_id",
+                 "must be the project's id (lower-case letters, digits and '-', such as "
+                 "my-project-123456), or empty for the key file's project");
+    }
+    const auto zone = s.count("managed_zone") != 0U ? s.at("managed_zone") : std::string();
+    if (!zone.empty() && (zone.size() > 63 || !std::all_of(zone.begin(), zone.end(), [](char c) {
+                            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+                          }))) {
+      return bad("managed_zone",
+                 "must be the managed zone's name (lower-case letters, digits and '-', such as "
+                 "example-com) or its numeric id, or empty to find the zone by its DNS name");
+    }
+  }
+  if (credential.provider == "ovh") {
+    const auto& key = s.at("application_key");
+    if (key.size() > 128 || !std::all_of(key.begin(), key.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        })) {
+      return bad("application_key",
+                 "must be the application key OVHcloud gave (letters and digits)");
+    }
+  }
+  if (credential.provider == "gcloud" || credential.provider == "ovh") {
+    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
+    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
+      return bad("api_url", "must be the API's base address (no query or user)");
+    }
+  }
+  if (credential.provider == "acmedns") {
+    const auto uuid = [](const std::string& t) {
+      if (t.size() != 36) return false;
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        const char c = t[i];
+        if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+      }
+      return true;
+    };
+    if (!uuid(s.at("username"))) return bad("username", "must be the account's user (a UUID)");
+    if (!uuid(s.at("subdomain"))) {
+      return bad("subdomain", "must be the account's subdomain (a UUID)");
+    }
+    if (!s.at("fulldomain").starts_with(s.at("subdomain") + ".")) {
+      return bad("fulldomain", "must be the account's full domain: <subdomain>.<its domain>");
+    }
+    auto url = s.at("api_url");
+    while (!url.empty() && url.back() == '/')
+      url.pop_back();
+    const auto host = url.find("://");
+    if (host == std::string::npos || url.find_first_of("/?#@", host + 3) != std::string::npos) {
+      return bad("api_url",
+                 "must be the acme-dns server's address only, such as https://auth.acme-dns.io "
+                 "(no path, query or user)");
+    }
+  }
   if (credential.provider == "cloudflare") {
     const auto id = s.count("zone_id") != 0U ? s.at("zone_id") : std::string();
     const bool hex = id.size() == 32 && std::all_of(id.begin(), id.end(), [](char c) {
@@ -139,9 +252,56 @@ Status checkDnsSecret(const DnsCredential& credential, std::string_view secret) 
       secret.find_first_of(" \t\r\n") != std::string_view::npos) {
     return fieldError("secret must be the secret access key alone, without spaces");
   }
-  if ((credential.provider == "cloudflare" || credential.provider == "digitalocean") &&
+  if ((credential.provider == "cloudflare" || credential.provider == "digitalocean" ||
+       credential.provider == "hetzner") &&
       (secret.find_first_of(" \t\r\n") != std::string_view::npos || secret.starts_with("Bearer"))) {
     return fieldError("secret must be the API token alone, without spaces or 'Bearer'");
+  }
+  if (credential.provider == "gcloud") {
+    const auto start = secret.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos || secret[start] != '{' ||
+        secret.find("service_account") == std::string_view::npos) {
+      return fieldError(
+          "secret must be the service account's key file as Google gives it (its "
+          "whole JSON text)");
+    }
+  }
+  if (credential.provider == "ovh") {
+    const auto colon = secret.find(':');
+    const bool plain =
+        std::all_of(secret.begin(), secret.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+    if (!plain || colon == 0 || colon == std::string_view::npos || colon + 1 == secret.size() ||
+        secret.find(':', colon + 1) != std::string_view::npos) {
+      return fieldError(
+          "secret must be <application secret>:<consumer key> (joined by one ':', "
+          "without spaces)");
+    }
+  }
+  if (credential.provider == "azure" && secret.find_first_of(" \t\r\n") != std::string_view::npos) {
+    return fieldError("secret must be the client secret's value alone, without spaces");
+  }
+  return {};
+}
+
+Status checkDnsCredentialChange(const DnsCredential& before, const DnsCredential& after,
+                                bool secretGiven) {
+  if (secretGiven || before.secret_sealed.empty()) return {};
+  const auto* spec = findKind(dnsProviderSpecs(), after.provider);
+  if (spec == nullptr) return {};
+  const auto valueOf = [](const DnsCredential& c, std::string_view key) {
+    const auto it = c.settings.find(std::string(key));
+    return it == c.settings.end() ? std::string() : it->second;
+  };
+  for (const auto& field : spec->fields) {
+    // Where the secret goes: the API addresses, and the RFC 2136 primary that takes the TSIG
+    // signed updates.
+    const bool address = field.type == FieldType::url || field.name == "server";
+    if (!address || field.place != FieldPlace::settings) continue;
+    if (valueOf(before, field.name) != valueOf(after, field.name)) {
+      return fieldError("settings." + std::string(field.name) +
+                        " changes where the credential's secret is sent: give the secret again "
+                        "with it");
+    }
   }
   return {};
 }

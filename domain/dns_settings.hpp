@@ -23,4 +23,10 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
 // its provider: rfc2136 takes the TSIG secret in base64. Never quotes the secret.
 Status checkDnsSecret(const DnsCredential& credential, std::string_view secret);
 
+// invalid_argument (422, naming the setting) when a change moves where the stored secret is sent
+// (an address setting: `api_url`, `server`, ...) without giving the secret again: whoever may
+// edit the credential must not be able to aim its secret at a server of their own.
+Status checkDnsCredentialChange(const DnsCredential& before, const DnsCredential& after,
+                                bool secretGiven);
+
 }  // namespace certsteward::domain

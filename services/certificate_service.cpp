@@ -29,6 +29,52 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   cert.created_at = now;
   cert.updated_at = now;
   if (auto s = validateNewCertificate(cert); !s) return s.error();
+  // Names no zone covers directly are served only through a CNAME delegation to one that does:
+  // looked up here, before the transaction (it asks the DNS).
+  const auto notServed = [](const std::string& name, const std::string& why) {
+    domain::Error e = makeError(domain::ErrorCode::invalid_argument,
+                                "no configured challenge method can serve " + name + ": " + why,
+                                "NAME_NOT_SERVED");
+    e.references = {"sans"};
+    return e;
+  };
+  std::map<std::string, std::string> delegations;  // name -> where its record is written
+  const ChallengeRouter router({p_.zones, p_.lookup});
+  const auto checkAccount = [&]() -> domain::Status {  // before the names, and inside the write
+    if (!cert.acme_account_id) return {};
+    if (auto account = p_.acmeAccounts.get(projectId, *cert.acme_account_id); !account) {
+      if (account.error().code != domain::ErrorCode::not_found) return account.error();
+      return makeError(domain::ErrorCode::invalid_argument,
+                       "acme_account_id must name an ACME account of this project");
+    }
+    return {};
+  };
+  if (auto s = checkAccount(); !s) return s.error();
+  bool capChecked = false;
+  for (const auto& name : cert.sans) {
+    auto direct = router.directRoute(projectId, name);
+    if (!direct) return direct.error();
+    if (*direct) continue;
+    if (!capChecked) {  // the cap is told before any DNS is asked (and again when inserting)
+      auto license = p_.license.get();
+      if (!license) return license.error();
+      auto existing = p_.certificates.countAll();
+      if (!existing) return existing.error();
+      if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s.error();
+      capChecked = true;
+    }
+    auto route = router.routeName(projectId, name);
+    if (!route) {
+      // Resolvers that do not answer leave a name no zone covers unserved too (422, in words
+      // that say the delegation could not be checked).
+      if (route.error().code == domain::ErrorCode::not_found ||
+          route.error().code == domain::ErrorCode::internal) {
+        return route.error();
+      }
+      return notServed(name, route.error().message);
+    }
+    delegations[name] = route->record_name;
+  }
   domain::Job job =
       newJob(p_.ids.next(), projectId, domain::JobType::issue_certificate, now, jobPolicy_);
   job.certificate_id = cert.id;
@@ -36,13 +82,7 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   const domain::Status done = work_.inProject(
       projectId,
       [&]() -> domain::Status {
-        if (cert.acme_account_id) {
-          if (auto account = p_.acmeAccounts.get(projectId, *cert.acme_account_id); !account) {
-            if (account.error().code != domain::ErrorCode::not_found) return account.error();
-            return makeError(domain::ErrorCode::invalid_argument,
-                             "acme_account_id must name an ACME account of this project");
-          }
-        }
+        if (auto s = checkAccount(); !s) return s;
         // The licence caps issuance (never renewal). Counted over all projects, inside the
         // transaction that inserts, under the licence guard.
         auto license = p_.license.get();
@@ -50,19 +90,18 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
         auto existing = p_.certificates.countAll();
         if (!existing) return existing.error();
         if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s;
-        // Every name must be one a challenge can be answered for (today: DNS-01 in a zone of the
-        // project); refused here rather than failing later inside the job.
+        // Every name must be one a challenge can be answered for (DNS-01 in a zone of the
+        // project, directly or through a delegation found above); refused here rather than
+        // failing later inside the job.
         for (const auto& name : cert.sans) {
-          auto zone = p_.zones.findForName(projectId, name);
+          const auto delegated = delegations.find(name);
+          const std::string at = delegated == delegations.end()
+                                     ? ChallengeRouter::challengeName(name)
+                                     : delegated->second;
+          auto zone = p_.zones.findForName(projectId, at);
           if (!zone) return zone.error();
           if (!*zone) {
-            domain::Error e =
-                makeError(domain::ErrorCode::invalid_argument,
-                          "no configured challenge method can serve " + name +
-                              ": no zone of this project covers it (add its zone first)",
-                          "NAME_NOT_SERVED");
-            e.references = {"sans"};
-            return e;
+            return notServed(name, "no zone of this project covers it (add its zone first)");
           }
         }
         if (auto s = p_.certificates.create(cert); !s) return s;
@@ -139,6 +178,28 @@ domain::Result<domain::Certificate> CertificateService::get(const Principal& who
                                                             const domain::Id& id) {
   if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
   return p_.certificates.get(projectId, id);
+}
+
+domain::Result<std::vector<ChallengePlanEntry>> CertificateService::challengePlan(
+    const Principal& who, const domain::Id& projectId, const domain::Id& id) {
+  auto cert = get(who, projectId, id);
+  if (!cert) return cert.error();
+  const ChallengeRouter router({p_.zones, p_.lookup});
+  std::vector<ChallengePlanEntry> plan;
+  for (const auto& name : cert->sans) {
+    ChallengePlanEntry entry;
+    entry.name = name;
+    auto route = router.routeName(projectId, name);
+    if (route) {
+      entry.route = std::move(*route);
+    } else if (route.error().code == domain::ErrorCode::internal) {
+      return route.error();
+    } else {
+      entry.problem = route.error().message;
+    }
+    plan.push_back(std::move(entry));
+  }
+  return plan;
 }
 
 domain::Status checkExportPassword(const std::string& password) {

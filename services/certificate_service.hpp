@@ -12,6 +12,7 @@
 #include <certsteward/ports/certificate_repository.hpp>
 #include <certsteward/ports/clock.hpp>
 #include <certsteward/ports/distribution_repository.hpp>
+#include <certsteward/ports/dns_lookup.hpp>
 #include <certsteward/ports/id_generator.hpp>
 #include <certsteward/ports/job_queue.hpp>
 #include <certsteward/ports/key_bundles.hpp>
@@ -20,6 +21,7 @@
 #include <certsteward/ports/zone_repository.hpp>
 #include <certsteward/services/access_control.hpp>
 #include <certsteward/services/audit_service.hpp>
+#include <certsteward/services/challenge_routes.hpp>
 #include <certsteward/services/unit_of_work.hpp>
 
 namespace certsteward::services {
@@ -67,6 +69,14 @@ struct CertificateSummary {
   std::vector<std::int64_t> expiring_by_week;  // kWeeks counts: expiring in [now+7i, now+7i+7)
 };
 
+// Where the challenge of one of a certificate's names will be answered now: its route, or why
+// none can serve it.
+struct ChallengePlanEntry {
+  std::string name;
+  std::optional<ChallengeRoute> route;
+  std::string problem;  // set when route is not
+};
+
 struct QueuedCertificate {
   domain::Certificate certificate;
   domain::Job job;
@@ -83,9 +93,11 @@ class CertificateService {
     const ports::Clock& clock;
     const ports::SecretBox& secrets;
     const ports::AcmeAccountRepository& acmeAccounts;
-    // Which names a challenge method can serve: today a zone of the project covering the name.
+    // Which names a challenge method can serve: a zone of the project covering the name's
+    // `_acme-challenge`, or the name a CNAME delegates it to (found through `lookup`).
     const ports::ZoneRepository& zones;
     const ports::KeyBundles* bundles = nullptr;  // encrypts exported keys (none: no key export)
+    ports::DnsLookup* lookup = nullptr;          // none: delegations are not followed
   };
   // `jobs`: the attempts and backoff of the jobs it queues.
   CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,
@@ -94,7 +106,9 @@ class CertificateService {
 
   // invalid_argument for bad names or numbers, an acme_account_id that is not an ACME account
   // of this project, or a name no configured challenge method can serve (no zone of the project
-  // covers it: the error names it); resource_exhausted/LICENSE_LIMIT at the cap (checked first).
+  // covers it, and no CNAME delegates its challenge to one that does, or the resolvers cannot
+  // tell: the error names it);
+  // resource_exhausted/LICENSE_LIMIT at the cap (checked first).
   // The certificate, its issue job and its audit entry are written in one transaction, with the
   // licence count checked inside it (no two creates can both take the last free place).
   domain::Result<QueuedCertificate> create(const Principal& who, const RequestContext& ctx,
@@ -108,6 +122,11 @@ class CertificateService {
   domain::Result<std::int64_t> generation(const Principal& who, const domain::Id& projectId);
   // Counts by status, expired, expiring within 7/14/30 days and the expiry outlook by week.
   domain::Result<CertificateSummary> summary(const Principal& who, const domain::Id& projectId);
+  // Each name's challenge route as the DNS says now (CNAMEs looked up through `lookup`), in the
+  // certificate's order. not_found for an unknown certificate.
+  domain::Result<std::vector<ChallengePlanEntry>> challengePlan(const Principal& who,
+                                                                const domain::Id& projectId,
+                                                                const domain::Id& id);
   domain::Result<domain::Certificate> get(const Principal& who, const domain::Id& projectId,
                                           const domain::Id& id);
   // conflict/DEPENDENCY_CONFLICT while distributions refer to it. In the same transaction its

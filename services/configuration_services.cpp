@@ -22,7 +22,7 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
                         return checkDnsCredential(d, dnsExecCommands_);
                       },
                       [this](const domain::DnsCredential& d) { return zonesUsing(d, p_.zones); },
-                      domain::checkDnsSecret}),
+                      domain::checkDnsSecret, domain::checkDnsCredentialChange}),
       zones(p_.zones, p_.secrets, p_.ids, p_.clock, work, access, audit,
             {"zone",
              nullptr,

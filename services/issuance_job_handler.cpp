@@ -169,12 +169,19 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
   log(domain::LogLevel::info, std::string(renewal ? "renewing" : "ordering") +
                                   " a certificate for " + std::to_string(names.size()) +
                                   " name(s) from " + account->directory_url);
-  ZoneRoutedDns dns(
-      {p_.zones, p_.dnsCredentials, p_.dnsProviders, p_.secrets, p_.clock, p_.background},
-      job.project_id, stop);
+  ZoneRoutedDns dns({p_.zones, p_.dnsCredentials, p_.dnsProviders, p_.secrets, p_.clock,
+                     p_.background, p_.lookup},
+                    job.project_id, stop);
   ports::IssueReport report;
   auto issued =
       p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop, &report}, dns);
+  for (const auto& [name, route] : dns.routes()) {
+    if (!route.cnames.empty()) {
+      log(domain::LogLevel::info, name + " is delegated by CNAME to " + route.record_name +
+                                      ": its record went to the zone " + route.zone.domain);
+    }
+    if (!route.note.empty()) log(domain::LogLevel::warn, route.note);
+  }
   queueCleanups(job, dns.failedCleanups(), log);
   if (p_.caActivity != nullptr) {
     p_.caActivity->record(job, *account, domains, report, issued.ok(), notes, log);

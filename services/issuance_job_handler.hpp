@@ -18,6 +18,7 @@
 #include <certsteward/ports/clock.hpp>
 #include <certsteward/ports/distribution_repository.hpp>
 #include <certsteward/ports/dns_credential_repository.hpp>
+#include <certsteward/ports/dns_lookup.hpp>
 #include <certsteward/ports/dns_provider_factory.hpp>
 #include <certsteward/ports/id_generator.hpp>
 #include <certsteward/ports/issuer.hpp>
@@ -50,6 +51,7 @@ class IssuanceJobHandler : public JobHandler {
     // distribution_pending after issuance (none: certificates are never pending).
     ports::DistributionRepository* distributions = nullptr;
     CaActivityRecorder* caActivity = nullptr;  // CA quotas (none: not counted)
+    ports::DnsLookup* lookup = nullptr;        // CNAME delegations (none: not followed)
   };
   // `policy`: the jobs it queues.
   IssuanceJobHandler(Ports ports, domain::JobPolicy policy) : p_(ports), policy_(policy) {}

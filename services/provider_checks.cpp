@@ -1,5 +1,7 @@
 #include <certsteward/services/provider_checks.hpp>
 
+#include <certsteward/domain/encoding.hpp>
+
 #include <algorithm>
 
 namespace certsteward::services {
@@ -109,10 +111,15 @@ domain::Result<DnsCheck> ProviderChecks::testDnsCredential(const Principal& who,
   if (!provider) {
     check.steps.push_back({"configure", false, provider.error().message});
   } else {
-    const auto now = p_.clock.now();
-    const ports::TxtRecord record{
-        zone->domain + ".", "_certsteward-test." + zone->domain + ".",
-        "certsteward-test-" + std::to_string(now.time_since_epoch().count()), 30};
+    // A value shaped like an ACME one (43 base64url characters), which every provider takes.
+    std::string raw =
+        "certsteward-test-" + std::to_string(p_.clock.now().time_since_epoch().count());
+    raw.resize(32, '.');
+    // An acme-dns account answers for its own name only (the zone is that name).
+    const std::string name = credential->provider == "acmedns"
+                                 ? zone->domain + "."
+                                 : "_certsteward-test." + zone->domain + ".";
+    const ports::TxtRecord record{zone->domain + ".", name, domain::base64UrlEncode(raw), 30};
     check.record = record.name;
     const auto add = (*provider)->present(record);
     check.steps.push_back({"add", add.ok(), add.ok() ? "added" : add.error().message});

@@ -34,6 +34,10 @@ class ResourceService {
     // The shape of a secret given in this request, before it is sealed (422; the message never
     // quotes it). Optional.
     std::function<domain::Status(const T&, std::string_view secret)> checkSecret = {};
+    // A change that needs more than its result to judge (before, after, whether this request
+    // gives a new secret): 422. Optional.
+    std::function<domain::Status(const T& before, const T& after, bool secretGiven)> checkChange =
+        {};
   };
 
   ResourceService(ports::ProjectScopedRepository<T>& repo, ports::SecretBox& secrets,
@@ -92,11 +96,17 @@ class ResourceService {
     auto entity = repo_.get(projectId, id);
     if (!entity) return entity.error();
     if (auto s = manage(who, projectId); !s) return s.error();
+    const T before = *entity;
     change(*entity);
     entity->id = id;
     entity->project_id = projectId;
     entity->updated_at = clock_.now();
     if (auto s = checkNames(*entity); !s) return s.error();
+    if (options_.checkChange) {
+      if (auto s = options_.checkChange(before, *entity, secret && !secret->empty()); !s) {
+        return s.error();
+      }
+    }
     if (auto s = checkSecret(*entity, secret); !s) return s.error();
     if (auto s = seal(*entity, secret); !s) return s.error();
     const domain::Status done = work_.inProject(projectId, [&]() -> domain::Status {

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
@@ -180,6 +181,35 @@ class InMemoryDns : public ports::DnsProviderFactory {
     std::lock_guard lock(mu_);
     return waitCalls_;
   }
+  // acme-dns accounts: each registration gets the next subdomain (…0001, …0002) under
+  // auth.example.net, unless the server is unreachable (setReachable(false)).
+  domain::Result<ports::RegisteredDnsAccount> registerAccount(
+      const domain::DnsCredential& credential) override {
+    if (credential.provider != "acmedns") {
+      return ports::DnsProviderFactory::registerAccount(credential);
+    }
+    std::lock_guard lock(mu_);
+    ++registrations_;
+    if (!reachable_) {
+      return domain::makeError(domain::ErrorCode::unavailable,
+                               "the acme-dns server did not answer");
+    }
+    char tail[13];
+    std::snprintf(tail, sizeof tail, "%012d", registrations_);
+    const std::string subdomain = std::string("8e5700ea-a4bf-41c7-8a77-") + tail;
+    ports::RegisteredDnsAccount account;
+    account.settings = credential.settings;
+    account.settings["username"] = std::string("c36f50e8-4632-44f0-83fe-") + tail;
+    account.settings["subdomain"] = subdomain;
+    account.settings["fulldomain"] = subdomain + ".auth.example.net";
+    account.secret = "acme-dns-key-" + std::string(tail);
+    account.served_name = subdomain + ".auth.example.net";
+    return account;
+  }
+  int registrations() const {
+    std::lock_guard lock(mu_);
+    return registrations_;
+  }
 
  private:
   class Provider : public ports::DnsProvider {
@@ -258,6 +288,7 @@ class InMemoryDns : public ports::DnsProviderFactory {
   int failingCleanups_ = 0;
   int cleanupCalls_ = 0;
   int waitCalls_ = 0;
+  int registrations_ = 0;
   std::chrono::steady_clock::time_point visibleFrom_{};
 };
 

@@ -3,9 +3,15 @@
 #include <algorithm>
 #include <charconv>
 
+#include <certsteward/adapters/common/http_client.hpp>
+#include <certsteward/adapters/dns/acmedns_dns_provider.hpp>
+#include <certsteward/adapters/dns/azure_dns_provider.hpp>
 #include <certsteward/adapters/dns/cloudflare_dns_provider.hpp>
 #include <certsteward/adapters/dns/digitalocean_dns_provider.hpp>
 #include <certsteward/adapters/dns/exec_dns_provider.hpp>
+#include <certsteward/adapters/dns/gcloud_dns_provider.hpp>
+#include <certsteward/adapters/dns/hetzner_dns_provider.hpp>
+#include <certsteward/adapters/dns/ovh_dns_provider.hpp>
 #include <certsteward/adapters/dns/powerdns_dns_provider.hpp>
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include <certsteward/adapters/dns/route53_dns_provider.hpp>
@@ -104,6 +110,47 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     }
     return ports::DnsProviderPtr(std::make_unique<DigitalOceanDnsProvider>(std::move(s)));
   }
+  if (credential.provider == "hetzner") {
+    HetznerSettings s;
+    s.api_url = setting(credential, "api_url", HetznerSettings::kApiUrl);
+    while (!s.api_url.empty() && s.api_url.back() == '/')
+      s.api_url.pop_back();
+    s.api_token = secret;
+    s.zone_id = setting(credential, "zone_id");
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    s.timeout = timeouts_.request;
+    s.poll_interval = timeouts_.poll_interval;
+    s.outbound = outbound_;
+    if (auto ok = HetznerDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<HetznerDnsProvider>(std::move(s)));
+  }
+  if (credential.provider == "azure") {
+    AzureSettings s;
+    s.authority_url = setting(credential, "authority_url", AzureSettings::kAuthorityUrl);
+    while (!s.authority_url.empty() && s.authority_url.back() == '/')
+      s.authority_url.pop_back();
+    s.arm_url = setting(credential, "arm_url", AzureSettings::kArmUrl);
+    while (!s.arm_url.empty() && s.arm_url.back() == '/')
+      s.arm_url.pop_back();
+    s.tenant_id = setting(credential, "tenant_id");
+    s.client_id = setting(credential, "client_id");
+    s.client_secret = secret;
+    s.subscription_id = setting(credential, "subscription_id");
+    s.resource_group = setting(credential, "resource_group");
+    s.zone_name = setting(credential, "zone_name");
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    s.timeout = timeouts_.request;
+    s.poll_interval = timeouts_.poll_interval;
+    s.outbound = outbound_;
+    if (auto ok = AzureDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<AzureDnsProvider>(std::move(s)));
+  }
   if (credential.provider == "route53") {
     Route53Settings s;
     s.api_url = setting(credential, "api_url", Route53Settings::kApiUrl);
@@ -128,6 +175,60 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
                                "DNS credential '" + credential.name + "': " + ok.error().message);
     }
     return ports::DnsProviderPtr(std::make_unique<Route53DnsProvider>(std::move(s)));
+  }
+  if (credential.provider == "gcloud") {
+    GCloudSettings s;
+    s.api_url = setting(credential, "api_url", GCloudSettings::kApiUrl);
+    while (!s.api_url.empty() && s.api_url.back() == '/')
+      s.api_url.pop_back();
+    s.service_account_json = secret;  // the key file, as Google gives it
+    s.project_id = setting(credential, "project_id");
+    s.managed_zone = setting(credential, "managed_zone");
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    s.timeout = timeouts_.request;
+    // waitVisible polls the change's status on the API at this interval
+    s.poll_interval = std::max(timeouts_.poll_interval, std::chrono::milliseconds{50});
+    s.outbound = outbound_;
+    if (auto ok = GCloudDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<GCloudDnsProvider>(std::move(s)));
+  }
+  if (credential.provider == "ovh") {
+    OvhSettings s;
+    s.api_url = setting(credential, "api_url", OvhSettings::kApiUrl);
+    while (!s.api_url.empty() && s.api_url.back() == '/')
+      s.api_url.pop_back();
+    s.application_key = setting(credential, "application_key");
+    auto keys = OvhDnsProvider::splitSecret(secret);  // "<application secret>:<consumer key>"
+    if (!keys) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + keys.error().message);
+    }
+    s.application_secret = std::move(keys->first);
+    s.consumer_key = std::move(keys->second);
+    s.check_servers = commaList(setting(credential, "check_servers"));
+    s.timeout = timeouts_.request;
+    s.poll_interval = timeouts_.poll_interval;
+    s.outbound = outbound_;
+    if (auto ok = OvhDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<OvhDnsProvider>(std::move(s)));
+  }
+  if (credential.provider == "acmedns") {
+    auto s = acmeDnsSettings(credential);
+    s.username = setting(credential, "username");
+    s.subdomain = setting(credential, "subdomain");
+    s.fulldomain = setting(credential, "fulldomain");
+    s.password = secret;
+    if (auto ok = AcmeDnsProvider::validate(s); !ok) {
+      return domain::makeError(domain::ErrorCode::invalid_argument,
+                               "DNS credential '" + credential.name + "': " + ok.error().message);
+    }
+    return ports::DnsProviderPtr(std::make_unique<AcmeDnsProvider>(std::move(s)));
   }
   if (credential.provider == "exec") {
     const auto bad = [&](const std::string& why) {
@@ -159,10 +260,46 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     s.propagation_delay = std::chrono::seconds{seconds};
     return ports::DnsProviderPtr(std::make_unique<ExecDnsProvider>(std::move(s)));
   }
-  return domain::makeError(domain::ErrorCode::failed_precondition,
-                           "DNS provider '" + credential.provider +
-                               "' is not known to this build (rfc2136, powerdns, cloudflare, "
-                               "route53, digitalocean, exec)");
+  return domain::makeError(
+      domain::ErrorCode::failed_precondition,
+      "DNS provider '" + credential.provider +
+          "' is not known to this build (rfc2136, powerdns, cloudflare, "
+          "route53, digitalocean, hetzner, azure, gcloud, ovh, acmedns, exec)");
+}
+
+AcmeDnsSettings DefaultDnsProviderFactory::acmeDnsSettings(
+    const domain::DnsCredential& credential) const {
+  AcmeDnsSettings s;
+  s.api_url = setting(credential, "api_url");
+  while (!s.api_url.empty() && s.api_url.back() == '/')
+    s.api_url.pop_back();
+  s.check_servers = commaList(setting(credential, "check_servers"));
+  s.timeout = timeouts_.request;
+  s.poll_interval = timeouts_.poll_interval;
+  s.outbound = outbound_;
+  return s;
+}
+
+domain::Result<ports::RegisteredDnsAccount> DefaultDnsProviderFactory::registerAccount(
+    const domain::DnsCredential& credential) {
+  if (credential.provider != "acmedns")
+    return ports::DnsProviderFactory::registerAccount(credential);
+  const auto s = acmeDnsSettings(credential);
+  if (s.api_url.find("://") == std::string::npos || !common::isAllowedHttpUrl(s.api_url)) {
+    return domain::makeError(domain::ErrorCode::invalid_argument,
+                             "api_url must be an https URL (http only to a loopback host)");
+  }
+  auto account = AcmeDnsProvider::registerAccount(s);
+  if (!account) return account.error();
+  ports::RegisteredDnsAccount out;
+  out.settings = credential.settings;
+  out.settings["api_url"] = s.api_url;
+  out.settings["username"] = account->username;
+  out.settings["subdomain"] = account->subdomain;
+  out.settings["fulldomain"] = account->fulldomain;
+  out.secret = account->password;
+  out.served_name = account->fulldomain;
+  return out;
 }
 
 std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
@@ -172,6 +309,11 @@ std::vector<ports::DnsProviderKind> DefaultDnsProviderFactory::kinds() const {
       {"cloudflare", true, ""},
       {"route53", true, ""},
       {"digitalocean", true, ""},
+      {"hetzner", true, ""},
+      {"azure", true, ""},
+      {"gcloud", true, ""},
+      {"ovh", true, ""},
+      {"acmedns", true, ""},
       {"exec", !execCommands_.empty(),
        execCommands_.empty() ? "no command is allowed: set dns.exec_commands" : ""},
   };

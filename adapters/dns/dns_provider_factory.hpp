@@ -1,8 +1,7 @@
-// The DnsProviderFactory of this build: "rfc2136" (settings: server, key_name, algorithm,
-// authoritative; secret: the TSIG secret), "powerdns" (settings: api_url, server_id,
-// check_servers; secret: the API key) and "exec" (settings: command — one of the server's
-// dns.exec_commands —, check_servers, propagation_delay; secret: handed to the command in its
-// environment). Timeouts and the allowed commands come from the configuration.
+// The DnsProviderFactory of this build: each provider of the catalog's DNS kinds
+// (domain/catalog.cpp says which settings each takes, and what its secret is), made from a DNS
+// credential with its opened secret; acme-dns accounts registered. Timeouts, the allowed exec
+// commands and the outbound policy come from the configuration.
 #pragma once
 
 #include <chrono>
@@ -14,6 +13,8 @@
 #include <certsteward/ports/dns_provider_factory.hpp>
 
 namespace certsteward::adapters::dns {
+
+struct AcmeDnsSettings;  // acmedns_dns_provider.hpp
 
 struct DnsTimeouts {
   std::chrono::milliseconds request{5000};
@@ -36,8 +37,13 @@ class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
   domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential& credential,
                                              const std::string& secret) override;
   std::vector<ports::DnsProviderKind> kinds() const override;
+  domain::Result<ports::RegisteredDnsAccount> registerAccount(
+      const domain::DnsCredential& credential) override;
 
  private:
+  // The settings every acme-dns call needs (api_url, check_servers, timeouts, the policy).
+  AcmeDnsSettings acmeDnsSettings(const domain::DnsCredential& credential) const;
+
   DnsTimeouts timeouts_;
   std::vector<std::string> execCommands_;
   std::shared_ptr<const common::Outbound> outbound_;

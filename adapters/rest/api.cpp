@@ -122,10 +122,12 @@ http::HttpApplication Api::application(Fallback otherPaths) {
           [](const HttpRequest& r) {
             // Writes, and the single sign-on steps that wait on the identity provider, run on
             // the request pool, never on the threads that serve every connection.
-            // So does a CSV export, which reads every matching certificate.
+            // So do a CSV export, which reads every matching certificate, and a challenge
+            // plan, which asks the DNS.
             const bool csv = r.path.ends_with("/certificates") && asksForCsv(r);
+            const bool asksDns = r.path.ends_with("/challenge-plan");
             return (r.method != "GET" && r.method != "HEAD" && r.path.starts_with("/api/")) ||
-                   r.path.starts_with("/api/v1/auth/oidc/") || csv;
+                   r.path.starts_with("/api/v1/auth/oidc/") || csv || asksDns;
           },
           [this] { return ready(); }};
 }

@@ -20,6 +20,7 @@
 #include <certsteward/services/certificate_service.hpp>
 #include <certsteward/services/directory_login.hpp>
 #include <certsteward/services/distribution_service.hpp>
+#include <certsteward/services/dns_account_registration.hpp>
 #include <certsteward/services/idempotency_service.hpp>
 #include <certsteward/services/job_service.hpp>
 #include <certsteward/services/ldap_settings_service.hpp>
@@ -74,6 +75,7 @@ struct ApiServices {
   const services::CaProviderService& caProviders;  // GET /ca-providers
   const services::CatalogService& catalog;         // GET /catalog
   services::SshHostKeyService& sshHostKeys;        // POST /projects/<p>/ssh-host-keys
+  services::DnsAccountRegistration& dnsAccounts;   // acme-dns accounts made on their server
 };
 
 // One answered API request, for the access log: never a body, a header value or a token.

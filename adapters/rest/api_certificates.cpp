@@ -470,6 +470,38 @@ void Api::addCertificateRoutes() {
     return certificateResponse(200, *cert, s_.clock.now());
   });
 
+  // Where each name's DNS-01 challenge goes now, CNAME delegations followed (docs/api.md).
+  router_.add("GET", "/api/v1/projects/:project_id/certificates/:cert_id/challenge-plan",
+              [this](const Call& c) {
+                auto plan = s_.certificates.challengePlan(c.who(), c.param("project_id"),
+                                                          c.param("cert_id"));
+                if (!plan) return errorResponse(plan.error());
+                json::array items;
+                for (const auto& entry : *plan) {
+                  json::object item{{"name", entry.name}};
+                  if (entry.route) {
+                    const auto& r = *entry.route;
+                    json::array cnames;
+                    for (const auto& hop : r.cnames)
+                      cnames.emplace_back(hop);
+                    item["challenge"] = "dns-01";
+                    item["challenge_name"] = r.challenge_name;
+                    item["delegated_via"] = std::move(cnames);
+                    item["record_name"] = r.record_name;
+                    item["zone_id"] = r.zone.id;
+                    item["zone"] = r.zone.domain;
+                    item["dns_credential_id"] = r.zone.dns_credential_id;
+                    item["note"] = r.note.empty() ? json::value() : json::value(r.note);
+                    item["problem"] = nullptr;
+                  } else {
+                    item["challenge"] = nullptr;
+                    item["problem"] = entry.problem;
+                  }
+                  items.push_back(std::move(item));
+                }
+                return jsonResponse(200, json::object{{"items", std::move(items)}});
+              });
+
   router_.add("DELETE", "/api/v1/projects/:project_id/certificates/:cert_id",
               [this](const Call& c) {
                 if (auto s = s_.certificates.remove(c.who(), c.context, c.param("project_id"),

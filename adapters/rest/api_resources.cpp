@@ -153,6 +153,23 @@ json::object acmeAccountJson(const domain::AcmeAccount& a) {
   return o;
 }
 
+json::object dnsCredentialJson(const domain::DnsCredential& d) {
+  auto o = base(d);
+  o["name"] = d.name;
+  o["provider"] = d.provider;
+  o["settings"] = stringMapJson(d.settings);
+  o["active"] = d.active;
+  o["secret_configured"] = !d.secret_sealed.empty();
+  return o;
+}
+
+json::object zoneJson(const domain::Zone& z) {
+  auto o = base(z);
+  o["domain"] = z.domain;
+  o["dns_credential_id"] = z.dns_credential_id;
+  return o;
+}
+
 void Api::addResourceRoutes() {
   auto& r = s_.resources;
 
@@ -169,16 +186,7 @@ void Api::addResourceRoutes() {
 
   addResource<domain::DnsCredential>(
       router_, r.dnsCredentials,
-      {"dns-credentials", "dns_credential", "dns_credentials",
-       [](const domain::DnsCredential& d) {
-         auto o = base(d);
-         o["name"] = d.name;
-         o["provider"] = d.provider;
-         o["settings"] = stringMapJson(d.settings);
-         o["active"] = d.active;
-         o["secret_configured"] = !d.secret_sealed.empty();
-         return o;
-       },
+      {"dns-credentials", "dns_credential", "dns_credentials", dnsCredentialJson,
        [](const json::object& b, domain::DnsCredential& d, bool creating) {
          setIf(b, "name", d.name, creating, 200);
          setIf(b, "provider", d.provider, creating, 40);
@@ -189,18 +197,37 @@ void Api::addResourceRoutes() {
        }});
 
   addResource<domain::Zone>(router_, r.zones,
-                            {"zones", "zone", "zones",
-                             [](const domain::Zone& z) {
-                               auto o = base(z);
-                               o["domain"] = z.domain;
-                               o["dns_credential_id"] = z.dns_credential_id;
-                               return o;
-                             },
+                            {"zones", "zone", "zones", zoneJson,
                              [](const json::object& b, domain::Zone& z, bool creating) {
                                setIf(b, "domain", z.domain, creating, 253);
                                setIf(b, "dns_credential_id", z.dns_credential_id, creating, 64);
                                return std::optional<std::string>{};
                              }});
+
+  // An acme-dns account made on its server and kept as a DNS credential with its zone.
+  router_.add(
+      "POST", "/api/v1/projects/:project_id/dns-credentials/acme-dns-registrations",
+      [this](const Call& c) {
+        const auto body = parseBody(c.request);
+        for (const auto& [key, value] : body) {
+          (void)value;
+          if (key != "name" && key != "settings") {
+            throw BadRequest("unknown field: " + std::string(key).substr(0, 40));
+          }
+        }
+        domain::DnsCredential draft;
+        draft.name = requiredString(body, "name", 200);
+        draft.provider = "acmedns";
+        draft.settings = stringMap(body, "settings");
+        auto made =
+            s_.dnsAccounts.registerAccount(c.who(), c.context, c.param("project_id"), draft);
+        if (!made) return errorResponse(made.error());
+        return jsonResponse(201, json::object{
+                                     {"dns_credential", dnsCredentialJson(made->credential)},
+                                     {"zone", zoneJson(made->zone)},
+                                     {"cname_target", made->zone.domain},
+                                 });
+      });
 
   addResource<domain::Credential>(
       router_, r.credentials,

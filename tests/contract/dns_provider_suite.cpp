@@ -10,10 +10,14 @@
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
 #include <certsteward/testing/fakes.hpp>
 #include "integration/bind9_ready.hpp"
+#include "support/azure_standin.hpp"
 #include "support/cloudflare_standin.hpp"
 #include "support/digitalocean_standin.hpp"
 #include "support/free_port.hpp"
+#include "support/gcloud_standin.hpp"
+#include "support/hetzner_standin.hpp"
 #include "support/knot_server.hpp"
+#include "support/ovh_standin.hpp"
 #include "support/pdns_server.hpp"
 #include "support/route53_standin.hpp"
 
@@ -207,7 +211,132 @@ struct DigitalOceanHarness : FactoryHarness {
 
 }  // namespace
 
+// Hetzner DNS in the Hetzner Cloud API as the stand-in plays it (no live service runs here): the
+// zone found by name, each change's Action waited for, visibility asked of the stand-in's DNS in
+// place of the zone's Hetzner name servers.
+struct HetznerHarness : FactoryHarness {
+  testing::HetznerStandIn& server = testing::hetznerStandIn();
+  std::string apiUrl = server.available() ? server.apiUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "hetzner";
+    c.provider = "hetzner";
+    c.settings = {{"api_url", apiUrl}, {"check_servers", server.dnsAddress()}};
+    return c;
+  }
+  std::string secret() { return testing::HetznerStandIn::kToken; }
+  std::string wrongSecret() { return "hcloud-not-the-token"; }
+  std::string zone() { return testing::HetznerStandIn::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings["zone_id"] = "example.test";  // a name where the numeric id goes
+    return std::pair{c, std::string("zone_id")};
+  }
+  void makeUnreachable() {
+    apiUrl = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort()) + "/v1";
+  }
+};
+
+// Azure DNS as the stand-in plays it (no live service runs here): a token from the identity
+// platform's client-credentials grant, the zone's TXT record sets written through ARM with
+// etags, visibility asked of the stand-in's DNS in place of the zone's Azure name servers.
+struct AzureHarness : FactoryHarness {
+  testing::AzureStandIn& server = testing::azureStandIn();
+  std::string base = server.available() ? server.armUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "azure";
+    c.provider = "azure";
+    c.settings = {{"authority_url", base},
+                  {"arm_url", base},
+                  {"tenant_id", testing::AzureStandIn::kTenantId},
+                  {"client_id", testing::AzureStandIn::kClientId},
+                  {"subscription_id", testing::AzureStandIn::kSubscriptionId},
+                  {"resource_group", testing::AzureStandIn::kResourceGroup},
+                  {"check_servers", server.dnsAddress()}};
+    return c;
+  }
+  std::string secret() { return testing::AzureStandIn::kClientSecret; }
+  std::string wrongSecret() { return "Qx8Q~not-the-azure-client-secret"; }
+  std::string zone() { return testing::AzureStandIn::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings.erase("tenant_id");
+    return std::pair{c, std::string("tenant_id")};
+  }
+  void makeUnreachable() {
+    base = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort());
+  }
+};
+
+// Google Cloud DNS as the stand-in plays it (no live service runs here): a token for the key
+// file's assertion, the public zone found past a private one, a change waited for until done,
+// visibility asked of the stand-in's DNS in place of Google's name servers.
+struct GCloudHarness : FactoryHarness {
+  testing::GCloudStandIn& server = testing::gcloudStandIn();
+  std::string apiUrl = server.available() ? server.apiUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "gcloud";
+    c.provider = "gcloud";
+    c.settings = {{"api_url", apiUrl}, {"check_servers", server.dnsAddress()}};
+    return c;
+  }
+  std::string secret() { return server.keyFileJson(); }
+  std::string wrongSecret() { return server.revokedKeyFileJson(); }  // a deleted key
+  std::string zone() { return testing::GCloudStandIn::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings["managed_zone"] = "example.test.";  // a DNS name where the zone's name goes
+    return std::pair{c, std::string("managed_zone")};
+  }
+  void makeUnreachable() {
+    apiUrl = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort()) + "/dns/v1";
+  }
+};
+
+// The OVHcloud API as the stand-in plays it (no live service runs here): every call signed at
+// the server's time, each change published by a refresh, visibility asked of the stand-in's DNS
+// in place of OVH's name servers.
+struct OvhHarness : FactoryHarness {
+  testing::OvhStandIn& server = testing::ovhStandIn();
+  std::string apiUrl = server.available() ? server.apiUrl() : std::string();
+  bool available() { return server.available(); }
+  std::string reason() { return server.reason(); }
+  domain::DnsCredential credential() {
+    domain::DnsCredential c;
+    c.name = "ovh";
+    c.provider = "ovh";
+    c.settings = {{"api_url", apiUrl},
+                  {"application_key", testing::OvhStandIn::kApplicationKey},
+                  {"check_servers", server.dnsAddress()}};
+    return c;
+  }
+  std::string secret() {
+    return std::string(testing::OvhStandIn::kApplicationSecret) + ":" +
+           testing::OvhStandIn::kConsumerKey;
+  }
+  std::string wrongSecret() {
+    return std::string("NotTheApplicationSecret012345678:") + testing::OvhStandIn::kConsumerKey;
+  }
+  std::string zone() { return testing::OvhStandIn::kZone; }
+  std::optional<std::pair<domain::DnsCredential, std::string>> incomplete() {
+    auto c = credential();
+    c.settings.erase("application_key");
+    return std::pair{c, std::string("application_key")};
+  }
+  void makeUnreachable() {
+    apiUrl = "http://127.0.0.1:" + std::to_string(testing::freeLoopbackPort()) + "/1.0";
+  }
+};
+
 #define CERTSTEWARD_DNS_HARNESSES                                                      \
   InMemoryDnsHarness, Rfc2136Harness, KnotHarness, PowerDnsHarness, CloudflareHarness, \
-      Route53Harness, DigitalOceanHarness
+      Route53Harness, DigitalOceanHarness, HetznerHarness, AzureHarness, GCloudHarness, OvhHarness
 #include <certsteward/testing/contract/dns_provider_contract.hpp>

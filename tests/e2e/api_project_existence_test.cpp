@@ -83,6 +83,9 @@ std::string acceptableBody(const RouterRoute& r) {
   if (p.ends_with("/notification-rules")) return R"({"name":"t","events":["job.failed"]})";
   if (p.ends_with("/modules")) return R"({"name":"t","module":"file"})";
   if (p.ends_with("/ssh-host-keys")) return R"({"host":"127.0.0.1","port":1})";
+  if (p.ends_with("/acme-dns-registrations")) {
+    return R"({"name":"t","settings":{"api_url":"https://127.0.0.1:9"}})";
+  }
   return "{}";
 }
 

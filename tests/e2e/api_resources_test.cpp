@@ -1,5 +1,6 @@
 // End to end over real HTTP: projects, users, certificates, jobs and configuration resources.
 #include "e2e/api_support.hpp"
+#include "support/free_port.hpp"
 
 using namespace certsteward::testing::api;
 
@@ -151,6 +152,25 @@ TEST_CASE("api: certificates are queued for issuance, listed, capped by the lice
   auto got = http.request("GET", base + "/certificates/" + certId, "", {bearer(owner)});
   REQUIRE(got.status == 200);
   CHECK(str(parse(got).at("certificate").as_object(), "id") == certId);
+  // Where each name's challenge goes: the project's zone (whatever the machine's resolvers say,
+  // nothing delegates these names elsewhere).
+  auto plan = http.request("GET", base + "/certificates/" + certId + "/challenge-plan", "",
+                           {bearer(owner)});
+  REQUIRE_MESSAGE(plan.status == 200, plan.body);
+  const auto items = parse(plan).at("items").as_array();
+  REQUIRE(items.size() == 2);
+  for (const auto& item : items) {
+    const auto& o = item.as_object();
+    CHECK(str(o, "challenge") == "dns-01");
+    CHECK(str(o, "zone") == "example.com");
+    CHECK(o.at("delegated_via").as_array().empty());
+    CHECK(o.at("problem").is_null());
+    CHECK(str(o, "record_name") == "_acme-challenge." + str(o, "name"));
+  }
+  CHECK(http.request("GET",
+                     "/api/v1/projects/" + other + "/certificates/" + certId + "/challenge-plan",
+                     "", {bearer(owner)})
+            .status == 404);
   CHECK(http.request("GET", "/api/v1/projects/" + other + "/certificates/" + certId, "",
                      {bearer(owner)})
             .status == 404);
@@ -337,6 +357,37 @@ TEST_CASE("api: configuration resources with secrets sealed at rest and cross-re
   CHECK(http.request("DELETE", base + "/zones/" + zoneId, "", {bearer(owner)}).status == 204);
   CHECK(http.request("DELETE", base + "/dns-credentials/" + credId, "", {bearer(owner)}).status ==
         204);
+
+  // acme-dns registrations: malformed requests and settings are refused before anything is sent,
+  // and a server that cannot be reached registers nothing.
+  const std::string registrations = base + "/dns-credentials/acme-dns-registrations";
+  CHECK(http.request("POST", registrations,
+                     R"({"name":"a","settings":{"api_url":"https://auth.example.org"},"x":1})",
+                     {bearer(owner)})
+            .status == 400);
+  auto plainHttp = http.request("POST", registrations,
+                                R"({"name":"a","settings":{"api_url":"http://auth.example.org"}})",
+                                {bearer(owner)});
+  CHECK(plainHttp.status == 422);
+  CHECK(str(parse(plainHttp), "field") == "settings.api_url");
+  CHECK(http.request("POST", registrations,
+                     R"({"name":"a","settings":{"api_url":"https://auth.example.org/register"}})",
+                     {bearer(owner)})
+            .status == 422);
+  CHECK(http.request("POST", registrations,
+                     R"({"name":"a","settings":{"api_url":"https://auth.example.org",)"
+                     R"("username":"c36f50e8-4632-44f0-83fe-e070fef28a10"}})",
+                     {bearer(owner)})
+            .status == 422);
+  const int closed = certsteward::testing::freeLoopbackPort();
+  auto unreachable = http.request(
+      "POST", registrations,
+      R"({"name":"a","settings":{"api_url":"http://127.0.0.1:)" + std::to_string(closed) + "\"}}",
+      {bearer(owner)});
+  CHECK_MESSAGE((unreachable.status == 503 || unreachable.status == 409), unreachable.body);
+  CHECK(parse(http.request("GET", base + "/dns-credentials", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 0);
 
   CHECK(http.request("POST", base + "/acme-accounts",
                      R"({"name":"le","directory_url":"http://insecure/dir"})", {bearer(owner)})
@@ -595,20 +646,17 @@ TEST_CASE("api: modules, distributions, settings, and the actions before issuanc
   CHECK(str(provider, "issuer_type") == "acme");
   CHECK(provider.at("available").as_bool());  // ACME works here (rfc2136 is built in)
   const auto& dnsKinds = provider.at("dns_providers").as_array();
-  REQUIRE(dnsKinds.size() == 6);
-  const auto kind = [&](std::size_t i) { return str(dnsKinds[i].as_object(), "name"); };
-  CHECK(kind(0) == "rfc2136");
-  CHECK(dnsKinds[0].as_object().at("available").as_bool());
-  CHECK(kind(1) == "powerdns");
-  CHECK(dnsKinds[1].as_object().at("available").as_bool());
-  CHECK(kind(2) == "cloudflare");
-  CHECK(dnsKinds[2].as_object().at("available").as_bool());
-  CHECK(kind(3) == "route53");
-  CHECK(dnsKinds[3].as_object().at("available").as_bool());
-  CHECK(kind(4) == "digitalocean");
-  CHECK(dnsKinds[4].as_object().at("available").as_bool());
-  CHECK(kind(5) == "exec");
-  CHECK_FALSE(dnsKinds[5].as_object().at("available").as_bool());  // no dns.exec_commands
+  // Every provider of the build, in the catalog's order; all available but exec here (no
+  // dns.exec_commands).
+  const std::vector<std::string> expected{"rfc2136",      "powerdns", "cloudflare", "route53",
+                                          "digitalocean", "hetzner",  "azure",      "gcloud",
+                                          "ovh",          "acmedns",  "exec"};
+  REQUIRE(dnsKinds.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(i);
+    CHECK(str(dnsKinds[i].as_object(), "name") == expected[i]);
+    CHECK(dnsKinds[i].as_object().at("available").as_bool() == (expected[i] != "exec"));
+  }
 }
 
 TEST_CASE("api: every configuration name follows the one name rule") {

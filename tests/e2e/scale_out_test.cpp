@@ -125,7 +125,9 @@ void crashMidIssuance(Stop how) {
       "worker.enabled = true\n"
       "worker.poll_interval = 200ms\n"
       "worker.shutdown_wait = 500ms\n"
-      "dns.timeout = 4s\ndns.poll_interval = 50ms\n"
+      "dns.timeout = 4s\ndns.poll_interval = 50ms\ndns.resolvers = " +
+      dns.address() +
+      "\n"
       "acme.poll_interval = 100ms\nacme.ca_bundle = " +
       ca.caFile() + "\n";
   auto a = std::make_unique<ServerProcess>(kOwnerEnv, config);
@@ -168,10 +170,13 @@ void crashMidIssuance(Stop how) {
   };
   REQUIRE(eventually([&] { return jobStatus(httpA) == "active"; }, std::chrono::seconds{10}));
   std::this_thread::sleep_for(std::chrono::milliseconds{300});
-  // The running attempt keeps the silent server it started with; the next one uses bind9.
+  // The running attempt keeps the silent server it started with; the next one uses bind9 (a
+  // new server address takes the secret again).
   REQUIRE(httpA
               .request("PATCH", base + "/dns-credentials/" + credential,
-                       json::serialize(json::object{{"settings", settings(dns.address())}}), {auth})
+                       json::serialize(json::object{{"settings", settings(dns.address())},
+                                                    {"secret", Bind9Server::kSecret256}}),
+                       {auth})
               .status == 200);
   if (graceful) {
     // SIGTERM: 500 ms of shutdown wait, then the job goes back to pending and the process exits

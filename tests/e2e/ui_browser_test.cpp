@@ -97,6 +97,9 @@ TEST_CASE(
           "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
           "worker.backoff_base = 100ms\nworker.backoff_cap = 1s\n"
           "dns.propagation_timeout = 10s\njwt.access_token_ttl = 30s\n"
+          "dns.resolvers = " +
+          dns.address() +
+          "\n"
           "distribution.timeout = 10s\nnetwork.outbound_allow = 127.0.0.0/8\n"
           "license.public_key_file = " +
           (licenseDir / "license-public.pem").string() + "\n"};

@@ -1,7 +1,8 @@
 // Issuance end to end through the DNS providers beyond bind9: Pebble validates DNS-01 by asking
 // the zone's own server, so a certificate for a name and its wildcard is issued with the challenge
 // records written by RFC 2136 to a real Knot DNS, through the PowerDNS API (a real pdns_server),
-// and through the Cloudflare and DigitalOcean stand-ins (whose DNS responders Pebble queries).
+// and through the Cloudflare, DigitalOcean, Hetzner, Azure, Google Cloud DNS and OVHcloud
+// stand-ins (whose DNS responders Pebble queries).
 // Each gets a Pebble of its own, started here on 127.0.0.1 with that server as its resolver.
 #include <doctest/doctest.h>
 
@@ -14,10 +15,14 @@
 #include <certsteward/adapters/acme/acme_issuer.hpp>
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
 #include "integration/acme_fixture.hpp"
+#include "support/azure_standin.hpp"
 #include "support/chain_verify.hpp"
 #include "support/cloudflare_standin.hpp"
 #include "support/digitalocean_standin.hpp"
+#include "support/gcloud_standin.hpp"
+#include "support/hetzner_standin.hpp"
 #include "support/knot_server.hpp"
+#include "support/ovh_standin.hpp"
 #include "support/pdns_server.hpp"
 
 using namespace certsteward;
@@ -121,4 +126,53 @@ TEST_CASE("acme: a certificate issued with its records written through DigitalOc
   c.provider = "digitalocean";
   c.settings = {{"api_url", digitalOcean.apiUrl()}, {"check_servers", digitalOcean.dnsAddress()}};
   issuesThrough(digitalOcean.dnsAddress(), c, testing::DigitalOceanStandIn::kToken);
+}
+
+TEST_CASE("acme: certificates issued through the Hetzner, Azure, Google Cloud and OVH APIs") {
+  SUBCASE("Hetzner") {
+    auto& server = testing::hetznerStandIn();
+    REQUIRE_MESSAGE(server.available(), server.reason());
+    domain::DnsCredential c;
+    c.name = "hetzner";
+    c.provider = "hetzner";
+    c.settings = {{"api_url", server.apiUrl()}, {"check_servers", server.dnsAddress()}};
+    issuesThrough(server.dnsAddress(), c, testing::HetznerStandIn::kToken);
+  }
+  SUBCASE("Azure") {
+    auto& server = testing::azureStandIn();
+    REQUIRE_MESSAGE(server.available(), server.reason());
+    domain::DnsCredential c;
+    c.name = "azure";
+    c.provider = "azure";
+    c.settings = {{"authority_url", server.armUrl()},
+                  {"arm_url", server.armUrl()},
+                  {"tenant_id", testing::AzureStandIn::kTenantId},
+                  {"client_id", testing::AzureStandIn::kClientId},
+                  {"subscription_id", testing::AzureStandIn::kSubscriptionId},
+                  {"resource_group", testing::AzureStandIn::kResourceGroup},
+                  {"check_servers", server.dnsAddress()}};
+    issuesThrough(server.dnsAddress(), c, testing::AzureStandIn::kClientSecret);
+  }
+  SUBCASE("Google Cloud DNS") {
+    auto& server = testing::gcloudStandIn();
+    REQUIRE_MESSAGE(server.available(), server.reason());
+    domain::DnsCredential c;
+    c.name = "gcloud";
+    c.provider = "gcloud";
+    c.settings = {{"api_url", server.apiUrl()}, {"check_servers", server.dnsAddress()}};
+    issuesThrough(server.dnsAddress(), c, server.keyFileJson());
+  }
+  SUBCASE("OVHcloud") {
+    auto& server = testing::ovhStandIn();
+    REQUIRE_MESSAGE(server.available(), server.reason());
+    domain::DnsCredential c;
+    c.name = "ovh";
+    c.provider = "ovh";
+    c.settings = {{"api_url", server.apiUrl()},
+                  {"application_key", testing::OvhStandIn::kApplicationKey},
+                  {"check_servers", server.dnsAddress()}};
+    issuesThrough(server.dnsAddress(), c,
+                  std::string(testing::OvhStandIn::kApplicationSecret) + ":" +
+                      testing::OvhStandIn::kConsumerKey);
+  }
 }

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include <certsteward/services/configuration_services.hpp>
+#include <certsteward/services/dns_account_registration.hpp>
 #include "services/service_fixture.hpp"
 
 using namespace certsteward;
@@ -240,4 +241,90 @@ TEST_CASE("configuration: reading takes a project viewer, changing a project adm
   const auto outsider = fx.member("p2", ProjectRole::admin);
   CHECK(fx.config.dnsCredentials.list(outsider, "p1", {1, 10}).error().code ==
         ErrorCode::not_found);
+}
+
+TEST_CASE("configuration: an acme-dns account registered becomes a DNS credential and its zone") {
+  ConfigFixture fx;
+  testing::InMemoryDns providers;
+  DnsAccountRegistration registration(providers, fx.config, fx.access);
+  DnsCredential draft;
+  draft.name = "acme-dns";
+  draft.provider = "acmedns";
+  draft.settings = {{"api_url", "https://auth.example.net"}};
+
+  // Below project admin: refused before anything is sent.
+  const auto viewer = fx.member("p1", ProjectRole::viewer);
+  auto refused = registration.registerAccount(viewer, fx.ctx(), "p1", draft);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::permission_denied);
+  CHECK(providers.registrations() == 0);
+
+  auto made = registration.registerAccount(fx.owner(), fx.ctx(), "p1", draft);
+  REQUIRE_MESSAGE(made.ok(), (made.ok() ? "" : made.error().message));
+  CHECK(providers.registrations() == 1);
+  CHECK(made->credential.provider == "acmedns");
+  CHECK(made->credential.settings.at("subdomain") == "8e5700ea-a4bf-41c7-8a77-000000000001");
+  CHECK(made->zone.domain == "8e5700ea-a4bf-41c7-8a77-000000000001.auth.example.net");
+  CHECK(made->zone.dns_credential_id == made->credential.id);
+  // The key is sealed, never kept in the settings.
+  CHECK(*fx.secrets.open(made->credential.secret_sealed) == "acme-dns-key-000000000001");
+  for (const auto& [key, value] : made->credential.settings)
+    CHECK(value.find("acme-dns-key") == std::string::npos);
+  CHECK(fx.audited("dns_credential.create").size() == 1);
+  CHECK(fx.audited("zone.create").size() == 1);
+
+  // A name whose challenge is delegated to the account is served through it.
+  fx.lookup.alias("_acme-challenge.www.example.org", made->zone.domain);
+  CertificateRequest request;
+  request.common_name = "www.example.org";
+  auto cert = fx.certificates.create(fx.owner(), fx.ctx(), "p1", request);
+  REQUIRE_MESSAGE(cert.ok(), (cert.ok() ? "" : cert.error().message));
+
+  // The server down: nothing is stored.
+  providers.setReachable(false);
+  draft.name = "second";
+  auto down = registration.registerAccount(fx.owner(), fx.ctx(), "p1", draft);
+  REQUIRE_FALSE(down.ok());
+  CHECK(down.error().code == ErrorCode::unavailable);
+  CHECK(fx.store.dnsCredentials().list("p1", {1, 10})->total == 1);
+
+  // Another provider, or a bad name: refused before anything is sent.
+  providers.setReachable(true);
+  draft.provider = "rfc2136";
+  CHECK(registration.registerAccount(fx.owner(), fx.ctx(), "p1", draft).error().code ==
+        ErrorCode::invalid_argument);
+  draft.provider = "acmedns";
+  draft.name = " padded";
+  CHECK(registration.registerAccount(fx.owner(), fx.ctx(), "p1", draft).error().code ==
+        ErrorCode::invalid_argument);
+  CHECK(providers.registrations() == 2);  // the down server's attempt only
+}
+
+TEST_CASE("configuration: a DNS credential's secret is not sent to a new address without it") {
+  ConfigFixture fx;
+  DnsCredential d;
+  d.name = "cloudflare";
+  d.provider = "cloudflare";
+  auto created = fx.config.dnsCredentials.create(fx.owner(), fx.ctx(), "p1", d, "cf-token-1");
+  REQUIRE_MESSAGE(created.ok(), (created.ok() ? "" : created.error().message));
+  const auto aim = [&](const std::string& url, const std::optional<std::string>& secret) {
+    return fx.config.dnsCredentials.update(
+        fx.owner(), fx.ctx(), "p1", created->id,
+        [&](DnsCredential& c) { c.settings["api_url"] = url; }, secret);
+  };
+  // Moving the API address without the secret: refused, naming the setting; nothing changes.
+  auto refused = aim("https://collector.example.net/client/v4", std::nullopt);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::invalid_argument);
+  CHECK(refused.error().references == std::vector<std::string>{"settings.api_url"});
+  CHECK(fx.store.dnsCredentials().get("p1", created->id)->settings.count("api_url") == 0);
+  // With the secret given again, it is the owner's own choice.
+  CHECK(aim("https://gateway.example.net/client/v4", std::string("cf-token-2")).ok());
+  // Other settings change freely.
+  CHECK(fx.config.dnsCredentials
+            .update(
+                fx.owner(), fx.ctx(), "p1", created->id,
+                [](DnsCredential& c) { c.settings["check_servers"] = "ns1.example.net"; },
+                std::nullopt)
+            .ok());
 }

@@ -381,7 +381,7 @@ TEST_CASE(
   job.payload["value"] = "token-9";
   const auto noZone = fx.dnsCleanups.attempt(job, stop, log, notes);
   REQUIRE_FALSE(noZone.ok());
-  CHECK(noZone.error().message.find("no zone of the project covers") != std::string::npos);
+  CHECK(noZone.error().message.find("no zone of this project covers") != std::string::npos);
 
   fx.addZone();
   DnsCredential any;

@@ -18,6 +18,7 @@
 #include <certsteward/testing/catalog_checked_audit_log.hpp>
 #include <certsteward/testing/failable_audit_log.hpp>
 #include <certsteward/testing/fake_clock.hpp>
+#include <certsteward/testing/fake_dns_lookup.hpp>
 #include <certsteward/testing/fakes.hpp>
 #include <certsteward/testing/sequential_ids.hpp>
 
@@ -42,9 +43,10 @@ struct ServiceFixture {
       access,
       audit};
   testing::FakeKeyBundles bundles;
+  testing::FakeDnsLookup lookup;  // the CNAMEs that delegate challenges (none unless a test adds)
   services::CertificateService certificates{
       {store.certificates(), store.jobs(), store.distributions(), store.license(), ids, clock,
-       secrets, store.acmeAccounts(), store.zones(), &bundles},
+       secrets, store.acmeAccounts(), store.zones(), &bundles, &lookup},
       work,
       access,
       audit};

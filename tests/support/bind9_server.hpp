@@ -1,7 +1,14 @@
 // Bind9Server: a real bind9 (`named -g`) started by a test on 127.0.0.1 at a free port, primary
-// for the zone "example.test" with RFC 2136 updates allowed to two TSIG keys (hmac-sha256 and
-// hmac-sha512), in its own temporary directory; stopped (SIGTERM, then SIGKILL) and removed by
-// the destructor. available() is false, with a reason, when bind9 is not installed.
+// for the zones "example.test" and "delegated.test" with RFC 2136 updates allowed to two TSIG
+// keys (hmac-sha256 and hmac-sha512), and for "foreign.test" (no updates), in its own temporary
+// directory. It answers recursive queries from 127.0.0.1 the way a CA's resolver does, chasing a
+// CNAME from one of its zones into another, with a root zone of its own (no Internet). CNAMEs
+// delegate challenges into delegated.test: _acme-challenge.app.example.test and
+// _acme-challenge.www.foreign.test (the latter through a second hop), and
+// _acme-challenge.loop.foreign.test is a loop; _acme-challenge.acme.example.test points at the
+// acme-dns stand-in's first account (AcmeDnsStandIn::kFirstSubdomain); stopped (SIGTERM, then
+// SIGKILL) and removed by the destructor. available() is false, with a reason, when bind9 is not
+// installed.
 #pragma once
 
 #include <signal.h>
@@ -23,6 +30,7 @@ namespace certsteward::testing {
 class Bind9Server : public LocalServer {
  public:
   static constexpr const char* kZone = "example.test";
+  static constexpr const char* kDelegatedZone = "delegated.test";
   static constexpr const char* kKey256 = "certsteward-256";
   static constexpr const char* kSecret256 = "WnOc6EFnPM5O5ISIgtQznMn0ADhqqmA7rcM9RNAGD6Y=";
   static constexpr const char* kKey512 = "certsteward-512";
@@ -41,20 +49,46 @@ class Bind9Server : public LocalServer {
         << "options { directory \"" << d << "\"; pid-file \"" << d << "/named.pid\";\n"
         << "  session-keyfile \"" << d << "/session.key\"; managed-keys-directory \"" << d
         << "\";\n  listen-on port " << port_ << " { 127.0.0.1; }; listen-on-v6 { none; };\n"
-        << "  recursion no; dnssec-validation no; notify no; };\n"
+        << "  recursion yes; allow-recursion { 127.0.0.1; }; dnssec-validation no; notify no; };\n"
         << "controls { };\n"
         << "key \"" << kKey256 << "\" { algorithm hmac-sha256; secret \"" << kSecret256
         << "\"; };\n"
         << "key \"" << kKey512 << "\" { algorithm hmac-sha512; secret \"" << kSecret512
         << "\"; };\n"
         << "zone \"" << kZone << "\" { type primary; file \"" << d << "/example.test.zone\";\n"
-        << "  allow-update { key \"" << kKey256 << "\"; key \"" << kKey512 << "\"; }; };\n";
+        << "  allow-update { key \"" << kKey256 << "\"; key \"" << kKey512 << "\"; }; };\n"
+        << "zone \"" << kDelegatedZone << "\" { type primary; file \"" << d
+        << "/delegated.test.zone\";\n"
+        << "  allow-update { key \"" << kKey256 << "\"; key \"" << kKey512 << "\"; }; };\n"
+        << "zone \"foreign.test\" { type primary; file \"" << d << "/foreign.test.zone\"; };\n"
+        << "zone \".\" { type primary; file \"" << d << "/root.zone\"; };\n";
+    // A root of its own: every name outside its zones is NXDOMAIN at once, never asked of the
+    // Internet.
+    std::ofstream(dir_ / "root.zone") << "$TTL 60\n"
+                                      << "@ IN SOA ns. hostmaster.invalid. 1 60 60 600 60\n"
+                                      << "@ IN NS ns.\n"
+                                      << "ns. IN A 127.0.0.1\n";
     std::ofstream(dir_ / "example.test.zone")
         << "$TTL 60\n"
         << "@ IN SOA ns.example.test. hostmaster.example.test. 1 60 60 600 60\n"
         << "@ IN NS ns.example.test.\n"
         << "ns IN A 127.0.0.1\n"
-        << "* IN A 127.0.0.1\n";
+        << "* IN A 127.0.0.1\n"
+        << "_acme-challenge.app IN CNAME app.delegated.test.\n"
+        << "_acme-challenge.acme IN CNAME 8e5700ea-a4bf-41c7-8a77-e990661dcc6a.delegated.test.\n";
+    std::ofstream(dir_ / "delegated.test.zone")
+        << "$TTL 60\n"
+        << "@ IN SOA ns.example.test. hostmaster.example.test. 1 60 60 600 60\n"
+        << "@ IN NS ns.example.test.\n";
+    std::ofstream(dir_ / "foreign.test.zone")
+        << "$TTL 60\n"
+        << "@ IN SOA ns.example.test. hostmaster.example.test. 1 60 60 600 60\n"
+        << "@ IN NS ns.example.test.\n"
+        << "www IN A 127.0.0.1\n"
+        << "_acme-challenge.www IN CNAME hop.foreign.test.\n"
+        << "hop IN CNAME www-foreign.delegated.test.\n"
+        << "_acme-challenge.loop IN CNAME loop2.foreign.test.\n"
+        << "loop2 IN CNAME _acme-challenge.loop.foreign.test.\n";
     std::fflush(nullptr);  // or the child's freopen() writes the parent's pending output again
     pid_ = ::fork();
     if (pid_ == 0) {

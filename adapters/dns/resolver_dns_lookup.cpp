@@ -1,0 +1,99 @@
+// CNAME lookups through recursive resolvers, with ldns.
+#include <certsteward/adapters/dns/resolver_dns_lookup.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include <certsteward/adapters/dns/dns_names.hpp>
+#include <certsteward/adapters/dns/ldns_query.hpp>
+
+namespace certsteward::adapters::dns {
+namespace {
+
+using domain::ErrorCode;
+using domain::makeError;
+
+// The `nameserver` lines of a resolv.conf (IPv6 addresses bracketed for resolverFor).
+std::vector<std::string> systemResolvers(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line) && out.size() < 8) {
+    std::istringstream words(line);
+    std::string key;
+    std::string address;
+    if (!(words >> key >> address) || key != "nameserver") continue;
+    if (const auto zoneIndex = address.find('%'); zoneIndex != std::string::npos) {
+      address.resize(zoneIndex);
+    }
+    out.push_back(address.find(':') != std::string::npos ? "[" + address + "]" : address);
+  }
+  return out;
+}
+
+std::string ownerText(const ldns_rdf* rdf) {
+  char* text = ldns_rdf2str(rdf);
+  std::string out = text != nullptr ? text : "";
+  free(text);  // NOLINT: allocated by ldns
+  return lowered(relative(out));
+}
+
+}  // namespace
+
+ResolverDnsLookup::ResolverDnsLookup(DnsLookupSettings settings)
+    : settings_(std::move(settings)),
+      resolvers_(settings_.resolvers.empty() ? systemResolvers(settings_.resolv_conf)
+                                             : settings_.resolvers) {}
+
+domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std::string& name) {
+  const std::string wanted = lowered(relative(name));
+  if (!plainName(wanted) || wanted.empty()) {
+    return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
+  }
+  if (resolvers_.empty()) {
+    return makeError(ErrorCode::unavailable,
+                     "no DNS resolver is configured (dns.resolvers, or a nameserver in " +
+                         settings_.resolv_conf + ")");
+  }
+  Rdf owner(ldns_dname_new_frm_str(absolute(wanted).c_str()));
+  if (!owner) return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
+  std::string failures;
+  for (const auto& server : resolvers_) {
+    // The operator's own resolvers: not a project's destination, so no outbound policy.
+    auto resolver = resolverFor(server, settings_.timeout, nullptr, true);
+    if (!resolver) {
+      failures += (failures.empty() ? "" : "; ") + resolver.error().message;
+      continue;
+    }
+    ldns_pkt* raw = nullptr;
+    const ldns_status status = ldns_resolver_query_status(
+        &raw, resolver->get(), owner.get(), LDNS_RR_TYPE_CNAME, LDNS_RR_CLASS_IN, LDNS_RD);
+    Packet answer(raw);
+    if (status != LDNS_STATUS_OK || !answer) {
+      failures += (failures.empty() ? "" : "; ") + server + " did not answer";
+      continue;
+    }
+    const auto rcode = ldns_pkt_get_rcode(answer.get());
+    if (rcode == LDNS_RCODE_NXDOMAIN) return std::optional<std::string>();
+    if (rcode != LDNS_RCODE_NOERROR) {
+      failures += (failures.empty() ? "" : "; ") + server + " answered with an error";
+      continue;
+    }
+    RrList cnames(ldns_pkt_rr_list_by_type(answer.get(), LDNS_RR_TYPE_CNAME, LDNS_SECTION_ANSWER));
+    for (std::size_t i = 0; cnames && i < ldns_rr_list_rr_count(cnames.get()); ++i) {
+      const ldns_rr* rr = ldns_rr_list_rr(cnames.get(), i);
+      if (ownerText(ldns_rr_owner(rr)) != wanted || ldns_rr_rd_count(rr) < 1) continue;
+      const std::string target = ownerText(ldns_rr_rdf(rr, 0));
+      if (!plainName(target) || target.empty()) {
+        return makeError(ErrorCode::failed_precondition,
+                         "the CNAME of " + wanted + " points at a malformed name");
+      }
+      return std::optional<std::string>(target);
+    }
+    return std::optional<std::string>();
+  }
+  return makeError(ErrorCode::unavailable,
+                   "no DNS resolver answered for " + wanted + " (" + failures + ")");
+}
+
+}  // namespace certsteward::adapters::dns

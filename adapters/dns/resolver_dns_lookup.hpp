@@ -1,0 +1,35 @@
+// ResolverDnsLookup: DnsLookup through the resolvers the operator configured (`dns.resolvers`,
+// host[:port] each), or those of /etc/resolv.conf when none is. Each is asked in turn, with
+// recursion desired, until one answers (NOERROR or NXDOMAIN); a resolver that fails, refuses or
+// stays silent past `timeout` hands over to the next. Thread-safe (a resolver per lookup).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <certsteward/ports/dns_lookup.hpp>
+
+namespace certsteward::adapters::dns {
+
+struct DnsLookupSettings {
+  std::vector<std::string> resolvers;       // empty: the system's (/etc/resolv.conf)
+  std::chrono::milliseconds timeout{2000};  // per resolver
+  std::string resolv_conf = "/etc/resolv.conf";
+};
+
+class ResolverDnsLookup : public ports::DnsLookup {
+ public:
+  explicit ResolverDnsLookup(DnsLookupSettings settings);
+
+  domain::Result<std::optional<std::string>> cnameOf(const std::string& name) override;
+
+  // The resolvers asked, in order (for messages and tests).
+  const std::vector<std::string>& resolvers() const { return resolvers_; }
+
+ private:
+  DnsLookupSettings settings_;
+  std::vector<std::string> resolvers_;
+};
+
+}  // namespace certsteward::adapters::dns

@@ -1,0 +1,41 @@
+// FakeDnsLookup: CNAME records held in a map (name -> target, lower case, no trailing dots), and
+// a switch that makes every lookup fail as an unreachable resolver would. Counts its lookups.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <certsteward/ports/dns_lookup.hpp>
+
+namespace certsteward::testing {
+
+class FakeDnsLookup : public ports::DnsLookup {
+ public:
+  void alias(const std::string& name, const std::string& target) {
+    std::lock_guard lock(mutex_);
+    cnames_[name] = target;
+  }
+  void failing(bool on) { failing_ = on; }
+  int lookups() const { return lookups_; }
+
+  domain::Result<std::optional<std::string>> cnameOf(const std::string& name) override {
+    ++lookups_;
+    if (failing_) return domain::makeError(domain::ErrorCode::unavailable, "no resolver answered");
+    std::string key = name;
+    if (!key.empty() && key.back() == '.') key.pop_back();
+    std::lock_guard lock(mutex_);
+    const auto it = cnames_.find(key);
+    if (it == cnames_.end()) return std::optional<std::string>();
+    return std::optional<std::string>(it->second);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::string> cnames_;
+  std::atomic<bool> failing_{false};
+  std::atomic<int> lookups_{0};
+};
+
+}  // namespace certsteward::testing

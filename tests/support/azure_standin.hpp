@@ -1,0 +1,113 @@
+// AzureStandIn: tests/support/azure_standin.py (under Debian's python3) on 127.0.0.1, on one
+// port: the Microsoft identity platform's client-credentials token endpoint under authorityUrl()
+// (POST authorityUrl() + "/" + kTenantId + "/oauth2/v2.0/token") and Azure Resource Manager's DNS
+// API under armUrl() (the same base; apiUrl() too), plus a DNS responder at dnsAddress(). For the
+// subscription kSubscriptionId it holds the public zone kZone in the resource group kResourceGroup
+// and kOtherZone in kOtherResourceGroup, each with its SOA and NS record sets naming Azure's name
+// servers (ns1-01.azure-dns.com. ...), and it issues tokens only to the app kClientId with the
+// secret kClientSecret in the tenant kTenantId, for the scope kScope (ARM takes only tokens it
+// issued for ARM's audience). It follows Microsoft's published references for what DNS-01 uses and
+// refuses what the real services refuse (see the script): api-version is required (kApiVersion),
+// record set names are relative to the zone ("@" for the apex), etags are checked on If-Match. A
+// TXT value becomes visible in its DNS after kVisibleAfter queries. Not the live service: see
+// docs/operations.md. Stopped and removed by the destructor.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <certsteward/adapters/common/http_client.hpp>
+#include "support/child_process.hpp"
+#include "support/free_port.hpp"
+
+namespace certsteward::testing {
+
+class AzureStandIn : public LocalServer {
+ public:
+  static constexpr const char* kZone = "example.test.";
+  static constexpr const char* kOtherZone = "other.test.";
+  static constexpr const char* kTenantId = "72f988bf-0000-4000-8000-00000000a2e1";
+  static constexpr const char* kClientId = "0b6f1c4e-1111-4111-8111-0000000c11e7";
+  static constexpr const char* kClientSecret = "Qx8Q~standin.Secret-Value_0123456789abcdefg";
+  static constexpr const char* kSubscriptionId = "5b1c0de0-2222-4222-8222-00000000cafe";
+  static constexpr const char* kResourceGroup = "rg-dns";
+  static constexpr const char* kOtherResourceGroup = "rg-other";
+  static constexpr const char* kScope = "https://management.azure.com/.default";
+  static constexpr const char* kApiVersion = "2018-05-01";
+  static constexpr int kVisibleAfter = 2;
+
+  AzureStandIn() {
+    if (!std::filesystem::exists("/usr/bin/python3")) {
+      reason_ = "python3 is not installed";
+      return;
+    }
+    dir_ = freshServerDir("azure");
+    port_ = freeLoopbackPort();
+    dnsPort_ = freeLoopbackPort();
+    pid_ = spawnLogged({"/usr/bin/python3",
+                        std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/azure_standin.py",
+                        std::to_string(port_), std::to_string(dnsPort_), kTenantId, kClientId,
+                        kClientSecret, kSubscriptionId, std::to_string(kVisibleAfter),
+                        std::string(kResourceGroup) + "/example.test",
+                        std::string(kOtherResourceGroup) + "/other.test"},
+                       dir_ / "standin.log");
+    reason_ = waitUntilReady(
+        pid_, dir_ / "standin.log", "the Azure stand-in",
+        [](const std::string& text) { return text.find("listening") != std::string::npos; });
+  }
+
+  // The Microsoft identity platform's base (login.microsoftonline.com for the real one):
+  // authorityUrl() + "/{tenant}/oauth2/v2.0/token".
+  std::string authorityUrl() const { return base(); }
+  // Azure Resource Manager's base (management.azure.com for the real one):
+  // armUrl() + "/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.Network/dnsZones/...".
+  std::string armUrl() const { return base(); }
+  std::string apiUrl() const { return armUrl(); }
+  std::string dnsAddress() const { return "127.0.0.1:" + std::to_string(dnsPort_); }
+  std::string log() const { return readLog(dir_ / "standin.log"); }
+
+  // The next `count` ARM requests are answered 429 SubscriptionRequestsThrottled with
+  // Retry-After: 1 (the token endpoint is not throttled).
+  void throttle(int count) const { post("throttle", std::to_string(count)); }
+  // Every access token issued so far stops working (401 ExpiredAuthenticationToken).
+  void expireTokens() const { post("expire-tokens", ""); }
+
+  // ARM requests answered so far (throttled ones included).
+  int requests() const { return count("requests"); }
+  // Access tokens issued so far.
+  int tokens() const { return count("tokens"); }
+  // Record set writes accepted so far (PUT, PATCH, and DELETE of a set that was there).
+  int writes() const { return count("writes"); }
+  // TXT records it holds (entries of TXTRecords), in every zone.
+  int records() const { return count("records"); }
+
+ private:
+  std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+  void post(const std::string& what, const std::string& body) const {
+    adapters::common::HttpRequest request;
+    request.url = base() + "/__standin/" + what;
+    request.body = body;
+    (void)adapters::common::postHttp(request);
+  }
+
+  int count(const std::string& what) const {
+    adapters::common::HttpRequest request;
+    request.url = base() + "/__standin/" + what;
+    const auto answer = adapters::common::getHttp(request);
+    if (!answer || answer->status != 200) return -1;
+    const auto at = answer->body.find(':');
+    return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
+  }
+
+  int dnsPort_ = 0;
+};
+
+// The one stand-in a test process shares (started on first use, stopped at exit).
+inline AzureStandIn& azureStandIn() {
+  static AzureStandIn server;
+  return server;
+}
+
+}  // namespace certsteward::testing

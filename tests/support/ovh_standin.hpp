@@ -1,0 +1,96 @@
+// OvhStandIn: tests/support/ovh_standin.py (under Debian's python3) on 127.0.0.1, the OVHcloud
+// API v1 at apiUrl() (".../1.0") and its DNS responder at dnsAddress(), holding the zones kZone
+// and other.test. It takes only the application kApplicationKey / kApplicationSecret, with the
+// consumer key kConsumerKey (GET, POST, PUT, DELETE on /domain/zone/*), kReadOnlyConsumerKey (GET
+// only) or kPendingConsumerKey (never validated), checks every call's X-Ovh-Signature and
+// X-Ovh-Timestamp as OVH does and refuses what the real API refuses (see the script). Records are
+// served by its DNS only after POST .../refresh (deletions too), then become visible after
+// kVisibleAfter queries. Not the live service: see docs/operations.md. Stopped and removed by the
+// destructor.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <certsteward/adapters/common/http_client.hpp>
+#include "support/child_process.hpp"
+#include "support/free_port.hpp"
+
+namespace certsteward::testing {
+
+class OvhStandIn : public LocalServer {
+ public:
+  static constexpr const char* kZone = "example.test.";
+  static constexpr const char* kApplicationKey = "StandinAppKey0AK";
+  static constexpr const char* kApplicationSecret = "StandinAppSecret0123456789abcdef";
+  static constexpr const char* kConsumerKey = "StandinConsumerKey0123456789abcd";
+  static constexpr const char* kReadOnlyConsumerKey = "RoStandinConsumerKey0123456789ab";
+  static constexpr const char* kPendingConsumerKey = "PendingStandinConsumerKey0123456";
+  static constexpr int kVisibleAfter = 1;
+
+  OvhStandIn() {
+    if (!std::filesystem::exists("/usr/bin/python3")) {
+      reason_ = "python3 is not installed";
+      return;
+    }
+    dir_ = freshServerDir("ovh");
+    port_ = freeLoopbackPort();
+    dnsPort_ = freeLoopbackPort();
+    pid_ = spawnLogged(
+        {"/usr/bin/python3", std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/ovh_standin.py",
+         std::to_string(port_), std::to_string(dnsPort_), kApplicationKey, kApplicationSecret,
+         std::string(kConsumerKey) + ":rw," + kReadOnlyConsumerKey + ":ro," + kPendingConsumerKey +
+             ":pending",
+         std::to_string(kVisibleAfter), "example.test", "other.test"},
+        dir_ / "standin.log");
+    reason_ = waitUntilReady(
+        pid_, dir_ / "standin.log", "the OVHcloud stand-in",
+        [](const std::string& text) { return text.find("listening") != std::string::npos; });
+  }
+
+  // The API base; a call's signed URL is apiUrl() + path (+ "?" + query).
+  std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(port_) + "/1.0"; }
+  std::string dnsAddress() const { return "127.0.0.1:" + std::to_string(dnsPort_); }
+  std::string log() const { return readLog(dir_ / "standin.log"); }
+
+  // The next `count` API requests (GET /auth/time included) are answered 429.
+  void throttle(int count) const { post("throttle", std::to_string(count)); }
+  // Its clock (GET /auth/time, and the X-Ovh-Timestamp check) runs `seconds` off the machine's.
+  void setClockOffset(int seconds) const { post("clock", std::to_string(seconds)); }
+
+  // API requests answered so far (throttled ones included).
+  int requests() const { return count("requests"); }
+  // Records it holds, in every zone.
+  int records() const { return count("records"); }
+  // POST .../refresh calls so far.
+  int refreshes() const { return count("refreshes"); }
+  // Records its DNS serves (as of each zone's last refresh).
+  int published() const { return count("published"); }
+
+ private:
+  void post(const std::string& what, const std::string& body) const {
+    adapters::common::HttpRequest request;
+    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
+    request.body = body;
+    (void)adapters::common::postHttp(request);
+  }
+
+  int count(const std::string& what) const {
+    adapters::common::HttpRequest request;
+    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
+    const auto answer = adapters::common::getHttp(request);
+    if (!answer || answer->status != 200) return -1;
+    const auto at = answer->body.find(':');
+    return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
+  }
+
+  int dnsPort_ = 0;
+};
+
+// The one stand-in a test process shares (started on first use, stopped at exit).
+inline OvhStandIn& ovhStandIn() {
+  static OvhStandIn server;
+  return server;
+}
+
+}  // namespace certsteward::testing
