@@ -38,197 +38,139 @@ std::vector<std::string> commaList(const std::string& text) {
   return items;
 }
 
+// The provider `s` describes, once it passes its own checks (invalid_argument naming the
+// credential otherwise).
+template <class Provider, class Settings>
+domain::Result<ports::DnsProviderPtr> made(const domain::DnsCredential& credential, Settings s) {
+  if (auto ok = Provider::validate(s); !ok) {
+    return domain::makeError(domain::ErrorCode::invalid_argument,
+                             "DNS credential '" + credential.name + "': " + ok.error().message);
+  }
+  return ports::DnsProviderPtr(std::make_unique<Provider>(std::move(s)));
+}
+
+// A URL setting without trailing slashes (the adapters append their paths).
+std::string baseUrl(const domain::DnsCredential& c, const char* key, std::string fallback = {}) {
+  auto url = setting(c, key, std::move(fallback));
+  while (!url.empty() && url.back() == '/')
+    url.pop_back();
+  return url;
+}
+
 }  // namespace
+
+// What every provider takes from the configuration: timeouts, the outbound policy, and the
+// servers to check visibility on (`key`) when the credential names them.
+template <class Settings>
+Settings DefaultDnsProviderFactory::withRuntime(const domain::DnsCredential& credential, Settings s,
+                                                const char* checkKey) const {
+  s.timeout = timeouts_.request;
+  s.poll_interval = timeouts_.poll_interval;
+  s.outbound = outbound_;
+  if (auto servers = commaList(setting(credential, checkKey)); !servers.empty()) {
+    if constexpr (requires { s.check_servers; }) {
+      s.check_servers = std::move(servers);
+    } else {
+      s.authoritative = std::move(servers);
+    }
+  }
+  return s;
+}
 
 domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     const domain::DnsCredential& credential, const std::string& secret) {
-  if (credential.provider == "rfc2136") {
-    Rfc2136Settings s;
-    s.server = setting(credential, "server");
-    s.key_name = setting(credential, "key_name");
-    s.algorithm = setting(credential, "algorithm", "hmac-sha256");
+  const auto& c = credential;
+  if (c.provider == "rfc2136") {
+    auto s = withRuntime(c, Rfc2136Settings{}, "authoritative");
+    s.server = setting(c, "server");
+    s.key_name = setting(c, "key_name");
+    s.algorithm = setting(c, "algorithm", "hmac-sha256");
     s.secret = secret;
-    s.timeout = timeouts_.request;
-    s.poll_interval = timeouts_.poll_interval;
-    s.authoritative = commaList(setting(credential, "authoritative"));
-    s.outbound = outbound_;
-    if (auto ok = Rfc2136DnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<Rfc2136DnsProvider>(std::move(s)));
+    return made<Rfc2136DnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "powerdns") {
-    PowerDnsSettings s;
-    s.api_url = setting(credential, "api_url");
-    while (!s.api_url.empty() && s.api_url.back() == '/')
-      s.api_url.pop_back();
-    s.server_id = setting(credential, "server_id", "localhost");
+  if (c.provider == "powerdns") {
+    auto s = withRuntime(c, PowerDnsSettings{}, "check_servers");
+    s.api_url = baseUrl(c, "api_url");
+    s.server_id = setting(c, "server_id", "localhost");
     s.api_key = secret;
-    s.check_servers = commaList(setting(credential, "check_servers"));
-    s.timeout = timeouts_.request;
-    s.poll_interval = timeouts_.poll_interval;
-    s.outbound = outbound_;
-    if (auto ok = PowerDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<PowerDnsProvider>(std::move(s)));
+    return made<PowerDnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "cloudflare") {
-    CloudflareSettings s;
-    s.api_url = setting(credential, "api_url", CloudflareSettings::kApiUrl);
-    while (!s.api_url.empty() && s.api_url.back() == '/')
-      s.api_url.pop_back();
+  if (c.provider == "cloudflare") {
+    auto s = withRuntime(c, CloudflareSettings{}, "check_servers");
+    s.api_url = baseUrl(c, "api_url", CloudflareSettings::kApiUrl);
     s.api_token = secret;
-    s.zone_id = setting(credential, "zone_id");
-    s.check_servers = commaList(setting(credential, "check_servers"));
-    s.timeout = timeouts_.request;
-    s.poll_interval = timeouts_.poll_interval;
-    s.outbound = outbound_;
-    if (auto ok = CloudflareDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<CloudflareDnsProvider>(std::move(s)));
+    s.zone_id = setting(c, "zone_id");
+    return made<CloudflareDnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "digitalocean") {
-    DigitalOceanSettings s;
-    s.api_url = setting(credential, "api_url", DigitalOceanSettings::kApiUrl);
-    while (!s.api_url.empty() && s.api_url.back() == '/')
-      s.api_url.pop_back();
+  if (c.provider == "digitalocean") {
+    auto s = withRuntime(c, DigitalOceanSettings{}, "check_servers");  // default: its own NS
+    s.api_url = baseUrl(c, "api_url", DigitalOceanSettings::kApiUrl);
     s.api_token = secret;
-    if (auto servers = commaList(setting(credential, "check_servers")); !servers.empty()) {
-      s.check_servers = std::move(servers);
-    }
-    s.timeout = timeouts_.request;
-    s.poll_interval = timeouts_.poll_interval;
-    s.outbound = outbound_;
-    if (auto ok = DigitalOceanDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<DigitalOceanDnsProvider>(std::move(s)));
+    return made<DigitalOceanDnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "hetzner") {
-    HetznerSettings s;
-    s.api_url = setting(credential, "api_url", HetznerSettings::kApiUrl);
-    while (!s.api_url.empty() && s.api_url.back() == '/')
-      s.api_url.pop_back();
+  if (c.provider == "hetzner") {
+    auto s = withRuntime(c, HetznerSettings{}, "check_servers");
+    s.api_url = baseUrl(c, "api_url", HetznerSettings::kApiUrl);
     s.api_token = secret;
-    s.zone_id = setting(credential, "zone_id");
-    s.check_servers = commaList(setting(credential, "check_servers"));
-    s.timeout = timeouts_.request;
-    s.poll_interval = timeouts_.poll_interval;
-    s.outbound = outbound_;
-    if (auto ok = HetznerDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<HetznerDnsProvider>(std::move(s)));
+    s.zone_id = setting(c, "zone_id");
+    return made<HetznerDnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "azure") {
-    AzureSettings s;
-    s.authority_url = setting(credential, "authority_url", AzureSettings::kAuthorityUrl);
-    while (!s.authority_url.empty() && s.authority_url.back() == '/')
-      s.authority_url.pop_back();
-    s.arm_url = setting(credential, "arm_url", AzureSettings::kArmUrl);
-    while (!s.arm_url.empty() && s.arm_url.back() == '/')
-      s.arm_url.pop_back();
-    s.tenant_id = setting(credential, "tenant_id");
-    s.client_id = setting(credential, "client_id");
+  if (c.provider == "azure") {
+    auto s = withRuntime(c, AzureSettings{}, "check_servers");
+    s.authority_url = baseUrl(c, "authority_url", AzureSettings::kAuthorityUrl);
+    s.arm_url = baseUrl(c, "arm_url", AzureSettings::kArmUrl);
+    s.tenant_id = setting(c, "tenant_id");
+    s.client_id = setting(c, "client_id");
     s.client_secret = secret;
-    s.subscription_id = setting(credential, "subscription_id");
-    s.resource_group = setting(credential, "resource_group");
-    s.zone_name = setting(credential, "zone_name");
-    s.check_servers = commaList(setting(credential, "check_servers"));
-    s.timeout = timeouts_.request;
-    s.poll_interval = timeouts_.poll_interval;
-    s.outbound = outbound_;
-    if (auto ok = AzureDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<AzureDnsProvider>(std::move(s)));
+    s.subscription_id = setting(c, "subscription_id");
+    s.resource_group = setting(c, "resource_group");
+    s.zone_name = setting(c, "zone_name");
+    return made<AzureDnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "route53") {
-    Route53Settings s;
-    s.api_url = setting(credential, "api_url", Route53Settings::kApiUrl);
-    while (!s.api_url.empty() && s.api_url.back() == '/')
-      s.api_url.pop_back();
-    s.region = setting(credential, "region", "us-east-1");
-    s.access_key_id = setting(credential, "access_key_id");
+  if (c.provider == "route53") {
+    auto s = withRuntime(c, Route53Settings{}, "check_servers");
+    s.api_url = baseUrl(c, "api_url", Route53Settings::kApiUrl);
+    s.region = setting(c, "region", "us-east-1");
+    s.access_key_id = setting(c, "access_key_id");
     s.secret_access_key = secret;
-    s.hosted_zone_id = setting(credential, "hosted_zone_id");
-    s.private_zone = setting(credential, "private_zone", "false") == "true";
-    s.role_arn = setting(credential, "role_arn");
-    s.external_id = setting(credential, "external_id");
-    s.sts_url = setting(credential, "sts_url", s.sts_url);
-    while (!s.sts_url.empty() && s.sts_url.back() == '/')
-      s.sts_url.pop_back();
-    s.check_servers = commaList(setting(credential, "check_servers"));
-    s.timeout = timeouts_.request;
+    s.hosted_zone_id = setting(c, "hosted_zone_id");
+    s.private_zone = setting(c, "private_zone", "false") == "true";
+    s.role_arn = setting(c, "role_arn");
+    s.external_id = setting(c, "external_id");
+    s.sts_url = baseUrl(c, "sts_url", s.sts_url);
     s.poll_interval = std::max(timeouts_.poll_interval, std::chrono::milliseconds{50});
-    s.outbound = outbound_;
-    if (auto ok = Route53DnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<Route53DnsProvider>(std::move(s)));
+    return made<Route53DnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "gcloud") {
-    GCloudSettings s;
-    s.api_url = setting(credential, "api_url", GCloudSettings::kApiUrl);
-    while (!s.api_url.empty() && s.api_url.back() == '/')
-      s.api_url.pop_back();
+  if (c.provider == "gcloud") {
+    auto s = withRuntime(c, GCloudSettings{}, "check_servers");
+    s.api_url = baseUrl(c, "api_url", GCloudSettings::kApiUrl);
     s.service_account_json = secret;  // the key file, as Google gives it
-    s.project_id = setting(credential, "project_id");
-    s.managed_zone = setting(credential, "managed_zone");
-    s.check_servers = commaList(setting(credential, "check_servers"));
-    s.timeout = timeouts_.request;
+    s.project_id = setting(c, "project_id");
+    s.managed_zone = setting(c, "managed_zone");
     // waitVisible polls the change's status on the API at this interval
     s.poll_interval = std::max(timeouts_.poll_interval, std::chrono::milliseconds{50});
-    s.outbound = outbound_;
-    if (auto ok = GCloudDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<GCloudDnsProvider>(std::move(s)));
+    return made<GCloudDnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "ovh") {
-    OvhSettings s;
-    s.api_url = setting(credential, "api_url", OvhSettings::kApiUrl);
-    while (!s.api_url.empty() && s.api_url.back() == '/')
-      s.api_url.pop_back();
-    s.application_key = setting(credential, "application_key");
+  if (c.provider == "ovh") {
+    auto s = withRuntime(c, OvhSettings{}, "check_servers");
+    s.api_url = baseUrl(c, "api_url", OvhSettings::kApiUrl);
+    s.application_key = setting(c, "application_key");
     auto keys = OvhDnsProvider::splitSecret(secret);  // "<application secret>:<consumer key>"
     if (!keys) {
       return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + keys.error().message);
+                               "DNS credential '" + c.name + "': " + keys.error().message);
     }
     s.application_secret = std::move(keys->first);
     s.consumer_key = std::move(keys->second);
-    s.check_servers = commaList(setting(credential, "check_servers"));
-    s.timeout = timeouts_.request;
-    s.poll_interval = timeouts_.poll_interval;
-    s.outbound = outbound_;
-    if (auto ok = OvhDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<OvhDnsProvider>(std::move(s)));
+    return made<OvhDnsProvider>(c, std::move(s));
   }
-  if (credential.provider == "acmedns") {
-    auto s = acmeDnsSettings(credential);
-    s.username = setting(credential, "username");
-    s.subdomain = setting(credential, "subdomain");
-    s.fulldomain = setting(credential, "fulldomain");
+  if (c.provider == "acmedns") {
+    auto s = acmeDnsSettings(c);
+    s.username = setting(c, "username");
+    s.subdomain = setting(c, "subdomain");
+    s.fulldomain = setting(c, "fulldomain");
     s.password = secret;
-    if (auto ok = AcmeDnsProvider::validate(s); !ok) {
-      return domain::makeError(domain::ErrorCode::invalid_argument,
-                               "DNS credential '" + credential.name + "': " + ok.error().message);
-    }
-    return ports::DnsProviderPtr(std::make_unique<AcmeDnsProvider>(std::move(s)));
+    return made<AcmeDnsProvider>(c, std::move(s));
   }
   if (credential.provider == "exec") {
     const auto bad = [&](const std::string& why) {
@@ -269,14 +211,8 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
 
 AcmeDnsSettings DefaultDnsProviderFactory::acmeDnsSettings(
     const domain::DnsCredential& credential) const {
-  AcmeDnsSettings s;
-  s.api_url = setting(credential, "api_url");
-  while (!s.api_url.empty() && s.api_url.back() == '/')
-    s.api_url.pop_back();
-  s.check_servers = commaList(setting(credential, "check_servers"));
-  s.timeout = timeouts_.request;
-  s.poll_interval = timeouts_.poll_interval;
-  s.outbound = outbound_;
+  auto s = withRuntime(credential, AcmeDnsSettings{}, "check_servers");
+  s.api_url = baseUrl(credential, "api_url");
   return s;
 }
 

@@ -43,6 +43,9 @@ class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
  private:
   // The settings every acme-dns call needs (api_url, check_servers, timeouts, the policy).
   AcmeDnsSettings acmeDnsSettings(const domain::DnsCredential& credential) const;
+  template <class Settings>
+  Settings withRuntime(const domain::DnsCredential& credential, Settings s,
+                       const char* checkKey) const;
 
   DnsTimeouts timeouts_;
   std::vector<std::string> execCommands_;

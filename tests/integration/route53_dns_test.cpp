@@ -118,6 +118,31 @@ TEST_CASE("route53: the private or public zone of a name, a zone by id, a wrong 
   }
 }
 
+TEST_CASE("route53: a zone found past the first page of hosted zones, public or private") {
+  Route53StandIn server(120);  // 121 private example.test. zones, 120 of them before the public
+  Route53StandIn flat;         // the zones fit in one page
+  REQUIRE_MESSAGE(server.available(), server.reason());
+  REQUIRE_MESSAGE(flat.available(), flat.reason());
+  const auto record = txt("paged", "paged-value");
+  Route53DnsProvider onePage(settingsFor(flat));
+  REQUIRE(onePage.present(record).ok());
+  Route53DnsProvider publicDns(settingsFor(server));
+  REQUIRE_MESSAGE(publicDns.present(record).ok(), messageOf(publicDns.present(record)));
+  // The same add, with one more listing: the second page, where the public zone is.
+  CHECK(server.requests() == flat.requests() + 1);
+  CHECK(publicDns.waitVisible(record, std::chrono::seconds{3}).ok());
+  auto byId = settingsFor(server);
+  byId.hosted_zone_id = Route53StandIn::kZoneId;  // the same zone, named: it has the record
+  Route53DnsProvider publicById(byId);
+  CHECK(publicById.waitVisible(record, std::chrono::seconds{3}).ok());
+  // The private choice takes the first private zone of the name, on the first page.
+  auto s = settingsFor(server);
+  s.private_zone = true;
+  Route53DnsProvider privateDns(s);
+  CHECK_FALSE(privateDns.waitVisible(record, std::chrono::milliseconds{300}).ok());
+  REQUIRE(publicDns.cleanup(record).ok());
+}
+
 TEST_CASE("route53: throttling is retried, and a signature from a wrong clock or key refused") {
   auto& server = testing::route53StandIn();
   REQUIRE_MESSAGE(server.available(), server.reason());

@@ -8,9 +8,11 @@
 // docs/operations.md. Stopped and removed by the destructor.
 #pragma once
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include "support/child_process.hpp"
@@ -29,21 +31,32 @@ class Route53StandIn : public LocalServer {
   static constexpr int kPendingPolls = 1;
   static constexpr const char* kRoleArn = "arn:aws:iam::123456789012:role/certsteward-dns";
 
-  Route53StandIn() {
+  // `pagedPrivateZones`: that many more private zones named example.test., listed before the
+  // public one (their ids sort first), so finding it takes more than one page of 100.
+  explicit Route53StandIn(int pagedPrivateZones = 0) {
     if (!std::filesystem::exists("/usr/bin/python3")) {
       reason_ = "python3 is not installed";
       return;
     }
     dir_ = freshServerDir("route53");
     port_ = freeLoopbackPort();
-    pid_ =
-        spawnLogged({"/usr/bin/python3",
-                     std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/route53_standin.py",
-                     std::to_string(port_), kAccessKeyId, kSecretKey, std::to_string(kPendingPolls),
-                     kRoleArn, std::string("example.test=") + kZoneId,
-                     std::string("example.test=") + kPrivateZoneId + "=private",
-                     std::string("other.test=") + kOtherZoneId},
-                    dir_ / "standin.log");
+    std::vector<std::string> argv{
+        "/usr/bin/python3",
+        std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/route53_standin.py",
+        std::to_string(port_),
+        kAccessKeyId,
+        kSecretKey,
+        std::to_string(kPendingPolls),
+        kRoleArn,
+        std::string("example.test=") + kZoneId,
+        std::string("example.test=") + kPrivateZoneId + "=private",
+        std::string("other.test=") + kOtherZoneId};
+    for (int i = 0; i < pagedPrivateZones; ++i) {
+      char id[32];
+      std::snprintf(id, sizeof id, "Z0PAGED%06d", i);
+      argv.push_back(std::string("example.test=") + id + "=private");
+    }
+    pid_ = spawnLogged(argv, dir_ / "standin.log");
     reason_ = waitUntilReady(
         pid_, dir_ / "standin.log", "the Route 53 stand-in",
         [](const std::string& text) { return text.find("listening") != std::string::npos; });
