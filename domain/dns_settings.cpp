@@ -286,6 +286,11 @@ Status checkDnsSecret(const DnsCredential& credential, std::string_view secret) 
 Status checkDnsCredentialChange(const DnsCredential& before, const DnsCredential& after,
                                 bool secretGiven) {
   if (secretGiven || before.secret_sealed.empty()) return {};
+  if (before.provider != after.provider) {
+    return fieldError(
+        "provider changes where the credential's secret is sent: give the secret "
+        "again with it");
+  }
   const auto* spec = findKind(dnsProviderSpecs(), after.provider);
   if (spec == nullptr) return {};
   const auto valueOf = [](const DnsCredential& c, std::string_view key) {
@@ -293,9 +298,10 @@ Status checkDnsCredentialChange(const DnsCredential& before, const DnsCredential
     return it == c.settings.end() ? std::string() : it->second;
   };
   for (const auto& field : spec->fields) {
-    // Where the secret goes: the API addresses, and the RFC 2136 primary that takes the TSIG
-    // signed updates.
-    const bool address = field.type == FieldType::url || field.name == "server";
+    // Where the secret goes: the API addresses, the RFC 2136 primary that takes the TSIG
+    // signed updates, and the exec hook that is handed it.
+    const bool address =
+        field.type == FieldType::url || field.name == "server" || field.name == "command";
     if (!address || field.place != FieldPlace::settings) continue;
     if (valueOf(before, field.name) != valueOf(after, field.name)) {
       return fieldError("settings." + std::string(field.name) +

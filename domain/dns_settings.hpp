@@ -24,7 +24,8 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
 Status checkDnsSecret(const DnsCredential& credential, std::string_view secret);
 
 // invalid_argument (422, naming the setting) when a change moves where the stored secret is sent
-// (an address setting: `api_url`, `server`, ...) without giving the secret again: whoever may
+// (the provider, an address setting: `api_url`, `server`, ..., or the exec `command`) without
+// giving the secret again: whoever may
 // edit the credential must not be able to aim its secret at a server of their own.
 Status checkDnsCredentialChange(const DnsCredential& before, const DnsCredential& after,
                                 bool secretGiven);

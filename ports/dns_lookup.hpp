@@ -9,6 +9,10 @@
 
 namespace certsteward::ports {
 
+// The reason of cnameOf's unavailable when no resolver answered at all (as opposed to one
+// answering with an error for this name).
+inline constexpr const char* kResolversDown = "RESOLVERS_DOWN";
+
 class DnsLookup {
  public:
   virtual ~DnsLookup() = default;
@@ -16,7 +20,9 @@ class DnsLookup {
   /**
    * The target of `name`'s CNAME record (lower case, without a trailing dot); nullopt when the
    * name has none (it does not exist, or holds other records). @return unavailable when no
-   * resolver answers, invalid_argument for a malformed name. Thread-safe; blocks on the network.
+   * resolver answers (reason kResolversDown when none answered at all), invalid_argument for a
+   * malformed name, failed_precondition for a CNAME to a malformed name. Thread-safe; blocks on the
+   * network.
    */
   virtual domain::Result<std::optional<std::string>> cnameOf(const std::string& name) = 0;
 };

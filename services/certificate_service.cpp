@@ -92,7 +92,8 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
         if (auto s = checkIssuanceAllowed(*license, now, *existing); !s) return s;
         // Every name must be one a challenge can be answered for (DNS-01 in a zone of the
         // project, directly or through a delegation found above); refused here rather than
-        // failing later inside the job.
+        // failing later inside the job. A name its zone covers directly is not looked up: a
+        // delegation of it is followed, or found broken, at issuance.
         for (const auto& name : cert.sans) {
           const auto delegated = delegations.find(name);
           const std::string at = delegated == delegations.end()

@@ -30,13 +30,13 @@ domain::Result<std::optional<std::string>> ChallengeRouter::cnameOf(const std::s
   if (const auto known = answers_.find(name); known != answers_.end()) return known->second;
   if (down_) return *down_;
   if (++lookups_ > kMaxLookups) {
-    down_ = makeError(ErrorCode::unavailable,
-                      "more than " + std::to_string(kMaxLookups) + " DNS lookups for one request");
-    return *down_;
+    return makeError(ErrorCode::failed_precondition,
+                     "more than " + std::to_string(kMaxLookups) +
+                         " DNS lookups for one certificate: fewer names or shorter CNAME chains");
   }
   auto answer = p_.lookup->cnameOf(name);
   if (!answer) {
-    if (answer.error().code == ErrorCode::unavailable) down_ = answer.error();
+    if (answer.error().reason == ports::kResolversDown) down_ = answer.error();
     return answer.error();
   }
   answers_[name] = *answer;
@@ -80,6 +80,9 @@ domain::Result<ChallengeRoute> ChallengeRouter::routeRecord(const domain::Id& pr
   for (int hop = 0; p_.lookup != nullptr; ++hop) {
     auto target = cnameOf(at);
     if (!target) {
+      // Only a resolver that cannot answer leaves the name to its own zone; anything else (a
+      // malformed CNAME, too many lookups) is the answer.
+      if (target.error().code != ErrorCode::unavailable) return target.error();
       lookupFailure = target.error().message;
       break;
     }

@@ -5,8 +5,8 @@
 // name whose own zone the project does not manage is served when its delegation lands in one it
 // does. When the resolvers do not answer, a name its project's zone covers directly is routed
 // there (with a note); otherwise the lookup's error is the answer. Bounded: each name is asked
-// once per router (answers kept), once a lookup finds the resolvers down none is tried again,
-// and at most kMaxLookups are made. One per request or attempt; not thread-safe.
+// once per router (answers kept), once no resolver answers at all none is asked again, and at
+// most kMaxLookups are made (more is refused). One per request or attempt; not thread-safe.
 #pragma once
 
 #include <map>
@@ -34,7 +34,7 @@ struct ChallengeRoute {
 class ChallengeRouter {
  public:
   static constexpr int kMaxHops = 8;
-  static constexpr int kMaxLookups = 256;
+  static constexpr int kMaxLookups = 1024;  // 100 names of 9 hops each fit
   struct Ports {
     const ports::ZoneRepository& zones;
     ports::DnsLookup* lookup = nullptr;  // none: CNAMEs are not followed

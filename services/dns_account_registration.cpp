@@ -1,6 +1,7 @@
 // Registering an acme-dns account as a DNS credential and its zone.
 #include <certsteward/services/dns_account_registration.hpp>
 
+#include <certsteward/domain/certificate.hpp>
 #include <certsteward/domain/dns_settings.hpp>
 #include <certsteward/domain/name.hpp>
 
@@ -47,6 +48,11 @@ domain::Result<RegisteredDnsAccount> DnsAccountRegistration::registerAccount(
     }
     return e;
   }
+  if (!domain::isValidDnsName(account->served_name)) {
+    return makeError(domain::ErrorCode::unavailable,
+                     "the DNS server registered an account for a name no zone can hold (" +
+                         account->served_name.substr(0, 80) + "): nothing was saved");
+  }
   draft.settings = std::move(account->settings);
   draft.active = true;
   auto credential = config_.dnsCredentials.create(who, ctx, projectId, draft, account->secret);
@@ -56,8 +62,13 @@ domain::Result<RegisteredDnsAccount> DnsAccountRegistration::registerAccount(
   zone.dns_credential_id = credential->id;
   auto saved = config_.zones.create(who, ctx, projectId, zone, std::nullopt);
   if (!saved) {
-    (void)config_.dnsCredentials.remove(who, ctx, projectId, credential->id);
-    return saved.error();
+    auto e = saved.error();
+    if (auto removed = config_.dnsCredentials.remove(who, ctx, projectId, credential->id);
+        !removed) {
+      e.message += " (and the DNS credential " + credential->id +
+                   " made for the account could not be removed: delete it)";
+    }
+    return e;
   }
   return RegisteredDnsAccount{std::move(*credential), std::move(*saved)};
 }

@@ -2,10 +2,12 @@
 // a switch that makes every lookup fail as an unreachable resolver would. Counts its lookups.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <certsteward/ports/dns_lookup.hpp>
 
@@ -18,14 +20,26 @@ class FakeDnsLookup : public ports::DnsLookup {
     cnames_[name] = target;
   }
   void failing(bool on) { failing_ = on; }
+  // Lookups of `name` are answered with an error by the resolvers (SERVFAIL): that name only.
+  void failFor(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    failingNames_.push_back(name);
+  }
   int lookups() const { return lookups_; }
 
   domain::Result<std::optional<std::string>> cnameOf(const std::string& name) override {
     ++lookups_;
-    if (failing_) return domain::makeError(domain::ErrorCode::unavailable, "no resolver answered");
+    if (failing_) {
+      return domain::makeError(domain::ErrorCode::unavailable, "no resolver answered",
+                               ports::kResolversDown);
+    }
     std::string key = name;
     if (!key.empty() && key.back() == '.') key.pop_back();
     std::lock_guard lock(mutex_);
+    if (std::find(failingNames_.begin(), failingNames_.end(), key) != failingNames_.end()) {
+      return domain::makeError(domain::ErrorCode::unavailable,
+                               "the resolver answered SERVFAIL for " + key);
+    }
     const auto it = cnames_.find(key);
     if (it == cnames_.end()) return std::optional<std::string>();
     return std::optional<std::string>(it->second);
@@ -34,6 +48,7 @@ class FakeDnsLookup : public ports::DnsLookup {
  private:
   std::mutex mutex_;
   std::map<std::string, std::string> cnames_;
+  std::vector<std::string> failingNames_;
   std::atomic<bool> failing_{false};
   std::atomic<int> lookups_{0};
 };

@@ -66,6 +66,10 @@ domain::Error refusal(long status, const json::object& doc) {
   if (status == 400) {
     return makeError(ErrorCode::invalid_argument, "acme-dns refused the update (" + code + ")");
   }
+  if (status >= 400 && status < 500 && status != 429) {  // not an acme-dns API: the address
+    return makeError(ErrorCode::invalid_argument,
+                     "api_url answered " + code + ": check that it is the acme-dns server");
+  }
   return makeError(ErrorCode::unavailable, "acme-dns answered " + code);
 }
 

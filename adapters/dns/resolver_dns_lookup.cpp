@@ -58,6 +58,7 @@ domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std:
   Rdf owner(ldns_dname_new_frm_str(absolute(wanted).c_str()));
   if (!owner) return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
   std::string failures;
+  bool answered = false;  // some resolver answered, with an error
   for (const auto& server : resolvers_) {
     // The operator's own resolvers: not a project's destination, so no outbound policy.
     auto resolver = resolverFor(server, settings_.timeout, nullptr, true);
@@ -76,6 +77,7 @@ domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std:
     const auto rcode = ldns_pkt_get_rcode(answer.get());
     if (rcode == LDNS_RCODE_NXDOMAIN) return std::optional<std::string>();
     if (rcode != LDNS_RCODE_NOERROR) {
+      answered = true;
       failures += (failures.empty() ? "" : "; ") + server + " answered with an error";
       continue;
     }
@@ -92,8 +94,10 @@ domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std:
     }
     return std::optional<std::string>();
   }
+  // Silence from every resolver is the resolvers' state; an error answer is about this name.
   return makeError(ErrorCode::unavailable,
-                   "no DNS resolver answered for " + wanted + " (" + failures + ")");
+                   "no DNS resolver answered for " + wanted + " (" + failures + ")",
+                   answered ? "" : ports::kResolversDown);
 }
 
 }  // namespace certsteward::adapters::dns

@@ -222,6 +222,29 @@ TEST_CASE("challenge routes: the rules, one row each") {
   }
 }
 
+TEST_CASE("challenge routes: one name's failed lookup is that name's, not the resolvers'") {
+  RouteFixture fx;
+  fx.lookup.failFor("_acme-challenge.a.example.com");
+  fx.lookup.alias("_acme-challenge.b.example.com", "b.delegated.net");
+  auto router = fx.router();
+  auto a = router.routeName("p1", "a.example.com");
+  REQUIRE(a.ok());
+  CHECK(a->record_name == "_acme-challenge.a.example.com");  // its own zone, noted
+  CHECK_FALSE(a->note.empty());
+  auto b = router.routeName("p1", "b.example.com");  // still asked, and followed
+  REQUIRE(b.ok());
+  CHECK(b->record_name == "b.delegated.net");
+  CHECK(b->note.empty());
+
+  // No resolver answering at all: asked once, then the rest of the request is told at once.
+  RouteFixture down;
+  down.lookup.failing(true);
+  auto blind = down.router();
+  CHECK(blind.routeName("p1", "c.example.com").ok());
+  CHECK(blind.routeName("p1", "d.example.com").ok());
+  CHECK(down.lookup.lookups() == 1);
+}
+
 TEST_CASE("challenge routes: without a lookup nothing is followed and nothing is asked") {
   RouteFixture fx;
   fx.lookup.alias("_acme-challenge.www.example.com", "www.delegated.net");

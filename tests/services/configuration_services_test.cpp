@@ -320,6 +320,16 @@ TEST_CASE("configuration: a DNS credential's secret is not sent to a new address
   CHECK(fx.store.dnsCredentials().get("p1", created->id)->settings.count("api_url") == 0);
   // With the secret given again, it is the owner's own choice.
   CHECK(aim("https://gateway.example.net/client/v4", std::string("cf-token-2")).ok());
+  // Nor to another provider, which would send it elsewhere.
+  auto moved = fx.config.dnsCredentials.update(
+      fx.owner(), fx.ctx(), "p1", created->id,
+      [](DnsCredential& c) {
+        c.provider = "digitalocean";
+        c.settings.erase("api_url");
+      },
+      std::nullopt);
+  REQUIRE_FALSE(moved.ok());
+  CHECK(moved.error().references == std::vector<std::string>{"provider"});
   // Other settings change freely.
   CHECK(fx.config.dnsCredentials
             .update(
