@@ -251,11 +251,20 @@ TEST_CASE("issuance e2e: a certificate issued through an operator's exec DNS hoo
   const auto credentialPath =
       d.base + "/dns-credentials/" +
       field(credentials.at("dns_credentials").as_array().at(0).as_object(), "id");
+  // Another provider takes the secret again: the stored one is not handed on by itself.
+  auto unsealed = http.request(
+      "PATCH", credentialPath,
+      json::serialize(json::object{{"provider", "exec"},
+                                   {"settings", json::object{{"command", hook.string()}}}}),
+      {d.auth});
+  CHECK(unsealed.status == 422);
+  CHECK(field(parseObject(unsealed), "field") == "provider");
   // A command the operator did not list is refused when saved, naming the setting.
   auto other =
       http.request("PATCH", credentialPath,
-                   json::serialize(json::object{
-                       {"provider", "exec"}, {"settings", json::object{{"command", "/bin/sh"}}}}),
+                   json::serialize(json::object{{"provider", "exec"},
+                                                {"settings", json::object{{"command", "/bin/sh"}}},
+                                                {"secret", Bind9Server::kSecret256}}),
                    {d.auth});
   REQUIRE(other.status == 422);
   CHECK(field(parseObject(other), "field") == "settings.command");
@@ -265,7 +274,8 @@ TEST_CASE("issuance e2e: a certificate issued through an operator's exec DNS hoo
       "PATCH", credentialPath,
       json::serialize(json::object{{"provider", "exec"},
                                    {"settings", json::object{{"command", hook.string()},
-                                                             {"check_servers", d.dns.address()}}}}),
+                                                             {"check_servers", d.dns.address()}}},
+                                   {"secret", Bind9Server::kSecret256}}),
       {d.auth});
   REQUIRE_MESSAGE(patched.status == 200, patched.body);
   auto tested = http.request("POST", credentialPath + "/test", "", {d.auth});
