@@ -21,6 +21,19 @@ bool isKeyName(std::string_view n) {
          });
 }
 
+// 8-4-4-4-12 hexadecimal digits (upper case too when `upper`).
+bool isUuid(std::string_view t, bool upper) {
+  if (t.size() != 36) return false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    const bool hex =
+        (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (upper && c >= 'A' && c <= 'F');
+    if (dash ? c != '-' : !hex) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSet,
@@ -56,12 +69,6 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
       return bad("server_id", "must be letters, digits, '.', '-' or '_' (usually localhost)");
     }
   }
-  if (credential.provider == "digitalocean") {
-    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
-    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
-      return bad("api_url", "must be the API's base address (no query or user)");
-    }
-  }
   if (credential.provider == "hetzner") {
     const auto id = s.count("zone_id") != 0U ? s.at("zone_id") : std::string();
     if (!id.empty() && (id.size() > 20 || !std::all_of(id.begin(), id.end(), [](char c) {
@@ -71,24 +78,10 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
                  "must be the zone's numeric id as the Hetzner Console shows it, or empty to "
                  "find the zone by name");
     }
-    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
-    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
-      return bad("api_url", "must be the API's base address (no query or user)");
-    }
   }
   if (credential.provider == "azure") {
-    const auto guid = [](const std::string& v) {
-      if (v.size() != 36) return false;
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        const char c = v[i];
-        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-        const bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-        if (dash ? c != '-' : !hex) return false;
-      }
-      return true;
-    };
     for (const char* key : {"tenant_id", "client_id", "subscription_id"}) {
-      if (!guid(s.at(key))) {
+      if (!isUuid(s.at(key), true)) {
         return bad(key, "must be a GUID such as 72f988bf-86f1-41af-91ab-2d7cd011db47");
       }
     }
@@ -105,12 +98,6 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
     if (!zone.empty() && zone.back() == '.') zone.pop_back();
     if (!zone.empty() && !isKeyName(zone)) {
       return bad("zone_name", "must be the Azure DNS zone's name, such as example.com");
-    }
-    for (const char* key : {"authority_url", "arm_url"}) {
-      const auto url = s.count(key) != 0U ? s.at(key) : std::string();
-      if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
-        return bad(key, "must be the service's address (no query or user)");
-      }
     }
   }
   if (credential.provider == "gcloud") {
@@ -142,24 +129,10 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
                  "must be the application key OVHcloud gave (letters and digits)");
     }
   }
-  if (credential.provider == "gcloud" || credential.provider == "ovh") {
-    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
-    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
-      return bad("api_url", "must be the API's base address (no query or user)");
-    }
-  }
   if (credential.provider == "acmedns") {
-    const auto uuid = [](const std::string& t) {
-      if (t.size() != 36) return false;
-      for (std::size_t i = 0; i < t.size(); ++i) {
-        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-        const char c = t[i];
-        if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-      }
-      return true;
-    };
-    if (!uuid(s.at("username"))) return bad("username", "must be the account's user (a UUID)");
-    if (!uuid(s.at("subdomain"))) {
+    if (!isUuid(s.at("username"), false))
+      return bad("username", "must be the account's user (a UUID)");
+    if (!isUuid(s.at("subdomain"), false)) {
       return bad("subdomain", "must be the account's subdomain (a UUID)");
     }
     if (!s.at("fulldomain").starts_with(s.at("subdomain") + ".")) {
@@ -184,10 +157,6 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
       return bad("zone_id",
                  "must be the zone's id as Cloudflare shows it (32 hex digits), or "
                  "empty to find the zone by name");
-    }
-    const auto url = s.count("api_url") != 0U ? s.at("api_url") : std::string();
-    if (!url.empty() && url.find_first_of("?#@") != std::string::npos) {
-      return bad("api_url", "must be the API's base address (no query or user)");
     }
   }
   if (credential.provider == "route53") {
@@ -228,6 +197,14 @@ Status checkDnsCredentialSettings(const DnsCredential& credential, bool secretSe
       return bad("role_arn",
                  "must be an IAM role's ARN, such as "
                  "arn:aws:iam::123456789012:role/certsteward-dns");
+    }
+  }
+  // Every address setting is a base the adapter appends its paths to: no query, fragment or user.
+  for (const auto& field : spec->fields) {
+    const auto it = s.find(std::string(field.name));
+    if (field.type == FieldType::url && it != s.end() &&
+        it->second.find_first_of("?#@") != std::string::npos) {
+      return bad(field.name, "must be the service's base address (no query or user)");
     }
   }
   // An inactive credential is used by nothing: one whose command the operator has since removed
