@@ -28,6 +28,7 @@
 #include <certsteward/adapters/distribution/ssh_host_key_reader.hpp>
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
 #include <certsteward/adapters/dns/resolver_dns_lookup.hpp>
+#include <certsteward/adapters/http/acme_challenge_listener.hpp>
 #include <certsteward/adapters/http/http_server.hpp>
 #include <certsteward/adapters/http/https_redirect.hpp>
 #include <certsteward/adapters/ldap/ldap_directory.hpp>
@@ -146,7 +147,8 @@ struct Application::Parts {
               access, audit),
         certificates(
             {store->certificates(), store->jobs(), store->distributions(), store->license(), ids,
-             clock, secretBox, store->acmeAccounts(), store->zones(), &keyBundles, &dnsLookup},
+             clock, secretBox, store->acmeAccounts(), store->zones(), &keyBundles, &dnsLookup,
+             &store->moduleConfigs(), !c.acme_http01_address.empty()},
             work, access, audit, jobPolicy(c)),
         jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock,
               store->certificates()},
@@ -170,7 +172,8 @@ struct Application::Parts {
         issuanceJobs(
             {store->certificates(), store->acmeAccounts(), store->zones(), store->dnsCredentials(),
              dnsProviders, issuer, secretBox, clock, background, notifier, store->jobs(), ids,
-             &metrics, &store->distributions(), &caActivity, &dnsLookup},
+             &metrics, &store->distributions(), &caActivity, &dnsLookup, &store->challengeTokens(),
+             &distributionRunner, c.acme_order_timeout + std::chrono::minutes{10}},
             jobPolicy(c)),
         jobRunner({store->jobs(),
                    store->jobLogs(),
@@ -346,6 +349,7 @@ struct Application::Parts {
   std::unique_ptr<adapters::http::HttpServer> server;
   std::unique_ptr<TlsReloader> tls;                      // null: plain HTTP
   std::unique_ptr<adapters::http::HttpServer> redirect;  // plain HTTP that redirects to HTTPS
+  std::unique_ptr<adapters::http::HttpServer> http01;    // answers HTTP-01 (acme.http01_listen)
 };
 
 domain::Result<std::unique_ptr<Application>> Application::create(const Config& config) {
@@ -468,6 +472,27 @@ domain::Status Application::startHttp() {
   parts_->server =
       std::make_unique<adapters::http::HttpServer>(options, std::move(application), parts_->ids);
   if (auto started = parts_->server->start(); !started) return started;
+  // HTTP-01 answers (acme.http01_listen): plain HTTP, only /.well-known/acme-challenge/.
+  if (!config.acme_http01_address.empty()) {
+    adapters::http::HttpServerOptions plain;
+    plain.address = config.acme_http01_address;
+    plain.port = config.acme_http01_port;
+    plain.threads = 1;
+    plain.request_threads = 2;
+    plain.max_request_bytes = 4096;  // a GET: nothing to read
+    plain.idle_timeout = options.idle_timeout;
+    plain.request_timeout = options.request_timeout;
+    auto& tokens = parts_->store->challengeTokens();
+    auto& clock = parts_->clock;
+    auto responder = adapters::http::acmeChallengeResponder(
+        [&tokens, &clock](const std::string& token) { return tokens.find(token, clock.now()); });
+    responder.ready = ready;
+    parts_->http01 =
+        std::make_unique<adapters::http::HttpServer>(plain, std::move(responder), parts_->ids);
+    if (auto started = parts_->http01->start(); !started) return started;
+    spdlog::info("answering HTTP-01 challenges on http://{}:{}", config.acme_http01_address,
+                 parts_->http01->port());
+  }
   if (!parts_->tls) return {};
   parts_->tls->start();
   if (config.tls_redirect_address.empty()) return {};
@@ -536,6 +561,7 @@ std::uint16_t Application::httpPort() const {
 
 void Application::stopHttp() {
   if (parts_ && parts_->redirect) parts_->redirect->stop();
+  if (parts_ && parts_->http01) parts_->http01->stop();
   if (parts_ && parts_->server) parts_->server->stop();
   if (parts_ && parts_->tls) parts_->tls->stop();
 }

@@ -290,6 +290,14 @@ const KeyRule kKeys[] = {
      [](Setter& s) { return s.duration(s.c.acme_order_timeout, seconds{5}, hours{1}); }},
     {"acme.poll_interval",
      [](Setter& s) { return s.duration(s.c.acme_poll_interval, milliseconds{50}, minutes{1}); }},
+    {"acme.http01_listen",
+     [](Setter& s) -> domain::Status {
+       if (s.value.empty()) {
+         s.c.acme_http01_address.clear();
+         return {};
+       }
+       return s.listener(s.c.acme_http01_address, s.c.acme_http01_port);
+     }},
     {"acme.rate_limits",
      [](Setter& s) -> domain::Status {
        auto limits = domain::parseQuotaLimits(s.value);

@@ -66,6 +66,10 @@ struct Config {
   domain::Duration acme_poll_interval = std::chrono::milliseconds{500};
   // Per ACME directory, limits that replace the CA's published defaults (acme.rate_limits).
   std::vector<domain::CaQuotaLimits> acme_rate_limits;
+  // A plain-HTTP listener answering /.well-known/acme-challenge/<token> for certificates whose
+  // challenge is http-01 without a webroot; empty: none (such certificates are refused).
+  std::string acme_http01_address;
+  std::uint16_t acme_http01_port = 0;
   // dns.*
   domain::Duration dns_timeout = std::chrono::seconds{5};
   domain::Duration dns_propagation_timeout = std::chrono::minutes{2};

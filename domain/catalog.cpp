@@ -81,6 +81,19 @@ void addFilePaths(std::vector<FieldSpec>& fields) {
                     .max_length = 4});
 }
 
+// Where a web server's document root is, for HTTP-01 through a webroot (RFC 8555 8.3).
+void addWebroot(std::vector<FieldSpec>& fields) {
+  fields.push_back({.name = "webroot",
+                    .label = "Webroot (HTTP-01)",
+                    .type = T::path,
+                    .help = "The web server's document root: a certificate whose challenge is "
+                            "http-01 through this configuration writes its token files below "
+                            "<webroot>/.well-known/acme-challenge/ and removes them afterwards. "
+                            "Empty: not used for HTTP-01.",
+                    .example = "/var/www/html",
+                    .scope = FieldScope::shared});
+}
+
 // Which served certificate a delivery is verified against.
 void addVerify(std::vector<FieldSpec>& fields) {
   fields.push_back({.name = "verify_address",
@@ -605,6 +618,7 @@ std::vector<KindSpec> makeModules() {
                         .example = "systemctl reload nginx",
                         .scope = FieldScope::shared,
                         .max_length = 1024});
+  addWebroot(ssh.fields);
   addVerify(ssh.fields);
   ssh.fields.push_back(credentialField(
       {"ssh_key", "password"}, "How to log in: an SSH key or a password, with its user name."));
@@ -623,6 +637,7 @@ std::vector<KindSpec> makeModules() {
                                  "distribution.exec_commands, run once every file is in place.",
                          .scope = FieldScope::shared,
                          .values_from = "distribution.exec_commands"});
+  addWebroot(file.fields);
   addVerify(file.fields);
   kinds.push_back(std::move(file));
 

@@ -22,6 +22,10 @@ constexpr auto kKeyNames =
                            KP{KeyType::rsa_4096, "rsa_4096"}, KP{KeyType::ecdsa_p256, "ecdsa_p256"},
                            KP{KeyType::ecdsa_p384, "ecdsa_p384"});
 
+using CP = std::pair<ChallengeType, std::string_view>;
+constexpr auto kChallengeNames = makeEnumNames<ChallengeType>(
+    CP{ChallengeType::dns_01, "dns-01"}, CP{ChallengeType::http_01, "http-01"});
+
 using EP = std::pair<CertificateEvent, std::string_view>;
 constexpr auto kEventNames = makeEnumNames<CertificateEvent>(
     EP{CertificateEvent::issued, "issued"}, EP{CertificateEvent::attempt_failed, "attempt_failed"},
@@ -144,6 +148,13 @@ std::optional<KeyType> parseKeyType(std::string_view t) noexcept {
   return kKeyNames.parse(t);
 }
 
+std::string_view nameOf(ChallengeType c) noexcept {
+  return kChallengeNames.name(c);
+}
+std::optional<ChallengeType> parseChallengeType(std::string_view t) noexcept {
+  return kChallengeNames.parse(t);
+}
+
 std::span<const CertificateTransition> certificateTransitions() noexcept {
   return kTransitions;
 }
@@ -248,6 +259,15 @@ Status validateNewCertificate(const Certificate& cert, const CertificatePolicy& 
   }
   if (cert.issuer_type != "acme") {
     return makeError(ErrorCode::invalid_argument, "issuer_type must be one of: acme");
+  }
+  if (cert.challenge == ChallengeType::http_01) {
+    const auto wildcard = [](const std::string& n) { return n.starts_with("*."); };
+    if (wildcard(cert.common_name) || std::any_of(cert.sans.begin(), cert.sans.end(), wildcard)) {
+      return fieldError(
+          "challenge http-01 cannot prove a wildcard name (RFC 8555 7.1.3): use dns-01");
+    }
+  } else if (!cert.http01_module_config_id.empty()) {
+    return fieldError("http01_module_config_id is for challenge http-01 only");
   }
   return {};
 }

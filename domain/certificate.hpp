@@ -34,10 +34,16 @@ enum class CertificateStatus {
 
 enum class KeyType { rsa_2048, rsa_3072, rsa_4096, ecdsa_p256, ecdsa_p384 };
 
+// How the CA is shown control of the names: a TXT record through the project's DNS zones
+// (RFC 8555 8.4), or a file at http://<name>/.well-known/acme-challenge/ (8.3; no wildcards).
+enum class ChallengeType { dns_01, http_01 };
+
 std::string_view nameOf(CertificateStatus s) noexcept;
 std::string_view nameOf(KeyType k) noexcept;
 std::optional<CertificateStatus> parseCertificateStatus(std::string_view text) noexcept;
 std::optional<KeyType> parseKeyType(std::string_view text) noexcept;
+std::string_view nameOf(ChallengeType c) noexcept;
+std::optional<ChallengeType> parseChallengeType(std::string_view text) noexcept;
 
 struct CertificatePolicy {
   int default_renewal_threshold_days = 30;
@@ -63,6 +69,10 @@ struct Certificate {
   bool auto_renew = true;
   std::string issuer_type = "acme";
   std::optional<Id> acme_account_id;
+  ChallengeType challenge = ChallengeType::dns_01;
+  // HTTP-01 through a webroot: the `file` or `ssh` module configuration whose targets write the
+  // token files under their `webroot`. Empty: this service answers on acme.http01_listen.
+  Id http01_module_config_id;
   std::optional<Timestamp> issued_at;
   std::optional<Timestamp> expires_at;
   std::optional<Timestamp> next_renewal_at;

@@ -46,6 +46,7 @@ inline constexpr const char* verify_failed = "VERIFY_FAILED";
 inline constexpr const char* module_unavailable = "MODULE_UNAVAILABLE";
 inline constexpr const char* nothing_to_restore = "NOTHING_TO_RESTORE";
 inline constexpr const char* rejected = "REJECTED";  // a webhook answered other than 2xx
+inline constexpr const char* webroot_unsupported = "WEBROOT_UNSUPPORTED";  // HTTP-01 files
 }  // namespace target_error
 
 // A certificate as delivered: what a target receives, and what a rollback hands back.

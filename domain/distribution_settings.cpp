@@ -96,9 +96,11 @@ Status checkTargetSettings(std::string_view module, const std::string& target, c
       return bad(target, "cert_path", "or fullchain_path is required");
     }
     std::set<std::string> seen;
-    for (const char* k : {"cert_path", "key_path", "chain_path", "fullchain_path"}) {
+    for (const char* k : {"cert_path", "key_path", "chain_path", "fullchain_path", "webroot"}) {
       if (!has(k)) continue;
-      if (!seen.insert(s.at(k)).second) return bad(target, k, "names a file another path names");
+      if (std::string_view(k) != "webroot" && !seen.insert(s.at(k)).second) {
+        return bad(target, k, "names a file another path names");
+      }
       if (module == "file" &&
           std::none_of(policy.file_directories.begin(), policy.file_directories.end(),
                        [&](const std::string& dir) {

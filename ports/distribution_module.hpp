@@ -82,6 +82,26 @@ class DistributionModule {
   /** Connects, authenticates and checks the host key; changes nothing. */
   virtual TargetOutcome check(const TargetAccess& target) = 0;
 
+  /**
+   * HTTP-01 through a webroot: writes `content` (readable by the web server) to
+   * `<webroot>/.well-known/acme-challenge/<token>`, the directories made as needed, where
+   * `webroot` is the target's setting. WEBROOT_UNSUPPORTED when the module cannot; `token` is
+   * base64url (the issuer checked it).
+   */
+  virtual TargetOutcome putChallengeFile(const TargetAccess& target, const std::string& token,
+                                         const std::string& content) {
+    (void)target, (void)token, (void)content;
+    return TargetOutcome::failure(domain::target_error::webroot_unsupported,
+                                  "this module cannot write HTTP-01 files");
+  }
+
+  /** Removes what putChallengeFile() wrote; an absent file is success. */
+  virtual TargetOutcome removeChallengeFile(const TargetAccess& target, const std::string& token) {
+    (void)target, (void)token;
+    return TargetOutcome::failure(domain::target_error::webroot_unsupported,
+                                  "this module cannot write HTTP-01 files");
+  }
+
   /** Whether restore() exists, and whether it needs the service's `previous` version. */
   virtual bool supportsRollback() const = 0;
   virtual bool rollbackNeedsPreviousVersion() const = 0;

@@ -26,6 +26,26 @@ struct IssueReport {
   std::string rate_limit_detail;                // its words
 };
 
+// One HTTP-01 challenge (RFC 8555 8.3): `key_authorization` must be the body of
+// http://<name>/.well-known/acme-challenge/<token> while the CA validates. The token is
+// base64url (checked by the issuer before anything sees it).
+struct Http01Challenge {
+  std::string name;
+  std::string token;
+  std::string key_authorization;
+};
+
+// Puts HTTP-01 answers where the CA will fetch them: served by this service itself, or written
+// into a webroot through a distribution module.
+class Http01Responder {
+ public:
+  virtual ~Http01Responder() = default;
+  /** Makes `challenge` answerable. @return an error saying what to fix. Blocks on the network. */
+  virtual domain::Status present(const Http01Challenge& challenge) = 0;
+  /** Withdraws it; withdrawing an absent one succeeds. */
+  virtual domain::Status cleanup(const Http01Challenge& challenge) = 0;
+};
+
 struct IssueRequest {
   domain::AcmeAccount account;     // with its sealed key; the adapter opens it via SecretBox
   std::vector<std::string> names;  // common name first
@@ -33,6 +53,9 @@ struct IssueRequest {
   // When raised, the order is abandoned at the next step (unavailable, "stopped ...").
   const domain::StopSignal* stop = nullptr;
   IssueReport* report = nullptr;  // filled in when set
+  // dns-01: through issue()'s DnsProvider. http-01: through `http01` (required then).
+  domain::ChallengeType challenge = domain::ChallengeType::dns_01;
+  Http01Responder* http01 = nullptr;
 };
 
 struct IssuedCertificate {
@@ -55,7 +78,7 @@ struct AccountState {
 struct IssuerInfo {
   std::string issuer_type;  // "acme"
   std::string name;
-  std::vector<std::string> challenges;  // "dns-01"
+  std::vector<std::string> challenges;  // "dns-01", "http-01"
   std::vector<std::string> features;    // "eab", "ari", "key_rollover", "revocation", ...
 };
 
@@ -74,7 +97,8 @@ class Issuer {
   virtual domain::Result<AccountState> registerAccount(const domain::AcmeAccount& account) = 0;
 
   /**
-   * Orders, proves control through `dns`, finalizes and downloads a certificate.
+   * Orders, proves control through `dns` (or the request's HTTP-01 responder), finalizes and
+   * downloads a certificate.
    * @return the certificate; unavailable, resource_exhausted (CA rate limit), or
    * failed_precondition with the CA's message. Thread-safe; blocks on the network.
    */

@@ -36,7 +36,7 @@ class RefreshTokenStore {
    * revoked nor expired, oldest first (by started_at). Thread-safe.
    */
   virtual domain::Result<std::vector<domain::SessionSummary>> sessionsOf(const domain::Id& userId,
-                                                                        domain::Timestamp now) = 0;
+                                                                         domain::Timestamp now) = 0;
 };
 
 }  // namespace certsteward::ports

@@ -9,6 +9,7 @@
 #include <certsteward/ports/audit_log.hpp>
 #include <certsteward/ports/ca_activity_log.hpp>
 #include <certsteward/ports/certificate_repository.hpp>
+#include <certsteward/ports/challenge_tokens.hpp>
 #include <certsteward/ports/credential_repository.hpp>
 #include <certsteward/ports/distribution_repository.hpp>
 #include <certsteward/ports/dns_credential_repository.hpp>
@@ -62,12 +63,14 @@ class Store {
   virtual LicenseRepository& license() = 0;
   virtual RefreshTokenStore& refreshTokens() = 0;
   virtual IdempotencyStore& idempotency() = 0;
+  virtual ChallengeTokens& challengeTokens() = 0;
   virtual RateLimitCounter& rateLimits() = 0;
   virtual LeaderLock& leaderLock() = 0;
   virtual CaActivityLog& caActivity() = 0;
   virtual SettingsRepository& settings() = 0;
   // Several of the above written together or not at all. Rate-limit counters, refresh tokens,
-  // idempotency records, the leader lock and CA activity are written outside transactions.
+  // idempotency records, challenge tokens, the leader lock and CA activity are written outside
+  // transactions.
   virtual Transactions& transactions() = 0;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include <certsteward/domain/distribution_settings.hpp>
 #include <certsteward/domain/license.hpp>
 
 namespace certsteward::services {
@@ -25,6 +26,8 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   cert.renewal_threshold_days = request.renewal_threshold_days;
   cert.auto_renew = request.auto_renew;
   cert.acme_account_id = request.acme_account_id;
+  cert.challenge = request.challenge;
+  cert.http01_module_config_id = std::move(request.http01_module_config_id);
   cert.status = domain::CertificateStatus::issuing;
   cert.created_at = now;
   cert.updated_at = now;
@@ -50,8 +53,12 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
     return {};
   };
   if (auto s = checkAccount(); !s) return s.error();
+  const bool http01 = cert.challenge == domain::ChallengeType::http_01;
+  if (http01) {
+    if (auto s = checkHttp01(projectId, cert.http01_module_config_id); !s) return s.error();
+  }
   bool capChecked = false;
-  for (const auto& name : cert.sans) {
+  for (const auto& name : http01 ? std::vector<std::string>() : cert.sans) {
     auto direct = router.directRoute(projectId, name);
     if (!direct) return direct.error();
     if (*direct) continue;
@@ -94,7 +101,7 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
         // project, directly or through a delegation found above); refused here rather than
         // failing later inside the job. A name its zone covers directly is not looked up: a
         // delegation of it is followed, or found broken, at issuance.
-        for (const auto& name : cert.sans) {
+        for (const auto& name : http01 ? std::vector<std::string>() : cert.sans) {
           const auto delegated = delegations.find(name);
           const std::string at = delegated == delegations.end()
                                      ? ChallengeRouter::challengeName(name)
@@ -116,6 +123,41 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   if (!done) return done.error();
   cert.version = 1;
   return QueuedCertificate{std::move(cert), std::move(*queuedJob)};
+}
+
+domain::Status CertificateService::checkHttp01(const domain::Id& projectId,
+                                               const domain::Id& moduleConfigId) const {
+  if (moduleConfigId.empty()) {
+    if (p_.http01Served) return {};
+    return domain::fieldError(
+        "challenge http-01 needs acme.http01_listen on this server, or "
+        "http01_module_config_id naming a file or ssh module configuration with a webroot");
+  }
+  if (p_.moduleConfigs == nullptr) {
+    return domain::fieldError("http01_module_config_id is not supported by this server");
+  }
+  auto config = p_.moduleConfigs->get(projectId, moduleConfigId);
+  if (!config) {
+    if (config.error().code != domain::ErrorCode::not_found) return config.error();
+    return domain::fieldError(
+        "http01_module_config_id must name a module configuration of this project");
+  }
+  if (config->module != "file" && config->module != "ssh") {
+    return domain::fieldError(
+        "http01_module_config_id must name a file or ssh module "
+        "configuration (it is " +
+        config->module + ")");
+  }
+  if (config->targets.empty()) {
+    return domain::fieldError("http01_module_config_id names a configuration with no targets");
+  }
+  for (const auto& t : config->targets) {
+    if (domain::settingOf(domain::effectiveSettings(*config, t), "webroot").empty()) {
+      return domain::fieldError("http01_module_config_id names a configuration whose target " +
+                                t.name.substr(0, 64) + " has no webroot setting");
+    }
+  }
+  return {};
 }
 
 domain::Result<domain::Page<domain::Certificate>> CertificateService::list(
@@ -187,6 +229,29 @@ domain::Result<std::vector<ChallengePlanEntry>> CertificateService::challengePla
   if (!cert) return cert.error();
   const ChallengeRouter router({p_.zones, p_.lookup});
   std::vector<ChallengePlanEntry> plan;
+  if (cert->challenge == domain::ChallengeType::http_01) {
+    std::string via, problem;
+    if (!cert->http01_module_config_id.empty()) {
+      auto config = p_.moduleConfigs != nullptr
+                        ? p_.moduleConfigs->get(projectId, cert->http01_module_config_id)
+                        : domain::Result<domain::ModuleConfig>(
+                              makeError(domain::ErrorCode::not_found, "none"));
+      if (config) {
+        via = config->name;
+      } else if (config.error().code == domain::ErrorCode::not_found) {
+        problem = "its module configuration " + cert->http01_module_config_id +
+                  " no longer exists: the next issuance fails";
+      } else {
+        return config.error();
+      }
+    } else if (!p_.http01Served) {
+      problem = "this server does not answer HTTP-01 itself (acme.http01_listen is not set)";
+    }
+    for (const auto& name : cert->sans) {
+      plan.push_back({name, domain::ChallengeType::http_01, std::nullopt, via, problem});
+    }
+    return plan;
+  }
   for (const auto& name : cert->sans) {
     ChallengePlanEntry entry;
     entry.name = name;

@@ -17,6 +17,7 @@
 #include <certsteward/ports/job_queue.hpp>
 #include <certsteward/ports/key_bundles.hpp>
 #include <certsteward/ports/license_repository.hpp>
+#include <certsteward/ports/module_config_repository.hpp>
 #include <certsteward/ports/secret_box.hpp>
 #include <certsteward/ports/zone_repository.hpp>
 #include <certsteward/services/access_control.hpp>
@@ -33,6 +34,8 @@ struct CertificateRequest {
   int renewal_threshold_days = 30;
   bool auto_renew = true;
   std::optional<domain::Id> acme_account_id;
+  domain::ChallengeType challenge = domain::ChallengeType::dns_01;
+  domain::Id http01_module_config_id;  // http-01 through that webroot; empty: served here
 };
 
 // How a download carries the private key: not at all, or encrypted under a password the caller
@@ -73,8 +76,10 @@ struct CertificateSummary {
 // none can serve it.
 struct ChallengePlanEntry {
   std::string name;
-  std::optional<ChallengeRoute> route;
-  std::string problem;  // set when route is not
+  domain::ChallengeType challenge = domain::ChallengeType::dns_01;
+  std::optional<ChallengeRoute> route;  // dns-01
+  std::string http01_via;               // http-01: the module configuration's name, or empty
+  std::string problem;                  // set when route is not
 };
 
 struct QueuedCertificate {
@@ -98,6 +103,9 @@ class CertificateService {
     const ports::ZoneRepository& zones;
     const ports::KeyBundles* bundles = nullptr;  // encrypts exported keys (none: no key export)
     ports::DnsLookup* lookup = nullptr;          // none: delegations are not followed
+    // HTTP-01 through a webroot: the module configurations it names (none: refused).
+    const ports::ModuleConfigRepository* moduleConfigs = nullptr;
+    bool http01Served = false;  // this server answers HTTP-01 itself (acme.http01_listen)
   };
   // `jobs`: the attempts and backoff of the jobs it queues.
   CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,
@@ -146,6 +154,8 @@ class CertificateService {
                                           const domain::Id& projectId, const domain::Id& id);
 
  private:
+  // The HTTP-01 setup a new certificate names can serve it (422 naming the field otherwise).
+  domain::Status checkHttp01(const domain::Id& projectId, const domain::Id& moduleConfigId) const;
   domain::Status cancelJobsOf(const Principal& who, const RequestContext& ctx,
                               const domain::Id& projectId, const domain::Id& certificateId);
 

@@ -530,4 +530,62 @@ domain::Status DistributionRunner::clearPendingIfDelivered(const domain::Id& pro
   return makeError(domain::ErrorCode::unavailable, "the certificate kept changing; try again");
 }
 
+namespace {
+
+// The outcome of a challenge-file step over every target: ok, or which failed and why.
+domain::Status challengeOutcome(const std::vector<domain::TargetResult>& results,
+                                const std::string& what) {
+  std::string failures;
+  for (const auto& r : results) {
+    if (r.status != "failed") continue;
+    failures += (failures.empty() ? "" : "; ") +
+                (r.target_name.empty() ? "" : r.target_name + ": ") + r.error;
+  }
+  if (failures.empty()) return {};
+  return makeError(domain::ErrorCode::unavailable, what + " failed on " + failures);
+}
+
+}  // namespace
+
+domain::Status DistributionRunner::putChallengeFiles(const domain::Id& projectId,
+                                                     const domain::Id& moduleConfigId,
+                                                     const std::string& token,
+                                                     const std::string& content, const Log& log) {
+  domain::Distribution probe;
+  probe.project_id = projectId;
+  probe.module_config_id = moduleConfigId;
+  auto prepared = prepare(probe, log);
+  if (!prepared) return prepared.error();
+  auto& p = *prepared;
+  if (!p.failure.empty()) {
+    return makeError(domain::ErrorCode::failed_precondition,
+                     "HTTP-01 through module configuration " + moduleConfigId + ": " + p.failure);
+  }
+  if (p.targets.empty()) {
+    return makeError(domain::ErrorCode::failed_precondition,
+                     "HTTP-01 through module configuration " + p.config.name +
+                         ": it has no targets to write the token file to");
+  }
+  const auto results = runTargets(
+      p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
+      [&](const ports::TargetAccess& t) { return p.module->putChallengeFile(t, token, content); });
+  return challengeOutcome(results, "writing the HTTP-01 file through " + p.config.name);
+}
+
+domain::Status DistributionRunner::removeChallengeFiles(const domain::Id& projectId,
+                                                        const domain::Id& moduleConfigId,
+                                                        const std::string& token, const Log& log) {
+  domain::Distribution probe;
+  probe.project_id = projectId;
+  probe.module_config_id = moduleConfigId;
+  auto prepared = prepare(probe, log);
+  if (!prepared) return prepared.error();
+  auto& p = *prepared;
+  if (!p.failure.empty()) return {};  // nothing of it is left to clean
+  const auto results = runTargets(
+      p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
+      [&](const ports::TargetAccess& t) { return p.module->removeChallengeFile(t, token); });
+  return challengeOutcome(results, "removing the HTTP-01 file through " + p.config.name);
+}
+
 }  // namespace certsteward::services

@@ -101,6 +101,15 @@ class DistributionRunner {
       const domain::Distribution& distribution);
   domain::Result<std::vector<domain::TargetResult>> health(const domain::ModuleConfig& config);
 
+  // HTTP-01 through a webroot: the token file written on (or removed from) every target of the
+  // module configuration, side by side. unavailable naming each target that failed (and why);
+  // failed_precondition when the configuration is gone or its module writes no files.
+  domain::Status putChallengeFiles(const domain::Id& projectId, const domain::Id& moduleConfigId,
+                                   const std::string& token, const std::string& content,
+                                   const Log& log);
+  domain::Status removeChallengeFiles(const domain::Id& projectId, const domain::Id& moduleConfigId,
+                                      const std::string& token, const Log& log);
+
   // failed_precondition (409) saying why the distribution cannot be rolled back now: the module
   // cannot, no run delivered anything, it was already rolled back, or the version to go back to
   // is unknown. Otherwise the targets a rollback must restore (those the last run reached).

@@ -2,10 +2,12 @@
 #include <certsteward/services/issuance_job_handler.hpp>
 
 #include <algorithm>
+#include <memory>
 
 #include <certsteward/domain/notification_rules.hpp>
 #include <certsteward/services/certificate_job_subject.hpp>
 #include <certsteward/services/distribution_runner.hpp>
+#include <certsteward/services/http01_responders.hpp>
 #include <certsteward/services/zone_routed_dns.hpp>
 
 namespace certsteward::services {
@@ -173,8 +175,25 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
                      p_.background, p_.lookup},
                     job.project_id, stop);
   ports::IssueReport report;
-  auto issued =
-      p_.issuer.issue(ports::IssueRequest{*account, names, cert->key_type, &stop, &report}, dns);
+  ports::IssueRequest request{*account, names, cert->key_type, &stop, &report};
+  request.challenge = cert->challenge;
+  std::unique_ptr<ports::Http01Responder> http01;
+  if (cert->challenge == domain::ChallengeType::http_01) {
+    if (!cert->http01_module_config_id.empty() && p_.webroots != nullptr) {
+      log(domain::LogLevel::info,
+          "HTTP-01 through the webroot of module configuration " + cert->http01_module_config_id);
+      http01 = std::make_unique<WebrootHttp01>(*p_.webroots, job.project_id,
+                                               cert->http01_module_config_id, log);
+    } else if (cert->http01_module_config_id.empty() && p_.challengeTokens != nullptr) {
+      log(domain::LogLevel::info, "HTTP-01 answered by this service (acme.http01_listen)");
+      http01 = std::make_unique<ServedHttp01>(*p_.challengeTokens, p_.clock, p_.challengeTokenTtl);
+    } else {
+      return makeError(domain::ErrorCode::failed_precondition,
+                       "this server cannot answer HTTP-01 challenges this way");
+    }
+    request.http01 = http01.get();
+  }
+  auto issued = p_.issuer.issue(request, dns);
   for (const auto& [name, route] : dns.routes()) {
     if (!route.cnames.empty()) {
       log(domain::LogLevel::info, name + " is delegated by CNAME to " + route.record_name +

@@ -15,6 +15,7 @@
 #include <certsteward/ports/acme_account_repository.hpp>
 #include <certsteward/ports/background.hpp>
 #include <certsteward/ports/certificate_repository.hpp>
+#include <certsteward/ports/challenge_tokens.hpp>
 #include <certsteward/ports/clock.hpp>
 #include <certsteward/ports/distribution_repository.hpp>
 #include <certsteward/ports/dns_credential_repository.hpp>
@@ -28,6 +29,7 @@
 #include <certsteward/ports/secret_box.hpp>
 #include <certsteward/ports/zone_repository.hpp>
 #include <certsteward/services/ca_activity_recorder.hpp>
+#include <certsteward/services/distribution_runner.hpp>
 #include <certsteward/services/job_handler.hpp>
 
 namespace certsteward::services {
@@ -52,6 +54,11 @@ class IssuanceJobHandler : public JobHandler {
     ports::DistributionRepository* distributions = nullptr;
     CaActivityRecorder* caActivity = nullptr;  // CA quotas (none: not counted)
     ports::DnsLookup* lookup = nullptr;        // CNAME delegations (none: not followed)
+    // HTTP-01: the answers this service serves itself (acme.http01_listen), and the runner whose
+    // file and ssh modules write them into webroots (none: certificates asking for it fail).
+    ports::ChallengeTokens* challengeTokens = nullptr;
+    DistributionRunner* webroots = nullptr;
+    domain::Duration challengeTokenTtl = std::chrono::hours{1};  // after which a token is dropped
   };
   // `policy`: the jobs it queues.
   IssuanceJobHandler(Ports ports, domain::JobPolicy policy) : p_(ports), policy_(policy) {}

@@ -1,7 +1,8 @@
 // A distribution module for tests of the distribution services (this project's and an embedding
 // team's): targets are names in memory that hold a serial. It behaves like the real modules —
 // a target keeps what a deliver replaced, restore puts it back, a failing target is left as it
-// was — and fails on request with any target error code. Thread-safe.
+// was — and fails on request with any target error code. HTTP-01 files are kept per target.
+// Thread-safe.
 #pragma once
 
 #include <functional>
@@ -110,6 +111,31 @@ class FakeDistributionModule : public ports::DistributionModule {
     if (auto failed = failure(t, "check")) return *failed;
     return ports::TargetOutcome::success();
   }
+  // HTTP-01 files: kept per target and token (a failing target writes nothing).
+  ports::TargetOutcome putChallengeFile(const ports::TargetAccess& t, const std::string& token,
+                                        const std::string& content) override {
+    std::lock_guard lock(mu_);
+    if (auto failed = failure(t, "put_challenge")) return *failed;
+    challengeFiles_[t.name + "/" + token] = content;
+    return ports::TargetOutcome::success();
+  }
+  ports::TargetOutcome removeChallengeFile(const ports::TargetAccess& t,
+                                           const std::string& token) override {
+    std::lock_guard lock(mu_);
+    if (auto failed = failure(t, "remove_challenge")) return *failed;
+    challengeFiles_.erase(t.name + "/" + token);
+    return ports::TargetOutcome::success();
+  }
+  // The HTTP-01 file `token` on `target`, or "" when there is none.
+  std::string challengeFile(const std::string& target, const std::string& token) const {
+    std::lock_guard lock(mu_);
+    const auto it = challengeFiles_.find(target + "/" + token);
+    return it == challengeFiles_.end() ? std::string() : it->second;
+  }
+  std::size_t challengeFiles() const {
+    std::lock_guard lock(mu_);
+    return challengeFiles_.size();
+  }
   bool supportsRollback() const override { return rollback_; }
   bool rollbackNeedsPreviousVersion() const override { return needsPrevious_; }
 
@@ -128,7 +154,7 @@ class FakeDistributionModule : public ports::DistributionModule {
   bool needsPrevious_;
   mutable std::mutex mu_;
   std::map<std::string, std::pair<std::string, int>> failing_;
-  std::map<std::string, std::string> served_, kept_;
+  std::map<std::string, std::string> served_, kept_, challengeFiles_;
   std::map<std::string, bool> hadBefore_;
   std::map<std::string, int> calls_;
   std::string lastKey_, lastSecret_;

@@ -362,7 +362,8 @@ class FakeTokenCodec : public ports::TokenCodec {
 // A CA in process. registerAccount answers a fixed account URL; issue() proves control of each
 // name through the DNS provider it is given (present, waitVisible, cleanup of the DNS-01 record
 // "_acme-challenge.<name>." — of the base name for a wildcard — as ACME does; a failed removal
-// does not fail the order) and returns `material` for the names, or placeholder PEM text naming
+// does not fail the order), or for an http-01 request through its responder (present, then
+// cleanup, per name) and returns `material` for the names, or placeholder PEM text naming
 // them ("fake <name> <name>...") valid for `validity`; rolloverKey answers a new "sealed" key.
 // A raised stop signal ends issue() before its next step (unavailable, reason "stopped").
 // Failures to inject: `refusal` is returned by every call instead, before any order (a CA that
@@ -382,6 +383,8 @@ class FakeIssuer : public ports::Issuer {
   bool proveWithDns = true;
   domain::Duration validity = std::chrono::days{90};
   std::function<ports::IssuedCertificate(const std::vector<std::string>& names)> material;
+  // HTTP-01 orders: called for each name while its answer is presented (what the CA would fetch).
+  std::function<void(const ports::Http01Challenge&)> whileHttp01Presented;
 
   domain::Result<ports::AccountState> registerAccount(const domain::AcmeAccount&) override {
     if (refusal) return *refusal;
@@ -396,7 +399,22 @@ class FakeIssuer : public ports::Issuer {
     if (refusal) return *refusal;
     if (auto s = notStopped(request); !s) return s.error();
     if (request.report != nullptr) ++request.report->orders_created;
-    if (proveWithDns) {
+    if (request.challenge == domain::ChallengeType::http_01) {
+      if (request.http01 == nullptr) {
+        return domain::makeError(domain::ErrorCode::failed_precondition, "no HTTP-01 responder");
+      }
+      for (const auto& name : request.names) {
+        const ports::Http01Challenge c{name,
+                                       "tok" + std::to_string(order) + "-" + name.substr(0, 8),
+                                       "tok" + std::to_string(order) + ".thumbprint"};
+        if (auto s = request.http01->present(c); !s) {
+          (void)request.http01->cleanup(c);
+          return s.error();
+        }
+        if (whileHttp01Presented) whileHttp01Presented(c);
+        (void)request.http01->cleanup(c);
+      }
+    } else if (proveWithDns) {
       for (const auto& name : request.names) {
         if (auto s = notStopped(request); !s) return s.error();
         const std::string base = name.starts_with("*.") ? name.substr(2) : name;

@@ -439,6 +439,37 @@ class PublishedRecords {
   std::vector<ports::TxtRecord> records_;
 };
 
+// Withdraws the HTTP-01 answers whatever happens to the order.
+class PublishedFiles {
+ public:
+  explicit PublishedFiles(ports::Http01Responder* responder) : responder_(responder) {}
+  ~PublishedFiles() {
+    for (const auto& c : challenges_)
+      (void)responder_->cleanup(c);
+  }
+  PublishedFiles(const PublishedFiles&) = delete;
+  PublishedFiles& operator=(const PublishedFiles&) = delete;
+  domain::Status add(ports::Http01Challenge challenge) {
+    auto s = responder_->present(challenge);
+    // Also when present failed part way (a webroot written on some targets only).
+    challenges_.push_back(std::move(challenge));
+    return s;
+  }
+
+ private:
+  ports::Http01Responder* responder_;
+  std::vector<ports::Http01Challenge> challenges_;
+};
+
+// An HTTP-01 token goes into a URL path and a file name: RFC 8555 8.1 makes it base64url, and
+// anything else from a CA is refused before a responder sees it.
+bool isToken(const std::string& token) {
+  return !token.empty() && token.size() <= 256 &&
+         std::all_of(token.begin(), token.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+         });
+}
+
 // RFC 9773: when the directory offers renewalInfo, the CA's suggested window gives the renewal
 // time (a random instant inside it). Anything missing or malformed leaves the choice to the
 // renewal threshold; ARI never fails an issuance.
@@ -501,8 +532,15 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   const std::string orderUrl = ordered->header("location");
   auto order = parseObject(ordered->body);
 
-  // Authorizations: publish every DNS-01 record first, wait until all are visible, then answer.
+  // Authorizations: publish every answer first (DNS-01 records: wait until all are visible),
+  // then answer.
+  const bool http01 = request.challenge == domain::ChallengeType::http_01;
+  if (http01 && request.http01 == nullptr) {
+    return makeError(ErrorCode::failed_precondition, "no HTTP-01 responder for this order");
+  }
+  const std::string challengeType(domain::nameOf(request.challenge));
   PublishedRecords published(dns);
+  PublishedFiles files(request.http01);
   struct Pending {
     std::string authz_url, challenge_url, name;
   };
@@ -527,7 +565,7 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     std::string token, challengeUrl;
     if (const auto* cs = authz.if_contains("challenges"); cs != nullptr && cs->is_array()) {
       for (const auto& c : cs->as_array()) {
-        if (c.is_object() && str(c.as_object(), "type") == "dns-01") {
+        if (c.is_object() && str(c.as_object(), "type") == challengeType) {
           token = str(c.as_object(), "token");
           challengeUrl = str(c.as_object(), "url");
         }
@@ -535,11 +573,19 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     }
     if (token.empty() || challengeUrl.empty() || domainName.empty()) {
       return makeError(ErrorCode::failed_precondition,
-                       "the CA offers no dns-01 challenge for " + domainName);
+                       "the CA offers no " + challengeType + " challenge for " + domainName);
     }
-    const std::string value = base64UrlEncode(sha256(token + "." + thumbprint));
-    if (auto s = published.add({"", "_acme-challenge." + domainName + ".", value, 60}); !s) {
-      return s.error();
+    if (http01) {
+      if (!isToken(token)) {
+        return makeError(ErrorCode::failed_precondition,
+                         "the CA sent an HTTP-01 token that is not base64url for " + domainName);
+      }
+      if (auto s = files.add({domainName, token, token + "." + thumbprint}); !s) return s.error();
+    } else {
+      const std::string value = base64UrlEncode(sha256(token + "." + thumbprint));
+      if (auto s = published.add({"", "_acme-challenge." + domainName + ".", value, 60}); !s) {
+        return s.error();
+      }
     }
     pending.push_back({authzUrl, challengeUrl, domainName});
   }
@@ -560,10 +606,11 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     if (str(*authz, "status") != "valid") {
       if (request.report != nullptr) request.report->failed_validations.push_back(p.name);
       if (!invalid) {
-        invalid =
-            makeError(ErrorCode::failed_precondition,
-                      "the CA could not validate the DNS-01 challenge: " + challengeError(*authz),
-                      "unauthorized");
+        invalid = makeError(ErrorCode::failed_precondition,
+                            "the CA could not validate the " +
+                                std::string(http01 ? "HTTP-01" : "DNS-01") +
+                                " challenge: " + challengeError(*authz),
+                            "unauthorized");
       }
     }
   }
@@ -663,8 +710,10 @@ domain::Result<ports::AccountState> AcmeIssuer::rolloverKey(const domain::AcmeAc
 }
 
 ports::IssuerInfo AcmeIssuer::info() const {
-  return ports::IssuerInfo{
-      "acme", "ACME (RFC 8555)", {"dns-01"}, {"eab", "ari", "key_rollover", "revocation"}};
+  return ports::IssuerInfo{"acme",
+                           "ACME (RFC 8555)",
+                           {"dns-01", "http-01"},
+                           {"eab", "ari", "key_rollover", "revocation"}};
 }
 
 }  // namespace certsteward::adapters::acme

@@ -271,6 +271,18 @@ class LocalFileSystem : public TargetFileSystem {
     return {};
   }
 
+  domain::Status makeDirectory(const std::string& dir, unsigned mode) override {
+    auto parent = tree_.directory(directoryOf(dir));
+    if (!parent) return parent.error();
+    if (::mkdirat(*parent, nameOf(dir).c_str(), static_cast<mode_t>(mode)) != 0 &&
+        errno != EEXIST) {
+      return failed("cannot create the directory", dir);
+    }
+    // What is there now must be a directory reached without a link (the walk refuses one).
+    auto made = tree_.directory(dir);
+    return made ? domain::Status{} : domain::Status{made.error()};
+  }
+
   domain::Result<bool> writableDirectory(const std::string& dir) override {
     auto fd = tree_.directory(dir);
     if (!fd) return absent(fd.error()) ? domain::Result<bool>(false) : fd.error();
@@ -349,6 +361,19 @@ ports::TargetOutcome FileModule::restore(const ports::TargetAccess& target,
   LocalFileSystem fs(settings_, millis(target.timeout));
   if (auto refused = fs.outside(target.settings)) return *refused;
   return restoreFiles(fs, target);
+}
+
+ports::TargetOutcome FileModule::putChallengeFile(const ports::TargetAccess& target,
+                                                  const std::string& token,
+                                                  const std::string& content) {
+  LocalFileSystem fs(settings_, millis(target.timeout));
+  return distribution::putChallengeFile(fs, target, token, content);
+}
+
+ports::TargetOutcome FileModule::removeChallengeFile(const ports::TargetAccess& target,
+                                                     const std::string& token) {
+  LocalFileSystem fs(settings_, millis(target.timeout));
+  return distribution::removeChallengeFile(fs, target, token);
 }
 
 ports::TargetOutcome FileModule::check(const ports::TargetAccess& target) {

@@ -27,6 +27,10 @@ class FileModule : public ports::DistributionModule {
   ports::TargetOutcome restore(const ports::TargetAccess& target,
                                const domain::CertificateVersion* previous) override;
   ports::TargetOutcome check(const ports::TargetAccess& target) override;
+  ports::TargetOutcome putChallengeFile(const ports::TargetAccess& target, const std::string& token,
+                                        const std::string& content) override;
+  ports::TargetOutcome removeChallengeFile(const ports::TargetAccess& target,
+                                           const std::string& token) override;
   bool supportsRollback() const override { return true; }
   bool rollbackNeedsPreviousVersion() const override { return false; }
 

@@ -259,6 +259,14 @@ class SshTarget : public TargetFileSystem {
     return {};
   }
 
+  domain::Status makeDirectory(const std::string& dir, unsigned mode) override {
+    if (sftp_mkdir(sftp_, dir.c_str(), static_cast<mode_t>(mode)) == 0) return {};
+    auto state = stat(dir);  // refuses a symbolic link
+    if (!state) return state.error();
+    if (state->exists && state->directory) return {};
+    return failure("cannot create the directory", dir);
+  }
+
   // Where the host runs commands, its own `test -w` answers (supplementary groups, ACLs and
   // read-only mounts included); SFTP alone can only be read from the permission bits.
   domain::Result<bool> writableDirectory(const std::string& dir) override {
@@ -402,6 +410,20 @@ class SshTarget : public TargetFileSystem {
 };
 
 }  // namespace
+
+TargetOutcome SshModule::putChallengeFile(const ports::TargetAccess& target,
+                                          const std::string& token, const std::string& content) {
+  SshTarget host;
+  if (auto refused = host.open(target)) return *refused;
+  return distribution::putChallengeFile(host, target, token, content);
+}
+
+TargetOutcome SshModule::removeChallengeFile(const ports::TargetAccess& target,
+                                             const std::string& token) {
+  SshTarget host;
+  if (auto refused = host.open(target)) return *refused;
+  return distribution::removeChallengeFile(host, target, token);
+}
 
 TargetOutcome SshModule::plan(const ports::TargetAccess& target,
                               const domain::CertificateVersion& next) {

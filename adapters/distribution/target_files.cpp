@@ -222,4 +222,56 @@ TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& targ
   return TargetOutcome::success();
 }
 
+namespace {
+
+// The directory of the token files, or why the target has none.
+std::optional<std::string> challengeDirectory(const ports::TargetAccess& target) {
+  std::string webroot = domain::settingOf(target.settings, "webroot");
+  if (webroot.empty()) return std::nullopt;
+  while (webroot.size() > 1 && webroot.back() == '/')
+    webroot.pop_back();
+  return (webroot == "/" ? std::string() : webroot) + "/.well-known/acme-challenge";
+}
+
+TargetOutcome noWebroot() {
+  return TargetOutcome::failure(domain::target_error::write_failed,
+                                "the target has no webroot setting for HTTP-01");
+}
+
+}  // namespace
+
+TargetOutcome putChallengeFile(TargetFileSystem& fs, const ports::TargetAccess& target,
+                               const std::string& token, const std::string& content) {
+  const auto dir = challengeDirectory(target);
+  if (!dir) return noWebroot();
+  const std::string wellKnown = directoryOf(*dir);
+  if (auto root = fs.stat(directoryOf(wellKnown)); !root || !root->exists || !root->directory) {
+    return root ? TargetOutcome::failure(
+                      domain::target_error::write_failed,
+                      "the webroot " + directoryOf(wellKnown) + " is not a directory on the target")
+                : outcomeOf(root.error(), domain::target_error::write_failed);
+  }
+  for (const auto& d : {wellKnown, *dir}) {
+    if (auto s = fs.makeDirectory(d, 0755); !s) {
+      return outcomeOf(s.error(), domain::target_error::write_failed);
+    }
+  }
+  const std::string path = *dir + "/" + token;
+  if (auto s = fs.write(path, content, 0644); !s) {
+    return outcomeOf(s.error(), domain::target_error::write_failed);
+  }
+  if (target.step) target.step("wrote the HTTP-01 file " + path);
+  return TargetOutcome::success();
+}
+
+TargetOutcome removeChallengeFile(TargetFileSystem& fs, const ports::TargetAccess& target,
+                                  const std::string& token) {
+  const auto dir = challengeDirectory(target);
+  if (!dir) return noWebroot();
+  if (auto s = fs.remove(*dir + "/" + token); !s) {
+    return outcomeOf(s.error(), domain::target_error::write_failed);
+  }
+  return TargetOutcome::success();
+}
+
 }  // namespace certsteward::adapters::distribution

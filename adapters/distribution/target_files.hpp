@@ -59,6 +59,9 @@ class TargetFileSystem {
   }
   // Removes `path`; absent is fine.
   virtual domain::Status remove(const std::string& path) = 0;
+  // Creates the directory `dir` with `mode` (its parent must exist); an existing directory is
+  // fine, anything else at that name (a file, a symbolic link) is WRITE_FAILED.
+  virtual domain::Status makeDirectory(const std::string& dir, unsigned mode) = 0;
   // Whether files can be created in `dir` (changes nothing).
   virtual domain::Result<bool> writableDirectory(const std::string& dir) = 0;
   // Runs the reload command; ok when it succeeded.
@@ -90,6 +93,14 @@ ports::TargetOutcome deliverFiles(TargetFileSystem& fs, const ports::TargetAcces
                                   const domain::CertificateVersion& next,
                                   const VerifyServed& verify);
 ports::TargetOutcome restoreFiles(TargetFileSystem& fs, const ports::TargetAccess& target);
+
+// HTTP-01 through the target's `webroot` setting: the token file (0644) below
+// <webroot>/.well-known/acme-challenge/, the two directories made (0755) when missing; and its
+// removal. The webroot itself must exist.
+ports::TargetOutcome putChallengeFile(TargetFileSystem& fs, const ports::TargetAccess& target,
+                                      const std::string& token, const std::string& content);
+ports::TargetOutcome removeChallengeFile(TargetFileSystem& fs, const ports::TargetAccess& target,
+                                         const std::string& token);
 
 // A failed step as a target outcome: the error's reason when it is a target code, else `code`.
 ports::TargetOutcome outcomeOf(const domain::Error& error, const char* code);

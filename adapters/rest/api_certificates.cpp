@@ -36,6 +36,11 @@ void writeJson(JsonWriter& w, const domain::Certificate& c, domain::Timestamp no
   w.key("auto_renew").boolean(c.auto_renew);
   w.key("issuer_type").string(c.issuer_type);
   w.key("acme_account_id").optionalString(c.acme_account_id);
+  w.key("challenge").string(nameOf(c.challenge));
+  w.key("http01_module_config_id")
+      .optionalString(c.http01_module_config_id.empty()
+                          ? std::nullopt
+                          : std::optional<std::string>(c.http01_module_config_id));
   w.key("issued_at").timestamp(c.issued_at);
   w.key("expires_at").timestamp(c.expires_at);
   w.key("next_renewal_at").timestamp(c.next_renewal_at);
@@ -456,6 +461,12 @@ void Api::addCertificateRoutes() {
     }
     if (auto renew = optionalBool(body, "auto_renew")) request.auto_renew = *renew;
     request.acme_account_id = optionalString(body, "acme_account_id", 64);
+    if (auto challenge =
+            optionalEnum<domain::ChallengeType>(body, "challenge", domain::parseChallengeType)) {
+      request.challenge = *challenge;
+    }
+    request.http01_module_config_id =
+        optionalString(body, "http01_module_config_id", 64).value_or("");
     if (auto issuer = optionalString(body, "issuer_type", 40); issuer && *issuer != "acme") {
       throw BadRequest("unknown issuer_type: '" + issuer->substr(0, 40) + "' (acme)");
     }
@@ -479,7 +490,14 @@ void Api::addCertificateRoutes() {
                 json::array items;
                 for (const auto& entry : *plan) {
                   json::object item{{"name", entry.name}};
-                  if (entry.route) {
+                  if (entry.challenge == domain::ChallengeType::http_01) {
+                    item["challenge"] = "http-01";
+                    item["answered_by"] = entry.http01_via.empty()
+                                              ? "this server (acme.http01_listen)"
+                                              : "module configuration " + entry.http01_via;
+                    item["problem"] =
+                        entry.problem.empty() ? json::value() : json::value(entry.problem);
+                  } else if (entry.route) {
                     const auto& r = *entry.route;
                     json::array cnames;
                     for (const auto& hop : r.cnames)

@@ -1,5 +1,6 @@
 // Contract of the records that hold across instances: licence, refresh tokens, idempotency,
-// rate-limit counters, the leader lock, settings and CA activity — on every adapter.
+// HTTP-01 challenge tokens, rate-limit counters, the leader lock, settings and CA activity — on
+// every adapter.
 //
 // A suite header: include it from one test file of its own, after defining
 // CERTSTEWARD_STORE_FACTORIES as the list of store factories to run it against
@@ -162,6 +163,76 @@ TEST_CASE_TEMPLATE("idempotency: a record replays for its window and a second sa
   later.body = "new";
   REQUIRE(store.save(later, fx.now() + 25h).ok());  // an expired key can be used again
   CHECK((*store.find(r.key, fx.now() + 25h))->body == "new");
+}
+
+TEST_CASE_TEMPLATE("challenge tokens: put then find answers the key authorization", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& tokens = fx.store->challengeTokens();
+  const std::string token = "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA";
+  const std::string answer = token + ".nP1qzpXGymHBrUEepNY9HCsQk7K8KhOypzEY7oBsUaw";
+  CHECK_FALSE(tokens.find(token, fx.now())->has_value());
+  REQUIRE(tokens.put(token, answer, fx.now() + 10min, fx.now()).ok());
+  const auto found = tokens.find(token, fx.now());
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  CHECK(**found == answer);
+  CHECK(tokens.find(token, fx.now() + 10min - 1ms)->value() == answer);
+  CHECK_FALSE(tokens.find("unknown-token", fx.now())->has_value());
+}
+
+TEST_CASE_TEMPLATE("challenge tokens: a second put replaces the answer and its expiry", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& tokens = fx.store->challengeTokens();
+  REQUIRE(tokens.put("tok", "tok.first", fx.now() + 10min, fx.now()).ok());
+  REQUIRE(tokens.put("tok", "tok.second", fx.now() + 5min, fx.now()).ok());
+  CHECK(tokens.find("tok", fx.now())->value() == "tok.second");
+  CHECK_FALSE(tokens.find("tok", fx.now() + 6min)->has_value());  // the new, shorter expiry
+}
+
+TEST_CASE_TEMPLATE("challenge tokens: remove forgets a token, and an absent one is no error", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& tokens = fx.store->challengeTokens();
+  REQUIRE(tokens.put("tok", "tok.thumb", fx.now() + 10min, fx.now()).ok());
+  REQUIRE(tokens.remove("tok").ok());
+  CHECK_FALSE(tokens.find("tok", fx.now())->has_value());
+  CHECK(tokens.remove("tok").ok());
+  CHECK(tokens.remove("never-stored").ok());
+}
+
+TEST_CASE_TEMPLATE("challenge tokens: a token is not found once its expiry is reached", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& tokens = fx.store->challengeTokens();
+  REQUIRE(tokens.put("short", "short.thumb", fx.now() + 1min, fx.now()).ok());
+  CHECK_FALSE(tokens.find("short", fx.now() + 1min)->has_value());  // expiry <= now: gone
+  CHECK_FALSE(tokens.find("short", fx.now() + 2min)->has_value());
+  // A later put (which drops expired tokens where the store does it on write) changes nothing
+  // of what find answers.
+  REQUIRE(tokens.put("later", "later.thumb", fx.now() + 12min, fx.now() + 2min).ok());
+  CHECK_FALSE(tokens.find("short", fx.now() + 2min)->has_value());
+  CHECK(tokens.find("later", fx.now() + 2min)->value() == "later.thumb");
+  // Stored already expired: never answered.
+  REQUIRE(tokens.put("stale", "stale.thumb", fx.now(), fx.now()).ok());
+  CHECK_FALSE(tokens.find("stale", fx.now())->has_value());
+}
+
+TEST_CASE_TEMPLATE("challenge tokens: two tokens are independent", F, CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& tokens = fx.store->challengeTokens();
+  REQUIRE(tokens.put("a", "a.thumb", fx.now() + 10min, fx.now()).ok());
+  REQUIRE(tokens.put("b", "b.thumb", fx.now() + 20min, fx.now()).ok());
+  CHECK(tokens.find("a", fx.now())->value() == "a.thumb");
+  CHECK(tokens.find("b", fx.now())->value() == "b.thumb");
+  REQUIRE(tokens.put("a", "a.again", fx.now() + 10min, fx.now()).ok());
+  CHECK(tokens.find("b", fx.now())->value() == "b.thumb");
+  REQUIRE(tokens.remove("a").ok());
+  CHECK_FALSE(tokens.find("a", fx.now())->has_value());
+  CHECK(tokens.find("b", fx.now())->value() == "b.thumb");
+  CHECK_FALSE(tokens.find("a", fx.now() + 15min)->has_value());
+  CHECK(tokens.find("b", fx.now() + 15min)->value() == "b.thumb");  // a's expiry is not b's
 }
 
 TEST_CASE_TEMPLATE("rate limits: fixed windows per bucket", F, CERTSTEWARD_STORE_FACTORIES) {

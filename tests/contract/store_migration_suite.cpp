@@ -283,6 +283,7 @@ class FailingAuditStore : public ports::Store {
   ports::LicenseRepository& license() override { return inner_.license(); }
   ports::RefreshTokenStore& refreshTokens() override { return inner_.refreshTokens(); }
   ports::IdempotencyStore& idempotency() override { return inner_.idempotency(); }
+  ports::ChallengeTokens& challengeTokens() override { return inner_.challengeTokens(); }
   ports::RateLimitCounter& rateLimits() override { return inner_.rateLimits(); }
   ports::LeaderLock& leaderLock() override { return inner_.leaderLock(); }
   ports::CaActivityLog& caActivity() override { return inner_.caActivity(); }

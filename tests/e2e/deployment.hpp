@@ -51,10 +51,13 @@ struct Deployment {
   std::string zoneId;
 
   // `eabKeys` (kid -> base64url HMAC key): Pebble then requires External Account Binding.
+  // `pebbleHttpPort`: where Pebble validates HTTP-01 (0: a port of its own, unused).
   explicit Deployment(int validitySeconds, const std::string& extraConfig = {},
-                      const std::map<std::string, std::string>& eabKeys = {}) {
+                      const std::map<std::string, std::string>& eabKeys = {},
+                      int pebbleHttpPort = 0) {
     REQUIRE_MESSAGE(dns.available(), dns.reason());
-    ca = std::make_unique<PebbleServer>(PebbleOptions{dns.address(), eabKeys, validitySeconds});
+    ca = std::make_unique<PebbleServer>(
+        PebbleOptions{dns.address(), eabKeys, validitySeconds, pebbleHttpPort});
     REQUIRE_MESSAGE(ca->available(), ca->reason());
     server = std::make_unique<ServerProcess>(
         std::map<std::string, std::string>{

@@ -68,4 +68,53 @@ class NginxServer : public LocalServer {
   }
 };
 
+// Http01Nginx: a real nginx on 127.0.0.1:`port` (plain HTTP) as a web server answering ACME
+// HTTP-01 is set up: /.well-known/acme-challenge/ served from `webroot()` when the file is there,
+// else handed to `upstreamPort` (a CertSteward listening on acme.http01_listen). Its own
+// temporary directory; stopped and removed by the destructor.
+class Http01Nginx : public LocalServer {
+ public:
+  Http01Nginx(int port, int upstreamPort) {
+    if (!std::filesystem::exists("/usr/sbin/nginx")) {
+      reason_ = "nginx is not installed (scripts/setup installs nginx-light)";
+      return;
+    }
+    dir_ = freshServerDir("nginx-http01");
+    std::filesystem::create_directories(dir_ / "www");
+    std::filesystem::create_directories(dir_ / "tmp");
+    // nginx's workers read the webroot; the SSH user writes it.
+    std::filesystem::permissions(dir_, std::filesystem::perms(0755));
+    std::filesystem::permissions(dir_ / "www", std::filesystem::perms(0755));
+    port_ = port;
+    const auto d = dir_.string();
+    std::ofstream(dir_ / "nginx.conf")
+        << "pid " << d << "/nginx.pid;\nerror_log " << d << "/error.log;\nworker_processes 1;\n"
+        << "events { worker_connections 64; }\n"
+        << "http {\n  access_log " << d << "/access.log;\n  client_body_temp_path " << d
+        << "/tmp/body;\n  proxy_temp_path " << d << "/tmp/proxy;\n  fastcgi_temp_path " << d
+        << "/tmp/fcgi;\n  uwsgi_temp_path " << d << "/tmp/uwsgi;\n  scgi_temp_path " << d
+        << "/tmp/scgi;\n  server {\n    listen 127.0.0.1:" << port_ << ";\n    server_name _;\n"
+        << "    location /.well-known/acme-challenge/ {\n      root " << d << "/www;\n"
+        << "      try_files $uri @certsteward;\n    }\n"
+        << "    location @certsteward { proxy_pass http://127.0.0.1:" << upstreamPort << "; }\n"
+        << "    location / { return 404; }\n  }\n}\n";
+    pid_ = spawnLogged({"/usr/sbin/nginx", "-c", d + "/nginx.conf", "-g", "daemon off;"},
+                       dir_ / "nginx.log");
+    for (int i = 0; i < 100 && reason_.empty(); ++i) {
+      if (std::filesystem::exists(dir_ / "nginx.pid")) return;
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        reason_ =
+            "nginx exited at start: " + readLog(dir_ / "nginx.log") + readLog(dir_ / "error.log");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    if (reason_.empty()) reason_ = "nginx was not ready within 10 s";
+  }
+
+  std::filesystem::path webroot() const { return dir_ / "www"; }
+  // Every request it answered, one line each (the combined log format).
+  std::string accessLog() const { return readLog(dir_ / "access.log"); }
+};
+
 }  // namespace certsteward::testing

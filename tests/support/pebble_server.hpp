@@ -1,8 +1,8 @@
 // PebbleServer: Pebble (the ACME test CA) started by a test on 127.0.0.1 at free ports, with a
 // TLS certificate made for it here (its CA file is what the client trusts), validating DNS-01
-// through `dnsServer` ("127.0.0.1:port"), optionally requiring External Account Binding.
-// Stopped (SIGTERM, then SIGKILL) and removed by the destructor. available() is false, with a
-// reason, when pebble is not installed or does not start.
+// through `dnsServer` ("127.0.0.1:port") and HTTP-01 at `http_port` of the address that DNS gives,
+// optionally requiring External Account Binding. Stopped (SIGTERM, then SIGKILL) and removed by the
+// destructor. available() is false, with a reason, when pebble is not installed or does not start.
 #pragma once
 
 #include <signal.h>
@@ -30,6 +30,7 @@ struct PebbleOptions {
   std::string dns_server;                       // "127.0.0.1:port"
   std::map<std::string, std::string> eab_keys;  // kid -> base64url HMAC key; non-empty: required
   int certificate_validity_seconds = 0;         // 0: Pebble's default
+  int http_port = 0;  // where HTTP-01 is validated (every name resolves to 127.0.0.1); 0: unused
 };
 
 class PebbleServer : public LocalServer {
@@ -53,7 +54,8 @@ class PebbleServer : public LocalServer {
         << "{\"pebble\": {\"listenAddress\": \"127.0.0.1:" << port_
         << "\", \"managementListenAddress\": \"127.0.0.1:" << managementPort_
         << "\", \"certificate\": \"" << (dir_ / "cert.pem").string() << "\", \"privateKey\": \""
-        << (dir_ / "key.pem").string() << "\", \"httpPort\": " << freeLoopbackPort()
+        << (dir_ / "key.pem").string()
+        << "\", \"httpPort\": " << (options.http_port > 0 ? options.http_port : freeLoopbackPort())
         << ", \"tlsPort\": " << freeLoopbackPort() << ", \"ocspResponderURL\": \"\""
         << ", \"externalAccountBindingRequired\": " << (eab.empty() ? "false" : "true")
         << ", \"externalAccountMACKeys\": {" << eab << "}"

@@ -110,6 +110,9 @@ bool parseEnum(std::string_view s, CertificateStatus& e) {
 bool parseEnum(std::string_view s, KeyType& e) {
   return assign(parseKeyType(s), e);
 }
+bool parseEnum(std::string_view s, ChallengeType& e) {
+  return assign(parseChallengeType(s), e);
+}
 bool parseEnum(std::string_view s, OrgRole& e) {
   return assign(parseOrgRole(s), e);
 }
@@ -188,6 +191,8 @@ void field(const json::object& o, const char* key, T& out) {
   X(auto_renew)                 \
   X(issuer_type)                \
   X(acme_account_id)            \
+  X(challenge)                  \
+  X(http01_module_config_id)    \
   X(issued_at)                  \
   X(expires_at)                 \
   X(next_renewal_at)            \
@@ -198,22 +203,21 @@ void field(const json::object& o, const char* key, T& out) {
   X(distribution_pending_since) \
   X(serial_number)              \
   X(certificate_pem) X(chain_pem) X(private_key_sealed) X(created_at) X(updated_at) X(version)
-#define CS_JOB(X)                                                                   \
-  X(id)                                                                             \
-  X(project_id)                                                                     \
-  X(type)                                                                           \
-  X(status)                                                                         \
-  X(attempts)                                                                       \
-  X(max_attempts)                                                                   \
-  X(error_msg)                                                                      \
-  X(certificate_id)                                                                 \
-  X(parent_id)                                                                      \
-  X(idempotency_key)                                                                \
-  X(payload)                                                                        \
-  X(created_at)                                                                     \
-  X(updated_at)                                                                     \
-  X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at) \
-      X(dismissed_at)
+#define CS_JOB(X)    \
+  X(id)              \
+  X(project_id)      \
+  X(type)            \
+  X(status)          \
+  X(attempts)        \
+  X(max_attempts)    \
+  X(error_msg)       \
+  X(certificate_id)  \
+  X(parent_id)       \
+  X(idempotency_key) \
+  X(payload)         \
+  X(created_at)      \
+  X(updated_at)      \
+  X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at) X(dismissed_at)
 #define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
 #define CS_USER(X)      \
   X(id)                 \
@@ -310,23 +314,25 @@ void field(const json::object& o, const char* key, T& out) {
   X(fingerprint)      \
   X(activation_id) X(activated_at) X(last_checked_at) X(api_key_configured) X(license_mode)
 #define CS_LDAP_GROUP_MAPPING(X) X(group_dn) X(org_role)
-#define CS_LDAP_SETTINGS(X)                                                                      \
-  X(enabled)                                                                                     \
-  X(host)                                                                                        \
-  X(port)                                                                                        \
-  X(security)                                                                                    \
-  X(ca_bundle)                                                                                   \
-  X(bind_dn) X(base_dn) X(user_filter) X(username_attribute) X(email_attribute) X(group_base_dn) \
-      X(group_filter) X(member_attribute) X(group_mappings) X(default_org_role)                  \
+#define CS_LDAP_SETTINGS(X)                                                           \
+  X(enabled)                                                                          \
+  X(host)                                                                             \
+  X(port)                                                                             \
+  X(security)                                                                         \
+  X(ca_bundle)                                                                        \
+  X(bind_dn)                                                                          \
+  X(base_dn) X(user_filter) X(username_attribute) X(email_attribute) X(group_base_dn) \
+      X(group_filter) X(member_attribute) X(group_mappings) X(default_org_role)       \
           X(connect_timeout_seconds) X(operation_timeout_seconds) X(bind_password_sealed)
 #define CS_OIDC_GROUP_MAPPING(X) X(group) X(org_role)
-#define CS_OIDC_SETTINGS(X)                                                           \
-  X(enabled)                                                                          \
-  X(display_name)                                                                     \
-  X(issuer)                                                                           \
-  X(client_id)                                                                        \
-  X(client_secret_sealed) X(redirect_uri) X(scopes) X(username_claim) X(groups_claim) \
-      X(group_mappings) X(default_org_role) X(ca_bundle)
+#define CS_OIDC_SETTINGS(X)                                                     \
+  X(enabled)                                                                    \
+  X(display_name)                                                               \
+  X(issuer)                                                                     \
+  X(client_id)                                                                  \
+  X(client_secret_sealed)                                                       \
+  X(redirect_uri) X(scopes) X(username_claim) X(groups_claim) X(group_mappings) \
+      X(default_org_role) X(ca_bundle)
 #define CS_IDEMPOTENCY(X) \
   X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
 

@@ -4,6 +4,7 @@
 #include <certsteward/adapters/store/memory/memory_audit_log.hpp>
 #include <certsteward/adapters/store/memory/memory_ca_activity_log.hpp>
 #include <certsteward/adapters/store/memory/memory_certificate_repository.hpp>
+#include <certsteward/adapters/store/memory/memory_challenge_tokens.hpp>
 #include <certsteward/adapters/store/memory/memory_event_log.hpp>
 #include <certsteward/adapters/store/memory/memory_idempotency_store.hpp>
 #include <certsteward/adapters/store/memory/memory_job_log_repository.hpp>
@@ -43,6 +44,7 @@ struct MemoryStore::Parts {
   MemoryLicenseRepository license;
   MemoryRefreshTokenStore refreshTokens;
   MemoryIdempotencyStore idempotency;
+  MemoryChallengeTokens challengeTokens;
   MemoryRateLimitCounter rateLimits;
   MemoryLeaderLock leaderLock;
   MemoryCaActivityLog caActivity;
@@ -116,6 +118,9 @@ ports::RefreshTokenStore& MemoryStore::refreshTokens() {
 }
 ports::IdempotencyStore& MemoryStore::idempotency() {
   return parts_->idempotency;
+}
+ports::ChallengeTokens& MemoryStore::challengeTokens() {
+  return parts_->challengeTokens;
 }
 ports::CaActivityLog& MemoryStore::caActivity() {
   return parts_->caActivity;

@@ -38,6 +38,7 @@ class MemoryStore : public ports::Store {
   ports::LicenseRepository& license() override;
   ports::RefreshTokenStore& refreshTokens() override;
   ports::IdempotencyStore& idempotency() override;
+  ports::ChallengeTokens& challengeTokens() override;
   ports::RateLimitCounter& rateLimits() override;
   ports::LeaderLock& leaderLock() override;
   ports::CaActivityLog& caActivity() override;

@@ -6,6 +6,7 @@
 #include <certsteward/adapters/store/mongo/mongo_audit_log.hpp>
 #include <certsteward/adapters/store/mongo/mongo_ca_activity_log.hpp>
 #include <certsteward/adapters/store/mongo/mongo_certificate_repository.hpp>
+#include <certsteward/adapters/store/mongo/mongo_challenge_tokens.hpp>
 #include <certsteward/adapters/store/mongo/mongo_distribution_repository.hpp>
 #include <certsteward/adapters/store/mongo/mongo_event_log.hpp>
 #include <certsteward/adapters/store/mongo/mongo_idempotency_store.hpp>
@@ -37,7 +38,8 @@ struct IndexSpec {
 };
 
 // Every query of the repositories has an index; uniqueness where the domain needs it; TTL
-// indexes drop expired idempotency records, rate-limit windows and refresh tokens.
+// indexes drop expired idempotency records, challenge tokens, rate-limit windows, refresh tokens
+// and CA activity.
 constexpr IndexSpec kIndexes[] = {
     {"certificates", "project_status_expires",
      R"({"project_id":1,"status":1,"expires_at":1,"id":1})", "{}"},
@@ -82,6 +84,7 @@ constexpr IndexSpec kIndexes[] = {
     {"refresh_tokens", "user", R"({"user_id":1})", "{}"},
     {"refresh_tokens", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
     {"idempotency", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
+    {"challenge_tokens", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
     {"rate_limits", "ttl", R"({"expire_at":1})", R"({"expireAfterSeconds":0})"},
     {"ca_activity", "domain",
      R"({"directory_url":1,"registered_domain":1,"kind":1,"at":-1,"_id":-1})", "{}"},
@@ -136,6 +139,7 @@ struct MongoStore::Parts {
         license(*db),
         refreshTokens(*db),
         idempotency(*db),
+        challengeTokens(*db),
         rateLimits(*db),
         caActivity(*db),
         leaderLock(*db),
@@ -165,6 +169,7 @@ struct MongoStore::Parts {
   MongoLicenseRepository license;
   MongoRefreshTokenStore refreshTokens;
   MongoIdempotencyStore idempotency;
+  MongoChallengeTokens challengeTokens;
   MongoRateLimitCounter rateLimits;
   MongoCaActivityLog caActivity;
   MongoLeaderLock leaderLock;
@@ -280,6 +285,9 @@ ports::RefreshTokenStore& MongoStore::refreshTokens() {
 }
 ports::IdempotencyStore& MongoStore::idempotency() {
   return parts_->idempotency;
+}
+ports::ChallengeTokens& MongoStore::challengeTokens() {
+  return parts_->challengeTokens;
 }
 ports::CaActivityLog& MongoStore::caActivity() {
   return parts_->caActivity;

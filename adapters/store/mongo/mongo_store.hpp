@@ -44,6 +44,7 @@ class MongoStore : public ports::Store {
   ports::LicenseRepository& license() override;
   ports::RefreshTokenStore& refreshTokens() override;
   ports::IdempotencyStore& idempotency() override;
+  ports::ChallengeTokens& challengeTokens() override;
   ports::RateLimitCounter& rateLimits() override;
   ports::CaActivityLog& caActivity() override;
   ports::LeaderLock& leaderLock() override;

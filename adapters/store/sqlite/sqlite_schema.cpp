@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 8> kMigrations{
+constexpr std::array<const char*, 9> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -260,6 +260,15 @@ CREATE INDEX certificates_expires ON certificates(expires_at) WHERE expires_at I
 ALTER TABLE certificates ADD COLUMN names TEXT NOT NULL DEFAULT '';
 UPDATE certificates SET names = common_name || COALESCE((SELECT group_concat(char(10) || value, '')
   FROM json_each(doc, '$.sans') WHERE value <> certificates.common_name), '');
+)SQL",
+    // 9: the HTTP-01 answers this service serves itself, shared by every process on the file.
+    R"SQL(
+CREATE TABLE challenge_tokens (
+  token TEXT PRIMARY KEY,
+  key_authorization TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX challenge_tokens_expires ON challenge_tokens(expires_at);
 )SQL",
 };
 

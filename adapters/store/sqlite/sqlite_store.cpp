@@ -10,6 +10,7 @@
 #include <certsteward/adapters/store/sqlite/sqlite_audit_log.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_ca_activity_log.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_certificate_repository.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_challenge_tokens.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_event_log.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_idempotency_store.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_job_log_repository.hpp>
@@ -67,6 +68,7 @@ struct SqliteStore::Parts {
         license(db),
         refreshTokens(db),
         idempotency(db),
+        challengeTokens(db),
         rateLimits(db),
         leaderLock(db),
         caActivity(db),
@@ -96,6 +98,7 @@ struct SqliteStore::Parts {
   SqliteLicenseRepository license;
   SqliteRefreshTokenStore refreshTokens;
   SqliteIdempotencyStore idempotency;
+  SqliteChallengeTokens challengeTokens;
   SqliteRateLimitCounter rateLimits;
   SqliteLeaderLock leaderLock;
   SqliteCaActivityLog caActivity;
@@ -198,6 +201,9 @@ ports::RefreshTokenStore& SqliteStore::refreshTokens() {
 }
 ports::IdempotencyStore& SqliteStore::idempotency() {
   return parts_->idempotency;
+}
+ports::ChallengeTokens& SqliteStore::challengeTokens() {
+  return parts_->challengeTokens;
 }
 ports::RateLimitCounter& SqliteStore::rateLimits() {
   return parts_->rateLimits;

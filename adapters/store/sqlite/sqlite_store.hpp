@@ -47,6 +47,7 @@ class SqliteStore : public ports::Store {
   ports::LicenseRepository& license() override;
   ports::RefreshTokenStore& refreshTokens() override;
   ports::IdempotencyStore& idempotency() override;
+  ports::ChallengeTokens& challengeTokens() override;
   ports::RateLimitCounter& rateLimits() override;
   ports::LeaderLock& leaderLock() override;
   ports::CaActivityLog& caActivity() override;
