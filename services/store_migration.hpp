@@ -9,7 +9,8 @@
 // notification channels, rules, deliveries and states), jobs with their logs, events, the
 // licence, the org-wide settings (kSettingKeys) and the audit log.
 // Not copied, being transient: refresh tokens (everyone signs in again), idempotency records,
-// rate-limit counters, the scheduler lease and the CA activity records behind quota counting.
+// rate-limit counters, the scheduler lease, the CA activity records behind quota counting and
+// HTTP-01 challenge tokens (an order in flight is retried after the move).
 //
 // Refused before anything is copied: while either store's scheduler lease is current (an
 // instance with a scheduler is running), when the source is empty (a mistyped --from), when the

@@ -278,3 +278,49 @@ TEST_CASE(
   CHECK(fs::is_empty(base / "outside"));
   fs::remove_all(base);
 }
+
+TEST_CASE("file module: HTTP-01 files go below the webroot and are removed, never through a link") {
+  namespace fs = std::filesystem;
+  const fs::path dir = testing::freshServerDir("webroot");
+  const fs::path allowed = dir / "allowed";
+  fs::create_directories(allowed / "www");
+  fs::create_directories(dir / "elsewhere");
+  adapters::distribution::FileModule module(
+      adapters::distribution::FileModuleSettings{{}, {allowed.string()}});
+  const auto target = [](const std::string& webroot) {
+    ports::TargetAccess t;
+    t.name = "local";
+    if (!webroot.empty()) t.settings = {{"webroot", webroot}};
+    t.timeout = 5s;
+    return t;
+  };
+  const std::string token = "LoqXcYV8q5ONbJQxbmR7SCTNo3tiAXDfowyjxAjEuX0";
+
+  auto put = module.putChallengeFile(target((allowed / "www").string()), token, token + ".thumb");
+  REQUIRE_MESSAGE(put.ok, put.error);
+  const fs::path file = allowed / "www/.well-known/acme-challenge" / token;
+  CHECK(testing::readLog(file) == token + ".thumb");
+  struct stat st {};
+  REQUIRE(::stat(file.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0644);  // the web server reads it
+  REQUIRE(::stat((allowed / "www/.well-known").c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0755);
+  CHECK(module.removeChallengeFile(target((allowed / "www").string()), token).ok);
+  CHECK_FALSE(fs::exists(file));
+  CHECK(module.removeChallengeFile(target((allowed / "www").string()), token).ok);  // absent
+
+  // Refused, nothing written: outside the allowed directories, a missing webroot, none set, and
+  // a link planted where the directory goes.
+  fs::create_directories(allowed / "linked");
+  fs::create_directory_symlink(dir / "elsewhere", allowed / "linked/.well-known");
+  for (const auto& webroot : {(dir / "elsewhere").string(), (allowed / "missing").string(),
+                              std::string(), (allowed / "linked").string()}) {
+    CAPTURE(webroot);
+    auto refused = module.putChallengeFile(target(webroot), token, "x");
+    CHECK_FALSE(refused.ok);
+    CHECK(refused.error_code == domain::target_error::write_failed);
+  }
+  CHECK(fs::is_empty(dir / "elsewhere"));
+  CHECK_FALSE(fs::exists(allowed / "missing"));
+  fs::remove_all(dir);
+}

@@ -318,3 +318,35 @@ TEST_CASE("ssh host keys: the key a real sshd offers, through the outbound polic
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().reason == adapters::common::kOutboundRefused);
 }
+
+TEST_CASE("ssh module: HTTP-01 files go below the webroot over SFTP, never through a link") {
+  SshFixture fx;
+  if (!fx.ready()) return;
+  namespace fs = std::filesystem;
+  const fs::path www = fx.nginx.dir() / "www";
+  fs::create_directories(www);
+  auto t = fx.target();
+  t.settings["webroot"] = www.string();
+  const std::string token = "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA";
+
+  auto put = fx.module.putChallengeFile(t, token, token + ".thumb");
+  REQUIRE_MESSAGE(put.ok, put.error_code << ": " << put.error);
+  const fs::path file = www / ".well-known/acme-challenge" / token;
+  const auto written = mark(file);
+  CHECK(written.bytes == token + ".thumb");
+  CHECK(written.mode == 0644);
+  CHECK(fx.module.removeChallengeFile(t, token).ok);
+  CHECK_FALSE(fs::exists(file));
+  CHECK(fx.module.removeChallengeFile(t, token).ok);  // absent: fine
+
+  // A link where a directory goes is refused, and nothing lands where it points.
+  const fs::path linked = fx.nginx.dir() / "linked";
+  fs::create_directories(linked);
+  fs::create_directories(fx.nginx.dir() / "elsewhere");
+  fs::create_directory_symlink(fx.nginx.dir() / "elsewhere", linked / ".well-known");
+  t.settings["webroot"] = linked.string();
+  auto refused = fx.module.putChallengeFile(t, token, "x");
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.error_code == domain::target_error::write_failed);
+  CHECK(fs::is_empty(fx.nginx.dir() / "elsewhere"));
+}

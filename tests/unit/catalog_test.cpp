@@ -17,7 +17,8 @@ using namespace certsteward::domain;
 
 namespace {
 
-const DistributionPolicy kPolicy{{"/usr/local/bin/reload-proxy"}, {"/etc/ssl"}};
+// /var/www: the example webroot (HTTP-01) lies below it.
+const DistributionPolicy kPolicy{{"/usr/local/bin/reload-proxy"}, {"/etc/ssl", "/var/www"}};
 const std::vector<std::string> kDnsCommands{"/usr/local/bin/dns-hook"};
 
 // The value a form would send for `f`: its example, else its default, else the first value the

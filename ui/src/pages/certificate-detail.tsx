@@ -136,6 +136,7 @@ export function CertificateDetail({ project, id }: { project: string; id: string
           ["Serial number", c.serial_number ?? "—"],
           ["Key type", humanize(c.key_type)],
           ["Issuer", c.issuer_type],
+          ["Challenge", c.challenge === "http-01" ? (c.http01_module_config_id ? "HTTP-01 through a webroot" : "HTTP-01 answered by this server") : "DNS-01"],
           ["Renew before expiry", `${c.renewal_threshold_days} days`],
           ["Automatic renewal", c.auto_renew ? "on" : "off"],
           ["Renewal attempts", String(c.renewal_attempts)],

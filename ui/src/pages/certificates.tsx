@@ -28,6 +28,10 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
   const [threshold, setThreshold] = useState("30");
   const [autoRenew, setAutoRenew] = useState(true);
   const [account, setAccount] = useState("");
+  const [challenge, setChallenge] = useState<"dns-01" | "http-01">("dns-01");
+  const [webroot, setWebroot] = useState("");
+  const modules = useLoad(() => allPages((q: PageQuery) => listModuleConfigs(project, q), "modules"), [project]);
+  const webroots = (modules.data?.modules ?? []).filter((m) => m.module === "file" || m.module === "ssh");
   const { busy, error, submit } = useSubmit(async () => {
     const body: CertificateCreate = {
         common_name: commonName.trim(),
@@ -37,6 +41,10 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
         auto_renew: autoRenew,
       };
       if (account) body.acme_account_id = account;
+      if (challenge === "http-01") {
+        body.challenge = challenge;
+        if (webroot) body.http01_module_config_id = webroot;
+      }
       const created = await createCertificate(project, body);
     navigate(`/p/${project}/certificates/${created.certificate.id}`);
   });
@@ -68,6 +76,29 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
             </select>
           )}
         </Field>
+        <SelectField
+          label="Challenge"
+          value={challenge}
+          options={[
+            ["dns-01", "DNS-01 (the project's zones)"],
+            ["http-01", "HTTP-01 (no wildcards)"],
+          ]}
+          onChange={(v) => setChallenge(v as "dns-01" | "http-01")}
+        />
+        {challenge === "http-01" && (
+          <Field label="HTTP-01 answered by" hint="This server needs acme.http01_listen; a webroot is a file or ssh module configuration with a webroot setting">
+            {(id) => (
+              <select id={id} value={webroot} onChange={(e) => setWebroot((e.target as HTMLSelectElement).value)}>
+                <option value="">This server</option>
+                {webroots.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    Webroot of {m.name} ({String(m.module)})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         <div class="field checkbox">
           <input id="auto-renew" type="checkbox" checked={autoRenew} onChange={(e) => setAutoRenew((e.target as HTMLInputElement).checked)} />
           <label for="auto-renew">Renew automatically</label>
