@@ -155,7 +155,10 @@ struct Application::Parts {
              work, access, audit),
         dnsProviders(
             adapters::dns::DnsTimeouts{c.dns_timeout, c.dns_poll_interval, c.dns_exec_timeout},
-            c.dns_exec_commands, outbound),
+            c.dns_exec_commands, outbound,
+            [this, port = c.dns_authoritative_port](const std::string& zone) {
+              return dnsLookup.authoritativeServers(zone, port);
+            }),
         issuer(secretBox,
                adapters::acme::AcmeSettings{c.acme_ca_bundle, c.acme_request_timeout,
                                             c.acme_order_timeout, c.dns_propagation_timeout,

@@ -313,6 +313,8 @@ const KeyRule kKeys[] = {
      [](Setter& s) { return s.duration(s.c.dns_poll_interval, milliseconds{50}, minutes{1}); }},
     {"dns.exec_commands", [](Setter& s) { return s.executables(s.c.dns_exec_commands); }},
     {"dns.resolvers", [](Setter& s) { return s.resolvers(s.c.dns_resolvers); }},
+    {"dns.authoritative_port",
+     [](Setter& s) { return s.integer(s.c.dns_authoritative_port, 1, 65535); }},
     {"distribution.exec_commands",
      [](Setter& s) { return s.executables(s.c.distribution_exec_commands); }},
     {"distribution.file_directories",

@@ -80,6 +80,9 @@ struct Config {
   // Resolvers asked for the CNAMEs that delegate `_acme-challenge` (address[:port] each); none:
   // those of /etc/resolv.conf.
   std::vector<std::string> dns_resolvers;
+  // The port the servers found through a zone's NS records are asked at (53; another for tests or
+  // servers that listen elsewhere).
+  std::uint16_t dns_authoritative_port = 53;
   // distribution.*
   // Executables a `file` target's reload_command may name (absolute paths); none by default.
   std::vector<std::string> distribution_exec_commands;

@@ -205,8 +205,8 @@ std::vector<KindSpec> makeDnsProviders() {
            {.name = "check_servers",
             .label = "Check visibility on",
             .type = T::host_port_list,
-            .required = true,
-            .help = "Comma-separated authoritative servers to ask whether the record is visible.",
+            .help = "Comma-separated authoritative servers to ask whether the record is visible. "
+                    "Empty: the zone's NS records, looked up through the server's dns.resolvers.",
             .example = "ns1.example.com, ns2.example.com:53",
             .port_optional = true},
            secretField("API key", true, "The server's api-key, sent as X-API-Key."),

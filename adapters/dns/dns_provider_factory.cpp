@@ -67,6 +67,7 @@ Settings DefaultDnsProviderFactory::withRuntime(const domain::DnsCredential& cre
   s.timeout = timeouts_.request;
   s.poll_interval = timeouts_.poll_interval;
   s.outbound = outbound_;
+  if constexpr (requires { s.find_authoritative; }) s.find_authoritative = findAuthoritative_;
   if (auto servers = commaList(setting(credential, checkKey)); !servers.empty()) {
     if constexpr (requires { s.check_servers; }) {
       s.check_servers = std::move(servers);

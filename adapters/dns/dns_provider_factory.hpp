@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include <certsteward/ports/dns_provider_factory.hpp>
 
 namespace certsteward::adapters::dns {
@@ -28,12 +29,16 @@ class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
   // disables the exec provider.
   // `outbound`: the policy the DNS servers a credential names must pass (network.outbound_allow;
   // none: no policy).
+  // `findAuthoritative`: a zone's authoritative servers from its NS records, for providers whose
+  // credential names no check_servers (none: those providers need them).
   explicit DefaultDnsProviderFactory(DnsTimeouts timeouts = {},
                                      std::vector<std::string> execCommands = {},
-                                     std::shared_ptr<const common::Outbound> outbound = nullptr)
+                                     std::shared_ptr<const common::Outbound> outbound = nullptr,
+                                     FindAuthoritative findAuthoritative = {})
       : timeouts_(timeouts),
         execCommands_(std::move(execCommands)),
-        outbound_(std::move(outbound)) {}
+        outbound_(std::move(outbound)),
+        findAuthoritative_(std::move(findAuthoritative)) {}
   domain::Result<ports::DnsProviderPtr> make(const domain::DnsCredential& credential,
                                              const std::string& secret) override;
   std::vector<ports::DnsProviderKind> kinds() const override;
@@ -50,6 +55,7 @@ class DefaultDnsProviderFactory : public ports::DnsProviderFactory {
   DnsTimeouts timeouts_;
   std::vector<std::string> execCommands_;
   std::shared_ptr<const common::Outbound> outbound_;
+  FindAuthoritative findAuthoritative_;
 };
 
 }  // namespace certsteward::adapters::dns

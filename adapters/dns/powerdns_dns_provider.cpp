@@ -35,8 +35,8 @@ std::string apiError(const std::string& body) {
 PowerDnsProvider::PowerDnsProvider(PowerDnsSettings settings)
     : settings_(std::move(settings)),
       checker_(Rfc2136DnsProvider::visibilityChecker(settings_.check_servers, settings_.timeout,
-                                                     settings_.poll_interval, settings_.outbound)) {
-}
+                                                     settings_.poll_interval, settings_.outbound,
+                                                     settings_.find_authoritative)) {}
 
 PowerDnsProvider::~PowerDnsProvider() = default;
 
@@ -59,7 +59,7 @@ domain::Status PowerDnsProvider::validate(const PowerDnsSettings& s) {
                      "server_id must be letters, digits, '.', '-' or '_' (usually localhost)");
   }
   if (s.api_key.empty()) return makeError(ErrorCode::invalid_argument, "the API key is missing");
-  if (s.check_servers.empty()) {
+  if (s.check_servers.empty() && !s.find_authoritative) {
     return makeError(ErrorCode::invalid_argument,
                      "check_servers must name at least one authoritative server (host[:port])");
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <certsteward/adapters/common/outbound.hpp>
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include <certsteward/ports/dns_provider.hpp>
 
 namespace certsteward::adapters::dns {
@@ -25,6 +26,7 @@ struct PowerDnsSettings {
   std::string api_key;                      // the secret: sent as X-API-Key only
   std::string ca_pem;                       // trusted instead of the system's CAs when set
   std::vector<std::string> check_servers;   // "host[:port]" asked for visibility
+  FindAuthoritative find_authoritative;     // when check_servers is empty: the zone's NS
   std::chrono::milliseconds timeout{5000};  // per request
   std::chrono::milliseconds poll_interval{250};
   std::shared_ptr<const common::Outbound> outbound = nullptr;

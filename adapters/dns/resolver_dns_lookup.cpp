@@ -100,4 +100,70 @@ domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std:
                    answered ? "" : ports::kResolversDown);
 }
 
+domain::Result<std::vector<std::string>> ResolverDnsLookup::authoritativeServers(
+    const std::string& zone, std::uint16_t port) {
+  const std::string wanted = lowered(relative(zone));
+  if (!plainName(wanted) || wanted.empty()) {
+    return makeError(ErrorCode::invalid_argument, "malformed zone: " + zone);
+  }
+  if (resolvers_.empty()) {
+    return makeError(ErrorCode::unavailable,
+                     "no DNS resolver is configured (dns.resolvers, or a nameserver in " +
+                         settings_.resolv_conf + ")");
+  }
+  // The first resolver that answers `name`/`type` without an error; its records of that type.
+  std::string failures;
+  const auto ask = [&](const std::string& name,
+                       ldns_rr_type type) -> std::optional<std::vector<std::string>> {
+    Rdf owner(ldns_dname_new_frm_str(absolute(name).c_str()));
+    if (!owner) return std::nullopt;
+    for (const auto& server : resolvers_) {
+      auto resolver = resolverFor(server, settings_.timeout, nullptr, true);
+      if (!resolver) continue;
+      ldns_pkt* raw = nullptr;
+      const ldns_status status = ldns_resolver_query_status(&raw, resolver->get(), owner.get(),
+                                                            type, LDNS_RR_CLASS_IN, LDNS_RD);
+      Packet answer(raw);
+      if (status != LDNS_STATUS_OK || !answer) {
+        failures += (failures.empty() ? "" : "; ") + server + " did not answer";
+        continue;
+      }
+      const auto rcode = ldns_pkt_get_rcode(answer.get());
+      if (rcode != LDNS_RCODE_NOERROR && rcode != LDNS_RCODE_NXDOMAIN) {
+        failures += (failures.empty() ? "" : "; ") + server + " answered with an error";
+        continue;
+      }
+      std::vector<std::string> out;
+      RrList rrs(ldns_pkt_rr_list_by_type(answer.get(), type, LDNS_SECTION_ANSWER));
+      for (std::size_t i = 0; rrs && i < ldns_rr_list_rr_count(rrs.get()); ++i) {
+        const ldns_rr* rr = ldns_rr_list_rr(rrs.get(), i);
+        if (ownerText(ldns_rr_owner(rr)) != lowered(relative(name)) || ldns_rr_rd_count(rr) < 1) {
+          continue;
+        }
+        out.push_back(ownerText(ldns_rr_rdf(rr, 0)));
+      }
+      return out;
+    }
+    return std::nullopt;
+  };
+  const auto names = ask(wanted, LDNS_RR_TYPE_NS);
+  if (!names) {
+    return makeError(ErrorCode::unavailable, "no DNS resolver answered for the name servers of " +
+                                                 wanted + " (" + failures + ")");
+  }
+  std::vector<std::string> servers;
+  for (const auto& ns : *names) {
+    if (!plainName(ns) || ns.empty()) continue;
+    for (const auto type : {LDNS_RR_TYPE_A, LDNS_RR_TYPE_AAAA}) {
+      const auto addresses = ask(ns, type);
+      for (const auto& a : addresses.value_or(std::vector<std::string>{})) {
+        if (servers.size() >= 8) return servers;
+        servers.push_back((type == LDNS_RR_TYPE_AAAA ? "[" + a + "]" : a) + ":" +
+                          std::to_string(port));
+      }
+    }
+  }
+  return servers;
+}
+
 }  // namespace certsteward::adapters::dns

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ class ResolverDnsLookup : public ports::DnsLookup {
   explicit ResolverDnsLookup(DnsLookupSettings settings);
 
   domain::Result<std::optional<std::string>> cnameOf(const std::string& name) override;
+
+  // The authoritative servers of `zone` ("example.com", a trailing dot allowed): its NS records
+  // and their addresses (A, then AAAA), as "address:port" (IPv6 bracketed), at most 8, in the
+  // order given. unavailable when no resolver answers; an empty list when the zone has no NS.
+  domain::Result<std::vector<std::string>> authoritativeServers(const std::string& zone,
+                                                                std::uint16_t port = 53);
 
   // The resolvers asked, in order (for messages and tests).
   const std::vector<std::string>& resolvers() const { return resolvers_; }

@@ -137,10 +137,12 @@ domain::Result<std::vector<std::string>> Rfc2136DnsProvider::lookupTxt(
 
 std::unique_ptr<Rfc2136DnsProvider> Rfc2136DnsProvider::visibilityChecker(
     const std::vector<std::string>& servers, std::chrono::milliseconds timeout,
-    std::chrono::milliseconds pollInterval, std::shared_ptr<const common::Outbound> outbound) {
+    std::chrono::milliseconds pollInterval, std::shared_ptr<const common::Outbound> outbound,
+    FindAuthoritative find) {
   Rfc2136Settings s;
   s.server = servers.empty() ? std::string() : servers.front();
   s.authoritative = servers;
+  s.find_authoritative = std::move(find);
   s.timeout = timeout;
   s.poll_interval = pollInterval;
   s.outbound = std::move(outbound);
@@ -149,8 +151,22 @@ std::unique_ptr<Rfc2136DnsProvider> Rfc2136DnsProvider::visibilityChecker(
 
 domain::Status Rfc2136DnsProvider::waitVisible(const ports::TxtRecord& record,
                                                domain::Duration timeout) {
-  const auto servers = settings_.authoritative.empty() ? std::vector<std::string>{settings_.server}
-                                                       : settings_.authoritative;
+  std::vector<std::string> servers = settings_.authoritative;
+  if (servers.empty() && !settings_.server.empty()) servers = {settings_.server};
+  if (servers.empty()) {
+    if (!settings_.find_authoritative) {
+      return makeError(ErrorCode::failed_precondition,
+                       "no server to check the record on: set the credential's check_servers");
+    }
+    auto found = settings_.find_authoritative(record.zone);
+    if (!found) return found.error();
+    if (found->empty()) {
+      return makeError(ErrorCode::unavailable, "the resolvers know no name server of the zone " +
+                                                   record.zone +
+                                                   ": set the credential's check_servers");
+    }
+    servers = std::move(*found);
+  }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string missingOn;
   while (true) {

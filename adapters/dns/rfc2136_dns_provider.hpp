@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,14 +16,21 @@
 
 namespace certsteward::adapters::dns {
 
+// Finds a zone's authoritative servers ("host:port" each, the zone given as "example.com." or
+// without the dot) when none are configured: its NS records through the operator's resolvers.
+using FindAuthoritative =
+    std::function<domain::Result<std::vector<std::string>>(const std::string& zone)>;
+
 struct Rfc2136Settings {
   std::string server;                       // "host" or "host:port" of the primary (port 53)
   std::string key_name;                     // the TSIG key's name
   std::string algorithm = "hmac-sha256";    // or "hmac-sha512"
   std::string secret;                       // the TSIG secret, base64
   std::chrono::milliseconds timeout{5000};  // per request
-  // Where waitVisible() looks ("host[:port]"); empty: the primary only.
+  // Where waitVisible() looks ("host[:port]"); empty: the primary only, or without one, what
+  // `find_authoritative` finds for the record's zone.
   std::vector<std::string> authoritative;
+  FindAuthoritative find_authoritative = {};
   std::chrono::milliseconds poll_interval{250};
   // The policy every server address must pass (network.outbound_allow); none: no policy (an
   // embedder's own choice; the packaged server always sets it).
@@ -34,10 +42,12 @@ class Rfc2136DnsProvider : public ports::DnsProvider {
   explicit Rfc2136DnsProvider(Rfc2136Settings settings);
 
   // A provider used only for waitVisible(): it asks `servers` ("host[:port]", the first as its
-  // primary) whether a record is visible. For providers that publish another way (exec, APIs).
+  // primary) whether a record is visible, or when there are none, the servers `find` finds for
+  // the record's zone. For providers that publish another way (exec, APIs).
   static std::unique_ptr<Rfc2136DnsProvider> visibilityChecker(
       const std::vector<std::string>& servers, std::chrono::milliseconds timeout,
-      std::chrono::milliseconds pollInterval, std::shared_ptr<const common::Outbound> outbound);
+      std::chrono::milliseconds pollInterval, std::shared_ptr<const common::Outbound> outbound,
+      FindAuthoritative find = {});
 
   domain::Status present(const ports::TxtRecord& record) override;
   domain::Status cleanup(const ports::TxtRecord& record) override;

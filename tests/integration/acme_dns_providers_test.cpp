@@ -14,6 +14,7 @@
 #include <certsteward/adapters/acme/acme_crypto.hpp>
 #include <certsteward/adapters/acme/acme_issuer.hpp>
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
+#include <certsteward/adapters/dns/resolver_dns_lookup.hpp>
 #include "integration/acme_fixture.hpp"
 #include "support/azure_standin.hpp"
 #include "support/chain_verify.hpp"
@@ -60,10 +61,11 @@ class InExampleZone : public ports::DnsProvider {
 // Issues www.example.test and *.example.test from a Pebble that resolves through
 // `dnsServer`, with `credential`'s provider writing the records, and checks the chain.
 void issuesThrough(const std::string& dnsServer, const domain::DnsCredential& credential,
-                   const std::string& secret) {
+                   const std::string& secret,
+                   adapters::dns::DefaultDnsProviderFactory& providers = factory()) {
   PebbleServer ca(testing::PebbleOptions{dnsServer, {}, 0});
   REQUIRE_MESSAGE(ca.available(), ca.reason());
-  auto provider = factory().make(credential, secret);
+  auto provider = providers.make(credential, secret);
   REQUIRE_MESSAGE(provider.ok(), (provider.ok() ? "" : provider.error().message));
   AcmeIssuer issuer(box(), settings(ca));
   auto a = account(ca, "providers@example.test");
@@ -96,6 +98,29 @@ TEST_CASE("acme: a certificate issued with its records written through the Power
   c.provider = "powerdns";
   c.settings = {{"api_url", pdns.apiUrl()}, {"check_servers", pdns.address()}};
   issuesThrough(pdns.address(), c, testing::PowerDnsServer::kApiKey);
+
+  // Without check_servers: the zone's NS records, asked of a resolver (PowerDNS itself here, the
+  // one server that knows the zone), say where to look.
+  adapters::dns::ResolverDnsLookup lookup(
+      adapters::dns::DnsLookupSettings{{pdns.address()}, std::chrono::milliseconds{2000}});
+  auto found =
+      lookup.authoritativeServers("example.test.", static_cast<std::uint16_t>(pdns.port()));
+  REQUIRE_MESSAGE(found.ok(), (found.ok() ? "" : found.error().message));
+  CHECK(*found == std::vector<std::string>{pdns.address()});
+  adapters::dns::DefaultDnsProviderFactory discovering{
+      adapters::dns::DnsTimeouts{std::chrono::milliseconds{5000}, std::chrono::milliseconds{50},
+                                 std::chrono::milliseconds{1000}},
+      {},
+      nullptr,
+      [&](const std::string& zone) {
+        return lookup.authoritativeServers(zone, static_cast<std::uint16_t>(pdns.port()));
+      }};
+  c.settings = {{"api_url", pdns.apiUrl()}};
+  issuesThrough(pdns.address(), c, testing::PowerDnsServer::kApiKey, discovering);
+  // The factory without a way to find them still asks for check_servers.
+  auto refused = factory().make(c, testing::PowerDnsServer::kApiKey);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("check_servers") != std::string::npos);
 }
 
 TEST_CASE("acme: a certificate issued with its records written through Cloudflare's API") {

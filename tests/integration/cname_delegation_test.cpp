@@ -64,6 +64,25 @@ ResolverDnsLookup lookupThrough(std::vector<std::string> resolvers) {
 
 }  // namespace
 
+TEST_CASE("dns lookup: a zone's authoritative servers from its NS records and their addresses") {
+  auto lookup = lookupThrough({readyBind9().address()});
+  const auto port = static_cast<std::uint16_t>(readyBind9().port());
+  auto found = lookup.authoritativeServers("example.test.", port);
+  REQUIRE_MESSAGE(found.ok(), (found.ok() ? "" : found.error().message));
+  CHECK(*found == std::vector<std::string>{readyBind9().address()});
+  CHECK(*lookup.authoritativeServers("Delegated.Test", port) ==
+        std::vector<std::string>{readyBind9().address()});
+  auto none = lookup.authoritativeServers("nothing.example.org", port);  // NXDOMAIN: no NS
+  REQUIRE(none.ok());
+  CHECK(none->empty());
+  SilentUdpPort silent;
+  auto dead = lookupThrough({silent.address()}).authoritativeServers("example.test", port);
+  REQUIRE_FALSE(dead.ok());
+  CHECK(dead.error().code == domain::ErrorCode::unavailable);
+  CHECK(lookup.authoritativeServers("bad zone!", port).error().code ==
+        domain::ErrorCode::invalid_argument);
+}
+
 TEST_CASE("dns lookup: CNAMEs as a resolver answers them") {
   auto lookup = lookupThrough({readyBind9().address()});
   auto one = lookup.cnameOf("_acme-challenge.app.example.test.");

@@ -70,6 +70,7 @@ class PowerDnsServer : public LocalServer {
   }
 
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
   std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(apiPort_); }
 
  private:
@@ -91,14 +92,16 @@ class PowerDnsServer : public LocalServer {
     return why;
   }
 
-  // The zone, with its SOA and NS, through the API (retried: the webserver may start a moment
-  // after the DNS side).
+  // The zone, with its SOA, NS and the name server's address, through the API (retried: the
+  // webserver may start a moment after the DNS side).
   std::string createZone() const {
     adapters::common::HttpRequest request;
     request.url = apiUrl() + "/api/v1/servers/localhost/zones";
     request.headers = {std::string("X-API-Key: ") + kApiKey, "Content-Type: application/json"};
     request.body = std::string(R"({"name":")") + kZone +
-                   R"(","kind":"Native","nameservers":["ns.example.test."]})";
+                   R"(","kind":"Native","nameservers":["ns.example.test."],)"
+                   R"("rrsets":[{"name":"ns.example.test.","type":"A","ttl":60,)"
+                   R"("records":[{"content":"127.0.0.1","disabled":false}]}]})";
     request.timeout = std::chrono::milliseconds{2000};
     std::string last;
     for (int attempt = 0; attempt < 50; ++attempt) {
