@@ -50,8 +50,13 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
                [this](const domain::ModuleConfig& m) {
                  return checkModuleConfig(m, p_.credentials, distribution_);
                },
-               [this](const domain::ModuleConfig& m) {
-                 return distributionsUsing(m, p_.distributions);
+               [this](const domain::ModuleConfig& m) -> domain::Result<std::vector<std::string>> {
+                 auto refs = distributionsUsing(m, p_.distributions);
+                 if (!refs || p_.certificates == nullptr) return refs;
+                 auto http01 = certificatesAnsweringThrough(m, *p_.certificates);
+                 if (!http01) return http01.error();
+                 refs->insert(refs->end(), http01->begin(), http01->end());
+                 return refs;
                }}) {}
 
 }  // namespace certsteward::services

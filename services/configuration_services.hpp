@@ -13,6 +13,7 @@
 #include <certsteward/domain/notification.hpp>
 #include <certsteward/domain/zone.hpp>
 #include <certsteward/ports/acme_account_repository.hpp>
+#include <certsteward/ports/certificate_repository.hpp>
 #include <certsteward/ports/credential_repository.hpp>
 #include <certsteward/ports/distribution_repository.hpp>
 #include <certsteward/ports/dns_credential_repository.hpp>
@@ -38,6 +39,9 @@ class ConfigurationServices {
     ports::SecretBox& secrets;
     ports::IdGenerator& ids;
     const ports::Clock& clock;
+    // What else blocks deleting a file or ssh module configuration: certificates whose HTTP-01
+    // answers go through its webroot (none: not checked).
+    const ports::CertificateRepository* certificates = nullptr;
   };
 
   ConfigurationServices(Ports ports, UnitOfWork& work, const AccessControl& access,

@@ -203,6 +203,21 @@ domain::Result<std::vector<std::string>> distributionsUsing(
   return refs;
 }
 
+domain::Result<std::vector<std::string>> certificatesAnsweringThrough(
+    const domain::ModuleConfig& config, const ports::CertificateRepository& certificates) {
+  std::vector<std::string> refs;
+  if (config.module != "file" && config.module != "ssh") return refs;
+  for (std::int64_t page = 1; page <= 10000; ++page) {
+    auto items = certificates.list(config.project_id, {}, *domain::makePageRequest(page, 100));
+    if (!items) return items.error();
+    for (const auto& c : items->items) {
+      if (c.http01_module_config_id == config.id) refs.push_back("certificate " + c.id);
+    }
+    if (page * 100 >= items->total) break;
+  }
+  return refs;
+}
+
 domain::Result<std::vector<std::string>> zonesUsing(const domain::DnsCredential& d,
                                                     const ports::ZoneRepository& zones) {
   auto all = everything<domain::Zone>(zones, d.project_id);

@@ -14,6 +14,7 @@
 #include <certsteward/domain/notification.hpp>
 #include <certsteward/domain/result.hpp>
 #include <certsteward/domain/zone.hpp>
+#include <certsteward/ports/certificate_repository.hpp>
 #include <certsteward/ports/credential_repository.hpp>
 #include <certsteward/ports/distribution_repository.hpp>
 #include <certsteward/ports/dns_credential_repository.hpp>
@@ -49,6 +50,10 @@ domain::Result<std::vector<std::string>> modulesUsing(const domain::Credential& 
 // "distribution <id>" for every distribution through the module configuration.
 domain::Result<std::vector<std::string>> distributionsUsing(
     const domain::ModuleConfig& config, const ports::DistributionRepository& distributions);
+// "certificate <id>" for each certificate whose HTTP-01 answers go through `config`'s webroot
+// (only file and ssh configurations can be such; others are not looked at).
+domain::Result<std::vector<std::string>> certificatesAnsweringThrough(
+    const domain::ModuleConfig& config, const ports::CertificateRepository& certificates);
 
 // "zone <id>" for every zone of the project that uses the credential.
 domain::Result<std::vector<std::string>> zonesUsing(const domain::DnsCredential& credential,

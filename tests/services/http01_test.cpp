@@ -4,6 +4,7 @@
 // tokens or through every target of the webroot configuration, and withdraws them afterwards.
 #include <doctest/doctest.h>
 
+#include <certsteward/services/configuration_services.hpp>
 #include <certsteward/services/distribution_runner.hpp>
 #include <certsteward/services/issuance_job_handler.hpp>
 #include <certsteward/testing/fake_distribution.hpp>
@@ -236,4 +237,27 @@ TEST_CASE("http-01: webroot answers go onto every target and are removed, failur
   CHECK(job.error_msg.find("web2") != std::string::npos);
   CHECK(job.error_msg.find("HTTP-01") != std::string::npos);
   CHECK(fx.files.challengeFiles() == 0);
+}
+
+TEST_CASE("http-01: a webroot configuration in use by a certificate cannot be deleted") {
+  Http01Fixture fx;
+  ConfigurationServices config{
+      {fx.store.acmeAccounts(), fx.store.dnsCredentials(), fx.store.zones(), fx.store.credentials(),
+       fx.store.moduleConfigs(), fx.store.notificationChannels(), fx.store.notificationRules(),
+       fx.store.distributions(), fx.secrets, fx.ids, fx.clock, &fx.store.certificates()},
+      fx.work,
+      fx.access,
+      fx.audit};
+  const Id file = webrootConfig(fx.store.moduleConfigs(), fx.ids, "file", {"web1"}, "/srv/www");
+  auto created = fx.served.create(fx.owner(), fx.ctx(), "p1", fx.http01("a.example.org", file));
+  REQUIRE(created.ok());
+  auto refused = config.modules.remove(fx.owner(), fx.ctx(), "p1", file);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::conflict);
+  CHECK(refused.error().references ==
+        std::vector<std::string>{"certificate " + created->certificate.id});
+  CHECK(fx.store.moduleConfigs().get("p1", file).ok());
+  // Once the certificate is gone, so can the configuration be.
+  REQUIRE(fx.served.remove(fx.owner(), fx.ctx(), "p1", created->certificate.id).ok());
+  CHECK(config.modules.remove(fx.owner(), fx.ctx(), "p1", file).ok());
 }
