@@ -228,6 +228,32 @@ TEST_CASE("azure: a 429 is waited out as Retry-After says, and reported when it 
   CHECK_FALSE(dns.waitVisible(record, std::chrono::milliseconds{300}).ok());
 }
 
+TEST_CASE("azure: a set another writer changes after it was read is read again, its values kept") {
+  auto& server = testing::azureStandIn();
+  REQUIRE_MESSAGE(server.available(), server.reason());
+  AzureDnsProvider dns(settingsFor(server));
+  const auto ours = txt("contended", "azure-contended-value");
+  const int writes = server.writes();
+  server.interfere(2);  // the first two reads are overtaken: 412 twice, then the write lands
+  REQUIRE_MESSAGE(dns.present(ours).ok(), messageOf(dns.present(ours)));
+  CHECK(server.writes() == writes + 3);  // the other writer's two, and ours
+  CHECK(dns.waitVisible(ours, std::chrono::seconds{2}).ok());
+  for (const char* theirs : {"other-writer-0", "other-writer-1"}) {
+    CAPTURE(theirs);
+    CHECK(dns.waitVisible(txt("contended", theirs), std::chrono::seconds{2}).ok());
+  }
+  // Removing ours leaves theirs; a set that keeps changing is given up on, in words.
+  REQUIRE(dns.cleanup(ours).ok());
+  CHECK(dns.waitVisible(txt("contended", "other-writer-0"), std::chrono::seconds{2}).ok());
+  server.interfere(100);
+  const auto refused = dns.present(ours);
+  server.interfere(0);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == domain::ErrorCode::unavailable);
+  CHECK(refused.error().message.find("kept changing") != std::string::npos);
+  CHECK(refused.error().message.find(AzureStandIn::kClientSecret) == std::string::npos);
+}
+
 TEST_CASE("azure: a value is visible only once the name servers answer it") {
   auto& server = testing::azureStandIn();
   REQUIRE_MESSAGE(server.available(), server.reason());

@@ -72,6 +72,9 @@ class AzureStandIn : public LocalServer {
   void throttle(int count) const { post("throttle", std::to_string(count)); }
   // Every access token issued so far stops working (401 ExpiredAuthenticationToken).
   void expireTokens() const { post("expire-tokens", ""); }
+  // The next `count` reads of a TXT record set are each followed by another writer's change to
+  // it (a value of its own added, a new etag): a write based on that read meets 412.
+  void interfere(int count) const { post("interfere", std::to_string(count)); }
 
   // ARM requests answered so far (throttled ones included).
   int requests() const { return count("requests"); }

@@ -97,7 +97,7 @@ for spec in sys.argv[8:]:
 SETS = {}
 TOKENS = {}  # access token -> {"aud", "exp"}
 LOCK = threading.Lock()
-STATE = {"throttle": 0, "requests": 0, "tokens": 0, "writes": 0}
+STATE = {"throttle": 0, "requests": 0, "tokens": 0, "writes": 0, "interfere": 0}
 API_VERSIONS = ("2015-05-04-preview", "2016-04-01", "2017-09-01", "2017-09-15-preview",
                 "2017-10-01", "2018-03-01-preview", "2018-05-01", "2023-07-01-preview")
 RESOURCES = {"https://management.azure.com": "https://management.azure.com/",
@@ -223,6 +223,12 @@ class Api(BaseHTTPRequestHandler):
         with LOCK:
             if method == "POST" and path == "/__standin/throttle":
                 STATE["throttle"] = int(payload or b"0")
+                return self.answer(200, {"ok": True})
+            if method == "POST" and path == "/__standin/interfere":
+                # The next N reads of a TXT record set are each followed by another writer's
+                # change to that set (a value of its own added, a new etag), as a second
+                # client writing the same name between our read and our write would.
+                STATE["interfere"] = int(payload or b"0")
                 return self.answer(200, {"ok": True})
             if method == "POST" and path == "/__standin/expire-tokens":
                 for held in TOKENS.values():
@@ -474,13 +480,32 @@ class Api(BaseHTTPRequestHandler):
                                              "sets only."))
         if method == "GET":
             s = SETS.get((zone["name"], name.lower()))
-            return self.arm(200, set_view(zone, s)) if s else self.record_not_found(zone, name)
+            sent = (self.arm(200, set_view(zone, s)) if s
+                    else self.record_not_found(zone, name))
+            if STATE["interfere"] > 0:
+                STATE["interfere"] -= 1
+                self.other_writer(zone, name)
+            return sent
         if method in ("PUT", "PATCH"):
             return self.write_set(method, zone, name, payload)
         if method == "DELETE":
             return self.delete_set(zone, name)
         return self.arm(405, arm_failure("MethodNotAllowed", "The requested method is not "
                                          "allowed."))
+
+    def other_writer(self, zone, name):
+        """Another client's write to the TXT set `name`: one value of its own added."""
+        key = (zone["name"], name.lower())
+        s = SETS.get(key)
+        if s is None:
+            s = {"name": name, "fqdn": fqdn_of(zone, name), "records": [], "ttl": 60,
+                 "metadata": None}
+            SETS[key] = s
+        value = ["other-writer-%d" % len(s["records"])]
+        s["records"].append({"value": value, "fqdn": s["fqdn"], "content": dns_content(value),
+                             "seen": 0})
+        s["etag"] = str(uuid.uuid4())
+        STATE["writes"] += 1
 
     def record_not_found(self, zone, name):
         return self.arm(404, {"code": "NotFound",
