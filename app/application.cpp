@@ -175,7 +175,8 @@ struct Application::Parts {
         issuanceJobs(
             {store->certificates(), store->acmeAccounts(), store->zones(), store->dnsCredentials(),
              dnsProviders, issuer, secretBox, clock, background, notifier, store->jobs(), ids,
-             &metrics, &store->distributions(), &caActivity, &dnsLookup, &store->challengeTokens(),
+             &metrics, &store->distributions(), &caActivity, &dnsLookup,
+             c.acme_http01_address.empty() ? nullptr : &store->challengeTokens(),
              &distributionRunner, c.acme_order_timeout + std::chrono::minutes{10}},
             jobPolicy(c)),
         jobRunner({store->jobs(),

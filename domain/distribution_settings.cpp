@@ -101,14 +101,24 @@ Status checkTargetSettings(std::string_view module, const std::string& target, c
       if (std::string_view(k) != "webroot" && !seen.insert(s.at(k)).second) {
         return bad(target, k, "names a file another path names");
       }
+      const bool webroot = std::string_view(k) == "webroot";
       if (module == "file" &&
           std::none_of(policy.file_directories.begin(), policy.file_directories.end(),
                        [&](const std::string& dir) {
-                         return s.at(k).starts_with(dir == "/" ? dir : dir + "/");
+                         // A webroot may be an allowed directory itself (files go below it).
+                         return s.at(k).starts_with(dir == "/" ? dir : dir + "/") ||
+                                (webroot && s.at(k) == dir);
                        })) {
         return bad(target, k,
                    "must be below one of the server's distribution.file_directories" +
                        std::string(policy.file_directories.empty() ? " (none are allowed)" : ""));
+      }
+    }
+    if (has("webroot") && has("key_path")) {
+      const std::string& root = s.at("webroot");
+      if (s.at("key_path").starts_with(root == "/" ? root : root + "/")) {
+        return bad(target, "key_path",
+                   "must not be below the webroot, which the web server serves");
       }
     }
     if (has("file_mode")) {

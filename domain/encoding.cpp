@@ -113,6 +113,16 @@ std::string base64UrlEncode(std::string_view bytes) {
   return encode(bytes, kBase64Url, false);
 }
 
+bool isAcmeToken(std::string_view text) noexcept {
+  if (text.empty() || text.size() > 256) return false;
+  for (const char c : text) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 std::optional<std::string> base64UrlDecode(std::string_view text) {
   static const auto t = table(kBase64Url);
   return decode(text, t);

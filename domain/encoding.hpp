@@ -15,6 +15,9 @@ std::string base64Encode(std::string_view bytes);                   // with '=' 
 std::optional<std::string> base64Decode(std::string_view text);     // padding required
 std::string base64UrlEncode(std::string_view bytes);                // '-' '_', no padding
 std::optional<std::string> base64UrlDecode(std::string_view text);  // no padding
+// An ACME challenge token as RFC 8555 8.1 makes them: 1..256 base64url characters. Tokens go
+// into URL paths and file names, so anything else from a CA is refused wherever one is used.
+bool isAcmeToken(std::string_view text) noexcept;
 // RFC 3986: unreserved characters (A-Z a-z 0-9 - . _ ~) stay, every other byte is %XX (upper
 // case). For query and form values, URI components and otpauth labels.
 std::string percentEncode(std::string_view text);

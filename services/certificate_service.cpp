@@ -230,14 +230,15 @@ domain::Result<std::vector<ChallengePlanEntry>> CertificateService::challengePla
   const ChallengeRouter router({p_.zones, p_.lookup});
   std::vector<ChallengePlanEntry> plan;
   if (cert->challenge == domain::ChallengeType::http_01) {
-    std::string via, problem;
+    std::string via = "this server (acme.http01_listen)", problem;
     if (!cert->http01_module_config_id.empty()) {
+      via = "module configuration " + cert->http01_module_config_id;
       auto config = p_.moduleConfigs != nullptr
                         ? p_.moduleConfigs->get(projectId, cert->http01_module_config_id)
                         : domain::Result<domain::ModuleConfig>(
                               makeError(domain::ErrorCode::not_found, "none"));
       if (config) {
-        via = config->name;
+        via = "module configuration " + config->name;
       } else if (config.error().code == domain::ErrorCode::not_found) {
         problem = "its module configuration " + cert->http01_module_config_id +
                   " no longer exists: the next issuance fails";

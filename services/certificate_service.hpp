@@ -78,8 +78,9 @@ struct ChallengePlanEntry {
   std::string name;
   domain::ChallengeType challenge = domain::ChallengeType::dns_01;
   std::optional<ChallengeRoute> route;  // dns-01
-  std::string http01_via;               // http-01: the module configuration's name, or empty
-  std::string problem;                  // set when route is not
+  std::string
+      http01_via;       // http-01: who answers ("this server ...", "module configuration <name>")
+  std::string problem;  // set when route is not
 };
 
 struct QueuedCertificate {

@@ -187,9 +187,14 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
     } else if (cert->http01_module_config_id.empty() && p_.challengeTokens != nullptr) {
       log(domain::LogLevel::info, "HTTP-01 answered by this service (acme.http01_listen)");
       http01 = std::make_unique<ServedHttp01>(*p_.challengeTokens, p_.clock, p_.challengeTokenTtl);
+    } else if (cert->http01_module_config_id.empty()) {
+      return makeError(domain::ErrorCode::failed_precondition,
+                       "this server does not answer HTTP-01 itself (acme.http01_listen is not set "
+                       "on the instance that ran the job): set it, or give the certificate a "
+                       "webroot configuration");
     } else {
       return makeError(domain::ErrorCode::failed_precondition,
-                       "this server cannot answer HTTP-01 challenges this way");
+                       "this server cannot write HTTP-01 files into a webroot");
     }
     request.http01 = http01.get();
   }

@@ -403,10 +403,10 @@ class FakeIssuer : public ports::Issuer {
       if (request.http01 == nullptr) {
         return domain::makeError(domain::ErrorCode::failed_precondition, "no HTTP-01 responder");
       }
-      for (const auto& name : request.names) {
-        const ports::Http01Challenge c{name,
-                                       "tok" + std::to_string(order) + "-" + name.substr(0, 8),
-                                       "tok" + std::to_string(order) + ".thumbprint"};
+      for (std::size_t i = 0; i < request.names.size(); ++i) {
+        const auto& name = request.names[i];
+        const std::string token = "tok" + std::to_string(order) + "-" + std::to_string(i);
+        const ports::Http01Challenge c{name, token, token + ".thumbprint"};
         if (auto s = request.http01->present(c); !s) {
           (void)request.http01->cleanup(c);
           return s.error();

@@ -461,15 +461,6 @@ class PublishedFiles {
   std::vector<ports::Http01Challenge> challenges_;
 };
 
-// An HTTP-01 token goes into a URL path and a file name: RFC 8555 8.1 makes it base64url, and
-// anything else from a CA is refused before a responder sees it.
-bool isToken(const std::string& token) {
-  return !token.empty() && token.size() <= 256 &&
-         std::all_of(token.begin(), token.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
-         });
-}
-
 // RFC 9773: when the directory offers renewalInfo, the CA's suggested window gives the renewal
 // time (a random instant inside it). Anything missing or malformed leaves the choice to the
 // renewal threshold; ARI never fails an issuance.
@@ -508,6 +499,9 @@ domain::Result<ports::AccountState> AcmeIssuer::registerAccount(
 domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueRequest& request,
                                                            ports::DnsProvider& dns) {
   if (request.names.empty()) return makeError(ErrorCode::invalid_argument, "no names to order");
+  if (request.challenge == domain::ChallengeType::http_01 && request.http01 == nullptr) {
+    return makeError(ErrorCode::failed_precondition, "no HTTP-01 responder for this order");
+  }
   auto key = accountKey(secrets_, request.account);
   if (!key) return key.error();
   Session session(settings_, request.account.directory_url, request.stop);
@@ -535,9 +529,6 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   // Authorizations: publish every answer first (DNS-01 records: wait until all are visible),
   // then answer.
   const bool http01 = request.challenge == domain::ChallengeType::http_01;
-  if (http01 && request.http01 == nullptr) {
-    return makeError(ErrorCode::failed_precondition, "no HTTP-01 responder for this order");
-  }
   const std::string challengeType(domain::nameOf(request.challenge));
   PublishedRecords published(dns);
   PublishedFiles files(request.http01);
@@ -576,7 +567,7 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
                        "the CA offers no " + challengeType + " challenge for " + domainName);
     }
     if (http01) {
-      if (!isToken(token)) {
+      if (!domain::isAcmeToken(token)) {
         return makeError(ErrorCode::failed_precondition,
                          "the CA sent an HTTP-01 token that is not base64url for " + domainName);
       }

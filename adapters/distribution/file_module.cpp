@@ -274,8 +274,15 @@ class LocalFileSystem : public TargetFileSystem {
   domain::Status makeDirectory(const std::string& dir, unsigned mode) override {
     auto parent = tree_.directory(directoryOf(dir));
     if (!parent) return parent.error();
-    if (::mkdirat(*parent, nameOf(dir).c_str(), static_cast<mode_t>(mode)) != 0 &&
-        errno != EEXIST) {
+    if (::mkdirat(*parent, nameOf(dir).c_str(), static_cast<mode_t>(mode)) == 0) {
+      // Its mode as asked, whatever the umask (the packaged unit's is 0077: the web server
+      // could not enter it).
+      const Descriptor made(
+          ::openat(*parent, nameOf(dir).c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (made.get() < 0 || ::fchmod(made.get(), static_cast<mode_t>(mode)) != 0) {
+        return failed("cannot set the mode of", dir);
+      }
+    } else if (errno != EEXIST) {
       return failed("cannot create the directory", dir);
     }
     // What is there now must be a directory reached without a link (the walk refuses one).

@@ -260,7 +260,13 @@ class SshTarget : public TargetFileSystem {
   }
 
   domain::Status makeDirectory(const std::string& dir, unsigned mode) override {
-    if (sftp_mkdir(sftp_, dir.c_str(), static_cast<mode_t>(mode)) == 0) return {};
+    if (sftp_mkdir(sftp_, dir.c_str(), static_cast<mode_t>(mode)) == 0) {
+      // Its mode as asked, whatever the SFTP server's umask.
+      if (sftp_chmod(sftp_, dir.c_str(), static_cast<mode_t>(mode)) != 0) {
+        return failure("cannot set the mode of", dir);
+      }
+      return {};
+    }
     auto state = stat(dir);  // refuses a symbolic link
     if (!state) return state.error();
     if (state->exists && state->directory) return {};

@@ -1,6 +1,8 @@
 // Putting certificate files on a target, and back.
 #include <certsteward/adapters/distribution/target_files.hpp>
 
+#include <certsteward/domain/encoding.hpp>
+
 namespace certsteward::adapters::distribution {
 
 using domain::target_error::nothing_to_restore;
@@ -233,6 +235,11 @@ std::optional<std::string> challengeDirectory(const ports::TargetAccess& target)
   return (webroot == "/" ? std::string() : webroot) + "/.well-known/acme-challenge";
 }
 
+TargetOutcome badToken() {
+  return TargetOutcome::failure(domain::target_error::write_failed,
+                                "refusing an HTTP-01 token that is not base64url");
+}
+
 TargetOutcome noWebroot() {
   return TargetOutcome::failure(domain::target_error::write_failed,
                                 "the target has no webroot setting for HTTP-01");
@@ -242,15 +249,10 @@ TargetOutcome noWebroot() {
 
 TargetOutcome putChallengeFile(TargetFileSystem& fs, const ports::TargetAccess& target,
                                const std::string& token, const std::string& content) {
+  if (!domain::isAcmeToken(token)) return badToken();
   const auto dir = challengeDirectory(target);
   if (!dir) return noWebroot();
   const std::string wellKnown = directoryOf(*dir);
-  if (auto root = fs.stat(directoryOf(wellKnown)); !root || !root->exists || !root->directory) {
-    return root ? TargetOutcome::failure(
-                      domain::target_error::write_failed,
-                      "the webroot " + directoryOf(wellKnown) + " is not a directory on the target")
-                : outcomeOf(root.error(), domain::target_error::write_failed);
-  }
   for (const auto& d : {wellKnown, *dir}) {
     if (auto s = fs.makeDirectory(d, 0755); !s) {
       return outcomeOf(s.error(), domain::target_error::write_failed);
@@ -266,6 +268,7 @@ TargetOutcome putChallengeFile(TargetFileSystem& fs, const ports::TargetAccess& 
 
 TargetOutcome removeChallengeFile(TargetFileSystem& fs, const ports::TargetAccess& target,
                                   const std::string& token) {
+  if (!domain::isAcmeToken(token)) return badToken();
   const auto dir = challengeDirectory(target);
   if (!dir) return noWebroot();
   if (auto s = fs.remove(*dir + "/" + token); !s) {

@@ -149,30 +149,42 @@ std::unique_ptr<Rfc2136DnsProvider> Rfc2136DnsProvider::visibilityChecker(
   return std::make_unique<Rfc2136DnsProvider>(std::move(s));
 }
 
-domain::Status Rfc2136DnsProvider::waitVisible(const ports::TxtRecord& record,
-                                               domain::Duration timeout) {
+domain::Result<std::vector<std::string>> Rfc2136DnsProvider::serversFor(const std::string& zone) {
   std::vector<std::string> servers = settings_.authoritative;
   if (servers.empty() && !settings_.server.empty()) servers = {settings_.server};
-  if (servers.empty()) {
-    if (!settings_.find_authoritative) {
-      return makeError(ErrorCode::failed_precondition,
-                       "no server to check the record on: set the credential's check_servers");
-    }
-    auto found = settings_.find_authoritative(record.zone);
-    if (!found) return found.error();
-    if (found->empty()) {
-      return makeError(ErrorCode::unavailable, "the resolvers know no name server of the zone " +
-                                                   record.zone +
-                                                   ": set the credential's check_servers");
-    }
-    servers = std::move(*found);
+  if (!servers.empty()) return servers;
+  if (!settings_.find_authoritative) {
+    return makeError(ErrorCode::failed_precondition,
+                     "no server to check the record on: set the credential's check_servers");
   }
+  {
+    std::lock_guard lock(foundMutex_);
+    if (const auto it = found_.find(zone); it != found_.end()) return it->second;
+  }
+  auto found = settings_.find_authoritative(zone);
+  if (!found) return found.error();
+  if (found->empty()) {
+    return makeError(ErrorCode::unavailable, "the resolvers know no name server of the zone " +
+                                                 zone + ": set the credential's check_servers");
+  }
+  std::lock_guard lock(foundMutex_);
+  found_[zone] = *found;
+  return found;
+}
+
+domain::Status Rfc2136DnsProvider::waitVisible(const ports::TxtRecord& record,
+                                               domain::Duration timeout) {
+  auto found = serversFor(record.zone);
+  if (!found) return found.error();
+  const std::vector<std::string> servers = std::move(*found);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string missingOn;
   while (true) {
     missingOn.clear();
     for (const auto& server : servers) {
       auto values = lookupTxt(server, record.name);
+      // A server the outbound policy refuses never becomes visible: said at once.
+      if (!values && values.error().reason == common::kOutboundRefused) return values.error();
       if (!values || std::find(values->begin(), values->end(), record.value) == values->end()) {
         missingOn = server;
         break;

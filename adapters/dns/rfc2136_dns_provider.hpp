@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -63,7 +65,12 @@ class Rfc2136DnsProvider : public ports::DnsProvider {
 
  private:
   domain::Status update(const ports::TxtRecord& record, bool add);
+  // The servers to ask about `zone`'s records: configured, or found once per zone (an order
+  // asks again every slice of its wait).
+  domain::Result<std::vector<std::string>> serversFor(const std::string& zone);
   Rfc2136Settings settings_;
+  std::mutex foundMutex_;
+  std::map<std::string, std::vector<std::string>> found_;  // zone -> servers found
 };
 
 }  // namespace certsteward::adapters::dns

@@ -1,10 +1,10 @@
 // Answers of the HTTP-01 listener.
 #include <certsteward/adapters/http/acme_challenge_listener.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <string_view>
 #include <utility>
+
+#include <certsteward/domain/encoding.hpp>
 
 namespace certsteward::adapters::http {
 namespace {
@@ -19,22 +19,20 @@ HttpResponse text(int status, std::string body) {
   return r;
 }
 
-// A token as RFC 8555 8.1 makes them (base64url); anything else is never looked up.
-bool isToken(std::string_view token) {
-  return !token.empty() && token.size() <= 256 &&
-         std::all_of(token.begin(), token.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
-         });
-}
-
 }  // namespace
 
 HttpApplication acmeChallengeResponder(ChallengeLookup lookup) {
   HttpApplication app;
-  app.blocking = [](const HttpRequest&) { return true; };  // the store is asked
+  // Only a request for a well-formed token asks the store (on the pool); noise is answered on
+  // the reactor and never queues ahead of the CA's fetch.
+  app.blocking = [](const HttpRequest& request) {
+    const std::string_view path = request.path;
+    return request.method == "GET" && path.starts_with(kPrefix) &&
+           domain::isAcmeToken(path.substr(kPrefix.size()));
+  };
   app.handle = [lookup = std::move(lookup)](const HttpRequest& request) {
     const std::string_view path = request.path;
-    if (!path.starts_with(kPrefix) || !isToken(path.substr(kPrefix.size()))) {
+    if (!path.starts_with(kPrefix) || !domain::isAcmeToken(path.substr(kPrefix.size()))) {
       return text(404, "not found\n");
     }
     if (request.method != "GET") {

@@ -492,9 +492,7 @@ void Api::addCertificateRoutes() {
                   json::object item{{"name", entry.name}};
                   if (entry.challenge == domain::ChallengeType::http_01) {
                     item["challenge"] = "http-01";
-                    item["answered_by"] = entry.http01_via.empty()
-                                              ? "this server (acme.http01_listen)"
-                                              : "module configuration " + entry.http01_via;
+                    item["answered_by"] = entry.http01_via;
                     item["problem"] =
                         entry.problem.empty() ? json::value() : json::value(entry.problem);
                   } else if (entry.route) {

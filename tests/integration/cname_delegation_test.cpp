@@ -18,6 +18,7 @@
 #include <certsteward/adapters/crypto/system_clock.hpp>
 #include <certsteward/adapters/dns/dns_provider_factory.hpp>
 #include <certsteward/adapters/dns/resolver_dns_lookup.hpp>
+#include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include <certsteward/adapters/runtime/thread_background.hpp>
 #include <certsteward/adapters/store/memory/memory_store.hpp>
 #include <certsteward/services/zone_routed_dns.hpp>
@@ -81,6 +82,28 @@ TEST_CASE("dns lookup: a zone's authoritative servers from its NS records and th
   CHECK(dead.error().code == domain::ErrorCode::unavailable);
   CHECK(lookup.authoritativeServers("bad zone!", port).error().code ==
         domain::ErrorCode::invalid_argument);
+
+  // A record's visibility is asked of the servers found; the outbound policy still applies to
+  // them, and a refusal is said at once instead of waited out.
+  int lookups = 0;
+  const auto find = [&](const std::string& zone) {
+    ++lookups;
+    return lookup.authoritativeServers(zone, port);
+  };
+  auto checker =
+      adapters::dns::Rfc2136DnsProvider::visibilityChecker({}, 500ms, 50ms, nullptr, find);
+  const ports::TxtRecord soa{"example.test.", "example.test.", "no such value", 60};
+  CHECK_FALSE(checker->waitVisible(soa, 200ms).ok());
+  CHECK_FALSE(checker->waitVisible(soa, 200ms).ok());
+  CHECK(lookups == 1);  // found once per zone
+  auto refusing = adapters::dns::Rfc2136DnsProvider::visibilityChecker(
+      {}, 500ms, 50ms, std::make_shared<adapters::common::Outbound>(domain::OutboundPolicy()),
+      find);
+  const auto started = std::chrono::steady_clock::now();
+  auto refused = refusing->waitVisible(soa, 10s);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().reason == adapters::common::kOutboundRefused);
+  CHECK(std::chrono::steady_clock::now() - started < 5s);
 }
 
 TEST_CASE("dns lookup: CNAMEs as a resolver answers them") {

@@ -296,7 +296,10 @@ TEST_CASE("file module: HTTP-01 files go below the webroot and are removed, neve
   };
   const std::string token = "LoqXcYV8q5ONbJQxbmR7SCTNo3tiAXDfowyjxAjEuX0";
 
+  // The packaged unit's umask (0077) must not keep the web server out of the directories.
+  const mode_t umaskBefore = ::umask(077);
   auto put = module.putChallengeFile(target((allowed / "www").string()), token, token + ".thumb");
+  ::umask(umaskBefore);
   REQUIRE_MESSAGE(put.ok, put.error);
   const fs::path file = allowed / "www/.well-known/acme-challenge" / token;
   CHECK(testing::readLog(file) == token + ".thumb");
@@ -322,5 +325,19 @@ TEST_CASE("file module: HTTP-01 files go below the webroot and are removed, neve
   }
   CHECK(fs::is_empty(dir / "elsewhere"));
   CHECK_FALSE(fs::exists(allowed / "missing"));
+  // A token that is not base64url never becomes a path.
+  for (const char* hostile : {"../../escape", "a/b", "", "x.y"}) {
+    CAPTURE(hostile);
+    CHECK(module.putChallengeFile(target((allowed / "www").string()), hostile, "x").error_code ==
+          domain::target_error::write_failed);
+    CHECK_FALSE(module.removeChallengeFile(target((allowed / "www").string()), hostile).ok);
+  }
+  CHECK_FALSE(fs::exists(allowed / "escape"));
+  // A webroot that is an allowed directory itself.
+  adapters::distribution::FileModule rooted(
+      adapters::distribution::FileModuleSettings{{}, {(allowed / "www").string()}});
+  CHECK(rooted.putChallengeFile(target((allowed / "www").string()), token, "t").ok);
+  CHECK(testing::readLog(file) == "t");
+  CHECK(rooted.removeChallengeFile(target((allowed / "www").string()), token).ok);
   fs::remove_all(dir);
 }

@@ -338,6 +338,10 @@ TEST_CASE("ssh module: HTTP-01 files go below the webroot over SFTP, never throu
   CHECK(fx.module.removeChallengeFile(t, token).ok);
   CHECK_FALSE(fs::exists(file));
   CHECK(fx.module.removeChallengeFile(t, token).ok);  // absent: fine
+  // A token that is not base64url never becomes a path on the host.
+  auto hostile = fx.module.putChallengeFile(t, "../../escape", "x");
+  CHECK(hostile.error_code == domain::target_error::write_failed);
+  CHECK_FALSE(fs::exists(fx.nginx.dir() / "escape"));
 
   // A link where a directory goes is refused, and nothing lands where it points.
   const fs::path linked = fx.nginx.dir() / "linked";

@@ -141,13 +141,13 @@ TEST_CASE("http-01: the challenge plan says who answers each name, or what is wr
   REQUIRE(plan.ok());
   REQUIRE(plan->size() == 1);
   CHECK((*plan)[0].challenge == ChallengeType::http_01);
-  CHECK((*plan)[0].http01_via == "file webroot");
+  CHECK((*plan)[0].http01_via == "module configuration file webroot");
   CHECK((*plan)[0].problem.empty());
   CHECK_FALSE((*plan)[0].route);
 
   plan = fx.served.challengePlan(fx.owner(), "p1", servedHere->certificate.id);
   REQUIRE(plan.ok());
-  CHECK((*plan)[0].http01_via.empty());
+  CHECK((*plan)[0].http01_via == "this server (acme.http01_listen)");
   CHECK((*plan)[0].problem.empty());
   // An instance without the listener says so; a configuration deleted since is named.
   plan = fx.notServed.challengePlan(fx.owner(), "p1", servedHere->certificate.id);
@@ -155,6 +155,7 @@ TEST_CASE("http-01: the challenge plan says who answers each name, or what is wr
   REQUIRE(fx.store.moduleConfigs().remove("p1", file).ok());
   plan = fx.served.challengePlan(fx.owner(), "p1", viaFile->certificate.id);
   CHECK((*plan)[0].problem.find("no longer exists") != std::string::npos);
+  CHECK((*plan)[0].http01_via == "module configuration " + file);
 }
 
 namespace {
@@ -192,19 +193,19 @@ struct IssuanceHttp01 : issuance_test::Fixture {
 
 TEST_CASE("http-01: served answers are in the shared tokens while the CA looks, gone after") {
   IssuanceHttp01 fx;
-  std::vector<std::string> seen;
+  std::vector<std::string> seen, tokens;
   fx.ca.whileHttp01Presented = [&](const ports::Http01Challenge& c) {
     auto found = fx.store.challengeTokens().find(c.token, fx.clock.now());
     REQUIRE(found.ok());
     seen.push_back(found->value_or("(none)"));
+    tokens.push_back(c.token);
     CHECK(c.name == "www.example.test");
   };
   REQUIRE(*fx.http01Worker.runOnce(Lane::standard, "w1"));
   CHECK(fx.storedCert().status == CertificateStatus::active);
   REQUIRE(seen.size() == 1);
-  CHECK(seen[0].ends_with(".thumbprint"));
-  const std::string token = seen[0].substr(0, seen[0].find('.'));
-  CHECK_FALSE(*fx.store.challengeTokens().find(token + "-www.exam", fx.clock.now()));
+  CHECK(seen[0] == tokens[0] + ".thumbprint");
+  CHECK_FALSE(*fx.store.challengeTokens().find(tokens[0], fx.clock.now()));  // withdrawn
   CHECK(fx.logged(fx.job.id, "HTTP-01 answered by this service"));
 }
 
@@ -260,4 +261,17 @@ TEST_CASE("http-01: a webroot configuration in use by a certificate cannot be de
   // Once the certificate is gone, so can the configuration be.
   REQUIRE(fx.served.remove(fx.owner(), fx.ctx(), "p1", created->certificate.id).ok());
   CHECK(config.modules.remove(fx.owner(), fx.ctx(), "p1", file).ok());
+}
+
+TEST_CASE(
+    "http-01: an instance that does not answer itself fails the job in words, ordering nothing") {
+  IssuanceHttp01 fx;
+  auto ports = fx.http01Ports();
+  ports.challengeTokens = nullptr;  // acme.http01_listen not set here
+  IssuanceJobHandler handler{ports, fx.policy};
+  JobRunner worker{fx.runnerPorts({&handler}), fx.policy};
+  REQUIRE(*worker.runOnce(Lane::standard, "w1"));
+  CHECK(fx.ca.orders() == 0);
+  CHECK(fx.storedJob().error_msg.find("acme.http01_listen") != std::string::npos);
+  CHECK(fx.storedCert().status == CertificateStatus::issuing);
 }
