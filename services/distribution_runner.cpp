@@ -547,10 +547,10 @@ domain::Status challengeOutcome(const std::vector<domain::TargetResult>& results
 
 }  // namespace
 
-domain::Status DistributionRunner::putChallengeFiles(const domain::Id& projectId,
-                                                     const domain::Id& moduleConfigId,
-                                                     const std::string& token,
-                                                     const std::string& content, const Log& log) {
+domain::Status DistributionRunner::onChallengeTargets(const domain::Id& projectId,
+                                                      const domain::Id& moduleConfigId,
+                                                      const std::string& what, bool writing,
+                                                      const TargetStep& step, const Log& log) {
   domain::Distribution probe;
   probe.project_id = projectId;
   probe.module_config_id = moduleConfigId;
@@ -558,34 +558,42 @@ domain::Status DistributionRunner::putChallengeFiles(const domain::Id& projectId
   if (!prepared) return prepared.error();
   auto& p = *prepared;
   if (!p.failure.empty()) {
+    if (!writing) return {};  // nothing of it is left to clean
     return makeError(domain::ErrorCode::failed_precondition,
                      "HTTP-01 through module configuration " + moduleConfigId + ": " + p.failure);
   }
-  if (p.targets.empty()) {
+  if (p.targets.empty() && writing) {
     return makeError(domain::ErrorCode::failed_precondition,
                      "HTTP-01 through module configuration " + p.config.name +
                          ": it has no targets to write the token file to");
   }
-  const auto results = runTargets(
-      p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
-      [&](const ports::TargetAccess& t) { return p.module->putChallengeFile(t, token, content); });
-  return challengeOutcome(results, "writing the HTTP-01 file through " + p.config.name);
+  const auto results =
+      runTargets(p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
+                 [&](const ports::TargetAccess& t) { return step(*p.module, t); });
+  return challengeOutcome(results, what + " through " + p.config.name);
+}
+
+domain::Status DistributionRunner::putChallengeFiles(const domain::Id& projectId,
+                                                     const domain::Id& moduleConfigId,
+                                                     const std::string& token,
+                                                     const std::string& content, const Log& log) {
+  return onChallengeTargets(
+      projectId, moduleConfigId, "writing the HTTP-01 file", true,
+      [&](ports::DistributionModule& m, const ports::TargetAccess& t) {
+        return m.putChallengeFile(t, token, content);
+      },
+      log);
 }
 
 domain::Status DistributionRunner::removeChallengeFiles(const domain::Id& projectId,
                                                         const domain::Id& moduleConfigId,
                                                         const std::string& token, const Log& log) {
-  domain::Distribution probe;
-  probe.project_id = projectId;
-  probe.module_config_id = moduleConfigId;
-  auto prepared = prepare(probe, log);
-  if (!prepared) return prepared.error();
-  auto& p = *prepared;
-  if (!p.failure.empty()) return {};  // nothing of it is left to clean
-  const auto results = runTargets(
-      p_.background, options_.concurrency, p_.clock, p, nullptr, "succeeded",
-      [&](const ports::TargetAccess& t) { return p.module->removeChallengeFile(t, token); });
-  return challengeOutcome(results, "removing the HTTP-01 file through " + p.config.name);
+  return onChallengeTargets(
+      projectId, moduleConfigId, "removing the HTTP-01 file", false,
+      [&](ports::DistributionModule& m, const ports::TargetAccess& t) {
+        return m.removeChallengeFile(t, token);
+      },
+      log);
 }
 
 }  // namespace certsteward::services

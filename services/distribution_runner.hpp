@@ -118,6 +118,13 @@ class DistributionRunner {
 
  private:
   struct Prepared;  // a distribution's configuration, module and opened targets
+  // One HTTP-01 file step on every target of a module configuration (`writing`: a missing or
+  // empty configuration is an error; removing: nothing to do).
+  using TargetStep =
+      std::function<ports::TargetOutcome(ports::DistributionModule&, const ports::TargetAccess&)>;
+  domain::Status onChallengeTargets(const domain::Id& projectId, const domain::Id& moduleConfigId,
+                                    const std::string& what, bool writing, const TargetStep& step,
+                                    const Log& log);
   domain::Result<Prepared> prepare(const domain::Distribution& d, const Log& log);
   // One execute of one distribution (distribution_run_steps.hpp), and its steps in order.
   struct ExecuteRun;

@@ -38,6 +38,52 @@ std::string ownerText(const ldns_rdf* rdf) {
   return lowered(relative(out));
 }
 
+// The first answer (NOERROR or NXDOMAIN) of `resolvers`, asked in turn with recursion desired,
+// for `owner`/`type`; null when none gave one. `failures` collects why each failed; `answered`
+// is set when one answered with an error rcode (the name's fault, not the resolvers').
+Packet askResolvers(const std::vector<std::string>& resolvers, std::chrono::milliseconds timeout,
+                    const ldns_rdf* owner, ldns_rr_type type, std::string& failures,
+                    bool& answered) {
+  for (const auto& server : resolvers) {
+    // The operator's own resolvers: not a project's destination, so no outbound policy.
+    auto resolver = resolverFor(server, timeout, nullptr, true);
+    if (!resolver) {
+      failures += (failures.empty() ? "" : "; ") + resolver.error().message;
+      continue;
+    }
+    ldns_pkt* raw = nullptr;
+    const ldns_status status =
+        ldns_resolver_query_status(&raw, resolver->get(), owner, type, LDNS_RR_CLASS_IN, LDNS_RD);
+    Packet answer(raw);
+    if (status != LDNS_STATUS_OK || !answer) {
+      failures += (failures.empty() ? "" : "; ") + server + " did not answer";
+      continue;
+    }
+    const auto rcode = ldns_pkt_get_rcode(answer.get());
+    if (rcode != LDNS_RCODE_NOERROR && rcode != LDNS_RCODE_NXDOMAIN) {
+      answered = true;
+      failures += (failures.empty() ? "" : "; ") + server + " answered with an error";
+      continue;
+    }
+    return answer;
+  }
+  return nullptr;
+}
+
+// The data of the records of `type` that `answer` holds for `owner` (a relative, lower-case
+// name), as text.
+std::vector<std::string> recordsOf(const ldns_pkt* answer, const std::string& owner,
+                                   ldns_rr_type type) {
+  std::vector<std::string> out;
+  RrList rrs(ldns_pkt_rr_list_by_type(answer, type, LDNS_SECTION_ANSWER));
+  for (std::size_t i = 0; rrs && i < ldns_rr_list_rr_count(rrs.get()); ++i) {
+    const ldns_rr* rr = ldns_rr_list_rr(rrs.get(), i);
+    if (ownerText(ldns_rr_owner(rr)) != owner || ldns_rr_rd_count(rr) < 1) continue;
+    out.push_back(ownerText(ldns_rr_rdf(rr, 0)));
+  }
+  return out;
+}
+
 }  // namespace
 
 ResolverDnsLookup::ResolverDnsLookup(DnsLookupSettings settings)
@@ -59,45 +105,23 @@ domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std:
   if (!owner) return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
   std::string failures;
   bool answered = false;  // some resolver answered, with an error
-  for (const auto& server : resolvers_) {
-    // The operator's own resolvers: not a project's destination, so no outbound policy.
-    auto resolver = resolverFor(server, settings_.timeout, nullptr, true);
-    if (!resolver) {
-      failures += (failures.empty() ? "" : "; ") + resolver.error().message;
-      continue;
-    }
-    ldns_pkt* raw = nullptr;
-    const ldns_status status = ldns_resolver_query_status(
-        &raw, resolver->get(), owner.get(), LDNS_RR_TYPE_CNAME, LDNS_RR_CLASS_IN, LDNS_RD);
-    Packet answer(raw);
-    if (status != LDNS_STATUS_OK || !answer) {
-      failures += (failures.empty() ? "" : "; ") + server + " did not answer";
-      continue;
-    }
-    const auto rcode = ldns_pkt_get_rcode(answer.get());
-    if (rcode == LDNS_RCODE_NXDOMAIN) return std::optional<std::string>();
-    if (rcode != LDNS_RCODE_NOERROR) {
-      answered = true;
-      failures += (failures.empty() ? "" : "; ") + server + " answered with an error";
-      continue;
-    }
-    RrList cnames(ldns_pkt_rr_list_by_type(answer.get(), LDNS_RR_TYPE_CNAME, LDNS_SECTION_ANSWER));
-    for (std::size_t i = 0; cnames && i < ldns_rr_list_rr_count(cnames.get()); ++i) {
-      const ldns_rr* rr = ldns_rr_list_rr(cnames.get(), i);
-      if (ownerText(ldns_rr_owner(rr)) != wanted || ldns_rr_rd_count(rr) < 1) continue;
-      const std::string target = ownerText(ldns_rr_rdf(rr, 0));
-      if (!plainName(target) || target.empty()) {
-        return makeError(ErrorCode::failed_precondition,
-                         "the CNAME of " + wanted + " points at a malformed name");
-      }
-      return std::optional<std::string>(target);
-    }
-    return std::optional<std::string>();
+  const Packet answer = askResolvers(resolvers_, settings_.timeout, owner.get(), LDNS_RR_TYPE_CNAME,
+                                     failures, answered);
+  if (!answer) {
+    // Silence from every resolver is the resolvers' state; an error answer is about this name.
+    return makeError(ErrorCode::unavailable,
+                     "no DNS resolver answered for " + wanted + " (" + failures + ")",
+                     answered ? "" : ports::kResolversDown);
   }
-  // Silence from every resolver is the resolvers' state; an error answer is about this name.
-  return makeError(ErrorCode::unavailable,
-                   "no DNS resolver answered for " + wanted + " (" + failures + ")",
-                   answered ? "" : ports::kResolversDown);
+  if (ldns_pkt_get_rcode(answer.get()) == LDNS_RCODE_NXDOMAIN) return std::optional<std::string>();
+  for (const auto& target : recordsOf(answer.get(), wanted, LDNS_RR_TYPE_CNAME)) {
+    if (!plainName(target) || target.empty()) {
+      return makeError(ErrorCode::failed_precondition,
+                       "the CNAME of " + wanted + " points at a malformed name");
+    }
+    return std::optional<std::string>(target);
+  }
+  return std::optional<std::string>();
 }
 
 domain::Result<std::vector<std::string>> ResolverDnsLookup::authoritativeServers(
@@ -111,40 +135,17 @@ domain::Result<std::vector<std::string>> ResolverDnsLookup::authoritativeServers
                      "no DNS resolver is configured (dns.resolvers, or a nameserver in " +
                          settings_.resolv_conf + ")");
   }
-  // The first resolver that answers `name`/`type` without an error; its records of that type.
+  // The records of `name`/`type` the first resolver that answers has; nullopt when none does.
   std::string failures;
   const auto ask = [&](const std::string& name,
                        ldns_rr_type type) -> std::optional<std::vector<std::string>> {
     Rdf owner(ldns_dname_new_frm_str(absolute(name).c_str()));
     if (!owner) return std::nullopt;
-    for (const auto& server : resolvers_) {
-      auto resolver = resolverFor(server, settings_.timeout, nullptr, true);
-      if (!resolver) continue;
-      ldns_pkt* raw = nullptr;
-      const ldns_status status = ldns_resolver_query_status(&raw, resolver->get(), owner.get(),
-                                                            type, LDNS_RR_CLASS_IN, LDNS_RD);
-      Packet answer(raw);
-      if (status != LDNS_STATUS_OK || !answer) {
-        failures += (failures.empty() ? "" : "; ") + server + " did not answer";
-        continue;
-      }
-      const auto rcode = ldns_pkt_get_rcode(answer.get());
-      if (rcode != LDNS_RCODE_NOERROR && rcode != LDNS_RCODE_NXDOMAIN) {
-        failures += (failures.empty() ? "" : "; ") + server + " answered with an error";
-        continue;
-      }
-      std::vector<std::string> out;
-      RrList rrs(ldns_pkt_rr_list_by_type(answer.get(), type, LDNS_SECTION_ANSWER));
-      for (std::size_t i = 0; rrs && i < ldns_rr_list_rr_count(rrs.get()); ++i) {
-        const ldns_rr* rr = ldns_rr_list_rr(rrs.get(), i);
-        if (ownerText(ldns_rr_owner(rr)) != lowered(relative(name)) || ldns_rr_rd_count(rr) < 1) {
-          continue;
-        }
-        out.push_back(ownerText(ldns_rr_rdf(rr, 0)));
-      }
-      return out;
-    }
-    return std::nullopt;
+    bool answered = false;
+    const Packet answer =
+        askResolvers(resolvers_, settings_.timeout, owner.get(), type, failures, answered);
+    if (!answer) return std::nullopt;
+    return recordsOf(answer.get(), lowered(relative(name)), type);
   };
   const auto names = ask(wanted, LDNS_RR_TYPE_NS);
   if (!names) {

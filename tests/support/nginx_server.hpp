@@ -16,7 +16,37 @@
 
 namespace certsteward::testing {
 
-class NginxServer : public LocalServer {
+// What both nginx set-ups share: the main configuration's head (temporary paths in the server's
+// own directory) and the start, ready when its pid file appears.
+class NginxBase : public LocalServer {
+ protected:
+  static std::string head(const std::string& d, const std::string& accessLog) {
+    return "pid " + d + "/nginx.pid;\nerror_log " + d +
+           "/error.log;\nworker_processes 1;\nevents { worker_connections 64; }\nhttp {\n"
+           "  access_log " +
+           accessLog + ";\n  client_body_temp_path " + d + "/tmp/body;\n  proxy_temp_path " + d +
+           "/tmp/proxy;\n  fastcgi_temp_path " + d + "/tmp/fcgi;\n  uwsgi_temp_path " + d +
+           "/tmp/uwsgi;\n  scgi_temp_path " + d + "/tmp/scgi;\n";
+  }
+  // Starts nginx on <dir>/nginx.conf (bounded: 10 s); reason_ says why not.
+  void launch() {
+    const auto d = dir_.string();
+    pid_ = spawnLogged({"/usr/sbin/nginx", "-c", d + "/nginx.conf", "-g", "daemon off;"},
+                       dir_ / "nginx.log");
+    for (int i = 0; i < 100 && reason_.empty(); ++i) {
+      if (std::filesystem::exists(dir_ / "nginx.pid")) return;
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        reason_ =
+            "nginx exited at start: " + readLog(dir_ / "nginx.log") + readLog(dir_ / "error.log");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    if (reason_.empty()) reason_ = "nginx was not ready within 10 s";
+  }
+};
+
+class NginxServer : public NginxBase {
  public:
   explicit NginxServer(const TestMaterial& initial) {
     if (!std::filesystem::exists("/usr/sbin/nginx")) {
@@ -36,27 +66,12 @@ class NginxServer : public LocalServer {
     ::chmod((dir_ / "site" / "key.pem").c_str(), 0600);
     const auto d = dir_.string();
     std::ofstream(dir_ / "nginx.conf")
-        << "pid " << d << "/nginx.pid;\nerror_log " << d << "/error.log;\nworker_processes 1;\n"
-        << "events { worker_connections 64; }\n"
-        << "http {\n  access_log off;\n  client_body_temp_path " << d << "/tmp/body;\n"
-        << "  proxy_temp_path " << d << "/tmp/proxy;\n  fastcgi_temp_path " << d << "/tmp/fcgi;\n"
-        << "  uwsgi_temp_path " << d << "/tmp/uwsgi;\n  scgi_temp_path " << d << "/tmp/scgi;\n"
-        << "  server {\n    listen 127.0.0.1:" << port_ << " ssl;\n    server_name _;\n"
+        << head(d, "off") << "  server {\n    listen 127.0.0.1:" << port_
+        << " ssl;\n    server_name _;\n"
         << "    ssl_certificate " << d << "/site/fullchain.pem;\n"
         << "    ssl_certificate_key " << d << "/site/key.pem;\n"
         << "    location / { return 200 \"ok\\n\"; }\n  }\n}\n";
-    pid_ = spawnLogged({"/usr/sbin/nginx", "-c", d + "/nginx.conf", "-g", "daemon off;"},
-                       dir_ / "nginx.log");
-    for (int i = 0; i < 100 && reason_.empty(); ++i) {
-      if (std::filesystem::exists(dir_ / "nginx.pid")) return;
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        reason_ =
-            "nginx exited at start: " + readLog(dir_ / "nginx.log") + readLog(dir_ / "error.log");
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds{100});
-    }
-    if (reason_.empty()) reason_ = "nginx was not ready within 10 s";
+    launch();
   }
 
   int port() const { return port_; }
@@ -72,7 +87,7 @@ class NginxServer : public LocalServer {
 // HTTP-01 is set up: /.well-known/acme-challenge/ served from `webroot()` when the file is there,
 // else handed to `upstreamPort` (a CertSteward listening on acme.http01_listen). Its own
 // temporary directory; stopped and removed by the destructor.
-class Http01Nginx : public LocalServer {
+class Http01Nginx : public NginxBase {
  public:
   Http01Nginx(int port, int upstreamPort) {
     if (!std::filesystem::exists("/usr/sbin/nginx")) {
@@ -88,28 +103,13 @@ class Http01Nginx : public LocalServer {
     port_ = port;
     const auto d = dir_.string();
     std::ofstream(dir_ / "nginx.conf")
-        << "pid " << d << "/nginx.pid;\nerror_log " << d << "/error.log;\nworker_processes 1;\n"
-        << "events { worker_connections 64; }\n"
-        << "http {\n  access_log " << d << "/access.log;\n  client_body_temp_path " << d
-        << "/tmp/body;\n  proxy_temp_path " << d << "/tmp/proxy;\n  fastcgi_temp_path " << d
-        << "/tmp/fcgi;\n  uwsgi_temp_path " << d << "/tmp/uwsgi;\n  scgi_temp_path " << d
-        << "/tmp/scgi;\n  server {\n    listen 127.0.0.1:" << port_ << ";\n    server_name _;\n"
+        << head(d, d + "/access.log") << "  server {\n    listen 127.0.0.1:" << port_
+        << ";\n    server_name _;\n"
         << "    location /.well-known/acme-challenge/ {\n      root " << d << "/www;\n"
         << "      try_files $uri @certsteward;\n    }\n"
         << "    location @certsteward { proxy_pass http://127.0.0.1:" << upstreamPort << "; }\n"
         << "    location / { return 404; }\n  }\n}\n";
-    pid_ = spawnLogged({"/usr/sbin/nginx", "-c", d + "/nginx.conf", "-g", "daemon off;"},
-                       dir_ / "nginx.log");
-    for (int i = 0; i < 100 && reason_.empty(); ++i) {
-      if (std::filesystem::exists(dir_ / "nginx.pid")) return;
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        reason_ =
-            "nginx exited at start: " + readLog(dir_ / "nginx.log") + readLog(dir_ / "error.log");
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds{100});
-    }
-    if (reason_.empty()) reason_ = "nginx was not ready within 10 s";
+    launch();
   }
 
   std::filesystem::path webroot() const { return dir_ / "www"; }
