@@ -47,8 +47,9 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
              {}}),
       modules(p_.moduleConfigs, p_.secrets, p_.ids, p_.clock, work, access, audit,
               {"module_config", nullptr,
-               [this](const domain::ModuleConfig& m) {
-                 return checkModuleConfig(m, p_.credentials, distribution_);
+               [this](const domain::ModuleConfig& m) -> domain::Status {
+                 if (auto s = checkModuleConfig(m, p_.credentials, distribution_); !s) return s;
+                 return keepsWebroots(m);
                },
                [this](const domain::ModuleConfig& m) -> domain::Result<std::vector<std::string>> {
                  auto refs = distributionsUsing(m, p_.distributions);
@@ -58,5 +59,33 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
                  refs->insert(refs->end(), http01->begin(), http01->end());
                  return refs;
                }}) {}
+
+domain::Status ConfigurationServices::keepsWebroots(const domain::ModuleConfig& config) const {
+  if (p_.certificates == nullptr || (config.module != "file" && config.module != "ssh")) return {};
+  std::size_t missing = config.targets.size();
+  for (std::size_t i = 0; i < config.targets.size() && missing == config.targets.size(); ++i) {
+    if (domain::settingOf(domain::effectiveSettings(config, config.targets[i]), "webroot")
+            .empty()) {
+      missing = i;
+    }
+  }
+  if (missing == config.targets.size()) return {};
+  // A new configuration has no certificates yet; only a stored one is looked up.
+  if (auto stored = p_.moduleConfigs.get(config.project_id, config.id); !stored) {
+    return stored.error().code == domain::ErrorCode::not_found ? domain::Status{}
+                                                               : domain::Status{stored.error()};
+  }
+  auto answering = certificatesAnsweringThrough(config, *p_.certificates);
+  if (!answering) return answering.error();
+  if (answering->empty()) return {};
+  const std::string field = "targets[" + std::to_string(missing) + "].settings.webroot";
+  return domain::Error{domain::ErrorCode::invalid_argument,
+                       field +
+                           " is required while certificates answer HTTP-01 through this "
+                           "configuration (" +
+                           answering->front() + (answering->size() > 1 ? ", ..." : "") + ")",
+                       domain::kInvalidField,
+                       {field}};
+}
 
 }  // namespace certsteward::services

@@ -54,6 +54,9 @@ class ConfigurationServices {
   Ports p_;  // before the services: their rules read it
   domain::DistributionPolicy distribution_;
   std::vector<std::string> dnsExecCommands_;  // the only commands an exec DNS credential may name
+  // 422 when a stored file/ssh configuration that certificates answer HTTP-01 through would leave
+  // a target without a webroot.
+  domain::Status keepsWebroots(const domain::ModuleConfig& config) const;
 
  public:
   ResourceService<domain::AcmeAccount> acmeAccounts;

@@ -248,8 +248,18 @@ TEST_CASE("http-01: a webroot configuration in use by a certificate cannot be de
        fx.store.distributions(), fx.secrets, fx.ids, fx.clock, &fx.store.certificates()},
       fx.work,
       fx.access,
-      fx.audit};
-  const Id file = webrootConfig(fx.store.moduleConfigs(), fx.ids, "file", {"web1"}, "/srv/www");
+      fx.audit,
+      DistributionPolicy{{}, {"/srv"}}};
+  // A file configuration as a form makes it: its files and, on its target, a webroot.
+  ModuleConfig m;
+  m.id = fx.ids.next();
+  m.project_id = "p1";
+  m.name = "local web";
+  m.module = "file";
+  m.settings = {{"fullchain_path", "/srv/certs/full.pem"}, {"key_path", "/srv/certs/key.pem"}};
+  m.targets = {{"web1", {{"webroot", "/srv/www"}}, ""}};
+  REQUIRE(fx.store.moduleConfigs().create(m).ok());
+  const Id file = m.id;
   auto created = fx.served.create(fx.owner(), fx.ctx(), "p1", fx.http01("a.example.org", file));
   REQUIRE(created.ok());
   auto refused = config.modules.remove(fx.owner(), fx.ctx(), "p1", file);
@@ -258,6 +268,14 @@ TEST_CASE("http-01: a webroot configuration in use by a certificate cannot be de
   CHECK(refused.error().references ==
         std::vector<std::string>{"certificate " + created->certificate.id});
   CHECK(fx.store.moduleConfigs().get("p1", file).ok());
+  // Nor changed so that a target has no webroot: the next renewal would fail.
+  auto stripped = config.modules.update(
+      fx.owner(), fx.ctx(), "p1", file,
+      [](ModuleConfig& changed) { changed.targets[0].settings.erase("webroot"); }, std::nullopt);
+  REQUIRE_FALSE(stripped.ok());
+  REQUIRE(stripped.error().references.size() == 1);
+  CHECK(stripped.error().references[0] == "targets[0].settings.webroot");
+  CHECK(stripped.error().message.find(created->certificate.id) != std::string::npos);
   // Once the certificate is gone, so can the configuration be.
   REQUIRE(fx.served.remove(fx.owner(), fx.ctx(), "p1", created->certificate.id).ok());
   CHECK(config.modules.remove(fx.owner(), fx.ctx(), "p1", file).ok());
