@@ -50,7 +50,6 @@ double viaCertsteward(const Bind9Server& dns, const PebbleServer& ca, int worker
        {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "bench-password"}},
       "worker.enabled = true\nworker.max_concurrency = " + std::to_string(workers) +
           "\nacme.ca_bundle = " + ca.caFile() + "\ndns.resolvers = " + dns.address() +
-          "\ndns.authoritative_port = " + std::to_string(dns.port()) +
           "\nlicense.public_key_file = " + keyFile.string() + "\n");
   HttpClient http(server.baseUrl());
   const auto login = http.request("POST", "/api/v1/auth/login",

@@ -176,8 +176,7 @@ std::vector<KindSpec> makeDnsProviders() {
            {.name = "authoritative",
             .label = "Check visibility on",
             .type = T::host_port_list,
-            .help = "Comma-separated servers to ask whether the record is visible. Empty: the "
-                    "zone's NS records, looked up through the server's dns.resolvers, and the "
+            .help = "Comma-separated servers to ask whether the record is visible; default the "
                     "primary.",
             .example = "ns1.example.com, ns2.example.com:53",
             .port_optional = true},

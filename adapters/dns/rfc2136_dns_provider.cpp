@@ -150,32 +150,26 @@ std::unique_ptr<Rfc2136DnsProvider> Rfc2136DnsProvider::visibilityChecker(
 }
 
 domain::Result<std::vector<std::string>> Rfc2136DnsProvider::serversFor(const std::string& zone) {
-  if (!settings_.authoritative.empty()) return settings_.authoritative;
-  if (settings_.find_authoritative) {
-    {
-      std::lock_guard lock(foundMutex_);
-      if (const auto it = found_.find(zone); it != found_.end()) return it->second;
-    }
-    // Every server the zone's NS records name, and the primary written to (it may be hidden).
-    // Resolvers that cannot say leave the primary alone, when there is one.
-    auto found = settings_.find_authoritative(zone);
-    std::vector<std::string> servers = found ? *found : std::vector<std::string>{};
-    if (!settings_.server.empty() &&
-        std::find(servers.begin(), servers.end(), settings_.server) == servers.end()) {
-      servers.push_back(settings_.server);
-    }
-    if (servers.empty()) {
-      if (!found) return found.error();
-      return makeError(ErrorCode::unavailable, "the resolvers know no name server of the zone " +
-                                                   zone + ": set the credential's check_servers");
-    }
-    std::lock_guard lock(foundMutex_);
-    found_[zone] = servers;
-    return servers;
+  std::vector<std::string> servers = settings_.authoritative;
+  if (servers.empty() && !settings_.server.empty()) servers = {settings_.server};
+  if (!servers.empty()) return servers;
+  if (!settings_.find_authoritative) {
+    return makeError(ErrorCode::failed_precondition,
+                     "no server to check the record on: set the credential's check_servers");
   }
-  if (!settings_.server.empty()) return std::vector<std::string>{settings_.server};
-  return makeError(ErrorCode::failed_precondition,
-                   "no server to check the record on: set the credential's check_servers");
+  {
+    std::lock_guard lock(foundMutex_);
+    if (const auto it = found_.find(zone); it != found_.end()) return it->second;
+  }
+  auto found = settings_.find_authoritative(zone);
+  if (!found) return found.error();
+  if (found->empty()) {
+    return makeError(ErrorCode::unavailable, "the resolvers know no name server of the zone " +
+                                                 zone + ": set the credential's check_servers");
+  }
+  std::lock_guard lock(foundMutex_);
+  found_[zone] = *found;
+  return found;
 }
 
 domain::Status Rfc2136DnsProvider::waitVisible(const ports::TxtRecord& record,

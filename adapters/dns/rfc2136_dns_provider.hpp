@@ -29,8 +29,8 @@ struct Rfc2136Settings {
   std::string algorithm = "hmac-sha256";    // or "hmac-sha512"
   std::string secret;                       // the TSIG secret, base64
   std::chrono::milliseconds timeout{5000};  // per request
-  // Where waitVisible() looks ("host[:port]"); empty: what `find_authoritative` finds for the
-  // record's zone (its NS records) and the primary, or without it, the primary only.
+  // Where waitVisible() looks ("host[:port]"); empty: the primary only, or without one, what
+  // `find_authoritative` finds for the record's zone.
   std::vector<std::string> authoritative;
   FindAuthoritative find_authoritative = {};
   std::chrono::milliseconds poll_interval{250};

@@ -66,8 +66,8 @@ struct Deployment {
         "worker.enabled = true\nworker.poll_interval = 200ms\nacme.ca_bundle = " + ca->caFile() +
             "\nacme.poll_interval = 100ms\ndns.poll_interval = 50ms\n"
             "dns.propagation_timeout = 10s\ndns.resolvers = " +
-            dns.address() + "\ndns.authoritative_port = " + std::to_string(dns.port()) +
-            "\nacme.rate_limits = " + ca->directoryUrl() + " certificates=20/7d\n" + extraConfig);
+            dns.address() + "\nacme.rate_limits = " + ca->directoryUrl() + " certificates=20/7d\n" +
+            extraConfig);
     http = std::make_unique<HttpClient>(server->baseUrl());
     auto login = http->request("POST", "/api/v1/auth/login",
                                R"({"username":"root","password":"correct horse battery"})");

@@ -126,7 +126,7 @@ void crashMidIssuance(Stop how) {
       "worker.poll_interval = 200ms\n"
       "worker.shutdown_wait = 500ms\n"
       "dns.timeout = 4s\ndns.poll_interval = 50ms\ndns.resolvers = " +
-      dns.address() + "\ndns.authoritative_port = " + std::to_string(dns.port()) +
+      dns.address() +
       "\n"
       "acme.poll_interval = 100ms\nacme.ca_bundle = " +
       ca.caFile() + "\n";

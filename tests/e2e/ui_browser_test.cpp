@@ -98,7 +98,7 @@ TEST_CASE(
           "worker.backoff_base = 100ms\nworker.backoff_cap = 1s\n"
           "dns.propagation_timeout = 10s\njwt.access_token_ttl = 30s\n"
           "dns.resolvers = " +
-          dns.address() + "\ndns.authoritative_port = " + std::to_string(dns.port()) +
+          dns.address() +
           "\n"
           "distribution.timeout = 10s\nnetwork.outbound_allow = 127.0.0.0/8\n"
           "license.public_key_file = " +
