@@ -90,6 +90,10 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
       projectId,
       [&]() -> domain::Status {
         if (auto s = checkAccount(); !s) return s;
+        // Again inside the write: its webroot configuration may have changed meanwhile.
+        if (http01) {
+          if (auto s = checkHttp01(projectId, cert.http01_module_config_id); !s) return s;
+        }
         // The licence caps issuance (never renewal). Counted over all projects, inside the
         // transaction that inserts, under the licence guard.
         auto license = p_.license.get();

@@ -61,29 +61,42 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
                }}) {}
 
 domain::Status ConfigurationServices::keepsWebroots(const domain::ModuleConfig& config) const {
-  if (p_.certificates == nullptr || (config.module != "file" && config.module != "ssh")) return {};
-  std::size_t missing = config.targets.size();
-  for (std::size_t i = 0; i < config.targets.size() && missing == config.targets.size(); ++i) {
-    if (domain::settingOf(domain::effectiveSettings(config, config.targets[i]), "webroot")
-            .empty()) {
-      missing = i;
+  if (p_.certificates == nullptr) return {};
+  // What the change would break for certificates answering HTTP-01 through it, if any.
+  std::string field;
+  if (config.module != "file" && config.module != "ssh") {
+    field = "module";
+  } else if (config.targets.empty()) {
+    field = "targets";
+  } else {
+    for (std::size_t i = 0; i < config.targets.size() && field.empty(); ++i) {
+      if (!domain::settingOf(domain::effectiveSettings(config, config.targets[i]), "webroot")
+               .empty()) {
+        continue;
+      }
+      // Named where a form shows it: the target's own setting when it has one, else the shared.
+      field = config.targets[i].settings.count("webroot") > 0
+                  ? "targets[" + std::to_string(i) + "].settings.webroot"
+                  : "settings.webroot";
     }
   }
-  if (missing == config.targets.size()) return {};
-  // A new configuration has no certificates yet; only a stored one is looked up.
-  if (auto stored = p_.moduleConfigs.get(config.project_id, config.id); !stored) {
+  if (field.empty()) return {};
+  // Only a stored file/ssh configuration can have such certificates (a new one has none).
+  auto stored = p_.moduleConfigs.get(config.project_id, config.id);
+  if (!stored) {
     return stored.error().code == domain::ErrorCode::not_found ? domain::Status{}
                                                                : domain::Status{stored.error()};
   }
-  auto answering = certificatesAnsweringThrough(config, *p_.certificates);
+  auto answering = certificatesAnsweringThrough(*stored, *p_.certificates);
   if (!answering) return answering.error();
   if (answering->empty()) return {};
-  const std::string field = "targets[" + std::to_string(missing) + "].settings.webroot";
   return domain::Error{domain::ErrorCode::invalid_argument,
                        field +
-                           " is required while certificates answer HTTP-01 through this "
-                           "configuration (" +
-                           answering->front() + (answering->size() > 1 ? ", ..." : "") + ")",
+                           ": certificates answer HTTP-01 through this configuration's "
+                           "webroot (" +
+                           answering->front() + (answering->size() > 1 ? ", ..." : "") +
+                           "): it must stay a file or ssh configuration whose every target has "
+                           "a webroot",
                        domain::kInvalidField,
                        {field}};
 }

@@ -4,6 +4,8 @@
 // tokens or through every target of the webroot configuration, and withdraws them afterwards.
 #include <doctest/doctest.h>
 
+#include <functional>
+
 #include <certsteward/services/configuration_services.hpp>
 #include <certsteward/services/distribution_runner.hpp>
 #include <certsteward/services/issuance_job_handler.hpp>
@@ -274,8 +276,40 @@ TEST_CASE("http-01: a webroot configuration in use by a certificate cannot be de
       [](ModuleConfig& changed) { changed.targets[0].settings.erase("webroot"); }, std::nullopt);
   REQUIRE_FALSE(stripped.ok());
   REQUIRE(stripped.error().references.size() == 1);
-  CHECK(stripped.error().references[0] == "targets[0].settings.webroot");
+  CHECK(stripped.error().references[0] == "settings.webroot");  // the field every form shows
   CHECK(stripped.error().message.find(created->certificate.id) != std::string::npos);
+  const struct {
+    const char* why;
+    std::function<void(ModuleConfig&)> change;
+    const char* field;
+  } breaking[] = {
+      {"no targets", [](ModuleConfig& c) { c.targets.clear(); }, "targets"},
+  };
+  for (const auto& row : breaking) {
+    CAPTURE(row.why);
+    auto broken = config.modules.update(fx.owner(), fx.ctx(), "p1", file, row.change, std::nullopt);
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.error().code == ErrorCode::invalid_argument);
+    REQUIRE_FALSE(broken.error().references.empty());
+    CHECK(broken.error().references[0] == row.field);
+    CHECK(broken.error().message.find(created->certificate.id) != std::string::npos);
+  }
+  // The webroot moved to the shared settings: still fine, and taking it away names that field.
+  REQUIRE(config.modules
+              .update(
+                  fx.owner(), fx.ctx(), "p1", file,
+                  [](ModuleConfig& c) {
+                    c.settings["webroot"] = "/srv/www";
+                    c.targets[0].settings.erase("webroot");
+                  },
+                  std::nullopt)
+              .ok());
+  auto shared = config.modules.update(
+      fx.owner(), fx.ctx(), "p1", file, [](ModuleConfig& c) { c.settings.erase("webroot"); },
+      std::nullopt);
+  REQUIRE_FALSE(shared.ok());
+  REQUIRE(shared.error().references.size() == 1);
+  CHECK(shared.error().references[0] == "settings.webroot");
   // Once the certificate is gone, so can the configuration be.
   REQUIRE(fx.served.remove(fx.owner(), fx.ctx(), "p1", created->certificate.id).ok());
   CHECK(config.modules.remove(fx.owner(), fx.ctx(), "p1", file).ok());
