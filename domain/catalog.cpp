@@ -180,6 +180,13 @@ std::vector<KindSpec> makeDnsProviders() {
                     "primary.",
             .example = "ns1.example.com, ns2.example.com:53",
             .port_optional = true},
+           {.name = "check_name_servers",
+            .label = "Wait for every name server",
+            .type = T::boolean,
+            .default_value = "false",
+            .help = "Without a list above: also ask every server the zone's NS records name "
+                    "(looked up through the server's dns.resolvers), so that secondaries are "
+                    "waited for. Leave off where only the primary is reachable."},
            secretField("TSIG secret", true, "The key's secret, base64, as in the key file."),
        }});
   kinds.push_back(

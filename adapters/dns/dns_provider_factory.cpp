@@ -86,6 +86,7 @@ domain::Result<ports::DnsProviderPtr> DefaultDnsProviderFactory::make(
     s.server = setting(c, "server");
     s.key_name = setting(c, "key_name");
     s.algorithm = setting(c, "algorithm", "hmac-sha256");
+    s.check_name_servers = setting(c, "check_name_servers", "false") == "true";
     s.secret = secret;
     return made<Rfc2136DnsProvider>(c, std::move(s));
   }

@@ -151,8 +151,10 @@ std::unique_ptr<Rfc2136DnsProvider> Rfc2136DnsProvider::visibilityChecker(
 
 domain::Result<std::vector<std::string>> Rfc2136DnsProvider::serversFor(const std::string& zone) {
   std::vector<std::string> servers = settings_.authoritative;
+  const bool discover = servers.empty() && settings_.find_authoritative &&
+                        (settings_.server.empty() || settings_.check_name_servers);
   if (servers.empty() && !settings_.server.empty()) servers = {settings_.server};
-  if (!servers.empty()) return servers;
+  if (!discover && !servers.empty()) return servers;
   if (!settings_.find_authoritative) {
     return makeError(ErrorCode::failed_precondition,
                      "no server to check the record on: set the credential's check_servers");
@@ -163,6 +165,9 @@ domain::Result<std::vector<std::string>> Rfc2136DnsProvider::serversFor(const st
   }
   auto found = settings_.find_authoritative(zone);
   if (!found) return found.error();
+  for (const auto& primary : servers) {  // the primary written to, which may be hidden
+    if (std::find(found->begin(), found->end(), primary) == found->end()) found->push_back(primary);
+  }
   if (found->empty()) {
     return makeError(ErrorCode::unavailable, "the resolvers know no name server of the zone " +
                                                  zone + ": set the credential's check_servers");

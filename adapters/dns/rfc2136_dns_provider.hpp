@@ -33,6 +33,10 @@ struct Rfc2136Settings {
   // `find_authoritative` finds for the record's zone.
   std::vector<std::string> authoritative;
   FindAuthoritative find_authoritative = {};
+  // With no `authoritative` list: also every server `find_authoritative` finds for the zone (its
+  // NS records), so that secondaries are waited for. Opt-in: where only the primary is reachable
+  // (the outbound policy, the network, another view of the zone) they would never answer.
+  bool check_name_servers = false;
   std::chrono::milliseconds poll_interval{250};
   // The policy every server address must pass (network.outbound_allow); none: no policy (an
   // embedder's own choice; the packaged server always sets it).

@@ -104,6 +104,27 @@ TEST_CASE("dns lookup: a zone's authoritative servers from its NS records and th
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().reason == adapters::common::kOutboundRefused);
   CHECK(std::chrono::steady_clock::now() - started < 5s);
+
+  // rfc2136 asks the primary it writes to; with check_name_servers also every server the zone's
+  // NS records name, so one that does not answer (a lagging secondary) holds the record back.
+  SilentUdpPort secondary;
+  auto withSecondary = tsig();
+  withSecondary.find_authoritative = [&](const std::string& zone) {
+    auto servers = lookup.authoritativeServers(zone, port);
+    if (servers) servers->push_back(secondary.address());
+    return servers;
+  };
+  const ports::TxtRecord record{"example.test.", "_acme-challenge.nsprobe.example.test.",
+                                "ns-probe-value", 60};
+  adapters::dns::Rfc2136DnsProvider primaryOnly(withSecondary);
+  REQUIRE(primaryOnly.present(record).ok());
+  CHECK(primaryOnly.waitVisible(record, 2s).ok());
+  withSecondary.check_name_servers = true;
+  adapters::dns::Rfc2136DnsProvider everyServer(withSecondary);
+  auto lagging = everyServer.waitVisible(record, 600ms);
+  REQUIRE(primaryOnly.cleanup(record).ok());
+  REQUIRE_FALSE(lagging.ok());
+  CHECK(lagging.error().message.find(secondary.address()) != std::string::npos);
 }
 
 TEST_CASE("dns lookup: CNAMEs as a resolver answers them") {
