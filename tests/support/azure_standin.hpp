@@ -13,17 +13,16 @@
 // docs/operations.md. Stopped and removed by the destructor.
 #pragma once
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include "support/child_process.hpp"
-#include "support/free_port.hpp"
+#include "support/python_standin.hpp"
 
 namespace certsteward::testing {
 
-class AzureStandIn : public LocalServer {
+class AzureStandIn : public PythonStandIn {
  public:
   static constexpr const char* kZone = "example.test.";
   static constexpr const char* kOtherZone = "other.test.";
@@ -38,23 +37,10 @@ class AzureStandIn : public LocalServer {
   static constexpr int kVisibleAfter = 2;
 
   AzureStandIn() {
-    if (!std::filesystem::exists("/usr/bin/python3")) {
-      reason_ = "python3 is not installed";
-      return;
-    }
-    dir_ = freshServerDir("azure");
-    port_ = freeLoopbackPort();
-    dnsPort_ = freeLoopbackPort();
-    pid_ = spawnLogged({"/usr/bin/python3",
-                        std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/azure_standin.py",
-                        std::to_string(port_), std::to_string(dnsPort_), kTenantId, kClientId,
-                        kClientSecret, kSubscriptionId, std::to_string(kVisibleAfter),
-                        std::string(kResourceGroup) + "/example.test",
-                        std::string(kOtherResourceGroup) + "/other.test"},
-                       dir_ / "standin.log");
-    reason_ = waitUntilReady(
-        pid_, dir_ / "standin.log", "the Azure stand-in",
-        [](const std::string& text) { return text.find("listening") != std::string::npos; });
+    launch("the Azure stand-in", "azure_standin.py",
+           {kTenantId, kClientId, kClientSecret, kSubscriptionId, std::to_string(kVisibleAfter),
+            std::string(kResourceGroup) + "/example.test",
+            std::string(kOtherResourceGroup) + "/other.test"});
   }
 
   // The Microsoft identity platform's base (login.microsoftonline.com for the real one):
@@ -64,47 +50,24 @@ class AzureStandIn : public LocalServer {
   // armUrl() + "/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.Network/dnsZones/...".
   std::string armUrl() const { return base(); }
   std::string apiUrl() const { return armUrl(); }
-  std::string dnsAddress() const { return "127.0.0.1:" + std::to_string(dnsPort_); }
-  std::string log() const { return readLog(dir_ / "standin.log"); }
 
   // The next `count` ARM requests are answered 429 SubscriptionRequestsThrottled with
   // Retry-After: 1 (the token endpoint is not throttled).
-  void throttle(int count) const { post("throttle", std::to_string(count)); }
+  void throttle(int count) const { control("throttle", std::to_string(count)); }
   // Every access token issued so far stops working (401 ExpiredAuthenticationToken).
-  void expireTokens() const { post("expire-tokens", ""); }
+  void expireTokens() const { control("expire-tokens", ""); }
   // The next `count` reads of a TXT record set are each followed by another writer's change to
   // it (a value of its own added, a new etag): a write based on that read meets 412.
-  void interfere(int count) const { post("interfere", std::to_string(count)); }
+  void interfere(int count) const { control("interfere", std::to_string(count)); }
 
   // ARM requests answered so far (throttled ones included).
-  int requests() const { return count("requests"); }
+  int requests() const { return counted("requests"); }
   // Access tokens issued so far.
-  int tokens() const { return count("tokens"); }
+  int tokens() const { return counted("tokens"); }
   // Record set writes accepted so far (PUT, PATCH, and DELETE of a set that was there).
-  int writes() const { return count("writes"); }
+  int writes() const { return counted("writes"); }
   // TXT records it holds (entries of TXTRecords), in every zone.
-  int records() const { return count("records"); }
-
- private:
-  std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
-
-  void post(const std::string& what, const std::string& body) const {
-    adapters::common::HttpRequest request;
-    request.url = base() + "/__standin/" + what;
-    request.body = body;
-    (void)adapters::common::postHttp(request);
-  }
-
-  int count(const std::string& what) const {
-    adapters::common::HttpRequest request;
-    request.url = base() + "/__standin/" + what;
-    const auto answer = adapters::common::getHttp(request);
-    if (!answer || answer->status != 200) return -1;
-    const auto at = answer->body.find(':');
-    return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
-  }
-
-  int dnsPort_ = 0;
+  int records() const { return counted("records"); }
 };
 
 // The one stand-in a test process shares (started on first use, stopped at exit).

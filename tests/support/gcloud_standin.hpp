@@ -18,11 +18,11 @@
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include "support/child_process.hpp"
-#include "support/free_port.hpp"
+#include "support/python_standin.hpp"
 
 namespace certsteward::testing {
 
-class GCloudStandIn : public LocalServer {
+class GCloudStandIn : public PythonStandIn {
  public:
   static constexpr const char* kZone = "example.test.";
   static constexpr const char* kProject = "certsteward-standin";
@@ -36,36 +36,22 @@ class GCloudStandIn : public LocalServer {
   static constexpr int kPendingPolls = 1;
 
   GCloudStandIn() {
-    if (!std::filesystem::exists("/usr/bin/python3")) {
-      reason_ = "python3 is not installed";
-      return;
-    }
     if (!std::filesystem::exists("/usr/bin/openssl")) {
       reason_ = "the openssl command is not installed";
       return;
     }
     dir_ = freshServerDir("gcloud");
-    port_ = freeLoopbackPort();
-    dnsPort_ = freeLoopbackPort();
-    pid_ = spawnLogged(
-        {"/usr/bin/python3",
-         std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/gcloud_standin.py",
-         std::to_string(port_), std::to_string(dnsPort_), (dir_ / "keys").string(), kProject,
-         std::to_string(kVisibleAfter), std::to_string(kPendingPolls),
-         std::string("example.test=") + kPrivateZoneName + "=private",
-         std::string("example.test=") + kZoneName, std::string("other.test=") + kOtherZoneName},
-        dir_ / "standin.log");
-    reason_ = waitUntilReady(
-        pid_, dir_ / "standin.log", "the Google Cloud DNS stand-in",
-        [](const std::string& text) { return text.find("listening") != std::string::npos; });
+    launch("the Google Cloud DNS stand-in", "gcloud_standin.py",
+           {(dir_ / "keys").string(), kProject, std::to_string(kVisibleAfter),
+            std::to_string(kPendingPolls),
+            std::string("example.test=") + kPrivateZoneName + "=private",
+            std::string("example.test=") + kZoneName, std::string("other.test=") + kOtherZoneName});
   }
 
   // Cloud DNS v1: apiUrl() + "/projects/" + kProject + "/managedZones...".
-  std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(port_) + "/dns/v1"; }
+  std::string apiUrl() const { return base() + "/dns/v1"; }
   // The token endpoint (the key file's token_uri, and the JWT's aud).
-  std::string tokenUrl() const { return "http://127.0.0.1:" + std::to_string(port_) + "/token"; }
-  std::string dnsAddress() const { return "127.0.0.1:" + std::to_string(dnsPort_); }
-  std::string log() const { return readLog(dir_ / "standin.log"); }
+  std::string tokenUrl() const { return base() + "/token"; }
 
   // The service account's key file (JSON, as the Google Cloud console gives it) and its text.
   std::filesystem::path keyFilePath() const { return dir_ / "keys" / "service-account.json"; }
@@ -76,37 +62,18 @@ class GCloudStandIn : public LocalServer {
 
   // The next `count` Cloud DNS requests are answered 429 rateLimitExceeded (the token endpoint
   // is not throttled).
-  void throttle(int count) const { post("throttle", std::to_string(count)); }
+  void throttle(int count) const { control("throttle", std::to_string(count)); }
   // Every access token issued so far stops working (401 authError), as when they expire.
-  void expireTokens() const { post("expire-tokens", ""); }
+  void expireTokens() const { control("expire-tokens", ""); }
 
   // Cloud DNS requests answered so far (throttled ones included).
-  int requests() const { return count("requests"); }
+  int requests() const { return counted("requests"); }
   // Access tokens issued so far.
-  int tokens() const { return count("tokens"); }
+  int tokens() const { return counted("tokens"); }
   // Changes accepted so far.
-  int changes() const { return count("changes"); }
+  int changes() const { return counted("changes"); }
   // TXT values it holds, in every zone.
-  int records() const { return count("records"); }
-
- private:
-  void post(const std::string& what, const std::string& body) const {
-    adapters::common::HttpRequest request;
-    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
-    request.body = body;
-    (void)adapters::common::postHttp(request);
-  }
-
-  int count(const std::string& what) const {
-    adapters::common::HttpRequest request;
-    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
-    const auto answer = adapters::common::getHttp(request);
-    if (!answer || answer->status != 200) return -1;
-    const auto at = answer->body.find(':');
-    return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
-  }
-
-  int dnsPort_ = 0;
+  int records() const { return counted("records"); }
 };
 
 // The one stand-in a test process shares (started on first use, stopped at exit).

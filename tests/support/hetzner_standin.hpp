@@ -11,17 +11,16 @@
 // Stopped and removed by the destructor.
 #pragma once
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include "support/child_process.hpp"
-#include "support/free_port.hpp"
+#include "support/python_standin.hpp"
 
 namespace certsteward::testing {
 
-class HetznerStandIn : public LocalServer {
+class HetznerStandIn : public PythonStandIn {
  public:
   static constexpr const char* kZone = "example.test.";
   static constexpr const char* kZoneId = "590000000000001";
@@ -34,56 +33,24 @@ class HetznerStandIn : public LocalServer {
   static constexpr int kRunningPolls = 1;  // RUNNING_POLLS in the script
 
   HetznerStandIn() {
-    if (!std::filesystem::exists("/usr/bin/python3")) {
-      reason_ = "python3 is not installed";
-      return;
-    }
-    dir_ = freshServerDir("hetzner");
-    port_ = freeLoopbackPort();
-    dnsPort_ = freeLoopbackPort();
-    pid_ = spawnLogged(
-        {"/usr/bin/python3",
-         std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/hetzner_standin.py",
-         std::to_string(port_), std::to_string(dnsPort_), kToken, std::to_string(kVisibleAfter),
-         std::string("example.test=") + kZoneId, std::string("other.test=") + kOtherZoneId},
-        dir_ / "standin.log");
-    reason_ = waitUntilReady(
-        pid_, dir_ / "standin.log", "the Hetzner stand-in",
-        [](const std::string& text) { return text.find("listening") != std::string::npos; });
+    launch("the Hetzner stand-in", "hetzner_standin.py",
+           {kToken, std::to_string(kVisibleAfter), std::string("example.test=") + kZoneId,
+            std::string("other.test=") + kOtherZoneId});
   }
 
   // The Cloud API: apiUrl() + "/zones", "/zones/{id_or_name}/rrsets/...", "/actions/{id}".
-  std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
-  std::string dnsAddress() const { return "127.0.0.1:" + std::to_string(dnsPort_); }
-  std::string log() const { return readLog(dir_ / "standin.log"); }
+  std::string apiUrl() const { return base() + "/v1"; }
 
   // The next `count` API requests are answered 429 rate_limit_exceeded (RateLimit-Remaining: 0,
   // RateLimit-Reset one second ahead; no Retry-After, as the real API).
-  void throttle(int count) const {
-    adapters::common::HttpRequest request;
-    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/throttle";
-    request.body = std::to_string(count);
-    (void)adapters::common::postHttp(request);
-  }
+  void throttle(int count) const { control("throttle", std::to_string(count)); }
 
   // API requests answered so far (throttled ones included).
-  int requests() const { return count("requests"); }
+  int requests() const { return counted("requests"); }
   // Writes accepted so far (each one an Action).
-  int writes() const { return count("writes"); }
+  int writes() const { return counted("writes"); }
   // TXT values it holds, in every zone.
-  int records() const { return count("records"); }
-
- private:
-  int count(const std::string& what) const {
-    adapters::common::HttpRequest request;
-    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
-    const auto answer = adapters::common::getHttp(request);
-    if (!answer || answer->status != 200) return -1;
-    const auto at = answer->body.find(':');
-    return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
-  }
-
-  int dnsPort_ = 0;
+  int records() const { return counted("records"); }
 };
 
 // The one stand-in a test process shares (started on first use, stopped at exit).

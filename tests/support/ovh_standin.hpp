@@ -14,11 +14,11 @@
 
 #include <certsteward/adapters/common/http_client.hpp>
 #include "support/child_process.hpp"
-#include "support/free_port.hpp"
+#include "support/python_standin.hpp"
 
 namespace certsteward::testing {
 
-class OvhStandIn : public LocalServer {
+class OvhStandIn : public PythonStandIn {
  public:
   static constexpr const char* kZone = "example.test.";
   static constexpr const char* kApplicationKey = "StandinAppKey0AK";
@@ -29,62 +29,29 @@ class OvhStandIn : public LocalServer {
   static constexpr int kVisibleAfter = 1;
 
   OvhStandIn() {
-    if (!std::filesystem::exists("/usr/bin/python3")) {
-      reason_ = "python3 is not installed";
-      return;
-    }
-    dir_ = freshServerDir("ovh");
-    port_ = freeLoopbackPort();
-    dnsPort_ = freeLoopbackPort();
-    pid_ = spawnLogged(
-        {"/usr/bin/python3", std::string(CERTSTEWARD_SOURCE_DIR) + "/tests/support/ovh_standin.py",
-         std::to_string(port_), std::to_string(dnsPort_), kApplicationKey, kApplicationSecret,
-         std::string(kConsumerKey) + ":rw," + kReadOnlyConsumerKey + ":ro," + kPendingConsumerKey +
-             ":pending",
-         std::to_string(kVisibleAfter), "example.test", "other.test"},
-        dir_ / "standin.log");
-    reason_ = waitUntilReady(
-        pid_, dir_ / "standin.log", "the OVHcloud stand-in",
-        [](const std::string& text) { return text.find("listening") != std::string::npos; });
+    launch("the OVHcloud stand-in", "ovh_standin.py",
+           {kApplicationKey, kApplicationSecret,
+            std::string(kConsumerKey) + ":rw," + kReadOnlyConsumerKey + ":ro," +
+                kPendingConsumerKey + ":pending",
+            std::to_string(kVisibleAfter), "example.test", "other.test"});
   }
 
   // The API base; a call's signed URL is apiUrl() + path (+ "?" + query).
-  std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(port_) + "/1.0"; }
-  std::string dnsAddress() const { return "127.0.0.1:" + std::to_string(dnsPort_); }
-  std::string log() const { return readLog(dir_ / "standin.log"); }
+  std::string apiUrl() const { return base() + "/1.0"; }
 
   // The next `count` API requests (GET /auth/time included) are answered 429.
-  void throttle(int count) const { post("throttle", std::to_string(count)); }
+  void throttle(int count) const { control("throttle", std::to_string(count)); }
   // Its clock (GET /auth/time, and the X-Ovh-Timestamp check) runs `seconds` off the machine's.
-  void setClockOffset(int seconds) const { post("clock", std::to_string(seconds)); }
+  void setClockOffset(int seconds) const { control("clock", std::to_string(seconds)); }
 
   // API requests answered so far (throttled ones included).
-  int requests() const { return count("requests"); }
+  int requests() const { return counted("requests"); }
   // Records it holds, in every zone.
-  int records() const { return count("records"); }
+  int records() const { return counted("records"); }
   // POST .../refresh calls so far.
-  int refreshes() const { return count("refreshes"); }
+  int refreshes() const { return counted("refreshes"); }
   // Records its DNS serves (as of each zone's last refresh).
-  int published() const { return count("published"); }
-
- private:
-  void post(const std::string& what, const std::string& body) const {
-    adapters::common::HttpRequest request;
-    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
-    request.body = body;
-    (void)adapters::common::postHttp(request);
-  }
-
-  int count(const std::string& what) const {
-    adapters::common::HttpRequest request;
-    request.url = "http://127.0.0.1:" + std::to_string(port_) + "/__standin/" + what;
-    const auto answer = adapters::common::getHttp(request);
-    if (!answer || answer->status != 200) return -1;
-    const auto at = answer->body.find(':');
-    return at == std::string::npos ? -1 : std::atoi(answer->body.c_str() + at + 1);
-  }
-
-  int dnsPort_ = 0;
+  int published() const { return counted("published"); }
 };
 
 // The one stand-in a test process shares (started on first use, stopped at exit).
