@@ -160,9 +160,11 @@ struct Application::Parts {
               return dnsLookup.authoritativeServers(zone, port);
             }),
         issuer(secretBox,
-               adapters::acme::AcmeSettings{c.acme_ca_bundle, c.acme_request_timeout,
-                                            c.acme_order_timeout, c.dns_propagation_timeout,
-                                            c.acme_poll_interval, outbound}),
+               adapters::acme::AcmeSettings{
+                   c.acme_ca_bundle,
+                   [this](const std::string& url) { return caProviders.trustBundleFor(url); },
+                   c.acme_request_timeout, c.acme_order_timeout, c.dns_propagation_timeout,
+                   c.acme_poll_interval, outbound}),
         distributionRunner(
             {store->certificates(), store->distributions(), store->moduleConfigs(),
              store->credentials(), distributionModules, secretBox, notifier, clock, background,
@@ -200,7 +202,7 @@ struct Application::Parts {
         configuration(
             {store->acmeAccounts(), store->dnsCredentials(), store->zones(), store->credentials(),
              store->moduleConfigs(), store->notificationChannels(), store->notificationRules(),
-             store->distributions(), secretBox, ids, clock, &store->certificates()},
+             store->distributions(), secretBox, ids, clock, &store->certificates(), &caProviders},
             work, access, audit,
             domain::DistributionPolicy{c.distribution_exec_commands,
                                        c.distribution_file_directories},
@@ -334,6 +336,12 @@ struct Application::Parts {
   std::unique_ptr<adapters::runtime::SchedulerLoop> schedulerLoop;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
   services::LicenseService license;
+  adapters::codec::CaProvidersDocument caProvidersDocument{store->settings(), clock};
+  services::CaProviderService caProviders{{caProvidersDocument, issuer, dnsProviders,
+                                           store->projects(), store->acmeAccounts(), ids, clock},
+                                          work,
+                                          access,
+                                          audit};
   services::ConfigurationServices configuration;
   services::DistributionService distributions;
   services::LdapSettingsService ldapSettings;
@@ -343,7 +351,6 @@ struct Application::Parts {
   services::SsoSignIn ssoSignIn{oidcLogin, auth, audit};
   services::IdempotencyService idempotency{{store->idempotency(), fingerprintMac, clock}, access};
   services::MonitoringService monitoring{*store, clock};
-  services::CaProviderService caProviders{{issuer, dnsProviders}, access};
   services::CatalogService catalog;
   adapters::distribution::SshHostKeyReader sshHostKeyReader{outbound};
   services::SshHostKeyService sshHostKeys{
@@ -383,6 +390,13 @@ domain::Status Application::bootstrap() {
   const std::string username = envUser != nullptr && *envUser != '\0' ? envUser : "admin";
   auto created = parts_->users.bootstrapOwner(username, envPassword != nullptr ? envPassword : "");
   if (!created) return created.error();
+  // ACME accounts made before CA providers existed get one for their directory URL.
+  auto adopted = parts_->caProviders.adoptAccounts();
+  if (!adopted) return adopted.error();
+  if (*adopted > 0) {
+    spdlog::info("linked {} ACME account(s) to CA providers made for their directory URLs",
+                 *adopted);
+  }
   if (*created && !(*created)->generated_password.empty()) {
     const std::string& password = (*created)->generated_password;
     // Shown once, on the console only (never in the log): the owner must change it.

@@ -13,7 +13,8 @@ struct AcmeAccount {
   Id id;
   Id project_id;
   std::string name;
-  std::string directory_url;
+  Id ca_provider_id;          // the CA provider (domain/ca_provider.hpp) it belongs to
+  std::string directory_url;  // the provider's, copied when the account is made
   std::string email;
   std::string status = "pending";  // "valid"/"active" once registered; "deactivated", "revoked"
   bool is_registered = false;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <certsteward/domain/acme_account.hpp>
+#include <certsteward/domain/ca_provider.hpp>
 #include <certsteward/domain/certificate.hpp>
 #include <certsteward/domain/result.hpp>
 #include <certsteward/domain/stop_signal.hpp>
@@ -56,6 +57,14 @@ struct IssueRequest {
   // dns-01: through issue()'s DnsProvider. http-01: through `http01` (required then).
   domain::ChallengeType challenge = domain::ChallengeType::dns_01;
   Http01Responder* http01 = nullptr;
+  std::string profile =
+      {};  // newOrder's `profile` (draft-ietf-acme-profiles); empty: the CA's default
+  // A renewal: the certificate it replaces. Its RFC 9773 identifier goes into newOrder's
+  // `replaces` when the CA offers renewalInfo (once more without it when the CA refuses it).
+  std::string replaces_certificate_pem = {};
+  // The issuer common name of the topmost certificate of the chain wanted among those the CA
+  // offers (Link rel="alternate"); empty, or none matching: the CA's default chain.
+  std::string preferred_chain = {};
 };
 
 struct IssuedCertificate {
@@ -66,6 +75,8 @@ struct IssuedCertificate {
   domain::Timestamp not_before{};
   domain::Timestamp expires_at{};
   std::optional<domain::Timestamp> suggested_renewal_at;  // from ARI when offered
+  bool replaced = false;          // the order named the certificate it replaces (RFC 9773)
+  std::string chain_issuer = {};  // the issuer common name of the chain's topmost certificate
 };
 
 struct AccountState {
@@ -88,6 +99,20 @@ class Issuer {
 
   /** @return what this issuer is; empty issuer_type when the build has none. Thread-safe. */
   virtual IssuerInfo info() const { return {}; }
+
+  /**
+   * Reads the directory at `directoryUrl`, trusting only `trustBundle` (PEM) for its HTTPS when
+   * it is not empty.
+   * @return what its meta says; unavailable when it cannot be reached, failed_precondition when
+   * it is no ACME directory. Thread-safe; blocks on the network.
+   */
+  virtual domain::Result<domain::CaDirectoryMeta> readDirectory(const std::string& directoryUrl,
+                                                                const std::string& trustBundle) {
+    (void)directoryUrl;
+    (void)trustBundle;
+    return domain::makeError(domain::ErrorCode::failed_precondition,
+                             "this issuer cannot read ACME directories");
+  }
 
   /**
    * Registers (or finds) `account` at the CA.

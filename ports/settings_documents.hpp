@@ -1,9 +1,10 @@
 // SettingsDocument: one org-wide settings document of a known type (the LDAP settings, the
-// OpenID Connect settings), stored whole.
+// OpenID Connect settings, the CA providers), stored whole.
 #pragma once
 
 #include <optional>
 
+#include <certsteward/domain/ca_provider.hpp>
 #include <certsteward/domain/ldap_settings.hpp>
 #include <certsteward/domain/oidc_settings.hpp>
 #include <certsteward/domain/result.hpp>
@@ -24,5 +25,6 @@ class SettingsDocument {
 
 using LdapSettingsRepository = SettingsDocument<domain::LdapSettings>;
 using OidcSettingsRepository = SettingsDocument<domain::OidcSettings>;
+using CaProviderRepository = SettingsDocument<domain::CaProviderList>;
 
 }  // namespace certsteward::ports

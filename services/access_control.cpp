@@ -21,6 +21,7 @@ constexpr std::array kRules{
     AccessRule{A::read_audit_log, "read_audit_log", O::admin, std::nullopt},
     AccessRule{A::verify_audit_log, "verify_audit_log", O::owner, std::nullopt},
     AccessRule{A::manage_settings, "manage_settings", O::owner, std::nullopt},
+    AccessRule{A::manage_ca_providers, "manage_ca_providers", O::admin, std::nullopt},
     AccessRule{A::read_license, "read_license", O::viewer, std::nullopt},
     AccessRule{A::activate_license, "activate_license", O::owner, std::nullopt},
     AccessRule{A::read_project, "read_project", std::nullopt, P::viewer},

@@ -33,6 +33,7 @@ enum class Action {
   read_audit_log,
   verify_audit_log,
   manage_settings,
+  manage_ca_providers,
   read_license,
   activate_license,
   // project-scoped

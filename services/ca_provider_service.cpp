@@ -1,17 +1,386 @@
 #include <certsteward/services/ca_provider_service.hpp>
 
+#include <algorithm>
+
 namespace certsteward::services {
+namespace {
+
+domain::Error notFound() {
+  return makeError(domain::ErrorCode::not_found, "no such CA provider");
+}
+
+domain::Error accountField(const char* field, std::string message) {
+  return domain::Error{
+      domain::ErrorCode::invalid_argument, std::move(message), domain::kInvalidField, {field}};
+}
+
+// Every page of `list` (a repository's list(page)), item by item; stops at the first error.
+template <class List, class Each>
+domain::Status eachOf(List list, Each each) {
+  for (std::int64_t page = 1;; ++page) {
+    auto got = list(domain::PageRequest{page, domain::kMaxPageSize});
+    if (!got) return got.error();
+    for (auto& item : got->items) {
+      if (auto s = each(item); !s) return s;
+    }
+    if (page * domain::kMaxPageSize >= got->total || got->items.empty()) return {};
+  }
+}
+
+}  // namespace
+
+domain::Status CaProviderService::manage(const Principal& who) const {
+  return access_.check(who, Action::manage_ca_providers);
+}
+
+domain::Result<domain::CaProviderList> CaProviderService::load() const {
+  auto stored = p_.providers.get();
+  if (!stored) return stored.error();
+  return stored->value_or(domain::CaProviderList{});
+}
+
+CaProviderView CaProviderService::viewOf(domain::CaProvider provider) const {
+  CaProviderView view{std::move(provider), p_.issuer.info(), p_.dnsProviders.kinds(), false};
+  bool someDns = false;
+  for (const auto& kind : view.dns_providers)
+    someDns = someDns || kind.available;
+  const auto& challenges = view.issuer.challenges;
+  const bool http01 =
+      std::find(challenges.begin(), challenges.end(), "http-01") != challenges.end();
+  view.available = view.provider.enabled && !view.issuer.issuer_type.empty() && (someDns || http01);
+  return view;
+}
+
+void CaProviderService::readDirectory(domain::CaProvider& provider) const {
+  auto meta = p_.issuer.readDirectory(provider.directory_url, provider.trust_bundle);
+  if (meta) {
+    domain::applyDirectoryMeta(provider, *meta, p_.clock.now());
+  } else {
+    provider.directory_read_at = p_.clock.now();
+    provider.directory_error = meta.error().message.substr(0, 500);
+  }
+}
 
 domain::Result<std::vector<CaProviderView>> CaProviderService::list(const Principal& who) const {
   if (auto allowed = access_.check(who, Action::read_license); !allowed) return allowed.error();
-  std::vector<CaProviderView> providers;
-  auto info = p_.issuer.info();
-  if (info.issuer_type.empty()) return providers;
-  CaProviderView view{std::move(info), p_.dnsProviders.kinds(), false};
-  for (const auto& kind : view.dns_providers)
-    view.available = view.available || kind.available;
-  providers.push_back(std::move(view));
-  return providers;
+  auto list = load();
+  if (!list) return list.error();
+  std::vector<CaProviderView> views;
+  for (auto& provider : list->providers)
+    views.push_back(viewOf(std::move(provider)));
+  return views;
+}
+
+domain::Result<CaProviderView> CaProviderService::get(const Principal& who,
+                                                      const domain::Id& id) const {
+  if (auto allowed = access_.check(who, Action::read_license); !allowed) return allowed.error();
+  auto list = load();
+  if (!list) return list.error();
+  const auto* provider = domain::findCaProvider(*list, id);
+  if (provider == nullptr) return notFound();
+  return viewOf(*provider);
+}
+
+domain::Result<std::vector<domain::CaPreset>> CaProviderService::presets(
+    const Principal& who) const {
+  if (auto allowed = access_.check(who, Action::read_license); !allowed) return allowed.error();
+  const auto all = domain::caPresets();
+  return std::vector<domain::CaPreset>(all.begin(), all.end());
+}
+
+domain::Result<CaProviderView> CaProviderService::create(const Principal& who,
+                                                         const RequestContext& ctx,
+                                                         domain::CaProvider draft) {
+  if (auto s = manage(who); !s) return s.error();
+  const auto now = p_.clock.now();
+  draft.id = p_.ids.next();
+  draft.created_at = now;
+  draft.updated_at = now;
+  draft.profiles.clear();
+  draft.directory_read_at.reset();
+  draft.directory_error.clear();
+  if (auto s = domain::validateCaProvider(draft); !s) return s.error();
+  readDirectory(draft);  // outside the transaction: it waits on the network
+  const auto done = work_.run(
+      [&]() -> domain::Status {
+        auto list = load();
+        if (!list) return list.error();
+        if (list->providers.size() >= domain::kMaxCaProviders) {
+          return makeError(domain::ErrorCode::failed_precondition,
+                           "there are already " + std::to_string(domain::kMaxCaProviders) +
+                               " CA providers: delete one first");
+        }
+        if (auto s = domain::checkCaProviderUnique(*list, draft); !s) return s;
+        list->providers.push_back(draft);
+        if (auto s = p_.providers.put(*list); !s) return s;
+        return audit_.record(&who, ctx, "ca_provider.create", "ca_provider", draft.id, std::nullopt,
+                             "name=" + draft.name);
+      },
+      {kCaProvidersGuard});
+  if (!done) return done.error();
+  return viewOf(std::move(draft));
+}
+
+domain::Result<CaProviderView> CaProviderService::update(const Principal& who,
+                                                         const RequestContext& ctx,
+                                                         const domain::Id& id,
+                                                         const CaProviderChange& change) {
+  if (auto s = manage(who); !s) return s.error();
+  auto current = load();
+  if (!current) return current.error();
+  const auto* stored = domain::findCaProvider(*current, id);
+  if (stored == nullptr) return notFound();
+  domain::CaProvider after = *stored;
+  if (change.name) after.name = *change.name;
+  if (change.directory_url) after.directory_url = *change.directory_url;
+  if (change.trust_bundle) after.trust_bundle = *change.trust_bundle;
+  if (change.eab_required) after.eab_required = *change.eab_required;
+  if (change.caa_identities) after.caa_identities = *change.caa_identities;
+  if (change.rate_limits) after.rate_limits = *change.rate_limits;
+  if (change.enabled) after.enabled = *change.enabled;
+  after.updated_at = p_.clock.now();
+  if (auto s = domain::validateCaProvider(after); !s) return s.error();
+  const bool moved = after.directory_url != stored->directory_url;
+  if (moved) {
+    auto users = accountsUsing(id);
+    if (!users) return users.error();
+    if (!users->empty()) {
+      domain::Error e = makeError(domain::ErrorCode::conflict,
+                                  "ACME accounts are registered at this directory: give them "
+                                  "another provider, or add a new provider for the new URL",
+                                  "DEPENDENCY_CONFLICT");
+      e.references = std::move(*users);
+      return e;
+    }
+  }
+  if (moved || after.trust_bundle != stored->trust_bundle) {
+    after.caa_identities = change.caa_identities.value_or(std::vector<std::string>{});
+    readDirectory(after);
+  }
+  const domain::CaProvider before = *stored;
+  const auto done = work_.run(
+      [&]() -> domain::Status {
+        auto list = load();
+        if (!list) return list.error();
+        auto* target = domain::findCaProvider(*list, id);
+        if (target == nullptr) return notFound();
+        if (target->directory_url != before.directory_url) {
+          return makeError(domain::ErrorCode::conflict,
+                           "the provider changed meanwhile; read it again");
+        }
+        if (auto s = domain::checkCaProviderUnique(*list, after); !s) return s;
+        *target = after;
+        if (auto s = p_.providers.put(*list); !s) return s;
+        return audit_.record(&who, ctx, "ca_provider.update", "ca_provider", id);
+      },
+      {kCaProvidersGuard});
+  if (!done) return done.error();
+  return viewOf(std::move(after));
+}
+
+domain::Status CaProviderService::remove(const Principal& who, const RequestContext& ctx,
+                                         const domain::Id& id) {
+  if (auto s = manage(who); !s) return s;
+  return work_.run(
+      [&]() -> domain::Status {
+        auto list = load();
+        if (!list) return list.error();
+        const auto* provider = domain::findCaProvider(*list, id);
+        if (provider == nullptr) return notFound();
+        auto users = accountsUsing(id);
+        if (!users) return users.error();
+        if (!users->empty()) {
+          domain::Error e = makeError(domain::ErrorCode::conflict,
+                                      "the CA provider is still used by " +
+                                          std::to_string(users->size()) + " ACME account(s)",
+                                      "DEPENDENCY_CONFLICT");
+          e.references = std::move(*users);
+          return e;
+        }
+        const std::string name = provider->name;
+        std::erase_if(list->providers, [&](const domain::CaProvider& p) { return p.id == id; });
+        if (auto s = p_.providers.put(*list); !s) return s;
+        return audit_.record(&who, ctx, "ca_provider.delete", "ca_provider", id, std::nullopt,
+                             "name=" + name);
+      },
+      {kCaProvidersGuard});
+}
+
+domain::Result<CaProviderView> CaProviderService::refresh(const Principal& who,
+                                                          const RequestContext& ctx,
+                                                          const domain::Id& id) {
+  if (auto s = manage(who); !s) return s.error();
+  auto current = load();
+  if (!current) return current.error();
+  const auto* stored = domain::findCaProvider(*current, id);
+  if (stored == nullptr) return notFound();
+  domain::CaProvider read = *stored;
+  readDirectory(read);
+  domain::CaProvider result;
+  const auto done = work_.run(
+      [&]() -> domain::Status {
+        auto list = load();
+        if (!list) return list.error();
+        auto* target = domain::findCaProvider(*list, id);
+        if (target == nullptr) return notFound();
+        if (target->directory_url == read.directory_url &&
+            target->trust_bundle == read.trust_bundle) {
+          target->profiles = read.profiles;
+          if (read.directory_error.empty()) {
+            if (target->caa_identities.empty()) target->caa_identities = read.caa_identities;
+            target->eab_required = read.eab_required;
+          }
+          target->directory_read_at = read.directory_read_at;
+          target->directory_error = read.directory_error;
+        }
+        result = *target;
+        if (auto s = p_.providers.put(*list); !s) return s;
+        return audit_.record(&who, ctx, "ca_provider.refresh", "ca_provider", id);
+      },
+      {kCaProvidersGuard});
+  if (!done) return done.error();
+  return viewOf(std::move(result));
+}
+
+domain::Result<std::vector<std::string>> CaProviderService::accountsUsing(
+    const domain::Id& id) const {
+  std::vector<std::string> users;
+  auto walked = eachOf(
+      [&](const domain::PageRequest& page) { return p_.projects.list(page); },
+      [&](const domain::Project& project) -> domain::Status {
+        return eachOf(
+            [&](const domain::PageRequest& page) { return p_.accounts.list(project.id, page); },
+            [&](const domain::AcmeAccount& account) -> domain::Status {
+              if (account.ca_provider_id == id && users.size() < 50) {
+                users.push_back("project " + project.id + " acme_account " + account.id);
+              }
+              return {};
+            });
+      });
+  if (!walked) return walked.error();
+  return users;
+}
+
+domain::Status CaProviderService::bindAccount(domain::AcmeAccount& account,
+                                              const domain::AcmeAccount* before,
+                                              const Principal* who, const RequestContext& ctx) {
+  auto list = load();
+  if (!list) return list.error();
+  const bool providerGiven =
+      !account.ca_provider_id.empty() &&
+      (before == nullptr || account.ca_provider_id != before->ca_provider_id);
+  if (providerGiven) {
+    const auto* provider = domain::findCaProvider(*list, account.ca_provider_id);
+    if (provider == nullptr)
+      return accountField("ca_provider_id", "ca_provider_id names no CA provider");
+    if (!provider->enabled) {
+      return accountField("ca_provider_id",
+                          "ca_provider_id names a disabled CA provider (" + provider->name + ")");
+    }
+    account.directory_url = provider->directory_url;
+  } else {
+    if (account.directory_url.empty()) {
+      return accountField("ca_provider_id", "ca_provider_id (or a directory_url) is required");
+    }
+    if (!account.directory_url.starts_with("https://")) {
+      return makeError(domain::ErrorCode::invalid_argument, "directory_url must be an https:// URL",
+                       domain::kMalformed);
+    }
+    const auto* provider = domain::findCaProviderByUrl(*list, account.directory_url);
+    if (provider == nullptr) {
+      // A bare directory URL: a custom provider for it, as an admin would have added.
+      domain::CaProvider made;
+      made.id = p_.ids.next();
+      made.name = domain::providerNameForUrl(*list, account.directory_url);
+      made.directory_url = account.directory_url;
+      if (const auto* preset = [&]() -> const domain::CaPreset* {
+            for (const auto& p : domain::caPresets()) {
+              if (p.directory_url == account.directory_url) return &p;
+            }
+            return nullptr;
+          }()) {
+        made = [&] {
+          auto fromPreset = domain::providerFromPreset(*preset);
+          fromPreset.id = made.id;
+          return fromPreset;
+        }();
+      }
+      made.created_at = made.updated_at = p_.clock.now();
+      if (auto s = domain::validateCaProvider(made); !s) {
+        return accountField("directory_url", "directory_url must be an https:// URL");
+      }
+      if (list->providers.size() >= domain::kMaxCaProviders) {
+        return accountField("directory_url",
+                            "directory_url is not one of the CA providers, and no more can be "
+                            "added: use ca_provider_id");
+      }
+      list->providers.push_back(made);
+      if (auto s = p_.providers.put(*list); !s) return s;
+      if (auto s = audit_.record(who, ctx, "ca_provider.create", "ca_provider", made.id,
+                                 std::nullopt, "name=" + made.name + " for=acme_account");
+          !s) {
+        return s;
+      }
+      provider = &list->providers.back();
+    } else if (!provider->enabled &&
+               (before == nullptr || before->ca_provider_id != provider->id)) {
+      return accountField("directory_url", "directory_url belongs to a disabled CA provider (" +
+                                               provider->name + ")");
+    }
+    account.ca_provider_id = provider->id;
+  }
+  if (before != nullptr && before->ca_provider_id != account.ca_provider_id &&
+      !before->ca_provider_id.empty()) {
+    // Another CA: the registration (and the key's kid) belonged to the old one.
+    account.is_registered = false;
+    account.account_url.clear();
+    account.status = "pending";
+  }
+  return {};
+}
+
+domain::Result<int> CaProviderService::adoptAccounts() {
+  int adopted = 0;
+  RequestContext ctx{"", "startup"};
+  auto walked = eachOf(
+      [&](const domain::PageRequest& page) { return p_.projects.list(page); },
+      [&](const domain::Project& project) -> domain::Status {
+        std::vector<domain::AcmeAccount> orphans;
+        auto listed = eachOf(
+            [&](const domain::PageRequest& page) { return p_.accounts.list(project.id, page); },
+            [&](const domain::AcmeAccount& account) -> domain::Status {
+              if (account.ca_provider_id.empty()) orphans.push_back(account);
+              return {};
+            });
+        if (!listed) return listed;
+        for (auto& account : orphans) {
+          auto s =
+              work_.inProject(project.id,
+                              [&]() -> domain::Status {
+                                auto fresh = p_.accounts.get(project.id, account.id);
+                                if (!fresh) return fresh.error();
+                                if (!fresh->ca_provider_id.empty()) return {};
+                                if (auto bound = bindAccount(*fresh, nullptr, nullptr, ctx); !bound)
+                                  return bound;
+                                if (auto stored = p_.accounts.update(*fresh); !stored)
+                                  return stored;
+                                ++adopted;
+                                return {};
+                              },
+                              {kCaProvidersGuard});
+          if (!s && s.error().code != domain::ErrorCode::not_found) return s;
+        }
+        return {};
+      });
+  if (!walked) return walked.error();
+  return adopted;
+}
+
+std::string CaProviderService::trustBundleFor(const std::string& directoryUrl) const {
+  auto list = load();
+  if (!list) return {};
+  const auto* provider = domain::findCaProviderByUrl(*list, directoryUrl);
+  return provider != nullptr ? provider->trust_bundle : std::string();
 }
 
 }  // namespace certsteward::services

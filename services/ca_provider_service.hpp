@@ -1,37 +1,120 @@
-// CaProviderService: the CAs this instance can issue from, as GET /ca-providers lists them — the
-// issuer it was built with and the DNS providers its configuration allows (DNS-01 needs one).
+// CaProviderService: the organisation's CA providers (GET/POST/PATCH/DELETE /ca-providers).
+// Every member reads them; org admins and owners change them. Adding or re-pointing one reads
+// its ACME directory (profiles, CAA identities, whether EAB is required); a directory that
+// cannot be read is noted on the provider, not refused, so a CA down at 3 a.m. can still be
+// configured. A provider that ACME accounts use cannot be deleted or moved to another
+// directory. Project ACME accounts refer to a provider: bindAccount() fills in the link, making
+// a custom provider for a directory URL no provider has yet (the accounts that predate
+// providers get theirs the same way, through adoptAccounts()).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <certsteward/domain/acme_account.hpp>
+#include <certsteward/domain/ca_provider.hpp>
 #include <certsteward/domain/result.hpp>
+#include <certsteward/ports/acme_account_repository.hpp>
+#include <certsteward/ports/clock.hpp>
 #include <certsteward/ports/dns_provider_factory.hpp>
+#include <certsteward/ports/id_generator.hpp>
 #include <certsteward/ports/issuer.hpp>
+#include <certsteward/ports/project_repository.hpp>
+#include <certsteward/ports/settings_documents.hpp>
 #include <certsteward/services/access_control.hpp>
+#include <certsteward/services/audit_service.hpp>
+#include <certsteward/services/unit_of_work.hpp>
 
 namespace certsteward::services {
 
+// The guard every change of the providers' document takes.
+inline constexpr const char* kCaProvidersGuard = "ca-providers";
+
 struct CaProviderView {
-  ports::IssuerInfo issuer;
+  domain::CaProvider provider;
+  ports::IssuerInfo issuer;  // what this instance's issuer does with it
   std::vector<ports::DnsProviderKind> dns_providers;
-  bool available = false;  // at least one DNS provider can be driven
+  bool available = false;  // enabled, and some challenge can be answered here
+};
+
+// A PATCH: the fields given.
+struct CaProviderChange {
+  std::optional<std::string> name;
+  std::optional<std::string> directory_url;
+  std::optional<std::string> trust_bundle;
+  std::optional<bool> eab_required;
+  std::optional<std::vector<std::string>> caa_identities;
+  std::optional<domain::CaRateLimits> rate_limits;
+  std::optional<bool> enabled;
 };
 
 class CaProviderService {
  public:
   struct Ports {
-    const ports::Issuer& issuer;
+    ports::CaProviderRepository& providers;
+    ports::Issuer& issuer;
     const ports::DnsProviderFactory& dnsProviders;
+    const ports::ProjectRepository& projects;
+    ports::AcmeAccountRepository& accounts;
+    ports::IdGenerator& ids;
+    const ports::Clock& clock;
   };
-  CaProviderService(Ports ports, const AccessControl& access) : p_(ports), access_(access) {}
+  CaProviderService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
+      : p_(ports), work_(work), access_(access), audit_(audit) {}
 
-  // Every member of the organisation may read it; none when the build has no issuer.
+  /** Every provider, oldest first. Any member. */
   domain::Result<std::vector<CaProviderView>> list(const Principal& who) const;
+  /** One provider; not_found. Any member. */
+  domain::Result<CaProviderView> get(const Principal& who, const domain::Id& id) const;
+  /** The presets one can add. Any member. */
+  domain::Result<std::vector<domain::CaPreset>> presets(const Principal& who) const;
+
+  /**
+   * Adds `draft` (its id and times ignored). Its directory is read first.
+   * @return the provider; invalid_argument naming the field, conflict for a name or directory
+   * URL already taken, permission_denied unless org admin.
+   */
+  domain::Result<CaProviderView> create(const Principal& who, const RequestContext& ctx,
+                                        domain::CaProvider draft);
+  /** Applies `change`; moving the directory is refused (conflict) while accounts use it. */
+  domain::Result<CaProviderView> update(const Principal& who, const RequestContext& ctx,
+                                        const domain::Id& id, const CaProviderChange& change);
+  /** Deletes it; conflict (DEPENDENCY_CONFLICT, the accounts named) while accounts use it. */
+  domain::Status remove(const Principal& who, const RequestContext& ctx, const domain::Id& id);
+  /** Reads its directory again (profiles and the rest). Org admin. */
+  domain::Result<CaProviderView> refresh(const Principal& who, const RequestContext& ctx,
+                                         const domain::Id& id);
+
+  /**
+   * Inside the caller's transaction (which must take kCaProvidersGuard): links `account` to its
+   * provider. A ca_provider_id given must name an enabled provider (its directory URL is copied);
+   * otherwise the provider with the account's directory_url, made (custom, audited) when there
+   * is none. An account moved to another provider loses its registration.
+   * @return invalid_argument naming ca_provider_id or directory_url.
+   */
+  domain::Status bindAccount(domain::AcmeAccount& account, const domain::AcmeAccount* before,
+                             const Principal* who, const RequestContext& ctx);
+
+  /** Links every account that has no provider yet (run at start; idempotent). @return how many. */
+  domain::Result<int> adoptAccounts();
+
+  /** The trust bundle of the provider at `directoryUrl` ("" when none or on a store error). */
+  std::string trustBundleFor(const std::string& directoryUrl) const;
 
  private:
+  domain::Result<domain::CaProviderList> load() const;
+  CaProviderView viewOf(domain::CaProvider provider) const;
+  // Reads the directory into `provider` (its error noted when it cannot be read).
+  void readDirectory(domain::CaProvider& provider) const;
+  // "project <p> account <a>" for every account using provider `id`.
+  domain::Result<std::vector<std::string>> accountsUsing(const domain::Id& id) const;
+  domain::Status manage(const Principal& who) const;
+
   Ports p_;
+  UnitOfWork& work_;
   const AccessControl& access_;
+  AuditService& audit_;
 };
 
 }  // namespace certsteward::services

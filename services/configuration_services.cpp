@@ -15,7 +15,18 @@ ConfigurationServices::ConfigurationServices(Ports ports, UnitOfWork& work,
       distribution_(std::move(distribution)),
       dnsExecCommands_(std::move(dnsExecCommands)),
       acmeAccounts(p_.acmeAccounts, p_.secrets, p_.ids, p_.clock, work, access, audit,
-                   {"acme_account", &domain::AcmeAccount::eab_hmac_sealed, checkAcmeAccount, {}}),
+                   {"acme_account",
+                    &domain::AcmeAccount::eab_hmac_sealed,
+                    checkAcmeAccount,
+                    {},
+                    {},
+                    {},
+                    [this](domain::AcmeAccount& a, const domain::AcmeAccount* before,
+                           const Principal& who, const RequestContext& ctx) -> domain::Status {
+                      if (p_.caProviders == nullptr) return {};
+                      return p_.caProviders->bindAccount(a, before, &who, ctx);
+                    },
+                    {kCaProvidersGuard}}),
       dnsCredentials(p_.dnsCredentials, p_.secrets, p_.ids, p_.clock, work, access, audit,
                      {"dns_credential", &domain::DnsCredential::secret_sealed,
                       [this](const domain::DnsCredential& d) {

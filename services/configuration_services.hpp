@@ -21,6 +21,7 @@
 #include <certsteward/ports/notification_channel_repository.hpp>
 #include <certsteward/ports/notification_rule_repository.hpp>
 #include <certsteward/ports/zone_repository.hpp>
+#include <certsteward/services/ca_provider_service.hpp>
 #include <certsteward/services/resource_service.hpp>
 
 namespace certsteward::services {
@@ -42,6 +43,8 @@ class ConfigurationServices {
     // What else blocks deleting a file or ssh module configuration: certificates whose HTTP-01
     // answers go through its webroot (none: not checked).
     const ports::CertificateRepository* certificates = nullptr;
+    // Links each ACME account to its CA provider (none: accounts keep a bare directory URL).
+    CaProviderService* caProviders = nullptr;
   };
 
   ConfigurationServices(Ports ports, UnitOfWork& work, const AccessControl& access,

@@ -38,6 +38,12 @@ class ResourceService {
     // gives a new secret): 422. Optional.
     std::function<domain::Status(const T& before, const T& after, bool secretGiven)> checkChange =
         {};
+    // Completes the resource from others inside the change's transaction, before `validate`
+    // (`before`: null on create). Optional.
+    std::function<domain::Status(T& entity, const T* before, const Principal& who,
+                                 const RequestContext& ctx)>
+        prepare = {};
+    std::vector<std::string> guards = {};  // more guards for the change's transaction
   };
 
   ResourceService(ports::ProjectScopedRepository<T>& repo, ports::SecretBox& secrets,
@@ -76,14 +82,20 @@ class ResourceService {
     if (auto s = checkNames(draft); !s) return s.error();
     if (auto s = checkSecret(draft, secret); !s) return s.error();
     if (auto s = seal(draft, secret); !s) return s.error();
-    const domain::Status done = work_.inProject(projectId, [&]() -> domain::Status {
-      if (options_.validate) {
-        if (auto s = options_.validate(draft); !s) return s;
-      }
-      if (auto s = repo_.create(draft); !s) return s;
-      return audit_.record(&who, ctx, options_.kind + ".create", options_.kind, draft.id,
-                           projectId);
-    });
+    const domain::Status done = work_.inProject(
+        projectId,
+        [&]() -> domain::Status {
+          if (options_.prepare) {
+            if (auto s = options_.prepare(draft, nullptr, who, ctx); !s) return s;
+          }
+          if (options_.validate) {
+            if (auto s = options_.validate(draft); !s) return s;
+          }
+          if (auto s = repo_.create(draft); !s) return s;
+          return audit_.record(&who, ctx, options_.kind + ".create", options_.kind, draft.id,
+                               projectId);
+        },
+        options_.guards);
     if (!done) return done.error();
     return draft;
   }
@@ -109,13 +121,19 @@ class ResourceService {
     }
     if (auto s = checkSecret(*entity, secret); !s) return s.error();
     if (auto s = seal(*entity, secret); !s) return s.error();
-    const domain::Status done = work_.inProject(projectId, [&]() -> domain::Status {
-      if (options_.validate) {
-        if (auto s = options_.validate(*entity); !s) return s;
-      }
-      if (auto s = repo_.update(*entity); !s) return s;
-      return audit_.record(&who, ctx, options_.kind + ".update", options_.kind, id, projectId);
-    });
+    const domain::Status done = work_.inProject(
+        projectId,
+        [&]() -> domain::Status {
+          if (options_.prepare) {
+            if (auto s = options_.prepare(*entity, &before, who, ctx); !s) return s;
+          }
+          if (options_.validate) {
+            if (auto s = options_.validate(*entity); !s) return s;
+          }
+          if (auto s = repo_.update(*entity); !s) return s;
+          return audit_.record(&who, ctx, options_.kind + ".update", options_.kind, id, projectId);
+        },
+        options_.guards);
     if (!done) return done.error();
     return entity;
   }

@@ -216,7 +216,8 @@ class CopiedEntrySealer : public domain::AuditChainSealer {
 }  // namespace
 
 const std::vector<std::string>& StoreMigration::settingKeys() {
-  static const std::vector<std::string> keys{"ldap", "oidc", Scheduler::kExpiryCheckDay};
+  static const std::vector<std::string> keys{"ldap", "oidc", "ca_providers",
+                                             Scheduler::kExpiryCheckDay};
   return keys;
 }
 

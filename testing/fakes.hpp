@@ -385,6 +385,18 @@ class FakeIssuer : public ports::Issuer {
   std::function<ports::IssuedCertificate(const std::vector<std::string>& names)> material;
   // HTTP-01 orders: called for each name while its answer is presented (what the CA would fetch).
   std::function<void(const ports::Http01Challenge&)> whileHttp01Presented;
+  // readDirectory: what each directory URL's meta says; a URL not here cannot be reached.
+  std::map<std::string, domain::CaDirectoryMeta> directories;
+
+  domain::Result<domain::CaDirectoryMeta> readDirectory(const std::string& directoryUrl,
+                                                        const std::string&) override {
+    const auto it = directories.find(directoryUrl);
+    if (it == directories.end()) {
+      return domain::makeError(domain::ErrorCode::unavailable,
+                               "the CA at " + directoryUrl + " cannot be reached");
+    }
+    return it->second;
+  }
 
   domain::Result<ports::AccountState> registerAccount(const domain::AcmeAccount&) override {
     if (refusal) return *refusal;

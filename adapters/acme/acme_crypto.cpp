@@ -1,5 +1,7 @@
 #include <certsteward/adapters/acme/acme_crypto.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -175,15 +177,21 @@ domain::Result<std::string> makeCsr(const KeyPair& key, const std::vector<std::s
   if (names.empty()) return makeError(ErrorCode::invalid_argument, "a CSR needs names");
   X509_REQ* req = X509_REQ_new();
   X509_NAME* subject = X509_REQ_get_subject_name(req);
+  const auto isIp = [](const std::string& name) {
+    unsigned char buffer[sizeof(in6_addr)];
+    return ::inet_pton(AF_INET, name.c_str(), buffer) == 1 ||
+           ::inet_pton(AF_INET6, name.c_str(), buffer) == 1;
+  };
   const std::string& cn = names.front();
-  bool ok = cn.size() <= 64
+  // A CN longer than 64 is not allowed, and an IP address goes only into the SANs.
+  bool ok = cn.size() <= 64 && !isIp(cn)
                 ? X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC,
                                              reinterpret_cast<const unsigned char*>(cn.c_str()), -1,
                                              -1, 0) == 1
-                : true;  // a CN longer than 64 is not allowed; the SANs carry it
+                : true;
   std::string sans;
   for (const auto& n : names)
-    sans += (sans.empty() ? "DNS:" : ",DNS:") + n;
+    sans += std::string(sans.empty() ? "" : ",") + (isIp(n) ? "IP:" : "DNS:") + n;
   STACK_OF(X509_EXTENSION)* exts = sk_X509_EXTENSION_new_null();
   X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, nullptr, NID_subject_alt_name, sans.c_str());
   ok = ok && ext != nullptr && sk_X509_EXTENSION_push(exts, ext) > 0 &&
@@ -234,6 +242,25 @@ domain::Result<CertificateFacts> inspectCertificate(std::string_view pem) {
   GENERAL_NAMES_free(sans);
   X509_free(cert);
   return facts;
+}
+
+std::string topIssuerName(std::string_view chainPem) {
+  Bio bio(BIO_new_mem_buf(chainPem.data(), static_cast<int>(chainPem.size())));
+  X509* last = nullptr;
+  while (bio) {
+    X509* next = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr);
+    if (next == nullptr) break;
+    X509_free(last);
+    last = next;
+  }
+  ERR_clear_error();
+  if (last == nullptr) return {};
+  std::string name(256, '\0');
+  const int length = X509_NAME_get_text_by_NID(X509_get_issuer_name(last), NID_commonName,
+                                               name.data(), static_cast<int>(name.size()));
+  X509_free(last);
+  name.resize(length > 0 ? static_cast<std::size_t>(length) : 0);
+  return name;
 }
 
 std::pair<std::string, std::string> splitChain(std::string_view pem) {

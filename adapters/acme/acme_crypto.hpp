@@ -41,7 +41,8 @@ class KeyPair {
 std::string sha256(std::string_view data);
 std::string hmacSha256(std::string_view key, std::string_view data);
 
-// A DER CSR for `names` (the first is the subject's CN; all are SANs), signed by `key`.
+// A DER CSR for `names` (all are SANs: IP addresses as iPAddress, the rest as dNSName; the
+// first, when a DNS name, is also the subject's CN), signed by `key`.
 domain::Result<std::string> makeCsr(const KeyPair& key, const std::vector<std::string>& names);
 
 struct CertificateFacts {
@@ -51,6 +52,9 @@ struct CertificateFacts {
   std::vector<std::string> dns_names;
 };
 domain::Result<CertificateFacts> inspectCertificate(std::string_view pem);
+
+// The issuer common name of the last (topmost) certificate of a PEM chain; "" when there is none.
+std::string topIssuerName(std::string_view chainPem);
 
 // "leaf PEM" and "the rest" of a PEM chain as the CA sends it.
 std::pair<std::string, std::string> splitChain(std::string_view pem);

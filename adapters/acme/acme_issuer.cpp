@@ -2,6 +2,7 @@
 // cryptography is in acme_crypto.cpp.
 #include <certsteward/adapters/acme/acme_issuer.hpp>
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
 
 #include <boost/json.hpp>
@@ -85,9 +86,11 @@ bool pauseUnlessStopped(std::chrono::milliseconds pause, const domain::StopSigna
 }
 
 // One HTTP exchange with the CA. unavailable for anything below HTTP (DNS, TCP, TLS, timeout).
-domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& method,
-                               const std::string& url, const std::string& body,
-                               const std::string& accept = {},
+// `trust`: the PEM the CA's TLS certificate must chain to (its provider's trust bundle); empty:
+// the system's roots plus acme.ca_bundle.
+domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& trust,
+                               const std::string& method, const std::string& url,
+                               const std::string& body, const std::string& accept = {},
                                const domain::StopSignal* stop = nullptr) {
   if (stop != nullptr && stop->requested()) return stopped();
   static std::once_flag init;
@@ -117,8 +120,12 @@ domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& 
     curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, onProgress);
     curl_easy_setopt(curl, CURLOPT_XFERINFODATA, const_cast<domain::StopSignal*>(stop));
   }
-  if (!settings.ca_bundle.empty())
+  curl_blob trustBlob{const_cast<char*>(trust.data()), trust.size(), CURL_BLOB_NOCOPY};
+  if (!trust.empty()) {
+    curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &trustBlob);
+  } else if (!settings.ca_bundle.empty()) {
     curl_easy_setopt(curl, CURLOPT_CAINFO, settings.ca_bundle.c_str());
+  }
   // A project's directory URL (and the URLs the CA hands out) goes through the outbound policy.
   common::CurlPin pin;
   if (settings.outbound != nullptr) {
@@ -249,15 +256,27 @@ domain::Error refused(const Reply& r, const std::string& doing, ports::IssueRepo
 // One ACME conversation: the directory, a nonce pool of one, the account key and its kid.
 class Session {
  public:
+  // `trust`: as exchange()'s; by default the trust bundle of the provider at `directoryUrl`.
   Session(const AcmeSettings& settings, std::string directoryUrl,
-          const domain::StopSignal* stop = nullptr)
-      : settings_(settings), directoryUrl_(std::move(directoryUrl)), stop_(stop) {}
+          const domain::StopSignal* stop = nullptr, std::optional<std::string> trust = {})
+      : settings_(settings), directoryUrl_(std::move(directoryUrl)), stop_(stop) {
+    if (trust) {
+      trust_ = std::move(*trust);
+    } else if (settings_.trust_bundle_for) {
+      trust_ = settings_.trust_bundle_for(directoryUrl_);
+    }
+  }
 
   const domain::StopSignal* stop() const { return stop_; }
   const AcmeSettings& settings() const { return settings_; }
 
+  // A plain GET (renewalInfo).
+  domain::Result<Reply> get(const std::string& url) {
+    return exchange(settings_, trust_, "GET", url, {}, {}, stop_);
+  }
+
   domain::Status open() {
-    auto r = exchange(settings_, "GET", directoryUrl_, {}, {}, stop_);
+    auto r = exchange(settings_, trust_, "GET", directoryUrl_, {}, {}, stop_);
     if (!r) return r.error();
     if (r->status != 200) return problem(*r, "the directory request");
     directory_ = parseObject(r->body);
@@ -296,7 +315,7 @@ class Session {
       const std::string body = R"({"protected":")" + protectedB64 + R"(","payload":")" +
                                payloadB64 + R"(","signature":")" + base64UrlEncode(*signature) +
                                R"("})";
-      auto r = exchange(settings_, "POST", target, body, accept, stop_);
+      auto r = exchange(settings_, trust_, "POST", target, body, accept, stop_);
       if (!r) return r;
       if (auto next = r->header("replay-nonce"); !next.empty()) nonce_ = next;
       if (r->status == 400 && str(parseObject(r->body), "type").ends_with(":badNonce") &&
@@ -311,7 +330,7 @@ class Session {
  private:
   domain::Result<std::string> nonce() {
     if (!nonce_.empty()) return std::exchange(nonce_, std::string());
-    auto r = exchange(settings_, "HEAD", url("newNonce"), {}, {}, stop_);
+    auto r = exchange(settings_, trust_, "HEAD", url("newNonce"), {}, {}, stop_);
     if (!r) return r.error();
     auto n = r->header("replay-nonce");
     if (n.empty()) return makeError(ErrorCode::unavailable, "the CA sent no nonce");
@@ -321,6 +340,7 @@ class Session {
   const AcmeSettings& settings_;
   std::string directoryUrl_;
   const domain::StopSignal* stop_ = nullptr;
+  std::string trust_;
   json::object directory_;
   std::string nonce_;
   const KeyPair* key_ = nullptr;
@@ -461,17 +481,47 @@ class PublishedFiles {
   std::vector<ports::Http01Challenge> challenges_;
 };
 
+// An IP address identifier (RFC 8738) rather than a DNS name.
+bool isIpAddress(const std::string& name) {
+  unsigned char buffer[sizeof(in6_addr)];
+  return ::inet_pton(AF_INET, name.c_str(), buffer) == 1 ||
+         ::inet_pton(AF_INET6, name.c_str(), buffer) == 1;
+}
+
+// The URLs of the Link: <...>;rel="alternate" headers of a certificate download.
+std::vector<std::string> alternateLinks(const Reply& r) {
+  std::vector<std::string> urls;
+  const auto [from, to] = r.headers.equal_range("link");
+  for (auto it = from; it != to && urls.size() < 10; ++it) {
+    std::string_view rest = it->second;
+    while (!rest.empty()) {
+      const auto open = rest.find('<');
+      const auto close = rest.find('>', open == std::string_view::npos ? 0 : open);
+      if (open == std::string_view::npos || close == std::string_view::npos) break;
+      const std::string url(rest.substr(open + 1, close - open - 1));
+      auto next = rest.find('<', close);
+      const std::string_view params = rest.substr(
+          close + 1, next == std::string_view::npos ? std::string_view::npos : next - close - 1);
+      if (params.find("rel=\"alternate\"") != std::string_view::npos ||
+          params.find("rel=alternate") != std::string_view::npos) {
+        urls.push_back(url);
+      }
+      if (next == std::string_view::npos) break;
+      rest = rest.substr(next);
+    }
+  }
+  return urls;
+}
+
 // RFC 9773: when the directory offers renewalInfo, the CA's suggested window gives the renewal
 // time (a random instant inside it). Anything missing or malformed leaves the choice to the
 // renewal threshold; ARI never fails an issuance.
-std::optional<domain::Timestamp> suggestedRenewal(Session& session, const std::string& leafPem,
-                                                  const domain::StopSignal* stop) {
+std::optional<domain::Timestamp> suggestedRenewal(Session& session, const std::string& leafPem) {
   const std::string base = session.url("renewalInfo");
   if (base.empty()) return std::nullopt;
   auto id = ariCertId(leafPem);
   if (!id) return std::nullopt;
-  auto r = exchange(session.settings(), "GET", base + (base.ends_with('/') ? "" : "/") + *id, {},
-                    {}, stop);
+  auto r = session.get(base + (base.ends_with('/') ? "" : "/") + *id);
   if (!r || r->status != 200) return std::nullopt;
   auto window = parseRenewalInfo(r->body);
   if (!window) return std::nullopt;
@@ -516,11 +566,29 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   const auto deadline = Clock::now() + settings_.order_timeout;
 
   json::array identifiers;
-  for (const auto& name : request.names)
-    identifiers.push_back(json::object{{"type", "dns"}, {"value", name}});
-  auto ordered = session.post(session.url("newOrder"),
-                              json::serialize(json::object{{"identifiers", identifiers}}));
+  for (const auto& name : request.names) {
+    identifiers.push_back(
+        json::object{{"type", isIpAddress(name) ? "ip" : "dns"}, {"value", name}});
+  }
+  json::object newOrder{{"identifiers", identifiers}};
+  if (!request.profile.empty()) newOrder["profile"] = request.profile;
+  // RFC 9773 5: a renewal names the certificate it replaces, when the CA knows ARI.
+  std::string replaces;
+  if (!request.replaces_certificate_pem.empty() && !session.url("renewalInfo").empty()) {
+    if (auto id = ariCertId(request.replaces_certificate_pem)) replaces = *id;
+  }
+  if (!replaces.empty()) newOrder["replaces"] = replaces;
+  auto ordered = session.post(session.url("newOrder"), json::serialize(newOrder));
   if (!ordered) return ordered.error();
+  if (ordered->status != 201 && !replaces.empty() && ordered->status < 500 &&
+      problem(*ordered, "").reason != "rateLimited") {
+    // The CA would not have this order replace that certificate (already replaced, or not one
+    // of this account's): an order without `replaces` is still a renewal.
+    replaces.clear();
+    newOrder.erase("replaces");
+    ordered = session.post(session.url("newOrder"), json::serialize(newOrder));
+    if (!ordered) return ordered.error();
+  }
   if (ordered->status != 201) return refused(*ordered, "the order", request.report);
   if (request.report != nullptr) ++request.report->orders_created;
   const std::string orderUrl = ordered->header("location");
@@ -630,7 +698,22 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   auto chain = session.post(str(*done, "certificate"), {}, "application/pem-certificate-chain");
   if (!chain) return chain.error();
   if (chain->status != 200) return refused(*chain, "the certificate download", request.report);
-  auto [leaf, rest] = splitChain(chain->body);
+  std::string chainPem = chain->body;
+  std::string chainIssuer = topIssuerName(chainPem);
+  if (!request.preferred_chain.empty() && chainIssuer != request.preferred_chain) {
+    // RFC 8555 7.4.2: the other chains the CA offers; the first whose topmost certificate was
+    // issued by the preferred name wins, else the default stays.
+    for (const auto& url : alternateLinks(*chain)) {
+      auto other = session.post(url, {}, "application/pem-certificate-chain");
+      if (!other || other->status != 200) continue;
+      if (topIssuerName(other->body) == request.preferred_chain) {
+        chainPem = other->body;
+        chainIssuer = request.preferred_chain;
+        break;
+      }
+    }
+  }
+  auto [leaf, rest] = splitChain(chainPem);
   auto facts = inspectCertificate(leaf);
   if (!facts) return facts.error();
   ports::IssuedCertificate issued;
@@ -640,7 +723,9 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   issued.serial_number = facts->serial_hex;
   issued.not_before = facts->not_before;
   issued.expires_at = facts->not_after;
-  issued.suggested_renewal_at = suggestedRenewal(session, issued.certificate_pem, request.stop);
+  issued.suggested_renewal_at = suggestedRenewal(session, issued.certificate_pem);
+  issued.replaced = !replaces.empty();
+  issued.chain_issuer = std::move(chainIssuer);
   return issued;
 }
 
@@ -698,6 +783,38 @@ domain::Result<ports::AccountState> AcmeIssuer::rolloverKey(const domain::AcmeAc
   if (!r) return r.error();
   if (r->status != 200) return problem(*r, "the key change");
   return ports::AccountState{"valid", account.account_url, std::move(*sealed)};
+}
+
+domain::Result<domain::CaDirectoryMeta> AcmeIssuer::readDirectory(const std::string& directoryUrl,
+                                                                  const std::string& trustBundle) {
+  Session session(settings_, directoryUrl, nullptr, trustBundle);
+  if (auto s = session.open(); !s) return s.error();
+  domain::CaDirectoryMeta meta;
+  meta.renewal_info = !session.url("renewalInfo").empty();
+  const auto* m = session.directory().if_contains("meta");
+  if (m == nullptr || !m->is_object()) return meta;
+  const auto& o = m->as_object();
+  if (const auto* profiles = o.if_contains("profiles");
+      profiles != nullptr && profiles->is_object()) {
+    for (const auto& [name, description] : profiles->as_object()) {
+      if (meta.profiles.size() >= 50) break;
+      meta.profiles.push_back(
+          {std::string(name),
+           description.is_string() ? std::string(description.as_string()).substr(0, 2000) : ""});
+    }
+  }
+  if (const auto* caa = o.if_contains("caaIdentities"); caa != nullptr && caa->is_array()) {
+    for (const auto& v : caa->as_array()) {
+      if (v.is_string() && meta.caa_identities.size() < 20) {
+        meta.caa_identities.emplace_back(v.as_string());
+      }
+    }
+  }
+  if (const auto* eab = o.if_contains("externalAccountRequired");
+      eab != nullptr && eab->is_bool()) {
+    meta.external_account_required = eab->as_bool();
+  }
+  return meta;
 }
 
 ports::IssuerInfo AcmeIssuer::info() const {

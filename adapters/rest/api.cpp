@@ -112,6 +112,7 @@ Api::Api(ApiServices services, ApiOptions options) : s_(services), options_(opti
   addDistributionRoutes();
   addNotificationRoutes();
   addSettingsRoutes();
+  addCaProviderRoutes();
   addCatalogRoutes();
 }
 

@@ -72,7 +72,7 @@ struct ApiServices {
   services::MonitoringService& monitoring;    // GET /readyz, the gauges of GET /metrics
   const ports::Clock& clock;                  // "now" of rendered views
   ports::Metrics& metrics;  // counts requests; its exposition answers GET /metrics
-  const services::CaProviderService& caProviders;  // GET /ca-providers
+  services::CaProviderService& caProviders;  // /ca-providers
   const services::CatalogService& catalog;         // GET /catalog
   services::SshHostKeyService& sshHostKeys;        // POST /projects/<p>/ssh-host-keys
   services::DnsAccountRegistration& dnsAccounts;   // acme-dns accounts made on their server
@@ -135,6 +135,7 @@ class Api {
   void addDistributionRoutes();
   void addNotificationRoutes();
   void addSettingsRoutes();
+  void addCaProviderRoutes();
   void addCatalogRoutes();
 
   ApiServices s_;

@@ -143,6 +143,7 @@ json::object base(const auto& e) {
 json::object acmeAccountJson(const domain::AcmeAccount& a) {
   auto o = base(a);
   o["name"] = a.name;
+  o["ca_provider_id"] = a.ca_provider_id;
   o["directory_url"] = a.directory_url;
   o["email"] = a.email;
   o["status"] = a.status;
@@ -178,7 +179,12 @@ void Api::addResourceRoutes() {
       {"acme-accounts", "acme_account", "acme_accounts", acmeAccountJson,
        [](const json::object& b, domain::AcmeAccount& a, bool creating) {
          setIf(b, "name", a.name, creating, 200);
-         setIf(b, "directory_url", a.directory_url, creating, 2000);
+         // One of the two: the provider, or its directory URL (a provider is made for a URL
+         // that none has).
+         setIf(b, "ca_provider_id", a.ca_provider_id, false, 64);
+         setIf(b, "directory_url", a.directory_url, false, 2000);
+         if (b.contains("ca_provider_id") && !b.contains("directory_url")) a.directory_url.clear();
+         if (b.contains("directory_url") && !b.contains("ca_provider_id")) a.ca_provider_id.clear();
          setIf(b, "email", a.email, false, 320);
          setIf(b, "eab_kid", a.eab_kid, false, 500);
          return optionalString(b, "eab_hmac_key", 1000);

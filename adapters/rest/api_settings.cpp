@@ -231,36 +231,6 @@ domain::OidcSettings oidcSettingsFrom(const json::object& body) {
 }  // namespace
 
 void Api::addSettingsRoutes() {
-  router_.add("GET", "/api/v1/ca-providers", [this](const Call& c) {
-    auto listed = s_.caProviders.list(c.who());
-    if (!listed) return errorResponse(listed.error());
-    json::array providers;
-    for (const auto& p : *listed) {
-      json::array dns;
-      for (const auto& kind : p.dns_providers) {
-        json::object k{{"name", kind.name}, {"available", kind.available}};
-        if (!kind.note.empty()) k["note"] = kind.note;
-        dns.push_back(std::move(k));
-      }
-      json::array challenges;
-      for (const auto& ch : p.issuer.challenges)
-        challenges.push_back(json::value(ch));
-      json::array features;
-      for (const auto& f : p.issuer.features)
-        features.push_back(json::value(f));
-      providers.push_back(json::object{{"issuer_type", p.issuer.issuer_type},
-                                       {"name", p.issuer.name},
-                                       {"challenges", challenges},
-                                       {"features", features},
-                                       {"dns_providers", dns},
-                                       {"available", p.available}});
-    }
-    const auto total = static_cast<std::int64_t>(providers.size());
-    return jsonResponse(
-        200, json::object{
-                 {"ca_providers", providers}, {"total", total}, {"page", 1}, {"page_size", 20}});
-  });
-
   router_.add("GET", "/api/v1/settings/ldap", [this](const Call& c) {
     auto view = s_.ldapSettings.get(c.who());
     if (!view) return errorResponse(view.error());

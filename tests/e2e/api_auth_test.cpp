@@ -250,7 +250,7 @@ TEST_CASE("api: /auth/me carries the role matrix a client uses to offer actions"
   auto me = http.request("GET", "/api/v1/auth/me", "", {bearer(owner)});
   REQUIRE(me.status == 200);
   const auto rules = parse(me).at("access_rules").as_array();
-  CHECK(rules.size() == 19);
+  CHECK(rules.size() == 20);
   std::map<std::string, std::pair<std::string, std::string>> byAction;
   for (const auto& r : rules) {
     const auto& o = r.as_object();
@@ -266,4 +266,5 @@ TEST_CASE("api: /auth/me carries the role matrix a client uses to offer actions"
   CHECK(byAction.at("manage_users") == Roles{"admin", "-"});
   CHECK(byAction.at("verify_audit_log") == Roles{"owner", "-"});
   CHECK(byAction.at("activate_license") == Roles{"owner", "-"});
+  CHECK(byAction.at("manage_ca_providers") == Roles{"admin", "-"});
 }

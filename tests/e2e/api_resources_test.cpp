@@ -657,6 +657,59 @@ TEST_CASE("api: modules, distributions, settings, and the actions before issuanc
     CHECK(str(dnsKinds[i].as_object(), "name") == expected[i]);
     CHECK(dnsKinds[i].as_object().at("available").as_bool() == (expected[i] != "exec"));
   }
+  // The account made above for a bare URL has a provider of its own.
+  CHECK(str(provider, "directory_url") == "https://127.0.0.1:14000/dir");
+  CHECK(str(provider, "preset") == "custom");
+  CHECK(str(parse(acme).at("acme_account").as_object(), "ca_provider_id") == str(provider, "id"));
+
+  // A preset in one step; its directory cannot be read from here, which is noted, not refused.
+  auto presets = http.request("GET", "/api/v1/ca-providers/presets", "", {bearer(admin)});
+  REQUIRE(presets.status == 200);
+  CHECK(parse(presets).at("presets").as_array().size() == 6);
+  auto staging = http.request("POST", "/api/v1/ca-providers", R"({"preset":"letsencrypt-staging"})",
+                              {bearer(admin)});
+  REQUIRE(staging.status == 201);
+  const auto stagingId = str(parse(staging), "id");
+  CHECK(str(parse(staging), "name") == "Let's Encrypt (staging)");
+  CHECK_FALSE(str(parse(staging), "directory_error").empty());
+  CHECK(parse(staging).at("rate_limits").at("certificates").at("max").as_int64() == 30000);
+  // Taken names and URLs, unknown fields and presets, broken rules; a viewer may not.
+  CHECK(http.request("POST", "/api/v1/ca-providers", R"({"preset":"letsencrypt-staging"})",
+                     {bearer(admin)})
+            .status == 409);
+  CHECK(http.request("POST", "/api/v1/ca-providers", R"({"preset":"nope"})", {bearer(admin)})
+            .status == 400);
+  CHECK(http.request("POST", "/api/v1/ca-providers",
+                     R"({"name":"x","directory_url":"https://x.test/d","color":"red"})",
+                     {bearer(admin)})
+            .status == 400);
+  auto plainHttp =
+      http.request("POST", "/api/v1/ca-providers",
+                   R"({"name":"x","directory_url":"http://x.test/d"})", {bearer(admin)});
+  CHECK(plainHttp.status == 422);
+  CHECK(str(parse(plainHttp), "field") == "directory_url");
+  const auto viewer = userWithRole(http, owner, "viewer");
+  CHECK(http.request("GET", "/api/v1/ca-providers/" + stagingId, "", {bearer(viewer)}).status ==
+        200);
+  CHECK(http.request("PATCH", "/api/v1/ca-providers/" + stagingId, R"({"enabled":false})",
+                     {bearer(viewer)})
+            .status == 403);
+  auto disabled =
+      http.request("PATCH", "/api/v1/ca-providers/" + stagingId,
+                   R"({"enabled":false,"rate_limits":{"orders":{"max":10}}})", {bearer(admin)});
+  REQUIRE(disabled.status == 200);
+  CHECK_FALSE(parse(disabled).at("enabled").as_bool());
+  CHECK_FALSE(parse(disabled).at("available").as_bool());
+  CHECK(parse(disabled).at("rate_limits").at("orders").at("max").as_int64() == 10);
+  CHECK(parse(disabled).at("rate_limits").at("orders").at("window_seconds").as_int64() == 10800);
+  // In use: not deleted; unused: deleted.
+  auto inUse =
+      http.request("DELETE", "/api/v1/ca-providers/" + str(provider, "id"), "", {bearer(admin)});
+  CHECK(inUse.status == 409);
+  CHECK(http.request("DELETE", "/api/v1/ca-providers/" + stagingId, "", {bearer(admin)}).status ==
+        204);
+  CHECK(http.request("GET", "/api/v1/ca-providers/" + stagingId, "", {bearer(admin)}).status ==
+        404);
 }
 
 TEST_CASE("api: every configuration name follows the one name rule") {

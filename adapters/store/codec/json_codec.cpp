@@ -29,6 +29,9 @@ json::value w(std::int64_t v) {
 json::value w(Timestamp t) {
   return json::value(t.time_since_epoch().count());
 }
+json::value w(Duration d) {
+  return json::value(d.count());
+}
 template <class E>
 requires std::is_enum_v<E> json::value w(E e) {
   return json::value(nameOf(e));
@@ -48,6 +51,10 @@ json::value w(const DistributionTarget& v);
 json::value w(const EndedSession& v);
 json::value w(const LdapGroupMapping& v);
 json::value w(const OidcGroupMapping& v);
+json::value w(const QuotaLimit& v);
+json::value w(const CaRateLimits& v);
+json::value w(const CaProfile& v);
+json::value w(const CaProvider& v);
 template <class T>
 json::value w(const std::vector<T>& v) {
   json::array a;
@@ -91,6 +98,11 @@ void r(const json::value& j, Timestamp& out) {
   std::int64_t v = 0;
   r(j, v);
   out = Timestamp{Duration{v}};
+}
+void r(const json::value& j, Duration& out) {
+  std::int64_t v = 0;
+  r(j, v);
+  out = Duration{v};
 }
 template <class E>
 bool assign(std::optional<E> parsed, E& out) {
@@ -156,6 +168,10 @@ void r(const json::value& j, DistributionTarget& out);
 void r(const json::value& j, EndedSession& out);
 void r(const json::value& j, LdapGroupMapping& out);
 void r(const json::value& j, OidcGroupMapping& out);
+void r(const json::value& j, QuotaLimit& out);
+void r(const json::value& j, CaRateLimits& out);
+void r(const json::value& j, CaProfile& out);
+void r(const json::value& j, CaProvider& out);
 template <class T>
 void r(const json::value& j, std::vector<T>& out) {
   if (!j.is_array()) corrupt();
@@ -242,7 +258,21 @@ void field(const json::object& o, const char* key, T& out) {
   X(status)                \
   X(is_registered)         \
   X(account_url)           \
-  X(key_sealed) X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) X(created_at) X(updated_at)
+  X(key_sealed)            \
+  X(eab_kid) X(eab_hmac_sealed) X(last_validated_at) X(created_at) X(updated_at) X(ca_provider_id)
+#define CS_QUOTA_LIMIT(X) X(max) X(window)
+#define CS_CA_RATE_LIMITS(X) X(certificates) X(orders) X(failed_validations)
+#define CS_CA_PROFILE(X) X(name) X(description)
+#define CS_CA_PROVIDER(X)                                                                      \
+  X(id)                                                                                        \
+  X(name)                                                                                      \
+  X(kind)                                                                                      \
+  X(preset)                                                                                    \
+  X(directory_url)                                                                             \
+  X(trust_bundle)                                                                              \
+  X(eab_required) X(caa_identities) X(rate_limits) X(profiles) X(enabled) X(directory_read_at) \
+      X(directory_error) X(created_at) X(updated_at)
+#define CS_CA_PROVIDER_LIST(X) X(providers)
 #define CS_DNS_CREDENTIAL(X) \
   X(id)                      \
   X(project_id)              \
@@ -314,25 +344,26 @@ void field(const json::object& o, const char* key, T& out) {
   X(fingerprint)      \
   X(activation_id) X(activated_at) X(last_checked_at) X(api_key_configured) X(license_mode)
 #define CS_LDAP_GROUP_MAPPING(X) X(group_dn) X(org_role)
-#define CS_LDAP_SETTINGS(X)                                                           \
-  X(enabled)                                                                          \
-  X(host)                                                                             \
-  X(port)                                                                             \
-  X(security)                                                                         \
-  X(ca_bundle)                                                                        \
-  X(bind_dn)                                                                          \
-  X(base_dn) X(user_filter) X(username_attribute) X(email_attribute) X(group_base_dn) \
-      X(group_filter) X(member_attribute) X(group_mappings) X(default_org_role)       \
-          X(connect_timeout_seconds) X(operation_timeout_seconds) X(bind_password_sealed)
+#define CS_LDAP_SETTINGS(X)                                                                \
+  X(enabled)                                                                               \
+  X(host)                                                                                  \
+  X(port)                                                                                  \
+  X(security)                                                                              \
+  X(ca_bundle)                                                                             \
+  X(bind_dn)                                                                               \
+  X(base_dn)                                                                               \
+  X(user_filter) X(username_attribute) X(email_attribute) X(group_base_dn) X(group_filter) \
+      X(member_attribute) X(group_mappings) X(default_org_role) X(connect_timeout_seconds) \
+          X(operation_timeout_seconds) X(bind_password_sealed)
 #define CS_OIDC_GROUP_MAPPING(X) X(group) X(org_role)
-#define CS_OIDC_SETTINGS(X)                                                     \
-  X(enabled)                                                                    \
-  X(display_name)                                                               \
-  X(issuer)                                                                     \
-  X(client_id)                                                                  \
-  X(client_secret_sealed)                                                       \
-  X(redirect_uri) X(scopes) X(username_claim) X(groups_claim) X(group_mappings) \
-      X(default_org_role) X(ca_bundle)
+#define CS_OIDC_SETTINGS(X) \
+  X(enabled)                \
+  X(display_name)           \
+  X(issuer)                 \
+  X(client_id)              \
+  X(client_secret_sealed)   \
+  X(redirect_uri)           \
+  X(scopes) X(username_claim) X(groups_claim) X(group_mappings) X(default_org_role) X(ca_bundle)
 #define CS_IDEMPOTENCY(X) \
   X(key) X(request_fingerprint) X(status_code) X(content_type) X(body) X(created_at) X(expires_at)
 
@@ -387,6 +418,47 @@ void r(const json::value& j, EndedSession& x) {
   CS_ENDED_SESSION(CS_READ)
 }
 
+json::value w(const QuotaLimit& x) {
+  json::object o;
+  CS_QUOTA_LIMIT(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, QuotaLimit& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_QUOTA_LIMIT(CS_READ)
+}
+json::value w(const CaRateLimits& x) {
+  json::object o;
+  CS_CA_RATE_LIMITS(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, CaRateLimits& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_CA_RATE_LIMITS(CS_READ)
+}
+json::value w(const CaProfile& x) {
+  json::object o;
+  CS_CA_PROFILE(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, CaProfile& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_CA_PROFILE(CS_READ)
+}
+json::value w(const CaProvider& x) {
+  json::object o;
+  CS_CA_PROVIDER(CS_WRITE)
+  return o;
+}
+void r(const json::value& j, CaProvider& x) {
+  if (!j.is_object()) corrupt();
+  const auto& o = j.get_object();
+  CS_CA_PROVIDER(CS_READ)
+}
+
 template <class T>
 struct Fields;
 
@@ -416,6 +488,7 @@ CS_ENTITY(License, CS_LICENSE)
 CS_ENTITY(IdempotencyRecord, CS_IDEMPOTENCY)
 CS_ENTITY(LdapSettings, CS_LDAP_SETTINGS)
 CS_ENTITY(OidcSettings, CS_OIDC_SETTINGS)
+CS_ENTITY(CaProviderList, CS_CA_PROVIDER_LIST)
 
 }  // namespace
 
@@ -464,6 +537,7 @@ CS_INSTANTIATE(NotificationDelivery)
 CS_INSTANTIATE(NotificationState)
 CS_INSTANTIATE(LdapSettings)
 CS_INSTANTIATE(OidcSettings)
+CS_INSTANTIATE(CaProviderList)
 CS_INSTANTIATE(AuditEntry)
 CS_INSTANTIATE(License)
 CS_INSTANTIATE(IdempotencyRecord)

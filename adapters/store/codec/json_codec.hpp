@@ -9,6 +9,7 @@
 
 #include <certsteward/domain/acme_account.hpp>
 #include <certsteward/domain/audit.hpp>
+#include <certsteward/domain/ca_provider.hpp>
 #include <certsteward/domain/certificate.hpp>
 #include <certsteward/domain/credential.hpp>
 #include <certsteward/domain/distribution.hpp>
@@ -29,7 +30,7 @@ namespace certsteward::adapters::codec {
 // Defined for: Certificate, Job, Project, User, AcmeAccount, DnsCredential, Zone, Credential,
 // ModuleConfig, Distribution, NotificationChannel, NotificationRule, NotificationDelivery,
 // NotificationState, AuditEntry, License, IdempotencyRecord, LdapSettings,
-// OidcSettings.
+// OidcSettings, CaProviderList.
 template <class T>
 std::string encode(const T& entity);
 

@@ -12,6 +12,9 @@ const char* nameOf(const domain::LdapSettings*) {
 const char* nameOf(const domain::OidcSettings*) {
   return "oidc";
 }
+const char* nameOf(const domain::CaProviderList*) {
+  return "ca_providers";
+}
 
 }  // namespace
 
@@ -33,5 +36,6 @@ domain::Status TypedSettingsDocument<T>::put(const T& settings) {
 
 template class TypedSettingsDocument<domain::LdapSettings>;
 template class TypedSettingsDocument<domain::OidcSettings>;
+template class TypedSettingsDocument<domain::CaProviderList>;
 
 }  // namespace certsteward::adapters::codec

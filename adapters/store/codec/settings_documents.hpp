@@ -1,5 +1,5 @@
 // Typed settings over the SettingsRepository's JSON documents (any store): the LDAP settings as
-// the document "ldap" and the OpenID Connect settings as "oidc", in the codec's format.
+// the document "ldap" and the OpenID Connect settings as "oidc", the CA providers as "ca_providers", in the codec's format.
 // Thread-safe.
 #pragma once
 
@@ -25,5 +25,6 @@ class TypedSettingsDocument : public ports::SettingsDocument<T> {
 
 using LdapSettingsDocument = TypedSettingsDocument<domain::LdapSettings>;
 using OidcSettingsDocument = TypedSettingsDocument<domain::OidcSettings>;
+using CaProvidersDocument = TypedSettingsDocument<domain::CaProviderList>;
 
 }  // namespace certsteward::adapters::codec
