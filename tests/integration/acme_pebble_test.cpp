@@ -9,7 +9,10 @@
 
 #include <boost/json.hpp>
 
+#include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include <certsteward/adapters/acme/acme_crypto.hpp>
 #include <certsteward/adapters/acme/acme_issuer.hpp>
@@ -27,6 +30,7 @@ using adapters::acme::AcmeIssuer;
 using adapters::acme::AcmeSettings;
 using testing::bind9;
 using testing::Bind9Server;
+using testing::PebbleOptions;
 using testing::PebbleServer;
 using namespace testing::acme_world;
 
@@ -46,6 +50,59 @@ domain::AcmeAccount registered(AcmeIssuer& issuer, domain::AcmeAccount a) {
   a.key_sealed = state->key_sealed;
   a.status = state->status;
   return a;
+}
+
+std::string fileText(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// HTTP-01 answers served by an HttpStub, for a Pebble that validates at the stub's port.
+class StubHttp01 : public ports::Http01Responder {
+ public:
+  domain::Status present(const ports::Http01Challenge& c) override {
+    std::lock_guard lock(mutex_);
+    answers_[c.token] = c.key_authorization;
+    names_.push_back(c.name);
+    return {};
+  }
+  domain::Status cleanup(const ports::Http01Challenge& c) override {
+    std::lock_guard lock(mutex_);
+    answers_.erase(c.token);
+    return {};
+  }
+  testing::StubReply answer(const std::string& path) {
+    std::lock_guard lock(mutex_);
+    const std::string prefix = "/.well-known/acme-challenge/";
+    if (!path.starts_with(prefix)) return {404, "text/plain", "no"};
+    const auto it = answers_.find(path.substr(prefix.size()));
+    if (it == answers_.end()) return {404, "text/plain", "no"};
+    return {200, "text/plain", it->second};
+  }
+  std::vector<std::string> names() {
+    std::lock_guard lock(mutex_);
+    return names_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::string> answers_;
+  std::vector<std::string> names_;
+};
+
+// A second Pebble with one alternate root, validating HTTP-01 at a stub that serves
+// StubHttp01's answers.
+struct AlternatePebble {
+  StubHttp01 http01;
+  testing::HttpStub stub{
+      [this](const std::string&, const std::string& path) { return http01.answer(path); }};
+  PebbleServer ca{PebbleOptions{testing::readyBind9().address(), {}, 0, stub.port(), 1}};
+};
+
+AlternatePebble& alternatePebble() {
+  static AlternatePebble world;
+  REQUIRE_MESSAGE(world.ca.available(), world.ca.reason());
+  return world;
 }
 
 int keyBits(const std::string& keyPem, int* baseId) {
@@ -348,4 +405,114 @@ TEST_CASE("acme: External Account Binding — required by the CA, refused withou
   auto with = issuer.registerAccount(a);
   REQUIRE_MESSAGE(with.ok(), whyNot(with));
   CHECK(with->status == "valid");
+}
+
+TEST_CASE(
+    "acme: a provider's trust bundle alone is trusted for its CA, and its directory is read") {
+  auto s = settings(pebble());
+  s.ca_bundle.clear();
+  const std::string pem = fileText(pebble().caFile());
+  REQUIRE_FALSE(pem.empty());
+  AcmeIssuer issuer(box(), s);
+  auto meta = issuer.readDirectory(pebble().directoryUrl(), pem);
+  REQUIRE_MESSAGE(meta.ok(), whyNot(meta));
+  CHECK_FALSE(meta->external_account_required);
+  CHECK(meta->profiles.empty());  // Pebble 2.4 offers none
+  CHECK_FALSE(meta->renewal_info);
+  // Neither the system's roots nor another CA's bundle trust Pebble's certificate.
+  auto untrusted = issuer.readDirectory(pebble().directoryUrl(), "");
+  REQUIRE_FALSE(untrusted.ok());
+  CHECK(untrusted.error().code == domain::ErrorCode::unavailable);
+  const auto other = testing::makeTestMaterial("other.test", "DNS:other.test").chain_pem;
+  CHECK_FALSE(issuer.readDirectory(pebble().directoryUrl(), other).ok());
+
+  // An order goes through the bundle of the provider at the account's directory.
+  s.trust_bundle_for = [&](const std::string& url) {
+    return url == pebble().directoryUrl() ? pem : std::string();
+  };
+  AcmeIssuer trusting(box(), s);
+  auto a = registered(trusting, account(pebble()));
+  ExampleZone dns(tsig());
+  auto issued = trusting.issue({a, {"trust.example.test"}, domain::KeyType::ecdsa_p256}, dns);
+  CHECK_MESSAGE(issued.ok(), whyNot(issued));
+}
+
+TEST_CASE("acme: a directory's meta gives profiles, CAA identities, EAB and renewalInfo") {
+  testing::HttpStub stub([](const std::string& method, const std::string& path) {
+    if (method == "GET" && path == "/dir") {
+      return testing::StubReply{
+          200, "application/json",
+          R"({"newNonce":"x","newAccount":"x","newOrder":"x","renewalInfo":"x",
+              "meta":{"profiles":{"classic":"https://ca.test/classic","shortlived":"6 days"},
+                      "caaIdentities":["ca.test"],"externalAccountRequired":true}})"};
+    }
+    return testing::StubReply{404, "application/problem+json", "{}"};
+  });
+  REQUIRE(stub.available());
+  AcmeIssuer issuer(box(), settings(pebble()));
+  auto meta = issuer.readDirectory(stub.url("/dir"), "");
+  REQUIRE_MESSAGE(meta.ok(), whyNot(meta));
+  REQUIRE(meta->profiles.size() == 2);
+  CHECK(meta->profiles[0].name == "classic");
+  CHECK(meta->profiles[1].description == "6 days");
+  CHECK(meta->caa_identities == std::vector<std::string>{"ca.test"});
+  CHECK(meta->external_account_required);
+  CHECK(meta->renewal_info);
+  // Something that is no ACME directory is said to be one no more.
+  auto notOne = issuer.readDirectory(stub.url("/nothing"), "");
+  REQUIRE_FALSE(notOne.ok());
+}
+
+TEST_CASE("acme: a preferred chain is taken among the alternates the CA offers, else the default") {
+  auto& world = alternatePebble();
+  const auto root0 = adapters::acme::topIssuerName(world.ca.managementGet("/roots/0"));
+  const auto root1 = adapters::acme::topIssuerName(world.ca.managementGet("/roots/1"));
+  REQUIRE_FALSE(root0.empty());
+  REQUIRE_FALSE(root1.empty());
+  REQUIRE(root0 != root1);
+  AcmeIssuer issuer(box(), settings(world.ca));
+  auto a = registered(issuer, account(world.ca));
+  ExampleZone dns(tsig());
+  auto plain = issuer.issue({a, {"chain.example.test"}, domain::KeyType::ecdsa_p256}, dns);
+  REQUIRE_MESSAGE(plain.ok(), whyNot(plain));
+  CHECK((plain->chain_issuer == root0 || plain->chain_issuer == root1));
+  const std::string other = plain->chain_issuer == root0 ? root1 : root0;
+
+  ports::IssueRequest wanted{a, {"chain.example.test"}, domain::KeyType::ecdsa_p256};
+  wanted.preferred_chain = other;
+  auto alternate = issuer.issue(wanted, dns);
+  REQUIRE_MESSAGE(alternate.ok(), whyNot(alternate));
+  CHECK(alternate->chain_issuer == other);
+  CHECK(adapters::acme::topIssuerName(alternate->chain_pem) == other);
+  CHECK(alternate->chain_pem != plain->chain_pem);
+
+  wanted.preferred_chain = "No Such Root";
+  auto fallback = issuer.issue(wanted, dns);
+  REQUIRE_MESSAGE(fallback.ok(), whyNot(fallback));
+  CHECK(fallback->chain_issuer == plain->chain_issuer);
+}
+
+TEST_CASE("acme: an IP address is ordered as an ip identifier and proven over HTTP-01 (RFC 8738)") {
+  auto& world = alternatePebble();
+  AcmeIssuer issuer(box(), settings(world.ca));
+  auto a = registered(issuer, account(world.ca));
+  ExampleZone dns(tsig());
+  ports::IssueRequest request{a, {"127.0.0.1"}, domain::KeyType::ecdsa_p256};
+  request.challenge = domain::ChallengeType::http_01;
+  request.http01 = &world.http01;
+  auto issued = issuer.issue(request, dns);
+  REQUIRE_MESSAGE(issued.ok(), whyNot(issued));
+  CHECK(world.http01.names() == std::vector<std::string>{"127.0.0.1"});
+  // The certificate names the address as an iPAddress SAN and has no DNS name.
+  auto facts = adapters::acme::inspectCertificate(issued->certificate_pem);
+  REQUIRE(facts.ok());
+  CHECK(facts->dns_names.empty());
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+      BIO_new_mem_buf(issued->certificate_pem.data(),
+                      static_cast<int>(issued->certificate_pem.size())),
+      BIO_free);
+  std::unique_ptr<X509, decltype(&X509_free)> cert(
+      PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr), X509_free);
+  REQUIRE(cert);
+  CHECK(X509_check_ip_asc(cert.get(), "127.0.0.1", 0) == 1);
 }

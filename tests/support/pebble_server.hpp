@@ -31,6 +31,7 @@ struct PebbleOptions {
   std::map<std::string, std::string> eab_keys;  // kid -> base64url HMAC key; non-empty: required
   int certificate_validity_seconds = 0;         // 0: Pebble's default
   int http_port = 0;  // where HTTP-01 is validated (every name resolves to 127.0.0.1); 0: unused
+  int alternate_roots = 0;  // more roots, each offered as an alternate chain (Link rel=alternate)
 };
 
 class PebbleServer : public LocalServer {
@@ -74,6 +75,9 @@ class PebbleServer : public LocalServer {
       ::setenv("PEBBLE_VA_NOSLEEP", "1", 1);
       ::setenv("PEBBLE_WFE_NONCEREJECT", "0", 1);
       ::setenv("PEBBLE_AUTHZREUSE", "0", 1);
+      if (options.alternate_roots > 0) {
+        ::setenv("PEBBLE_ALTERNATE_ROOTS", std::to_string(options.alternate_roots).c_str(), 1);
+      }
       const std::string conf = (dir_ / "pebble.json").string();
       ::execl("/usr/bin/pebble", "pebble", "-config", conf.c_str(), "-dnsserver",
               options.dns_server.c_str(), nullptr);
