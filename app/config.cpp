@@ -290,6 +290,10 @@ const KeyRule kKeys[] = {
      [](Setter& s) { return s.duration(s.c.acme_order_timeout, seconds{5}, hours{1}); }},
     {"acme.poll_interval",
      [](Setter& s) { return s.duration(s.c.acme_poll_interval, milliseconds{50}, minutes{1}); }},
+    {"acme.failover_after_failures",
+     [](Setter& s) { return s.integer(s.c.acme_failover_after_failures, 1, 100); }},
+    {"acme.failback_after",
+     [](Setter& s) { return s.duration(s.c.acme_failback_after, seconds{0}, hours{24 * 90}); }},
     {"acme.http01_listen",
      [](Setter& s) -> domain::Status {
        if (s.value.empty()) {

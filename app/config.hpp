@@ -64,6 +64,11 @@ struct Config {
   domain::Duration acme_request_timeout = std::chrono::seconds{30};
   domain::Duration acme_order_timeout = std::chrono::minutes{5};
   domain::Duration acme_poll_interval = std::chrono::milliseconds{500};
+  // A certificate's order goes on to its next CA after this many failed attempts in a row with
+  // one (at once when the CA is unreachable, rate-limits or is refused by CAA), and renewals try
+  // the first choice again this long after a failover.
+  int acme_failover_after_failures = 3;
+  domain::Duration acme_failback_after = std::chrono::hours{24};
   // Per ACME directory, limits that replace the CA's published defaults (acme.rate_limits).
   std::vector<domain::CaQuotaLimits> acme_rate_limits;
   // A plain-HTTP listener answering /.well-known/acme-challenge/<token> for certificates whose

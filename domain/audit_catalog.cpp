@@ -33,6 +33,8 @@ constexpr std::array kActions = {
     AuditActionSpec{"settings.ldap.test", "settings", "the LDAP connection was tested"},
     AuditActionSpec{"settings.oidc.update", "settings", "the OIDC settings were changed"},
     AuditActionSpec{"certificate.create", "certificate", "a certificate was requested"},
+    AuditActionSpec{"certificate.ca_failover", "certificate",
+                    "an order went on to the next CA of the certificate's issuer preference"},
     AuditActionSpec{"certificate.renew", "certificate", "a renewal was asked for"},
     AuditActionSpec{"certificate.delete", "certificate", "a certificate was deleted"},
     AuditActionSpec{"certificate.private_key_export", "certificate", "a private key was exported"},

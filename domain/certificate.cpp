@@ -269,7 +269,80 @@ Status validateNewCertificate(const Certificate& cert, const CertificatePolicy& 
   } else if (!cert.http01_module_config_id.empty()) {
     return fieldError("http01_module_config_id is for challenge http-01 only");
   }
+  if (cert.acme_account_ids.size() > 5) {
+    return fieldError("acme_account_ids takes at most 5 accounts");
+  }
+  for (std::size_t i = 0; i < cert.acme_account_ids.size(); ++i) {
+    const auto& id = cert.acme_account_ids[i];
+    if (id.empty() || id.size() > 64 ||
+        std::find(cert.acme_account_ids.begin(), cert.acme_account_ids.begin() + i, id) !=
+            cert.acme_account_ids.begin() + i) {
+      return fieldError("acme_account_ids must name different accounts");
+    }
+  }
+  const auto printable = [](const std::string& text) {
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f; });
+  };
+  if (cert.profile.size() > 64 ||
+      !std::all_of(cert.profile.begin(), cert.profile.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '-' || c == '_' || c == '.';
+      })) {
+    return fieldError(
+        "profile must be a profile name the CA lists (letters, digits, '-', '_', '.')");
+  }
+  if (cert.preferred_chain.size() > 200 || !printable(cert.preferred_chain)) {
+    return fieldError(
+        "preferred_chain must be an issuer common name of at most 200 printable characters");
+  }
   return {};
+}
+
+}  // namespace certsteward::domain
+
+namespace certsteward::domain {
+
+std::string_view nameOf(CaOutcome outcome) noexcept {
+  switch (outcome) {
+    case CaOutcome::issued:
+      return "issued";
+    case CaOutcome::unreachable:
+      return "unreachable";
+    case CaOutcome::rate_limited:
+      return "rate_limited";
+    case CaOutcome::caa_refused:
+      return "caa_refused";
+    case CaOutcome::disabled:
+      return "disabled";
+    case CaOutcome::refused:
+      return "refused";
+  }
+  return "refused";
+}
+
+bool failsOverAtOnce(CaOutcome outcome) noexcept {
+  return outcome == CaOutcome::unreachable || outcome == CaOutcome::rate_limited ||
+         outcome == CaOutcome::caa_refused || outcome == CaOutcome::disabled;
+}
+
+std::vector<Id> accountsToTry(const Certificate& cert, const std::vector<Id>& preference,
+                              Timestamp now, const CaFailoverPolicy& policy) {
+  std::vector<Id> unique;
+  for (const auto& id : preference) {
+    if (std::find(unique.begin(), unique.end(), id) == unique.end()) unique.push_back(id);
+  }
+  std::size_t start = 0;
+  const bool sticky = !cert.failover_account_id.empty() && cert.failover_at &&
+                      now - *cert.failover_at < policy.failback_after;
+  if (sticky) {
+    const auto at = std::find(unique.begin(), unique.end(), cert.failover_account_id);
+    if (at != unique.end()) start = static_cast<std::size_t>(at - unique.begin());
+  }
+  std::vector<Id> order;
+  for (std::size_t i = 0; i < unique.size(); ++i)
+    order.push_back(unique[(start + i) % unique.size()]);
+  return order;
 }
 
 }  // namespace certsteward::domain

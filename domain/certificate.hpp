@@ -69,6 +69,19 @@ struct Certificate {
   bool auto_renew = true;
   std::string issuer_type = "acme";
   std::optional<Id> acme_account_id;
+  // Issuer preference: the ACME accounts (of different CA providers) to order from, first
+  // choice first; a CA that fails hands the order on to the next (CaFailoverPolicy). Empty:
+  // acme_account_id alone, else the project's first account.
+  std::vector<Id> acme_account_ids;
+  std::string profile;          // the ACME profile newOrder asks for; empty: the CA's default
+  std::string preferred_chain;  // the issuer common name of the chain's topmost certificate
+  Id issued_by_account_id;      // the account the current version was ordered through
+  Id issued_by_provider_id;     // and its CA provider
+  // After a failover: the account orders start from (empty: the first choice) and since when;
+  // the failed attempts in a row with the account orders start from.
+  Id failover_account_id;
+  std::optional<Timestamp> failover_at;
+  int ca_failures = 0;
   ChallengeType challenge = ChallengeType::dns_01;
   // HTTP-01 through a webroot: the `file` or `ssh` module configuration whose targets write the
   // token files under their `webroot`. Empty: this service answers on acme.http01_listen.
@@ -123,6 +136,33 @@ Result<std::optional<EventKind>> applyCertificateEvent(Certificate& cert, Certif
 
 // expires_at - renewal_threshold_days.
 Timestamp renewalTime(Timestamp expiresAt, int thresholdDays);
+
+// When one CA of a certificate's issuer preference fails, the next is tried.
+struct CaFailoverPolicy {
+  int after_failures = 3;  // failed attempts in a row with one CA before the next is tried
+  Duration failback_after = std::chrono::hours{24};  // then the first choice is tried again
+};
+
+// How an order through one CA ended, as far as failover cares.
+enum class CaOutcome {
+  issued,
+  unreachable,   // no connection, a timeout, or a 5xx answer
+  rate_limited,  // a rateLimited answer, or one still in force
+  caa_refused,   // CAA forbids this CA for a name (RFC 8659)
+  disabled,      // the account's CA provider is disabled
+  refused,       // anything else: a validation failure, a refusal of the order
+};
+std::string_view nameOf(CaOutcome outcome) noexcept;
+
+// Whether `outcome` hands the order to the next CA at once (rather than after after_failures
+// attempts in a row).
+bool failsOverAtOnce(CaOutcome outcome) noexcept;
+
+// The accounts an attempt tries, in order: `preference` from the failover account when a
+// failover happened less than failback_after ago (then the rest, wrapping round), else from the
+// first choice. Each account at most once.
+std::vector<Id> accountsToTry(const Certificate& cert, const std::vector<Id>& preference,
+                              Timestamp now, const CaFailoverPolicy& policy);
 
 // "renew:<cert_id>:<expires_at_unix>" — the idempotency key of a renewal job.
 std::string renewalIdempotencyKey(const Certificate& cert);

@@ -12,7 +12,8 @@ constexpr auto kNames = makeEnumNames<EventKind>(
     P{EventKind::cert_renewal_failed, "cert.renewal_failed"},
     P{EventKind::distribution_failed, "distribution.failed"},
     P{EventKind::cert_issued, "cert.issued"}, P{EventKind::cert_renewed, "cert.renewed"},
-    P{EventKind::distribution_succeeded, "distribution.succeeded"});
+    P{EventKind::distribution_succeeded, "distribution.succeeded"},
+    P{EventKind::ca_failover, "ca.failover"});
 
 }  // namespace
 

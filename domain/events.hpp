@@ -20,6 +20,7 @@ enum class EventKind {
   cert_issued,          // "cert.issued": a certificate was issued for the first time
   cert_renewed,         // "cert.renewed": a renewal stored a new version
   distribution_succeeded,  // "distribution.succeeded": every target holds the version
+  ca_failover,             // "ca.failover": an order went on to the next CA of a certificate
 };
 
 // Every kind, in declaration order.
@@ -29,7 +30,8 @@ inline constexpr EventKind kEventKinds[] = {EventKind::job_failed,
                                             EventKind::distribution_failed,
                                             EventKind::cert_issued,
                                             EventKind::cert_renewed,
-                                            EventKind::distribution_succeeded};
+                                            EventKind::distribution_succeeded,
+                                            EventKind::ca_failover};
 
 // A failure kind (job.failed, cert.renewal_failed, distribution.failed), as opposed to news.
 bool isFailure(EventKind kind) noexcept;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <certsteward/domain/acme_account.hpp>
@@ -16,6 +17,10 @@
 namespace certsteward::ports {
 
 class DnsProvider;
+
+// The reason of an unavailable error when the CA itself could not be reached (no connection,
+// TLS, timeout). A CA's 5xx answer has its problem type ("serverInternal") or "http_5xx".
+inline constexpr std::string_view kCaUnreachable = "ca_unreachable";
 
 // What the CA was asked and answered during one issue() call, filled in as it happens (also when
 // issue() fails), so the caller can count the CA's quotas and honour a rate-limit refusal.

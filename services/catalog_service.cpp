@@ -23,6 +23,8 @@ std::string summaryOf(domain::EventKind kind) {
       return "A renewal stored a new version of a certificate.";
     case K::distribution_succeeded:
       return "Every target of a distribution holds the current version.";
+    case K::ca_failover:
+      return "An order went on to the next CA of a certificate's issuer preference.";
   }
   return {};
 }

@@ -26,6 +26,16 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   cert.renewal_threshold_days = request.renewal_threshold_days;
   cert.auto_renew = request.auto_renew;
   cert.acme_account_id = request.acme_account_id;
+  cert.acme_account_ids = std::move(request.acme_account_ids);
+  if (!cert.acme_account_ids.empty()) {
+    if (cert.acme_account_id && *cert.acme_account_id != cert.acme_account_ids.front()) {
+      return domain::fieldError(
+          "acme_account_id must be the first of acme_account_ids when both are given");
+    }
+    cert.acme_account_id = cert.acme_account_ids.front();
+  }
+  cert.profile = std::move(request.profile);
+  cert.preferred_chain = std::move(request.preferred_chain);
   cert.challenge = request.challenge;
   cert.http01_module_config_id = std::move(request.http01_module_config_id);
   cert.status = domain::CertificateStatus::issuing;
@@ -44,11 +54,41 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   std::map<std::string, std::string> delegations;  // name -> where its record is written
   const ChallengeRouter router({p_.zones, p_.lookup});
   const auto checkAccount = [&]() -> domain::Status {  // before the names, and inside the write
-    if (!cert.acme_account_id) return {};
-    if (auto account = p_.acmeAccounts.get(projectId, *cert.acme_account_id); !account) {
-      if (account.error().code != domain::ErrorCode::not_found) return account.error();
-      return makeError(domain::ErrorCode::invalid_argument,
-                       "acme_account_id must name an ACME account of this project");
+    if (!cert.acme_account_id) {
+      if (!cert.profile.empty()) {
+        return domain::fieldError(
+            "profile needs acme_account_id or acme_account_ids: a profile "
+            "belongs to one CA");
+      }
+      return {};
+    }
+    const std::vector<domain::Id> ids = cert.acme_account_ids.empty()
+                                            ? std::vector<domain::Id>{*cert.acme_account_id}
+                                            : cert.acme_account_ids;
+    std::optional<domain::AcmeAccount> first;
+    for (const auto& id : ids) {
+      auto account = p_.acmeAccounts.get(projectId, id);
+      if (!account) {
+        if (account.error().code != domain::ErrorCode::not_found) return account.error();
+        return makeError(
+            domain::ErrorCode::invalid_argument,
+            std::string(cert.acme_account_ids.empty() ? "acme_account_id" : "acme_account_ids") +
+                " must name ACME accounts of this project");
+      }
+      if (!first) first = *account;
+    }
+    if (!cert.profile.empty() && p_.providers != nullptr) {
+      auto list = p_.providers->get();
+      if (!list) return list.error();
+      const domain::CaProviderList none;
+      const auto& providers = *list ? **list : none;
+      const auto* provider = domain::findCaProvider(providers, first->ca_provider_id);
+      if (provider == nullptr) {
+        return domain::fieldError(
+            "profile cannot be checked: the first ACME account has no CA "
+            "provider");
+      }
+      if (auto s = domain::checkProfile(*provider, cert.profile); !s) return s;
     }
     return {};
   };

@@ -19,6 +19,7 @@
 #include <certsteward/ports/license_repository.hpp>
 #include <certsteward/ports/module_config_repository.hpp>
 #include <certsteward/ports/secret_box.hpp>
+#include <certsteward/ports/settings_documents.hpp>
 #include <certsteward/ports/zone_repository.hpp>
 #include <certsteward/services/access_control.hpp>
 #include <certsteward/services/audit_service.hpp>
@@ -34,6 +35,11 @@ struct CertificateRequest {
   int renewal_threshold_days = 30;
   bool auto_renew = true;
   std::optional<domain::Id> acme_account_id;
+  // The issuer preference (first choice first); acme_account_id, when also given, must be its
+  // first.
+  std::vector<domain::Id> acme_account_ids;
+  std::string profile;  // offered by the first choice's CA provider
+  std::string preferred_chain;
   domain::ChallengeType challenge = domain::ChallengeType::dns_01;
   domain::Id http01_module_config_id;  // http-01 through that webroot; empty: served here
 };
@@ -107,6 +113,8 @@ class CertificateService {
     // HTTP-01 through a webroot: the module configurations it names (none: refused).
     const ports::ModuleConfigRepository* moduleConfigs = nullptr;
     bool http01Served = false;  // this server answers HTTP-01 itself (acme.http01_listen)
+    // A profile is checked against the first choice's provider (none: not checked).
+    const ports::CaProviderRepository* providers = nullptr;
   };
   // `jobs`: the attempts and backoff of the jobs it queues.
   CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,

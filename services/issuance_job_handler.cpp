@@ -16,11 +16,10 @@ JobFailureSubject IssuanceJobHandler::failureSubject(const domain::Job& job) con
   return certificateJobSubject(p_.certificates, p_.clock, job);
 }
 
-domain::Status IssuanceJobHandler::certificateEvent(const domain::Job& job,
-                                                    domain::CertificateEvent event,
-                                                    const domain::CertificateContext& ctx,
-                                                    const Log& log,
-                                                    const domain::Certificate* issued) {
+domain::Status IssuanceJobHandler::certificateEvent(
+    const domain::Job& job, domain::CertificateEvent event, const domain::CertificateContext& ctx,
+    const Log& log, const domain::Certificate* issued,
+    const std::function<void(domain::Certificate&)>& also) {
   if (!job.certificate_id) return {};
   for (int attempt = 0; attempt < 5; ++attempt) {
     auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
@@ -34,6 +33,7 @@ domain::Status IssuanceJobHandler::certificateEvent(const domain::Job& job,
     }
     auto applied = applyCertificateEvent(*cert, event, ctx);
     if (!applied) return applied.error();
+    if (also) also(*cert);
     cert->updated_at = ctx.now;
     auto stored = p_.certificates.update(*cert);
     if (stored) {
@@ -101,93 +101,120 @@ void IssuanceJobHandler::queueDistribution(const domain::Job& job, const domain:
           : "the distribution job could not be queued (the sweep will): " + queued.error().message);
 }
 
-domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain::StopSignal& stop,
-                                           const Log& log, AttemptNotes& notes) {
-  if (!job.certificate_id)
-    return makeError(domain::ErrorCode::failed_precondition, "no certificate");
-  auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
-  if (!cert) return cert.error();
+domain::Status IssuanceJobHandler::changeCertificate(
+    const domain::Job& job, const std::function<void(domain::Certificate&)>& change) {
+  if (!job.certificate_id) return {};
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
+    if (!cert) return cert.error();
+    change(*cert);
+    cert->updated_at = p_.clock.now();
+    auto written = p_.certificates.update(*cert);
+    if (written) return {};
+    if (written.error().code != domain::ErrorCode::conflict) return written.error();
+  }
+  return makeError(domain::ErrorCode::unavailable, "the certificate kept changing; try again");
+}
+
+std::optional<domain::CaProvider> IssuanceJobHandler::providerOf(
+    const domain::AcmeAccount& account) const {
+  if (p_.providers == nullptr) return std::nullopt;
+  auto list = p_.providers->get();
+  if (!list || !*list) return std::nullopt;
+  const auto* byId = domain::findCaProvider(**list, account.ca_provider_id);
+  const auto* provider =
+      byId != nullptr ? byId : domain::findCaProviderByUrl(**list, account.directory_url);
+  if (provider == nullptr) return std::nullopt;
+  return *provider;
+}
+
+void IssuanceJobHandler::reportFailover(const domain::Job& job, const domain::Certificate& cert,
+                                        const domain::AcmeAccount& from, const std::string& toName,
+                                        const std::string& why, const Log& log) {
+  log(domain::LogLevel::warn, "failing over from ACME account '" + from.name + "' (" +
+                                  from.directory_url + ") to '" + toName + "': " + why);
+  auto details = certificateVariables(cert, p_.clock.now());
+  details["from_account"] = from.name;
+  details["to_account"] = toName;
+  details["reason"] = why;
+  raiseForJob(p_.notifier,
+              domain::Event{{},
+                            domain::EventKind::ca_failover,
+                            job.project_id,
+                            cert.id,
+                            cert.common_name + ": the CA of ACME account '" + from.name +
+                                "' failed (" + why + "); ordering through '" + toName + "'",
+                            p_.clock.now(),
+                            std::move(details),
+                            {}},
+              log);
+  if (p_.audit != nullptr) {
+    (void)p_.audit->record(nullptr, RequestContext{"", job.id}, "certificate.ca_failover",
+                           "certificate", cert.id, job.project_id,
+                           "from=" + from.id + " to=" + toName + " job=" + job.id);
+  }
+}
+
+namespace {
+
+// How failover reads an order's error.
+domain::CaOutcome outcomeOf(const domain::Error& e) {
+  if (e.code == domain::ErrorCode::resource_exhausted) return domain::CaOutcome::rate_limited;
+  if (e.reason == "caa") return domain::CaOutcome::caa_refused;
+  if (e.code == domain::ErrorCode::unavailable &&
+      (e.reason == ports::kCaUnreachable || e.reason == "serverInternal" ||
+       e.reason.starts_with("http_5"))) {
+    return domain::CaOutcome::unreachable;
+  }
+  return domain::CaOutcome::refused;
+}
+
+}  // namespace
+
+domain::Result<ports::IssuedCertificate> IssuanceJobHandler::orderFrom(
+    const domain::Job& job, const domain::Certificate& cert, domain::AcmeAccount& account,
+    const std::vector<std::string>& names, const domain::StopSignal& stop, const Log& log,
+    ports::IssueReport& report) {
   const bool renewal = job.type == domain::JobType::renew_certificate;
-
-  // The ACME account: the certificate's, else the project's first.
-  domain::Id accountId;
-  if (cert->acme_account_id) {
-    accountId = *cert->acme_account_id;
-  } else {
-    auto accounts = p_.accounts.list(job.project_id, domain::PageRequest{1, 1});
-    if (!accounts) return accounts.error();
-    if (accounts->items.empty()) {
-      return makeError(domain::ErrorCode::failed_precondition,
-                       "the project has no ACME account: add one before issuing");
-    }
-    accountId = accounts->items.front().id;
-  }
-  auto account = p_.accounts.get(job.project_id, accountId);
-  if (!account) return account.error();
-  std::vector<std::string> names = cert->sans;
-  if (std::find(names.begin(), names.end(), cert->common_name) == names.end()) {
-    names.insert(names.begin(), cert->common_name);
-  }
-  // A rate limit the CA announced for these domains through this account: nothing is sent
-  // (not even a registration) and the certificate keeps its state until the job runs.
-  const auto domains = p_.caActivity != nullptr ? p_.caActivity->registeredDomains(names)
-                                                : std::vector<std::string>();
-  if (p_.caActivity != nullptr) {
-    if (auto holding = p_.caActivity->activeRateLimit(*account, domains, log)) {
-      notes.deferred = true;
-      notes.not_before = holding->retry_until;
-      return makeError(
-          domain::ErrorCode::resource_exhausted,
-          "the CA's rate limit for " + holding->registered_domain + " holds until " +
-              domain::formatTimestamp(*holding->retry_until) + " (" +
-              (holding->project_id == job.project_id ? holding->detail
-                                                     : std::string("refused for another project")) +
-              ")",
-          "rateLimited");
-    }
-  }
-  if (renewal && cert->status == domain::CertificateStatus::renewal_pending) {
-    if (auto s = certificateEvent(job, domain::CertificateEvent::renewal_started,
-                                  domain::CertificateContext{p_.clock.now(), "", {}, {}, false, {}},
-                                  log);
-        !s) {
-      return s;
-    }
-  }
-  if (!account->is_registered || account->account_url.empty()) {
+  const auto registerAccount = [&]() -> domain::Status {
     log(domain::LogLevel::info,
-        "registering ACME account '" + account->name + "' at " + account->directory_url);
-    auto state = p_.issuer.registerAccount(*account);
+        "registering ACME account '" + account.name + "' at " + account.directory_url);
+    auto state = p_.issuer.registerAccount(account);
     if (!state) return state.error();
-    account->account_url = state->account_url;
-    if (!state->key_sealed.empty()) account->key_sealed = state->key_sealed;
-    account->status = state->status.empty() ? "valid" : state->status;
-    account->is_registered = true;
-    account->last_validated_at = p_.clock.now();
-    account->updated_at = p_.clock.now();
-    if (auto s = p_.accounts.update(*account); !s) return s;
+    account.account_url = state->account_url;
+    if (!state->key_sealed.empty()) account.key_sealed = state->key_sealed;
+    account.status = state->status.empty() ? "valid" : state->status;
+    account.is_registered = true;
+    account.last_validated_at = p_.clock.now();
+    account.updated_at = p_.clock.now();
+    return p_.accounts.update(account);
+  };
+  if (!account.is_registered || account.account_url.empty()) {
+    if (auto s = registerAccount(); !s) return s.error();
   }
-
   log(domain::LogLevel::info, std::string(renewal ? "renewing" : "ordering") +
                                   " a certificate for " + std::to_string(names.size()) +
-                                  " name(s) from " + account->directory_url);
+                                  " name(s) from " + account.directory_url +
+                                  (cert.profile.empty() ? "" : " (profile " + cert.profile + ")"));
   ZoneRoutedDns dns({p_.zones, p_.dnsCredentials, p_.dnsProviders, p_.secrets, p_.clock,
                      p_.background, p_.lookup},
                     job.project_id, stop);
-  ports::IssueReport report;
-  ports::IssueRequest request{*account, names, cert->key_type, &stop, &report};
-  request.challenge = cert->challenge;
+  ports::IssueRequest request{account, names, cert.key_type, &stop, &report};
+  request.challenge = cert.challenge;
+  request.profile = cert.profile;
+  request.preferred_chain = cert.preferred_chain;
+  if (renewal) request.replaces_certificate_pem = cert.certificate_pem;
   std::unique_ptr<ports::Http01Responder> http01;
-  if (cert->challenge == domain::ChallengeType::http_01) {
-    if (!cert->http01_module_config_id.empty() && p_.webroots != nullptr) {
+  if (cert.challenge == domain::ChallengeType::http_01) {
+    if (!cert.http01_module_config_id.empty() && p_.webroots != nullptr) {
       log(domain::LogLevel::info,
-          "HTTP-01 through the webroot of module configuration " + cert->http01_module_config_id);
+          "HTTP-01 through the webroot of module configuration " + cert.http01_module_config_id);
       http01 = std::make_unique<WebrootHttp01>(*p_.webroots, job.project_id,
-                                               cert->http01_module_config_id, log);
-    } else if (cert->http01_module_config_id.empty() && p_.challengeTokens != nullptr) {
+                                               cert.http01_module_config_id, log);
+    } else if (cert.http01_module_config_id.empty() && p_.challengeTokens != nullptr) {
       log(domain::LogLevel::info, "HTTP-01 answered by this service (acme.http01_listen)");
       http01 = std::make_unique<ServedHttp01>(*p_.challengeTokens, p_.clock, p_.challengeTokenTtl);
-    } else if (cert->http01_module_config_id.empty()) {
+    } else if (cert.http01_module_config_id.empty()) {
       return makeError(domain::ErrorCode::failed_precondition,
                        "this server does not answer HTTP-01 itself (acme.http01_listen is not set "
                        "on the instance that ran the job): set it, or give the certificate a "
@@ -199,6 +226,16 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
     request.http01 = http01.get();
   }
   auto issued = p_.issuer.issue(request, dns);
+  if (!issued && issued.error().reason == "accountDoesNotExist") {
+    // The CA forgot the account (a CA reset, a test CA restarted): registered again, once.
+    log(domain::LogLevel::warn,
+        "the CA no longer knows ACME account '" + account.name + "': registering it again");
+    account.account_url.clear();
+    account.is_registered = false;
+    if (auto s = registerAccount(); !s) return s.error();
+    request.account = account;
+    issued = p_.issuer.issue(request, dns);
+  }
   for (const auto& [name, route] : dns.routes()) {
     if (!route.cnames.empty()) {
       log(domain::LogLevel::info, name + " is delegated by CNAME to " + route.record_name +
@@ -207,29 +244,48 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
     if (!route.note.empty()) log(domain::LogLevel::warn, route.note);
   }
   queueCleanups(job, dns.failedCleanups(), log);
-  if (p_.caActivity != nullptr) {
-    p_.caActivity->record(job, *account, domains, report, issued.ok(), notes, log);
-  }
-  if (!issued) return issued.error();
-  auto sealedKey = p_.secrets.seal(issued->private_key_pem);
+  return issued;
+}
+
+domain::Status IssuanceJobHandler::stored(const domain::Job& job, const domain::Certificate& cert,
+                                          const domain::AcmeAccount& account,
+                                          const std::optional<domain::CaProvider>& provider,
+                                          const std::vector<domain::Id>& preference,
+                                          ports::IssuedCertificate issued, const Log& log) {
+  const bool renewal = job.type == domain::JobType::renew_certificate;
+  auto sealedKey = p_.secrets.seal(issued.private_key_pem);
   if (!sealedKey) return sealedKey.error();
   domain::Certificate material;
-  material.certificate_pem = issued->certificate_pem;
-  material.chain_pem = issued->chain_pem;
+  material.certificate_pem = issued.certificate_pem;
+  material.chain_pem = issued.chain_pem;
   material.private_key_sealed = *sealedKey;
-  material.serial_number = issued->serial_number;
+  material.serial_number = issued.serial_number;
   material.issued_at = p_.clock.now();
   bool hasDistributions = false;
   if (p_.distributions != nullptr) {
-    auto distributions = p_.distributions->listForCertificate(job.project_id, cert->id);
+    auto distributions = p_.distributions->listForCertificate(job.project_id, cert.id);
     if (!distributions) return distributions.error();
     hasDistributions = !distributions->empty();
   }
+  const auto now = p_.clock.now();
   domain::CertificateContext ctx{
-      p_.clock.now(), "", issued->expires_at, issued->suggested_renewal_at, hasDistributions, {}};
+      now, "", issued.expires_at, issued.suggested_renewal_at, hasDistributions, {}};
+  const bool firstChoice = account.id == preference.front();
+  const auto recordIssuer = [&](domain::Certificate& c) {
+    c.issued_by_account_id = account.id;
+    c.issued_by_provider_id = provider ? provider->id : account.ca_provider_id;
+    c.ca_failures = 0;
+    if (firstChoice) {
+      c.failover_account_id.clear();
+      c.failover_at.reset();
+    } else if (c.failover_account_id != account.id) {
+      c.failover_account_id = account.id;
+      c.failover_at = now;
+    }
+  };
   if (auto s = certificateEvent(
           job, renewal ? domain::CertificateEvent::renewed : domain::CertificateEvent::issued, ctx,
-          log, &material);
+          log, &material, recordIssuer);
       !s) {
     return s;
   }
@@ -238,11 +294,157 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
                         {{"type", std::string(nameOf(job.type))}},
                         std::chrono::duration<double>(p_.clock.now() - job.created_at).count());
   }
-  log(domain::LogLevel::info, "issued: serial " + issued->serial_number + ", valid until " +
-                                  domain::formatTimestamp(issued->expires_at));
+  log(domain::LogLevel::info,
+      "issued: serial " + issued.serial_number + ", valid until " +
+          domain::formatTimestamp(issued.expires_at) + ", through ACME account '" + account.name +
+          "'" + (issued.chain_issuer.empty() ? "" : ", chain to " + issued.chain_issuer) +
+          (issued.replaced ? ", replacing the previous certificate (RFC 9773)" : ""));
   // Deliver the new certificate now; the sweep catches what this misses.
-  if (hasDistributions) queueDistribution(job, cert->id, log);
+  if (hasDistributions) queueDistribution(job, cert.id, log);
   return {};
+}
+
+domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain::StopSignal& stop,
+                                           const Log& log, AttemptNotes& notes) {
+  if (!job.certificate_id)
+    return makeError(domain::ErrorCode::failed_precondition, "no certificate");
+  auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
+  if (!cert) return cert.error();
+  const bool renewal = job.type == domain::JobType::renew_certificate;
+
+  // The issuer preference: the certificate's accounts, else its account, else the project's
+  // first.
+  std::vector<domain::Id> preference = cert->acme_account_ids;
+  if (preference.empty() && cert->acme_account_id) preference = {*cert->acme_account_id};
+  if (preference.empty()) {
+    auto accounts = p_.accounts.list(job.project_id, domain::PageRequest{1, 1});
+    if (!accounts) return accounts.error();
+    if (accounts->items.empty()) {
+      return makeError(domain::ErrorCode::failed_precondition,
+                       "the project has no ACME account: add one before issuing");
+    }
+    preference = {accounts->items.front().id};
+  }
+  const auto now = p_.clock.now();
+  const auto order = domain::accountsToTry(*cert, preference, now, failover_);
+  if (!cert->failover_account_id.empty() && order.front() == preference.front() &&
+      preference.size() > 1) {
+    log(domain::LogLevel::info, "trying the first choice of CA again (failed over " +
+                                    domain::formatTimestamp(*cert->failover_at) + ")");
+  }
+  std::vector<std::string> names = cert->sans;
+  if (std::find(names.begin(), names.end(), cert->common_name) == names.end()) {
+    names.insert(names.begin(), cert->common_name);
+  }
+  const auto domains = p_.caActivity != nullptr ? p_.caActivity->registeredDomains(names)
+                                                : std::vector<std::string>();
+  bool started = false;
+  std::optional<domain::Error> lastError;
+  std::optional<domain::Timestamp> heldUntil;  // every account held by a rate limit: the first end
+  bool allHeld = true;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    auto account = p_.accounts.get(job.project_id, order[i]);
+    if (!account) {
+      if (account.error().code != domain::ErrorCode::not_found) return account.error();
+      log(domain::LogLevel::warn, "ACME account " + order[i] + " no longer exists: passed over");
+      lastError = makeError(domain::ErrorCode::failed_precondition,
+                            "the certificate's ACME account " + order[i] + " no longer exists");
+      allHeld = false;
+      continue;
+    }
+    const std::string nextName = [&]() -> std::string {
+      if (i + 1 >= order.size()) return {};
+      auto next = p_.accounts.get(job.project_id, order[i + 1]);
+      return next ? next->name : order[i + 1];
+    }();
+    const auto provider = providerOf(*account);
+    std::optional<domain::Error> failure;
+    domain::CaOutcome outcome = domain::CaOutcome::refused;
+    std::optional<ports::IssuedCertificate> issued;
+    if (provider && !provider->enabled) {
+      outcome = domain::CaOutcome::disabled;
+      failure = makeError(domain::ErrorCode::failed_precondition,
+                          "the CA provider " + provider->name + " is disabled");
+      allHeld = false;
+    } else if (auto holding = p_.caActivity != nullptr
+                                  ? p_.caActivity->activeRateLimit(*account, domains, log)
+                                  : std::nullopt) {
+      // A rate limit the CA announced for these domains through this account: nothing is sent
+      // to it (not even a registration).
+      outcome = domain::CaOutcome::rate_limited;
+      failure = makeError(
+          domain::ErrorCode::resource_exhausted,
+          "the CA's rate limit for " + holding->registered_domain + " holds until " +
+              domain::formatTimestamp(*holding->retry_until) + " (" +
+              (holding->project_id == job.project_id ? holding->detail
+                                                     : std::string("refused for another project")) +
+              ")",
+          "rateLimited");
+      if (!heldUntil || *holding->retry_until < *heldUntil) heldUntil = holding->retry_until;
+    } else {
+      allHeld = false;
+      if (!started && renewal && cert->status == domain::CertificateStatus::renewal_pending) {
+        if (auto s = certificateEvent(
+                job, domain::CertificateEvent::renewal_started,
+                domain::CertificateContext{p_.clock.now(), "", {}, {}, false, {}}, log);
+            !s) {
+          return s;
+        }
+      }
+      started = true;
+      ports::IssueReport report;
+      auto result = orderFrom(job, *cert, *account, names, stop, log, report);
+      if (p_.caActivity != nullptr) {
+        p_.caActivity->record(job, *account, domains, report, result.ok(), notes, log);
+      }
+      if (result) {
+        issued = std::move(*result);
+      } else {
+        if (result.error().reason == "stopped") return result.error();
+        outcome = outcomeOf(result.error());
+        failure = result.error();
+      }
+    }
+    if (issued) {
+      return stored(job, *cert, *account, provider, preference, std::move(*issued), log);
+    }
+    lastError = failure;
+    if (i + 1 < order.size() && domain::failsOverAtOnce(outcome)) {
+      reportFailover(job, *cert, *account, nextName,
+                     std::string(domain::nameOf(outcome)) + ": " + failure->message, log);
+      continue;
+    }
+    // A refusal counts; after failover_.after_failures in a row, the next attempt starts with
+    // the next CA.
+    const bool more = i + 1 < order.size();
+    const domain::Id nextId = more ? order[i + 1] : domain::Id();
+    bool moved = false;
+    auto counted = changeCertificate(job, [&](domain::Certificate& c) {
+      c.ca_failures += 1;
+      moved = false;
+      if (more && c.ca_failures >= failover_.after_failures) {
+        c.failover_account_id = nextId == preference.front() ? domain::Id() : nextId;
+        c.failover_at = p_.clock.now();
+        c.ca_failures = 0;
+        moved = true;
+      }
+    });
+    if (!counted)
+      log(domain::LogLevel::warn, "the failure count was not stored: " + counted.error().message);
+    if (counted && moved) {
+      reportFailover(job, *cert, *account, nextName,
+                     std::to_string(failover_.after_failures) +
+                         " attempts in a row failed, the last: " + failure->message,
+                     log);
+    }
+    break;
+  }
+  if (allHeld && heldUntil) {
+    notes.deferred = true;
+    notes.not_before = heldUntil;
+  }
+  if (lastError) return *lastError;
+  return makeError(domain::ErrorCode::failed_precondition, "no ACME account could be used");
 }
 
 void IssuanceJobHandler::attemptFailed(const domain::Job& job, const std::string& error,

@@ -1,11 +1,14 @@
 // IssuanceJobHandler: the issue_certificate and renew_certificate jobs. It orders the
-// certificate from the Issuer through the project's ACME account, proving control through the
-// project's DNS zones; stores it sealed and moves the certificate through its table
-// (docs/architecture.md); queues a cleanup_dns job for each challenge record whose removal
-// failed and a distribution job when the certificate has distributions. With a
+// certificate from the Issuer through the certificate's issuer preference (its ACME accounts in
+// order, else the project's first account), failing over to the next CA as CaFailoverPolicy
+// says, proving control through the project's DNS zones or HTTP-01; stores it sealed and moves the
+// certificate through its table (docs/architecture.md); queues a cleanup_dns job for each challenge
+// record whose removal failed and a distribution job when the certificate has distributions. With a
 // CaActivityRecorder, a rate limit the CA announced holds back orders for its domains.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,7 +30,9 @@
 #include <certsteward/ports/metrics.hpp>
 #include <certsteward/ports/notifier.hpp>
 #include <certsteward/ports/secret_box.hpp>
+#include <certsteward/ports/settings_documents.hpp>
 #include <certsteward/ports/zone_repository.hpp>
+#include <certsteward/services/audit_service.hpp>
 #include <certsteward/services/ca_activity_recorder.hpp>
 #include <certsteward/services/distribution_runner.hpp>
 #include <certsteward/services/job_handler.hpp>
@@ -59,9 +64,14 @@ class IssuanceJobHandler : public JobHandler {
     ports::ChallengeTokens* challengeTokens = nullptr;
     DistributionRunner* webroots = nullptr;
     domain::Duration challengeTokenTtl = std::chrono::hours{1};  // after which a token is dropped
+    // The CA providers: a disabled one is passed over, and issued_by_provider_id is recorded
+    // (none: neither).
+    const ports::CaProviderRepository* providers = nullptr;
+    AuditService* audit = nullptr;  // ca failovers audited (none: not)
   };
-  // `policy`: the jobs it queues.
-  IssuanceJobHandler(Ports ports, domain::JobPolicy policy) : p_(ports), policy_(policy) {}
+  // `policy`: the jobs it queues; `failover`: when an order goes on to the next CA.
+  IssuanceJobHandler(Ports ports, domain::JobPolicy policy, domain::CaFailoverPolicy failover = {})
+      : p_(ports), policy_(policy), failover_(failover) {}
 
   std::vector<domain::JobType> types() const override {
     return {domain::JobType::issue_certificate, domain::JobType::renew_certificate};
@@ -78,10 +88,35 @@ class IssuanceJobHandler : public JobHandler {
   JobFailureSubject failureSubject(const domain::Job& job) const override;
 
  private:
-  // Applies a certificate event with compare-and-set retries, storing `issued`'s material.
+  // Applies a certificate event with compare-and-set retries, storing `issued`'s material and
+  // then `also` (may be null).
   domain::Status certificateEvent(const domain::Job& job, domain::CertificateEvent event,
                                   const domain::CertificateContext& ctx, const Log& log,
-                                  const domain::Certificate* issued = nullptr);
+                                  const domain::Certificate* issued = nullptr,
+                                  const std::function<void(domain::Certificate&)>& also = nullptr);
+  // Changes the stored certificate with compare-and-set retries.
+  domain::Status changeCertificate(const domain::Job& job,
+                                   const std::function<void(domain::Certificate&)>& change);
+  // One order through `account`: registration when needed, then the order. Fills `report`.
+  domain::Result<ports::IssuedCertificate> orderFrom(const domain::Job& job,
+                                                     const domain::Certificate& cert,
+                                                     domain::AcmeAccount& account,
+                                                     const std::vector<std::string>& names,
+                                                     const domain::StopSignal& stop, const Log& log,
+                                                     ports::IssueReport& report);
+  // The job log line, the ca.failover event and the audit entry of a move from one CA to the
+  // next.
+  void reportFailover(const domain::Job& job, const domain::Certificate& cert,
+                      const domain::AcmeAccount& from, const std::string& toName,
+                      const std::string& why, const Log& log);
+  // Stores what `account` issued (sealed) and records who issued it; queues its delivery.
+  domain::Status stored(const domain::Job& job, const domain::Certificate& cert,
+                        const domain::AcmeAccount& account,
+                        const std::optional<domain::CaProvider>& provider,
+                        const std::vector<domain::Id>& preference, ports::IssuedCertificate issued,
+                        const Log& log);
+  // The provider of `account` (null when unknown).
+  std::optional<domain::CaProvider> providerOf(const domain::AcmeAccount& account) const;
   // Queues a cleanup_dns job (a child of `job`) for each record whose removal failed.
   void queueCleanups(const domain::Job& job,
                      const std::vector<std::pair<ports::TxtRecord, std::string>>& failed,
@@ -91,6 +126,7 @@ class IssuanceJobHandler : public JobHandler {
 
   Ports p_;
   domain::JobPolicy policy_;
+  domain::CaFailoverPolicy failover_;
 };
 
 }  // namespace certsteward::services

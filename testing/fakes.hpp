@@ -385,6 +385,17 @@ class FakeIssuer : public ports::Issuer {
   std::function<ports::IssuedCertificate(const std::vector<std::string>& names)> material;
   // HTTP-01 orders: called for each name while its answer is presented (what the CA would fetch).
   std::function<void(const ports::Http01Challenge&)> whileHttp01Presented;
+  // Orders to these directories fail with the error given (a CA down, refusing, ...).
+  std::map<std::string, domain::Error> refusalsByDirectory;
+  // What each order asked, in order.
+  struct Asked {
+    std::string directory_url, profile, replaces_certificate_pem, preferred_chain;
+  };
+  std::vector<Asked> requests;
+  std::vector<Asked> asked() {
+    std::lock_guard lock(requestsMutex_);
+    return requests;
+  }
   // readDirectory: what each directory URL's meta says; a URL not here cannot be reached.
   std::map<std::string, domain::CaDirectoryMeta> directories;
 
@@ -408,7 +419,16 @@ class FakeIssuer : public ports::Issuer {
     if (request.names.empty()) {
       return domain::makeError(domain::ErrorCode::invalid_argument, "no names to order");
     }
+    {
+      std::lock_guard lock(requestsMutex_);
+      requests.push_back({request.account.directory_url, request.profile,
+                          request.replaces_certificate_pem, request.preferred_chain});
+    }
     if (refusal) return *refusal;
+    if (const auto it = refusalsByDirectory.find(request.account.directory_url);
+        it != refusalsByDirectory.end()) {
+      return it->second;
+    }
     if (auto s = notStopped(request); !s) return s.error();
     if (request.report != nullptr) ++request.report->orders_created;
     if (request.challenge == domain::ChallengeType::http_01) {
@@ -501,6 +521,7 @@ class FakeIssuer : public ports::Issuer {
 
   const ports::Clock& clock_;
   std::atomic<int> orders_{0};
+  std::mutex requestsMutex_;
   std::atomic<int> stopsSeen_{0};
   std::atomic<int> rollovers_{0};
 };

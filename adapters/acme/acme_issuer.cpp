@@ -165,10 +165,12 @@ domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& 
     if (settings.outbound != nullptr) {  // project-aimed: one phrase, the reason in the log
       common::logOutboundDetail(url, curl_easy_strerror(rc));
       return makeError(ErrorCode::unavailable,
-                       "the CA at " + url + ": " + common::couldNotConnect("its host"));
+                       "the CA at " + url + ": " + common::couldNotConnect("its host"),
+                       std::string(ports::kCaUnreachable));
     }
     return makeError(ErrorCode::unavailable,
-                     "the CA at " + url + " cannot be reached: " + curl_easy_strerror(rc));
+                     "the CA at " + url + " cannot be reached: " + curl_easy_strerror(rc),
+                     std::string(ports::kCaUnreachable));
   }
   return reply;
 }

@@ -36,6 +36,19 @@ void writeJson(JsonWriter& w, const domain::Certificate& c, domain::Timestamp no
   w.key("auto_renew").boolean(c.auto_renew);
   w.key("issuer_type").string(c.issuer_type);
   w.key("acme_account_id").optionalString(c.acme_account_id);
+  w.key("acme_account_ids").beginArray();
+  for (const auto& id : c.acme_account_ids)
+    w.string(id);
+  w.endArray();
+  w.key("profile").string(c.profile);
+  w.key("preferred_chain").string(c.preferred_chain);
+  const auto idOrNull = [](const std::string& id) {
+    return id.empty() ? std::nullopt : std::optional<std::string>(id);
+  };
+  w.key("issued_by_account_id").optionalString(idOrNull(c.issued_by_account_id));
+  w.key("issued_by_provider_id").optionalString(idOrNull(c.issued_by_provider_id));
+  w.key("failover_account_id").optionalString(idOrNull(c.failover_account_id));
+  w.key("failover_at").timestamp(c.failover_at);
   w.key("challenge").string(nameOf(c.challenge));
   w.key("http01_module_config_id")
       .optionalString(c.http01_module_config_id.empty()
@@ -461,6 +474,10 @@ void Api::addCertificateRoutes() {
     }
     if (auto renew = optionalBool(body, "auto_renew")) request.auto_renew = *renew;
     request.acme_account_id = optionalString(body, "acme_account_id", 64);
+    if (body.contains("acme_account_ids"))
+      request.acme_account_ids = stringArray(body, "acme_account_ids");
+    request.profile = optionalString(body, "profile", 64).value_or("");
+    request.preferred_chain = optionalString(body, "preferred_chain", 200).value_or("");
     if (auto challenge =
             optionalEnum<domain::ChallengeType>(body, "challenge", domain::parseChallengeType)) {
       request.challenge = *challenge;

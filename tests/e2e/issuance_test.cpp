@@ -470,3 +470,55 @@ TEST_CASE(
   CHECK(tls.stop() == 0);
   CHECK(d.server->stop() == 0);
 }
+
+TEST_CASE("issuance e2e: with its first CA down a certificate is issued by the second, and back") {
+  // Orders fail over at once when a CA cannot be reached; failback_after 0s: every order tries
+  // the first choice first.
+  Deployment d(0, "acme.failback_after = 0s\nacme.request_timeout = 2s\n");
+  auto& http = *d.http;
+  // A second Pebble with a TLS certificate of its own, trusted only through its provider.
+  PebbleServer second(PebbleOptions{d.dns.address(), {}, 0});
+  REQUIRE_MESSAGE(second.available(), second.reason());
+  std::ifstream bundleFile(second.caFile());
+  const std::string bundle((std::istreambuf_iterator<char>(bundleFile)), {});
+  auto provider =
+      http.request("POST", "/api/v1/ca-providers",
+                   json::serialize(json::object{{"name", "Pebble B"},
+                                                {"directory_url", second.directoryUrl()},
+                                                {"trust_bundle", bundle}}),
+                   {d.auth});
+  REQUIRE_MESSAGE(provider.status == 201, provider.body);
+  CHECK(field(parseObject(provider), "directory_error").empty());  // read through its bundle
+  const std::string secondAccount = d.created(
+      d.base + "/acme-accounts",
+      json::object{{"name", "pebble-b"}, {"ca_provider_id", field(parseObject(provider), "id")}},
+      "acme_account");
+  const auto accounts = parseObject(http.request("GET", d.base + "/acme-accounts", "", {d.auth}));
+  const std::string firstAccount =
+      field(accounts.at("acme_accounts").as_array().at(0).as_object(), "id");
+  REQUIRE(firstAccount != secondAccount);
+
+  d.ca->stop();  // the first choice is down
+  const auto [certPath, jobPath] = d.order(json::serialize(json::object{
+      {"common_name", "failover.example.test"},
+      {"acme_account_ids", json::array{json::value(firstAccount), json::value(secondAccount)}}}));
+  const auto issued = d.waitFor(certPath, "active", "");
+  CHECK(field(issued, "issued_by_account_id") == secondAccount);
+  CHECK(field(issued, "issued_by_provider_id") == field(parseObject(provider), "id"));
+  CHECK(field(issued, "failover_account_id") == secondAccount);
+  const auto logs = http.request("GET", jobPath + "/logs?page_size=100", "", {d.auth});
+  CHECK(logs.body.find("failing over from ACME account 'pebble'") != std::string::npos);
+  auto events = http.request("GET", d.base + "/events?page_size=100", "", {d.auth});
+  CHECK(events.body.find("ca.failover") != std::string::npos);
+  auto audit = parseObject(
+      http.request("GET", "/api/v1/audit-logs?action=certificate.ca_failover", "", {d.auth}));
+  CHECK(audit.at("total").as_int64() == 1);
+
+  // The first CA back: the renewal goes to it again, and the failover is over.
+  REQUIRE(d.ca->restart());
+  REQUIRE(http.request("POST", certPath + "/renew", "", {d.auth}).status == 202);
+  const auto renewed = d.waitFor(certPath, "active", field(issued, "serial_number"));
+  CHECK(field(renewed, "issued_by_account_id") == firstAccount);
+  CHECK(renewed.at("failover_account_id").is_null());
+  CHECK(d.server->stop() == 0);
+}

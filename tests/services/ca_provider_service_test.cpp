@@ -363,3 +363,68 @@ TEST_CASE("ca providers: presets are the CAs the issue names, each with its dire
   CHECK(findCaPreset("google")->eab_required);
   CHECK_FALSE(findCaPreset("letsencrypt")->eab_required);
 }
+
+TEST_CASE("ca providers: a certificate's issuer preference and profile are checked at create") {
+  ProviderFixture fx;
+  fx.servedZone("p1", "example.com");
+  CertificateService certificates{
+      {fx.store.certificates(), fx.store.jobs(), fx.store.distributions(), fx.store.license(),
+       fx.ids, fx.clock, fx.secrets, fx.store.acmeAccounts(), fx.store.zones(), nullptr, nullptr,
+       nullptr, false, &fx.document},
+      fx.work,
+      fx.access,
+      fx.audit};
+  License unlimited;  // more than the free plan's one certificate
+  unlimited.plan_name = "enterprise";
+  unlimited.expires_at = fx.clock.now() + std::chrono::days{365};
+  REQUIRE(fx.store.license().put(unlimited).ok());
+  const auto internal = fx.custom();
+  const auto first = *fx.account(internal.provider.id);
+  const auto second = *fx.account("", "https://127.0.0.1:14000/dir");
+  const auto request = [&](std::vector<Id> ids, std::string profile) {
+    CertificateRequest r;
+    r.common_name = "www.example.com";
+    r.acme_account_ids = std::move(ids);
+    r.profile = std::move(profile);
+    return certificates.create(fx.owner(), fx.ctx(), "p1", r);
+  };
+  struct Case {
+    const char* what;
+    std::vector<Id> ids;
+    std::string profile;
+    const char* field;  // nullptr: accepted
+  };
+  const Case cases[] = {
+      {"two accounts and a profile the first's CA offers",
+       {first.id, second.id},
+       "shortlived",
+       nullptr},
+      {"no profile", {second.id, first.id}, "", nullptr},
+      {"a profile the first's CA does not offer", {first.id}, "classic", "profile"},
+      {"a profile only the second's CA could know", {second.id, first.id}, "tlsserver", "profile"},
+      {"a profile without accounts", {}, "tlsserver", "profile"},
+      {"an account of no one", {first.id, "nope"}, "", nullptr},
+      {"the same account twice", {first.id, first.id}, "", "acme_account_ids"},
+      {"six accounts", {first.id, second.id, "a", "b", "c", "d"}, "", "acme_account_ids"},
+      {"a profile name with a space", {first.id}, "short lived", "profile"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    auto made = request(c.ids, c.profile);
+    if (c.field == nullptr && std::string(c.what) != "an account of no one") {
+      REQUIRE_MESSAGE(made.ok(), (made.ok() ? "" : made.error().message));
+      CHECK(made->certificate.acme_account_ids == c.ids);
+      CHECK(made->certificate.acme_account_id == c.ids.front());
+      CHECK(made->certificate.profile == c.profile);
+    } else {
+      REQUIRE_FALSE(made.ok());
+      CHECK(made.error().code == ErrorCode::invalid_argument);
+      if (c.field != nullptr) {
+        REQUIRE(made.error().references.size() == 1);
+        CHECK(made.error().references[0] == c.field);
+      } else {
+        CHECK(made.error().message.find("acme_account_ids") != std::string::npos);
+      }
+    }
+  }
+}

@@ -65,29 +65,23 @@ class PebbleServer : public LocalServer {
                       std::to_string(options.certificate_validity_seconds)
                 : std::string())
         << "}}\n";
-    std::fflush(nullptr);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      const std::string log = (dir_ / "pebble.log").string();
-      if (std::freopen(log.c_str(), "w", stdout) == nullptr ||
-          std::freopen(log.c_str(), "a", stderr) == nullptr)
-        ::_exit(127);
-      ::setenv("PEBBLE_VA_NOSLEEP", "1", 1);
-      ::setenv("PEBBLE_WFE_NONCEREJECT", "0", 1);
-      ::setenv("PEBBLE_AUTHZREUSE", "0", 1);
-      if (options.alternate_roots > 0) {
-        ::setenv("PEBBLE_ALTERNATE_ROOTS", std::to_string(options.alternate_roots).c_str(), 1);
-      }
-      const std::string conf = (dir_ / "pebble.json").string();
-      ::execl("/usr/bin/pebble", "pebble", "-config", conf.c_str(), "-dnsserver",
-              options.dns_server.c_str(), nullptr);
-      ::_exit(127);
-    }
-    // The log line can come before the listener accepts: ready when the directory answers.
-    reason_ = waitUntilReady(pid_, dir_ / "pebble.log", "pebble", [this](const std::string& text) {
-      return text.find("ACME directory available") != std::string::npos &&
-             !getUrl(directoryUrl()).empty();
-    });
+    dnsServer_ = options.dns_server;
+    alternateRoots_ = options.alternate_roots;
+    start();
+  }
+
+  // Stops Pebble (SIGTERM, then SIGKILL): its directory stops answering. What it knew (accounts,
+  // orders, roots) is gone.
+  void stop() {
+    if (pid_ > 0) stopChild(pid_);
+    pid_ = -1;
+  }
+  // Starts it again on the same ports with the same TLS certificate: a new CA (new roots, no
+  // accounts) at the same directory URL. available() says whether it came up.
+  bool restart() {
+    stop();
+    start();
+    return available();
   }
 
   std::string directoryUrl() const { return "https://127.0.0.1:" + std::to_string(port_) + "/dir"; }
@@ -105,6 +99,32 @@ class PebbleServer : public LocalServer {
   std::string directoryJson() const { return getUrl(directoryUrl()); }
 
  private:
+  void start() {
+    std::fflush(nullptr);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const std::string log = (dir_ / "pebble.log").string();
+      if (std::freopen(log.c_str(), "w", stdout) == nullptr ||
+          std::freopen(log.c_str(), "a", stderr) == nullptr)
+        ::_exit(127);
+      ::setenv("PEBBLE_VA_NOSLEEP", "1", 1);
+      ::setenv("PEBBLE_WFE_NONCEREJECT", "0", 1);
+      ::setenv("PEBBLE_AUTHZREUSE", "0", 1);
+      if (alternateRoots_ > 0) {
+        ::setenv("PEBBLE_ALTERNATE_ROOTS", std::to_string(alternateRoots_).c_str(), 1);
+      }
+      const std::string conf = (dir_ / "pebble.json").string();
+      ::execl("/usr/bin/pebble", "pebble", "-config", conf.c_str(), "-dnsserver",
+              dnsServer_.c_str(), nullptr);
+      ::_exit(127);
+    }
+    // The log line can come before the listener accepts: ready when the directory answers.
+    reason_ = waitUntilReady(pid_, dir_ / "pebble.log", "pebble", [this](const std::string& text) {
+      return text.find("ACME directory available") != std::string::npos &&
+             !getUrl(directoryUrl()).empty();
+    });
+  }
+
   std::string getUrl(const std::string& url) const {
     CURL* curl = curl_easy_init();
     std::string body;
@@ -128,6 +148,8 @@ class PebbleServer : public LocalServer {
 
  private:
   int managementPort_ = 0;
+  std::string dnsServer_;
+  int alternateRoots_ = 0;
 };
 
 }  // namespace certsteward::testing

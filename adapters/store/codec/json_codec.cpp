@@ -207,6 +207,14 @@ void field(const json::object& o, const char* key, T& out) {
   X(auto_renew)                 \
   X(issuer_type)                \
   X(acme_account_id)            \
+  X(acme_account_ids)           \
+  X(profile)                    \
+  X(preferred_chain)            \
+  X(issued_by_account_id)       \
+  X(issued_by_provider_id)      \
+  X(failover_account_id)        \
+  X(failover_at)                \
+  X(ca_failures)                \
   X(challenge)                  \
   X(http01_module_config_id)    \
   X(issued_at)                  \
