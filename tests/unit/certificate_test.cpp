@@ -260,3 +260,89 @@ TEST_CASE("certificate: DNS names and request validation") {
   c.issuer_type = "msca";
   CHECK_FALSE(validateNewCertificate(c).ok());
 }
+
+TEST_CASE("ca failover: which outcomes hand an order to the next CA at once") {
+  struct Row {
+    CaOutcome outcome;
+    bool atOnce;
+  };
+  const Row rows[] = {
+      {CaOutcome::issued, false},      {CaOutcome::unreachable, true},
+      {CaOutcome::rate_limited, true}, {CaOutcome::caa_refused, true},
+      {CaOutcome::disabled, true},     {CaOutcome::refused, false},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(nameOf(row.outcome));
+    CHECK(failsOverAtOnce(row.outcome) == row.atOnce);
+  }
+}
+
+TEST_CASE("ca failover: the accounts an attempt tries, sticky until failback_after") {
+  const Timestamp now = fromUnixSeconds(2'000'000'000);
+  const CaFailoverPolicy policy{3, std::chrono::hours{24}};
+  struct Row {
+    const char* what;
+    std::vector<Id> preference;
+    Id failover;
+    std::optional<Duration> failedOverAgo;
+    std::vector<Id> expected;
+  };
+  const Row rows[] = {
+      {"no failover: first choice first", {"a", "b", "c"}, "", std::nullopt, {"a", "b", "c"}},
+      {"failed over an hour ago: from there, wrapping round",
+       {"a", "b", "c"},
+       "b",
+       std::chrono::hours{1},
+       {"b", "c", "a"}},
+      {"failed over to the last", {"a", "b", "c"}, "c", std::chrono::hours{1}, {"c", "a", "b"}},
+      {"failback_after has passed", {"a", "b", "c"}, "b", std::chrono::hours{25}, {"a", "b", "c"}},
+      {"the failover account left the list", {"a", "c"}, "b", std::chrono::hours{1}, {"a", "c"}},
+      {"an account named twice is tried once", {"a", "b", "a"}, "", std::nullopt, {"a", "b"}},
+      {"one account", {"a"}, "", std::nullopt, {"a"}},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    Certificate cert;
+    cert.failover_account_id = row.failover;
+    if (row.failedOverAgo) cert.failover_at = now - *row.failedOverAgo;
+    CHECK(accountsToTry(cert, row.preference, now, policy) == row.expected);
+  }
+}
+
+TEST_CASE("certificates: issuer preference, profile and preferred chain are checked") {
+  struct Row {
+    const char* what;
+    std::function<void(Certificate&)> change;
+    bool ok;
+  };
+  const Row rows[] = {
+      {"five accounts",
+       [](Certificate& c) {
+         c.acme_account_ids = {"a", "b", "c", "d", "e"};
+       },
+       true},
+      {"six accounts", [](Certificate& c) { c.acme_account_ids = {"a", "b", "c", "d", "e", "f"}; },
+       false},
+      {"an account twice",
+       [](Certificate& c) {
+         c.acme_account_ids = {"a", "b", "a"};
+       },
+       false},
+      {"an empty id", [](Certificate& c) { c.acme_account_ids = {""}; }, false},
+      {"a profile", [](Certificate& c) { c.profile = "tlsserver"; }, true},
+      {"a profile with a slash", [](Certificate& c) { c.profile = "a/b"; }, false},
+      {"a preferred chain", [](Certificate& c) { c.preferred_chain = "ISRG Root X1"; }, true},
+      {"a preferred chain with a newline", [](Certificate& c) { c.preferred_chain = "ISRG\nRoot"; },
+       false},
+      {"a preferred chain of 201 characters",
+       [](Certificate& c) { c.preferred_chain = std::string(201, 'x'); }, false},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.what);
+    Certificate cert;
+    cert.common_name = "www.example.com";
+    cert.sans = {"www.example.com"};
+    row.change(cert);
+    CHECK(validateNewCertificate(cert).ok() == row.ok);
+  }
+}
