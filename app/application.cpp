@@ -333,6 +333,13 @@ struct Application::Parts {
       outbound};
   adapters::dns::DefaultDnsProviderFactory dnsProviders;
   adapters::acme::AcmeIssuer issuer;
+  // Before the workers and handlers that read them: destroyed after those stop.
+  adapters::codec::CaProvidersDocument caProvidersDocument{store->settings(), clock};
+  services::CaProviderService caProviders{{caProvidersDocument, issuer, dnsProviders,
+                                           store->projects(), store->acmeAccounts(), ids, clock},
+                                          work,
+                                          access,
+                                          audit};
   services::DistributionRunner distributionRunner;
   // The job types, one handler each (a new type: a handler here and a line in `jobs`).
   services::DnsCleanupJobHandler dnsCleanupJobs{{store->zones(), store->dnsCredentials(),
@@ -353,12 +360,6 @@ struct Application::Parts {
   std::unique_ptr<adapters::runtime::SchedulerLoop> schedulerLoop;
   adapters::crypto::Ed25519LicenseVerifier licenseVerifier;
   services::LicenseService license;
-  adapters::codec::CaProvidersDocument caProvidersDocument{store->settings(), clock};
-  services::CaProviderService caProviders{{caProvidersDocument, issuer, dnsProviders,
-                                           store->projects(), store->acmeAccounts(), ids, clock},
-                                          work,
-                                          access,
-                                          audit};
   services::ConfigurationServices configuration;
   services::DistributionService distributions;
   services::LdapSettingsService ldapSettings;
@@ -410,10 +411,12 @@ domain::Status Application::bootstrap() {
   // ACME accounts made before CA providers existed get one for their directory URL.
   auto adopted = parts_->caProviders.adoptAccounts();
   if (!adopted) return adopted.error();
-  if (*adopted > 0) {
-    spdlog::info("linked {} ACME account(s) to CA providers made for their directory URLs",
-                 *adopted);
+  if (adopted->adopted > 0) {
+    spdlog::info("linked {} ACME account(s) to CA providers for their directory URLs",
+                 adopted->adopted);
   }
+  for (const auto& skipped : adopted->skipped)
+    spdlog::warn("an ACME account was left without a CA provider: {}", skipped);
   if (*created && !(*created)->generated_password.empty()) {
     const std::string& password = (*created)->generated_password;
     // Shown once, on the console only (never in the log): the owner must change it.

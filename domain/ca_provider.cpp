@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include <certsteward/domain/certificate.hpp>
 #include <certsteward/domain/encoding.hpp>
@@ -85,8 +86,22 @@ CaProvider providerFromPreset(const CaPreset& preset) {
 }
 
 void applyDirectoryMeta(CaProvider& provider, const CaDirectoryMeta& meta, Timestamp now) {
-  provider.profiles = meta.profiles;
-  if (provider.caa_identities.empty()) provider.caa_identities = meta.caa_identities;
+  // What the CA says is kept only where it follows the rules a person's input does.
+  provider.profiles.clear();
+  for (const auto& profile : meta.profiles) {
+    if (isProfileName(profile.name) && provider.profiles.size() < 50) {
+      provider.profiles.push_back({profile.name, profile.description.substr(0, 2000)});
+    }
+  }
+  std::vector<std::string> identities;
+  for (auto identity : meta.caa_identities) {
+    std::transform(identity.begin(), identity.end(), identity.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (isValidDnsName(identity) && !identity.starts_with("*.") && identities.size() < 20) {
+      identities.push_back(std::move(identity));
+    }
+  }
+  if (provider.caa_identities.empty()) provider.caa_identities = std::move(identities);
   provider.eab_required = provider.eab_required || meta.external_account_required;
   provider.directory_read_at = now;
   provider.directory_error.clear();
@@ -103,6 +118,11 @@ Status validateCaProvider(const CaProvider& provider) {
   if (!url.starts_with("https://") || url.size() > 2000 || url.size() <= 8 ||
       url.find_first_of(" \t\r\n\"<>\\^`{|}") != std::string::npos) {
     return fieldIs("directory_url", "directory_url must be an https:// URL");
+  }
+  if (const auto authority = std::string_view(url).substr(8, url.find_first_of("/?#", 8) - 8);
+      authority.find('@') != std::string_view::npos) {
+    return fieldIs("directory_url",
+                   "directory_url must not carry a user name or password (use EAB for accounts)");
   }
   if (!provider.trust_bundle.empty()) {
     if (auto why = pemCertificatesProblem(provider.trust_bundle); !why.empty()) {

@@ -250,6 +250,18 @@ Status validateNewCertificate(const Certificate& cert, const CertificatePolicy& 
   if (cert.sans.size() > 100) {
     return makeError(ErrorCode::invalid_argument, "sans may hold at most 100 names");
   }
+  // A name whose last label is all digits is an IPv4 address, not a DNS name: the CA would be
+  // asked for an IP identifier, which this release does not issue yet.
+  const auto looksLikeIp = [](const std::string& name) {
+    const auto last = name.substr(name.rfind('.') + 1);
+    return !last.empty() &&
+           std::all_of(last.begin(), last.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (looksLikeIp(cert.common_name) ||
+      std::any_of(cert.sans.begin(), cert.sans.end(), looksLikeIp)) {
+    return makeError(ErrorCode::invalid_argument,
+                     "common_name and sans must be DNS names: IP addresses are not issued yet");
+  }
   if (cert.renewal_threshold_days < policy.min_renewal_threshold_days ||
       cert.renewal_threshold_days > policy.max_renewal_threshold_days) {
     return makeError(ErrorCode::invalid_argument,

@@ -27,6 +27,17 @@ domain::Status eachOf(List list, Each each) {
   }
 }
 
+void applyLimit(domain::QuotaLimit& limit, const QuotaLimitChange& change) {
+  if (change.max) limit.max = *change.max;
+  if (change.window) limit.window = *change.window;
+}
+
+void applyLimits(domain::CaRateLimits& limits, const CaRateLimitsChange& change) {
+  if (change.certificates) applyLimit(limits.certificates, *change.certificates);
+  if (change.orders) applyLimit(limits.orders, *change.orders);
+  if (change.failed_validations) applyLimit(limits.failed_validations, *change.failed_validations);
+}
+
 }  // namespace
 
 domain::Status CaProviderService::manage(const Principal& who) const {
@@ -37,6 +48,14 @@ domain::Result<domain::CaProviderList> CaProviderService::load() const {
   auto stored = p_.providers.get();
   if (!stored) return stored.error();
   return stored->value_or(domain::CaProviderList{});
+}
+
+domain::Result<domain::CaProvider> CaProviderService::find(const domain::Id& id) const {
+  auto list = load();
+  if (!list) return list.error();
+  const auto* provider = domain::findCaProvider(*list, id);
+  if (provider == nullptr) return notFound();
+  return *provider;
 }
 
 CaProviderView CaProviderService::viewOf(domain::CaProvider provider) const {
@@ -74,11 +93,9 @@ domain::Result<std::vector<CaProviderView>> CaProviderService::list(const Princi
 domain::Result<CaProviderView> CaProviderService::get(const Principal& who,
                                                       const domain::Id& id) const {
   if (auto allowed = access_.check(who, Action::read_license); !allowed) return allowed.error();
-  auto list = load();
-  if (!list) return list.error();
-  const auto* provider = domain::findCaProvider(*list, id);
-  if (provider == nullptr) return notFound();
-  return viewOf(*provider);
+  auto provider = find(id);
+  if (!provider) return provider.error();
+  return viewOf(std::move(*provider));
 }
 
 domain::Result<std::vector<domain::CaPreset>> CaProviderService::presets(
@@ -126,56 +143,73 @@ domain::Result<CaProviderView> CaProviderService::update(const Principal& who,
                                                          const domain::Id& id,
                                                          const CaProviderChange& change) {
   if (auto s = manage(who); !s) return s.error();
-  auto current = load();
-  if (!current) return current.error();
-  const auto* stored = domain::findCaProvider(*current, id);
-  if (stored == nullptr) return notFound();
+  auto stored = find(id);
+  if (!stored) return stored.error();
+  const auto now = p_.clock.now();
+  const auto apply = [&](domain::CaProvider& p) {
+    if (change.name) p.name = *change.name;
+    if (change.directory_url) p.directory_url = *change.directory_url;
+    if (change.trust_bundle) p.trust_bundle = *change.trust_bundle;
+    if (change.eab_required) p.eab_required = *change.eab_required;
+    if (change.caa_identities) p.caa_identities = *change.caa_identities;
+    if (change.rate_limits) applyLimits(p.rate_limits, *change.rate_limits);
+    if (change.enabled) p.enabled = *change.enabled;
+    p.updated_at = now;
+  };
   domain::CaProvider after = *stored;
-  if (change.name) after.name = *change.name;
-  if (change.directory_url) after.directory_url = *change.directory_url;
-  if (change.trust_bundle) after.trust_bundle = *change.trust_bundle;
-  if (change.eab_required) after.eab_required = *change.eab_required;
-  if (change.caa_identities) after.caa_identities = *change.caa_identities;
-  if (change.rate_limits) after.rate_limits = *change.rate_limits;
-  if (change.enabled) after.enabled = *change.enabled;
-  after.updated_at = p_.clock.now();
+  apply(after);
   if (auto s = domain::validateCaProvider(after); !s) return s.error();
   const bool moved = after.directory_url != stored->directory_url;
-  if (moved) {
-    auto users = accountsUsing(id);
-    if (!users) return users.error();
-    if (!users->empty()) {
-      domain::Error e = makeError(domain::ErrorCode::conflict,
-                                  "ACME accounts are registered at this directory: give them "
-                                  "another provider, or add a new provider for the new URL",
-                                  "DEPENDENCY_CONFLICT");
-      e.references = std::move(*users);
-      return e;
-    }
-  }
+  // A new directory (or new trust in it) is read again, outside the transaction: it waits on the
+  // network. A moved provider takes the new CA's CAA identities unless the change gives some.
+  std::optional<domain::CaProvider> read;
   if (moved || after.trust_bundle != stored->trust_bundle) {
-    after.caa_identities = change.caa_identities.value_or(std::vector<std::string>{});
-    readDirectory(after);
+    read = after;
+    if (moved && !change.caa_identities) read->caa_identities.clear();
+    readDirectory(*read);
   }
-  const domain::CaProvider before = *stored;
+  domain::CaProvider result;
   const auto done = work_.run(
       [&]() -> domain::Status {
         auto list = load();
         if (!list) return list.error();
         auto* target = domain::findCaProvider(*list, id);
         if (target == nullptr) return notFound();
-        if (target->directory_url != before.directory_url) {
+        if (target->directory_url != stored->directory_url ||
+            target->trust_bundle != stored->trust_bundle) {
           return makeError(domain::ErrorCode::conflict,
                            "the provider changed meanwhile; read it again");
         }
-        if (auto s = domain::checkCaProviderUnique(*list, after); !s) return s;
-        *target = after;
+        if (moved) {  // checked under the guard every account's write takes
+          auto users = accountsUsing(id);
+          if (!users) return users.error();
+          if (!users->empty()) {
+            domain::Error e = makeError(domain::ErrorCode::conflict,
+                                        "ACME accounts are registered at this directory: give "
+                                        "them another provider, or add a new provider for the "
+                                        "new URL",
+                                        "DEPENDENCY_CONFLICT");
+            e.references = std::move(*users);
+            return e;
+          }
+        }
+        apply(*target);  // onto what is stored now: a concurrent change of other fields stays
+        if (read) {
+          target->profiles = read->profiles;
+          target->caa_identities = read->caa_identities;
+          target->eab_required = read->eab_required;
+          target->directory_read_at = read->directory_read_at;
+          target->directory_error = read->directory_error;
+        }
+        if (auto s = domain::validateCaProvider(*target); !s) return s;
+        if (auto s = domain::checkCaProviderUnique(*list, *target); !s) return s;
+        result = *target;
         if (auto s = p_.providers.put(*list); !s) return s;
         return audit_.record(&who, ctx, "ca_provider.update", "ca_provider", id);
       },
       {kCaProvidersGuard});
   if (!done) return done.error();
-  return viewOf(std::move(after));
+  return viewOf(std::move(result));
 }
 
 domain::Status CaProviderService::remove(const Principal& who, const RequestContext& ctx,
@@ -210,12 +244,9 @@ domain::Result<CaProviderView> CaProviderService::refresh(const Principal& who,
                                                           const RequestContext& ctx,
                                                           const domain::Id& id) {
   if (auto s = manage(who); !s) return s.error();
-  auto current = load();
-  if (!current) return current.error();
-  const auto* stored = domain::findCaProvider(*current, id);
-  if (stored == nullptr) return notFound();
-  domain::CaProvider read = *stored;
-  readDirectory(read);
+  auto read = find(id);
+  if (!read) return read.error();
+  readDirectory(*read);
   domain::CaProvider result;
   const auto done = work_.run(
       [&]() -> domain::Status {
@@ -223,15 +254,15 @@ domain::Result<CaProviderView> CaProviderService::refresh(const Principal& who,
         if (!list) return list.error();
         auto* target = domain::findCaProvider(*list, id);
         if (target == nullptr) return notFound();
-        if (target->directory_url == read.directory_url &&
-            target->trust_bundle == read.trust_bundle) {
-          target->profiles = read.profiles;
-          if (read.directory_error.empty()) {
-            if (target->caa_identities.empty()) target->caa_identities = read.caa_identities;
-            target->eab_required = read.eab_required;
+        if (target->directory_url == read->directory_url &&
+            target->trust_bundle == read->trust_bundle) {
+          target->profiles = read->profiles;
+          if (read->directory_error.empty()) {
+            if (target->caa_identities.empty()) target->caa_identities = read->caa_identities;
+            target->eab_required = read->eab_required;
           }
-          target->directory_read_at = read.directory_read_at;
-          target->directory_error = read.directory_error;
+          target->directory_read_at = read->directory_read_at;
+          target->directory_error = read->directory_error;
         }
         result = *target;
         if (auto s = p_.providers.put(*list); !s) return s;
@@ -266,14 +297,12 @@ domain::Status CaProviderService::bindAccount(domain::AcmeAccount& account,
                                               const Principal* who, const RequestContext& ctx) {
   auto list = load();
   if (!list) return list.error();
-  const bool providerGiven =
-      !account.ca_provider_id.empty() &&
-      (before == nullptr || account.ca_provider_id != before->ca_provider_id);
-  if (providerGiven) {
+  const bool changed = before == nullptr || account.ca_provider_id != before->ca_provider_id;
+  if (!account.ca_provider_id.empty()) {
     const auto* provider = domain::findCaProvider(*list, account.ca_provider_id);
     if (provider == nullptr)
       return accountField("ca_provider_id", "ca_provider_id names no CA provider");
-    if (!provider->enabled) {
+    if (!provider->enabled && changed) {
       return accountField("ca_provider_id",
                           "ca_provider_id names a disabled CA provider (" + provider->name + ")");
     }
@@ -339,8 +368,8 @@ domain::Status CaProviderService::bindAccount(domain::AcmeAccount& account,
   return {};
 }
 
-domain::Result<int> CaProviderService::adoptAccounts() {
-  int adopted = 0;
+domain::Result<AccountAdoption> CaProviderService::adoptAccounts() {
+  AccountAdoption report;
   RequestContext ctx{"", "startup"};
   auto walked = eachOf(
       [&](const domain::PageRequest& page) { return p_.projects.list(page); },
@@ -354,26 +383,35 @@ domain::Result<int> CaProviderService::adoptAccounts() {
             });
         if (!listed) return listed;
         for (auto& account : orphans) {
-          auto s =
-              work_.inProject(project.id,
-                              [&]() -> domain::Status {
-                                auto fresh = p_.accounts.get(project.id, account.id);
-                                if (!fresh) return fresh.error();
-                                if (!fresh->ca_provider_id.empty()) return {};
-                                if (auto bound = bindAccount(*fresh, nullptr, nullptr, ctx); !bound)
-                                  return bound;
-                                if (auto stored = p_.accounts.update(*fresh); !stored)
-                                  return stored;
-                                ++adopted;
-                                return {};
-                              },
-                              {kCaProvidersGuard});
-          if (!s && s.error().code != domain::ErrorCode::not_found) return s;
+          auto s = work_.inProject(
+              project.id,
+              [&]() -> domain::Status {
+                auto fresh = p_.accounts.get(project.id, account.id);
+                if (!fresh) return fresh.error();
+                if (!fresh->ca_provider_id.empty()) return {};
+                auto list = load();
+                if (!list) return list.error();
+                // The provider that has its URL, enabled or not; else one made for it.
+                if (const auto* known = domain::findCaProviderByUrl(*list, fresh->directory_url)) {
+                  fresh->ca_provider_id = known->id;
+                } else if (auto bound = bindAccount(*fresh, nullptr, nullptr, ctx); !bound) {
+                  return bound;
+                }
+                if (auto stored = p_.accounts.update(*fresh); !stored) return stored;
+                ++report.adopted;
+                return {};
+              },
+              {kCaProvidersGuard});
+          if (!s && s.error().code != domain::ErrorCode::not_found) {
+            if (s.error().code == domain::ErrorCode::unavailable) return s;  // the store
+            report.skipped.push_back("project " + project.id + " acme_account " + account.id +
+                                     ": " + s.error().message);
+          }
         }
         return {};
       });
   if (!walked) return walked.error();
-  return adopted;
+  return report;
 }
 
 std::string CaProviderService::trustBundleFor(const std::string& directoryUrl) const {

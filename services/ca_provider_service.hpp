@@ -38,6 +38,21 @@ struct CaProviderView {
   bool available = false;  // enabled, and some challenge can be answered here
 };
 
+// What adoptAccounts() did.
+struct AccountAdoption {
+  int adopted = 0;
+  std::vector<std::string> skipped;  // "project <p> acme_account <a>: why"
+};
+
+// A PATCH of one rate limit, and of the three: what is given.
+struct QuotaLimitChange {
+  std::optional<std::int64_t> max;
+  std::optional<domain::Duration> window;
+};
+struct CaRateLimitsChange {
+  std::optional<QuotaLimitChange> certificates, orders, failed_validations;
+};
+
 // A PATCH: the fields given.
 struct CaProviderChange {
   std::optional<std::string> name;
@@ -45,7 +60,7 @@ struct CaProviderChange {
   std::optional<std::string> trust_bundle;
   std::optional<bool> eab_required;
   std::optional<std::vector<std::string>> caa_identities;
-  std::optional<domain::CaRateLimits> rate_limits;
+  std::optional<CaRateLimitsChange> rate_limits;
   std::optional<bool> enabled;
 };
 
@@ -96,14 +111,20 @@ class CaProviderService {
   domain::Status bindAccount(domain::AcmeAccount& account, const domain::AcmeAccount* before,
                              const Principal* who, const RequestContext& ctx);
 
-  /** Links every account that has no provider yet (run at start; idempotent). @return how many. */
-  domain::Result<int> adoptAccounts();
+  /**
+   * Links every account that has no provider yet to the provider with its directory URL (made
+   * when there is none). Run at start; idempotent. An account that cannot be linked (its URL
+   * breaks a provider's rules, no room for another provider) is skipped and named; only a store
+   * that does not answer fails it.
+   */
+  domain::Result<AccountAdoption> adoptAccounts();
 
   /** The trust bundle of the provider at `directoryUrl` ("" when none or on a store error). */
   std::string trustBundleFor(const std::string& directoryUrl) const;
 
  private:
   domain::Result<domain::CaProviderList> load() const;
+  domain::Result<domain::CaProvider> find(const domain::Id& id) const;  // not_found
   CaProviderView viewOf(domain::CaProvider provider) const;
   // Reads the directory into `provider` (its error noted when it cannot be read).
   void readDirectory(domain::CaProvider& provider) const;

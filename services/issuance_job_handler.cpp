@@ -129,8 +129,10 @@ std::optional<domain::CaProvider> IssuanceJobHandler::providerOf(
 }
 
 void IssuanceJobHandler::reportFailover(const domain::Job& job, const domain::Certificate& cert,
-                                        const domain::AcmeAccount& from, const std::string& toName,
-                                        const std::string& why, const Log& log) {
+                                        const domain::AcmeAccount& from,
+                                        const domain::AcmeAccount& to, const std::string& why,
+                                        const Log& log) {
+  const std::string& toName = to.name;
   log(domain::LogLevel::warn, "failing over from ACME account '" + from.name + "' (" +
                                   from.directory_url + ") to '" + toName + "': " + why);
   auto details = certificateVariables(cert, p_.clock.now());
@@ -151,7 +153,7 @@ void IssuanceJobHandler::reportFailover(const domain::Job& job, const domain::Ce
   if (p_.audit != nullptr) {
     (void)p_.audit->record(nullptr, RequestContext{"", job.id}, "certificate.ca_failover",
                            "certificate", cert.id, job.project_id,
-                           "from=" + from.id + " to=" + toName + " job=" + job.id);
+                           "from=" + from.id + " to=" + to.id + " job=" + job.id);
   }
 }
 
@@ -173,8 +175,8 @@ domain::CaOutcome outcomeOf(const domain::Error& e) {
 
 domain::Result<ports::IssuedCertificate> IssuanceJobHandler::orderFrom(
     const domain::Job& job, const domain::Certificate& cert, domain::AcmeAccount& account,
-    const std::vector<std::string>& names, const domain::StopSignal& stop, const Log& log,
-    ports::IssueReport& report) {
+    const std::optional<domain::CaProvider>& provider, const std::vector<std::string>& names,
+    const domain::StopSignal& stop, const Log& log, ports::IssueReport& report) {
   const bool renewal = job.type == domain::JobType::renew_certificate;
   const auto registerAccount = [&]() -> domain::Status {
     log(domain::LogLevel::info,
@@ -201,9 +203,21 @@ domain::Result<ports::IssuedCertificate> IssuanceJobHandler::orderFrom(
                     job.project_id, stop);
   ports::IssueRequest request{account, names, cert.key_type, &stop, &report};
   request.challenge = cert.challenge;
-  request.profile = cert.profile;
+  // The profile goes to a CA whose directory lists it (a failover CA may not have it).
+  if (!cert.profile.empty()) {
+    if (!provider || domain::checkProfile(*provider, cert.profile).ok()) {
+      request.profile = cert.profile;
+    } else {
+      log(domain::LogLevel::warn, "the CA provider " + provider->name + " does not offer profile " +
+                                      cert.profile + ": ordered without a profile");
+    }
+  }
   request.preferred_chain = cert.preferred_chain;
-  if (renewal) request.replaces_certificate_pem = cert.certificate_pem;
+  // `replaces` names a certificate of this CA only (another CA would refuse the order).
+  if (renewal && (cert.issued_by_provider_id.empty() || !provider ||
+                  cert.issued_by_provider_id == provider->id)) {
+    request.replaces_certificate_pem = cert.certificate_pem;
+  }
   std::unique_ptr<ports::Http01Responder> http01;
   if (cert.challenge == domain::ChallengeType::http_01) {
     if (!cert.http01_module_config_id.empty() && p_.webroots != nullptr) {
@@ -327,8 +341,8 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
   }
   const auto now = p_.clock.now();
   const auto order = domain::accountsToTry(*cert, preference, now, failover_);
-  if (!cert->failover_account_id.empty() && order.front() == preference.front() &&
-      preference.size() > 1) {
+  if (!cert->failover_account_id.empty() && cert->failover_at &&
+      order.front() == preference.front() && preference.size() > 1) {
     log(domain::LogLevel::info, "trying the first choice of CA again (failed over " +
                                     domain::formatTimestamp(*cert->failover_at) + ")");
   }
@@ -342,6 +356,9 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
   std::optional<domain::Error> lastError;
   std::optional<domain::Timestamp> heldUntil;  // every account held by a rate limit: the first end
   bool allHeld = true;
+  // A switch is reported when the next account is really asked: accounts passed over because
+  // their provider is disabled or a rate limit holds them are not switches.
+  std::optional<std::pair<domain::AcmeAccount, std::string>> pendingSwitch;
   for (std::size_t i = 0; i < order.size(); ++i) {
     auto account = p_.accounts.get(job.project_id, order[i]);
     if (!account) {
@@ -352,15 +369,11 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
       allHeld = false;
       continue;
     }
-    const std::string nextName = [&]() -> std::string {
-      if (i + 1 >= order.size()) return {};
-      auto next = p_.accounts.get(job.project_id, order[i + 1]);
-      return next ? next->name : order[i + 1];
-    }();
     const auto provider = providerOf(*account);
     std::optional<domain::Error> failure;
     domain::CaOutcome outcome = domain::CaOutcome::refused;
     std::optional<ports::IssuedCertificate> issued;
+    AttemptNotes accountNotes;  // what this account's answer says about retrying
     if (provider && !provider->enabled) {
       outcome = domain::CaOutcome::disabled;
       failure = makeError(domain::ErrorCode::failed_precondition,
@@ -383,6 +396,10 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
       if (!heldUntil || *holding->retry_until < *heldUntil) heldUntil = holding->retry_until;
     } else {
       allHeld = false;
+      if (pendingSwitch) {
+        reportFailover(job, *cert, pendingSwitch->first, *account, pendingSwitch->second, log);
+        pendingSwitch.reset();
+      }
       if (!started && renewal && cert->status == domain::CertificateStatus::renewal_pending) {
         if (auto s = certificateEvent(
                 job, domain::CertificateEvent::renewal_started,
@@ -393,9 +410,9 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
       }
       started = true;
       ports::IssueReport report;
-      auto result = orderFrom(job, *cert, *account, names, stop, log, report);
+      auto result = orderFrom(job, *cert, *account, provider, names, stop, log, report);
       if (p_.caActivity != nullptr) {
-        p_.caActivity->record(job, *account, domains, report, result.ok(), notes, log);
+        p_.caActivity->record(job, *account, domains, report, result.ok(), accountNotes, log);
       }
       if (result) {
         issued = std::move(*result);
@@ -409,11 +426,15 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
       return stored(job, *cert, *account, provider, preference, std::move(*issued), log);
     }
     lastError = failure;
+    notes = accountNotes;  // the notes of the answer the attempt ends with
     if (i + 1 < order.size() && domain::failsOverAtOnce(outcome)) {
-      reportFailover(job, *cert, *account, nextName,
-                     std::string(domain::nameOf(outcome)) + ": " + failure->message, log);
+      if (!pendingSwitch) {
+        pendingSwitch.emplace(*account,
+                              std::string(domain::nameOf(outcome)) + ": " + failure->message);
+      }
       continue;
     }
+    if (outcome != domain::CaOutcome::refused) break;
     // A refusal counts; after failover_.after_failures in a row, the next attempt starts with
     // the next CA.
     const bool more = i + 1 < order.size();
@@ -429,13 +450,16 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
         moved = true;
       }
     });
-    if (!counted)
+    if (!counted) {
       log(domain::LogLevel::warn, "the failure count was not stored: " + counted.error().message);
+    }
     if (counted && moved) {
-      reportFailover(job, *cert, *account, nextName,
-                     std::to_string(failover_.after_failures) +
-                         " attempts in a row failed, the last: " + failure->message,
-                     log);
+      if (auto next = p_.accounts.get(job.project_id, nextId)) {
+        reportFailover(job, *cert, *account, *next,
+                       std::to_string(failover_.after_failures) +
+                           " attempts in a row failed, the last: " + failure->message,
+                       log);
+      }
     }
     break;
   }

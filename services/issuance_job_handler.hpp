@@ -98,16 +98,14 @@ class IssuanceJobHandler : public JobHandler {
   domain::Status changeCertificate(const domain::Job& job,
                                    const std::function<void(domain::Certificate&)>& change);
   // One order through `account`: registration when needed, then the order. Fills `report`.
-  domain::Result<ports::IssuedCertificate> orderFrom(const domain::Job& job,
-                                                     const domain::Certificate& cert,
-                                                     domain::AcmeAccount& account,
-                                                     const std::vector<std::string>& names,
-                                                     const domain::StopSignal& stop, const Log& log,
-                                                     ports::IssueReport& report);
+  domain::Result<ports::IssuedCertificate> orderFrom(
+      const domain::Job& job, const domain::Certificate& cert, domain::AcmeAccount& account,
+      const std::optional<domain::CaProvider>& provider, const std::vector<std::string>& names,
+      const domain::StopSignal& stop, const Log& log, ports::IssueReport& report);
   // The job log line, the ca.failover event and the audit entry of a move from one CA to the
   // next.
   void reportFailover(const domain::Job& job, const domain::Certificate& cert,
-                      const domain::AcmeAccount& from, const std::string& toName,
+                      const domain::AcmeAccount& from, const domain::AcmeAccount& to,
                       const std::string& why, const Log& log);
   // Stores what `account` issued (sealed) and records who issued it; queues its delivery.
   domain::Status stored(const domain::Job& job, const domain::Certificate& cert,

@@ -427,6 +427,11 @@ class FakeIssuer : public ports::Issuer {
     if (refusal) return *refusal;
     if (const auto it = refusalsByDirectory.find(request.account.directory_url);
         it != refusalsByDirectory.end()) {
+      if (request.report != nullptr && it->second.reason == "rateLimited") {
+        request.report->rate_limited = true;
+        request.report->retry_after = retryAfter;
+        request.report->rate_limit_detail = it->second.message;
+      }
       return it->second;
     }
     if (auto s = notStopped(request); !s) return s.error();

@@ -122,6 +122,9 @@ domain::Result<Reply> exchange(const AcmeSettings& settings, const std::string& 
   }
   curl_blob trustBlob{const_cast<char*>(trust.data()), trust.size(), CURL_BLOB_NOCOPY};
   if (!trust.empty()) {
+    // Only the bundle: neither the CA file nor the CA directory libcurl was built with.
+    curl_easy_setopt(curl, CURLOPT_CAINFO, nullptr);
+    curl_easy_setopt(curl, CURLOPT_CAPATH, nullptr);
     curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &trustBlob);
   } else if (!settings.ca_bundle.empty()) {
     curl_easy_setopt(curl, CURLOPT_CAINFO, settings.ca_bundle.c_str());
@@ -426,17 +429,25 @@ domain::Result<json::object> pollUntil(Session& session, const AcmeSettings& set
   }
 }
 
-std::string challengeError(const json::object& authz) {
+// The first challenge error of an authorization: its words, and its type without the ACME
+// prefix ("caa", "dns", "connection", ...; "unauthorized" when it has none).
+std::pair<std::string, std::string> challengeError(const json::object& authz) {
   if (const auto* challenges = authz.if_contains("challenges");
       challenges != nullptr && challenges->is_array()) {
     for (const auto& c : challenges->as_array()) {
       if (!c.is_object()) continue;
       if (const auto* e = c.as_object().if_contains("error"); e != nullptr && e->is_object()) {
-        return str(e->as_object(), "detail") + " (" + str(e->as_object(), "type") + ")";
+        std::string type = str(e->as_object(), "type");
+        const std::string words = str(e->as_object(), "detail") + " (" + type + ")";
+        if (type.starts_with("urn:ietf:params:acme:error:")) type = type.substr(27);
+        const bool plain = !type.empty() && type.size() <= 40 &&
+                           std::all_of(type.begin(), type.end(),
+                                       [](unsigned char ch) { return std::isalnum(ch) != 0; });
+        return {words, plain ? type : std::string("unauthorized")};
       }
     }
   }
-  return "no detail";
+  return {"no detail", "unauthorized"};
 }
 
 // Removes the published records whatever happens to the order.
@@ -667,11 +678,11 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
     if (str(*authz, "status") != "valid") {
       if (request.report != nullptr) request.report->failed_validations.push_back(p.name);
       if (!invalid) {
+        const auto [words, type] = challengeError(*authz);
         invalid = makeError(ErrorCode::failed_precondition,
                             "the CA could not validate the " +
-                                std::string(http01 ? "HTTP-01" : "DNS-01") +
-                                " challenge: " + challengeError(*authz),
-                            "unauthorized");
+                                std::string(http01 ? "HTTP-01" : "DNS-01") + " challenge: " + words,
+                            type);
       }
     }
   }

@@ -88,45 +88,49 @@ std::optional<std::vector<std::string>> optionalNames(const json::object& body, 
   return out;
 }
 
-// {"certificates": {"max", "window_seconds"}, ...}; kinds left out keep `base`'s.
-std::optional<domain::CaRateLimits> optionalLimits(const json::object& body,
-                                                   const domain::CaRateLimits& base) {
+// {"certificates": {"max", "window_seconds"}, ...}: what is given.
+std::optional<services::CaRateLimitsChange> optionalLimits(const json::object& body) {
   const auto* v = body.if_contains("rate_limits");
   if (v == nullptr || v->is_null()) return std::nullopt;
   if (!v->is_object()) throw BadRequest("rate_limits must be an object");
-  domain::CaRateLimits limits = base;
+  services::CaRateLimitsChange change;
   for (const auto& [key, item] : v->as_object()) {
-    domain::QuotaLimit* target = key == "certificates"         ? &limits.certificates
-                                 : key == "orders"             ? &limits.orders
-                                 : key == "failed_validations" ? &limits.failed_validations
-                                                               : nullptr;
-    if (target == nullptr)
+    std::optional<services::QuotaLimitChange>* target = key == "certificates" ? &change.certificates
+                                                        : key == "orders"     ? &change.orders
+                                                        : key == "failed_validations"
+                                                            ? &change.failed_validations
+                                                            : nullptr;
+    if (target == nullptr) {
       throw BadRequest("unknown field in rate_limits: " + std::string(key).substr(0, 40));
-    if (!item.is_object())
+    }
+    if (!item.is_object()) {
       throw BadRequest("rate_limits." + std::string(key) + " must be an object");
+    }
+    services::QuotaLimitChange limit;
     for (const auto& [field, number] : item.as_object()) {
+      const std::string name =
+          "rate_limits." + std::string(key) + "." + std::string(field).substr(0, 40);
+      if (field != "max" && field != "window_seconds") {
+        throw BadRequest("unknown field " + name);
+      }
       if (!number.is_int64() && !number.is_uint64()) {
-        throw BadRequest("rate_limits." + std::string(key) + "." +
-                         std::string(field).substr(0, 40) + " must be an integer");
+        throw BadRequest(name + " must be an integer");
+      }
+      if (number.is_uint64() && number.as_uint64() > (1ULL << 40)) {
+        throw BadRequest(name + " is out of range");
       }
       const auto n =
-          number.is_int64()
-              ? number.as_int64()
-              : static_cast<std::int64_t>(std::min<std::uint64_t>(number.as_uint64(), 1ULL << 40));
+          number.is_int64() ? number.as_int64() : static_cast<std::int64_t>(number.as_uint64());
       if (field == "max") {
-        target->max = n;
-      } else if (field == "window_seconds") {
-        if (n < 0 || n > 100LL * 24 * 3600) {
-          throw BadRequest("rate_limits." + std::string(key) + ".window_seconds is out of range");
-        }
-        target->window = std::chrono::seconds{n};
+        limit.max = n;
       } else {
-        throw BadRequest("unknown field in rate_limits." + std::string(key) + ": " +
-                         std::string(field).substr(0, 40));
+        if (n < 0 || n > 100LL * 24 * 3600) throw BadRequest(name + " is out of range");
+        limit.window = std::chrono::seconds{n};
       }
     }
+    *target = limit;
   }
-  return limits;
+  return change;
 }
 
 }  // namespace
@@ -181,7 +185,15 @@ void Api::addCaProviderRoutes() {
     if (auto v = optionalString(body, "trust_bundle", 65536)) draft.trust_bundle = *v;
     if (auto v = optionalBool(body, "eab_required")) draft.eab_required = *v;
     if (auto v = optionalNames(body, "caa_identities")) draft.caa_identities = *v;
-    if (auto v = optionalLimits(body, draft.rate_limits)) draft.rate_limits = *v;
+    if (auto v = optionalLimits(body)) {
+      for (const auto& [limit, given] :
+           {std::pair{&draft.rate_limits.certificates, v->certificates},
+            std::pair{&draft.rate_limits.orders, v->orders},
+            std::pair{&draft.rate_limits.failed_validations, v->failed_validations}}) {
+        if (given && given->max) limit->max = *given->max;
+        if (given && given->window) limit->window = *given->window;
+      }
+    }
     if (auto v = optionalBool(body, "enabled")) draft.enabled = *v;
     auto made = s_.caProviders.create(c.who(), c.context, std::move(draft));
     if (!made) return errorResponse(made.error());
@@ -203,11 +215,7 @@ void Api::addCaProviderRoutes() {
     change.trust_bundle = optionalString(body, "trust_bundle", 65536);
     change.eab_required = optionalBool(body, "eab_required");
     change.caa_identities = optionalNames(body, "caa_identities");
-    if (body.contains("rate_limits")) {
-      auto current = s_.caProviders.get(c.who(), c.param("provider_id"));
-      if (!current) return errorResponse(current.error());
-      change.rate_limits = optionalLimits(body, current->provider.rate_limits);
-    }
+    change.rate_limits = optionalLimits(body);
     change.enabled = optionalBool(body, "enabled");
     auto updated = s_.caProviders.update(c.who(), c.context, c.param("provider_id"), change);
     if (!updated) return errorResponse(updated.error());

@@ -425,6 +425,10 @@ TEST_CASE(
   CHECK(untrusted.error().code == domain::ErrorCode::unavailable);
   const auto other = testing::makeTestMaterial("other.test", "DNS:other.test").chain_pem;
   CHECK_FALSE(issuer.readDirectory(pebble().directoryUrl(), other).ok());
+  // A provider's bundle replaces acme.ca_bundle too: with both, only the bundle counts.
+  AcmeIssuer withCaFile(box(), settings(pebble()));
+  CHECK(withCaFile.readDirectory(pebble().directoryUrl(), "").ok());
+  CHECK_FALSE(withCaFile.readDirectory(pebble().directoryUrl(), other).ok());
 
   // An order goes through the bundle of the provider at the account's directory.
   s.trust_bundle_for = [&](const std::string& url) {

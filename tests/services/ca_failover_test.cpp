@@ -29,7 +29,7 @@ struct FailoverFixture : Fixture {
   std::vector<std::string> lines;
 
   static IssuanceJobHandler::Ports portsOf(FailoverFixture& f) {
-    auto p = f.issuancePorts();
+    auto p = f.issuancePorts(nullptr, true);
     p.providers = &f.providers;
     p.audit = &f.audit;
     return p;
@@ -42,6 +42,7 @@ struct FailoverFixture : Fixture {
       p.id = id;
       p.name = std::string("CA ") + id;
       p.directory_url = url;
+      if (url == kFirst) p.profiles = {{"tlsserver", "45 days"}};
       list.providers.push_back(p);
     }
     REQUIRE(providers.put(list).ok());
@@ -77,6 +78,21 @@ struct FailoverFixture : Fixture {
     for (const auto& a : ca.asked())
       out.push_back(a.directory_url);
     return out;
+  }
+
+  // A rate limit the CA announced through `account` for example.test, holding for `until`.
+  void hold(const AcmeAccount& account, Duration until) {
+    CaActivity refusal;
+    refusal.id = ids.next();
+    refusal.directory_url = account.directory_url;
+    refusal.registered_domain = "example.test";
+    refusal.kind = CaActivityKind::rate_limited;
+    refusal.at = clock.now();
+    refusal.project_id = "p1";
+    refusal.account_id = account.id;
+    refusal.retry_until = clock.now() + until;
+    refusal.detail = "too many certificates";
+    REQUIRE(store.caActivity().record(refusal).ok());
   }
 
   std::size_t events(EventKind kind) {
@@ -182,7 +198,6 @@ TEST_CASE("ca failover: orders stay with the CA that worked until failback_after
               .ok());
   renewing.failover_at = fx.clock.now() - std::chrono::hours{2};
   REQUIRE(fx.store.certificates().update(renewing).ok());
-  const auto previous = fx.storedCert().certificate_pem;
   auto job = newJob(fx.ids.next(), "p1", JobType::renew_certificate, fx.clock.now(), fx.policy);
   job.certificate_id = fx.cert.id;
   REQUIRE(fx.store.jobs().enqueue(job).ok());
@@ -192,15 +207,34 @@ TEST_CASE("ca failover: orders stay with the CA that worked until failback_after
               .attempt(
                   job, stop, [](LogLevel, const std::string&) {}, notes)
               .ok());
-  const auto asked = fx.ca.asked();
+  auto asked = fx.ca.asked();
   REQUIRE(asked.size() == 2);
   CHECK(asked.back().directory_url == kFirst);
-  CHECK(asked.back().replaces_certificate_pem == previous);  // RFC 9773 replaces
-  CHECK_FALSE(previous.empty());
+  // The certificate replaced came from the other CA: this one could not replace it.
+  CHECK(asked.back().replaces_certificate_pem.empty());
   const auto after = fx.storedCert();
   CHECK(after.issued_by_account_id == fx.first.id);
   CHECK(after.failover_account_id.empty());
   CHECK_FALSE(after.failover_at.has_value());
+
+  // The next renewal, from the CA that issued the certificate, names it (RFC 9773 replaces).
+  auto again = fx.storedCert();
+  REQUIRE(applyCertificateEvent(again, CertificateEvent::manual_renew,
+                                CertificateContext{fx.clock.now(), "", {}, {}, false, {}})
+              .ok());
+  REQUIRE(fx.store.certificates().update(again).ok());
+  auto next = newJob(fx.ids.next(), "p1", JobType::renew_certificate, fx.clock.now(), fx.policy);
+  next.certificate_id = fx.cert.id;
+  REQUIRE(fx.store.jobs().enqueue(next).ok());
+  REQUIRE(fx.handler
+              .attempt(
+                  next, stop, [](LogLevel, const std::string&) {}, notes)
+              .ok());
+  asked = fx.ca.asked();
+  REQUIRE(asked.size() == 3);
+  CHECK(asked.back().directory_url == kFirst);
+  CHECK(asked.back().replaces_certificate_pem == again.certificate_pem);
+  CHECK_FALSE(again.certificate_pem.empty());
 }
 
 TEST_CASE("ca failover: each order asks for the certificate's profile and preferred chain") {
@@ -213,11 +247,60 @@ TEST_CASE("ca failover: each order asks for the certificate's profile and prefer
   REQUIRE(fx.run().ok());
   const auto asked = fx.ca.asked();
   REQUIRE(asked.size() == 2);
+  CHECK(asked[0].profile == "tlsserver");
+  // The second CA's directory lists no such profile: it is asked without one, and the log says so.
+  CHECK(asked[1].profile.empty());
+  CHECK(std::any_of(fx.lines.begin(), fx.lines.end(), [](const std::string& l) {
+    return l.find("does not offer profile tlsserver") != std::string::npos;
+  }));
   for (const auto& a : asked) {
-    CHECK(a.profile == "tlsserver");
     CHECK(a.preferred_chain == "ISRG Root X1");
     CHECK(a.replaces_certificate_pem.empty());  // a first issuance replaces nothing
   }
+}
+
+TEST_CASE("ca failover: accounts held by a rate limit are passed over without a switch") {
+  FailoverFixture fx;
+  fx.hold(fx.first, std::chrono::hours{1});
+  REQUIRE(fx.run().ok());  // the first is held: the second orders
+  CHECK(fx.askedDirectories() == std::vector<std::string>{kSecond});
+  CHECK(fx.events(EventKind::ca_failover) == 1);
+
+  // Both held: nothing is asked, nothing is written, no switch is reported, the job waits for
+  // the first hold to end.
+  FailoverFixture both;
+  both.hold(both.first, std::chrono::hours{2});
+  both.hold(both.second, std::chrono::hours{1});
+  const auto before = both.storedCert();
+  StopSignal stop;
+  AttemptNotes notes;
+  const auto held = both.handler.attempt(
+      both.storedJob(), stop, [](LogLevel, const std::string&) {}, notes);
+  REQUIRE_FALSE(held.ok());
+  CHECK(held.error().code == ErrorCode::resource_exhausted);
+  CHECK(notes.deferred);
+  REQUIRE(notes.not_before.has_value());
+  CHECK(*notes.not_before <= both.clock.now() + std::chrono::hours{1});
+  CHECK(both.ca.asked().empty());
+  CHECK(both.events(EventKind::ca_failover) == 0);
+  CHECK(both.storedCert().version == before.version);
+}
+
+TEST_CASE("ca failover: one CA's Retry-After does not hold back the job another CA failed") {
+  FailoverFixture fx;
+  fx.ca.refusalsByDirectory[kFirst] =
+      makeError(ErrorCode::resource_exhausted, "too many", "rateLimited");
+  fx.ca.retryAfter = std::chrono::hours{5};
+  fx.ca.refusalsByDirectory[kSecond] =
+      makeError(ErrorCode::failed_precondition, "the CA could not validate", "unauthorized");
+  StopSignal stop;
+  AttemptNotes notes;
+  const auto done = fx.handler.attempt(
+      fx.storedJob(), stop, [](LogLevel, const std::string&) {}, notes);
+  REQUIRE_FALSE(done.ok());
+  CHECK(done.error().message.find("could not validate") != std::string::npos);
+  CHECK_FALSE(notes.deferred);
+  CHECK_FALSE(notes.not_before.has_value());
 }
 
 TEST_CASE("ca failover: a stopped order is not handed on") {

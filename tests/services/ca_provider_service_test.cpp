@@ -73,14 +73,6 @@ struct ProviderFixture : testing::ServiceFixture {
     a.directory_url = url;
     return config.acmeAccounts.create(owner(), ctx(), "p1", a, std::nullopt);
   }
-
-  std::size_t audited(const std::string& action) {
-    auto page = store.auditLog().list({}, PageRequest{1, 100});
-    REQUIRE(page.ok());
-    return static_cast<std::size_t>(
-        std::count_if(page->items.begin(), page->items.end(),
-                      [&](const AuditEntry& e) { return e.action == action; }));
-  }
 };
 
 }  // namespace
@@ -97,7 +89,7 @@ TEST_CASE("ca providers: a custom provider takes its profiles and CAA names from
   CHECK(made.provider.directory_error.empty());
   CHECK(made.available);
   CHECK(made.issuer.challenges == std::vector<std::string>{"dns-01", "http-01"});
-  CHECK(fx.audited("ca_provider.create") == 1);
+  CHECK(fx.audited("ca_provider.create").size() == 1);
 
   // Every member reads them.
   const auto listed = fx.providers.list(fx.orgMember(OrgRole::viewer));
@@ -125,7 +117,7 @@ TEST_CASE("ca providers: a preset whose directory cannot be read is kept, with t
   CHECK(read->provider.directory_error.empty());
   REQUIRE(read->provider.profiles.size() == 1);
   CHECK(read->provider.caa_identities == std::vector<std::string>{"sectigo.com"});  // kept
-  CHECK(fx.audited("ca_provider.refresh") == 1);
+  CHECK(fx.audited("ca_provider.refresh").size() == 1);
 }
 
 TEST_CASE("ca providers: broken fields are refused, naming the field, with nothing stored") {
@@ -141,6 +133,8 @@ TEST_CASE("ca providers: broken fields are refused, naming the field, with nothi
        "directory_url"},
       {"a URL with spaces", [](CaProvider& p) { p.directory_url = "https://ca.test/a b"; },
        "directory_url"},
+      {"a URL with a password",
+       [](CaProvider& p) { p.directory_url = "https://user:secret@ca.test/dir"; }, "directory_url"},
       {"another kind", [](CaProvider& p) { p.kind = "msca"; }, "kind"},
       {"an unknown preset", [](CaProvider& p) { p.preset = "nope"; }, "preset"},
       {"a trust bundle that is no certificate",
@@ -308,35 +302,61 @@ TEST_CASE(
   CHECK_FALSE(switched->is_registered);
   CHECK(switched->account_url.empty());
 
+  // A change that repeats its provider (as a form sends every field back) is no change of CA.
+  auto same = fx.config.acmeAccounts.update(
+      fx.owner(), fx.ctx(), "p1", account->id,
+      [&](AcmeAccount& a) {
+        a.ca_provider_id = other.provider.id;
+        a.directory_url.clear();
+        a.email = "ops@example.test";
+      },
+      std::nullopt);
+  REQUIRE_MESSAGE(same.ok(), (same.ok() ? "" : same.error().message));
+  CHECK(same->directory_url == "https://other.test/dir");
+
   // Now unused: it can move, and be deleted.
   CHECK(fx.providers.update(fx.owner(), fx.ctx(), internal.provider.id, move).ok());
   CHECK(fx.providers.remove(fx.owner(), fx.ctx(), internal.provider.id).ok());
   CHECK(fx.providers.get(fx.owner(), internal.provider.id).error().code == ErrorCode::not_found);
-  CHECK(fx.audited("ca_provider.delete") == 1);
+  CHECK(fx.audited("ca_provider.delete").size() == 1);
 }
 
 TEST_CASE("ca providers: accounts made before providers are adopted once, by directory URL") {
   ProviderFixture fx;
   fx.project("p2");
+  // A provider that exists already, disabled since: its old accounts are still linked to it.
+  auto disabled = fx.custom("Disabled", "https://disabled.test/dir");
+  CaProviderChange off;
+  off.enabled = false;
+  REQUIRE(fx.providers.update(fx.owner(), fx.ctx(), disabled.provider.id, off).ok());
+  const std::string staging = "https://acme-staging-v02.api.letsencrypt.org/directory";
+  Id broken;
   for (const auto& [project, url] :
-       {std::pair{"p1", kPrivateCa}, std::pair{"p2", kPrivateCa},
-        std::pair{"p2", std::string("https://acme-staging-v02.api.letsencrypt.org/directory")}}) {
+       {std::pair{"p1", kPrivateCa}, std::pair{"p2", kPrivateCa}, std::pair{"p2", staging},
+        std::pair{"p1", std::string("https://disabled.test/dir")},
+        std::pair{"p1", std::string("http://plain.test/dir")}}) {
     AcmeAccount old;
     old.id = fx.ids.next();
     old.project_id = project;
     old.name = "old " + old.id;
     old.directory_url = url;
+    if (url.starts_with("http://")) broken = old.id;
     REQUIRE(fx.store.acmeAccounts().create(old).ok());
   }
   auto adopted = fx.providers.adoptAccounts();
   REQUIRE(adopted.ok());
-  CHECK(*adopted == 3);
+  CHECK(adopted->adopted == 4);
+  // The one whose URL no provider may have is named, and left as it was.
+  REQUIRE(adopted->skipped.size() == 1);
+  CHECK(adopted->skipped[0].find(broken) != std::string::npos);
+  CHECK(fx.store.acmeAccounts().get("p1", broken)->ca_provider_id.empty());
   const auto listed = fx.providers.list(fx.owner());
-  REQUIRE(listed->size() == 2);
+  REQUIRE(listed->size() == 3);  // the disabled one, the private CA's, staging's
   for (const auto* project : {"p1", "p2"}) {
     const auto page = fx.store.acmeAccounts().list(project, PageRequest{1, 100});
     REQUIRE(page.ok());
     for (const auto& a : page->items) {
+      if (a.id == broken) continue;
       auto provider = fx.providers.get(fx.owner(), a.ca_provider_id);
       REQUIRE(provider.ok());
       CHECK(provider->provider.directory_url == a.directory_url);
@@ -344,8 +364,8 @@ TEST_CASE("ca providers: accounts made before providers are adopted once, by dir
   }
   auto again = fx.providers.adoptAccounts();
   REQUIRE(again.ok());
-  CHECK(*again == 0);
-  CHECK(fx.providers.list(fx.owner())->size() == 2);
+  CHECK(again->adopted == 0);
+  CHECK(fx.providers.list(fx.owner())->size() == 3);
 }
 
 TEST_CASE("ca providers: presets are the CAs the issue names, each with its directory") {

@@ -334,6 +334,16 @@ TEST_CASE("certificates: issuer preference, profile and preferred chain are chec
       {"a preferred chain", [](Certificate& c) { c.preferred_chain = "ISRG Root X1"; }, true},
       {"a preferred chain with a newline", [](Certificate& c) { c.preferred_chain = "ISRG\nRoot"; },
        false},
+      {"an IPv4 address as a SAN",
+       [](Certificate& c) {
+         c.sans = {"www.example.com", "192.0.2.1"};
+       },
+       false},
+      {"a name ending in digits",
+       [](Certificate& c) {
+         c.sans = {"www.example.com", "a.b.123"};
+       },
+       false},
       {"a preferred chain of 201 characters",
        [](Certificate& c) { c.preferred_chain = std::string(201, 'x'); }, false},
   };
