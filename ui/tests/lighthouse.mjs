@@ -73,10 +73,12 @@ export async function scorePages({ chromePath, base, pages, session, log }) {
       await context.clearCookies();
       if (page.signedIn) await context.addCookies(await session(jar));
       // A run that measured nothing (Lighthouse's runtimeError: the page did not paint in time on
-      // a busy machine, say) is run once more with fresh cookies; a second such run is reported
-      // as it is, its error in runtimeError, for the caller to fail on.
+      // a busy machine, or NO_NAVSTART, a trace Lighthouse itself says to record again) is run
+      // again with fresh cookies, up to three runs in all; a third such run is reported as it is,
+      // its error in runtimeError, for the caller to fail on. A run that measured is judged as is.
       let lhr;
-      for (let attempt = 0; attempt < 2; attempt++) {
+      const runs = 3;
+      for (let attempt = 0; attempt < runs; attempt++) {
         if (attempt > 0 && page.signedIn) {
           const again = await context.cookies();
           await context.clearCookies();
@@ -90,7 +92,7 @@ export async function scorePages({ chromePath, base, pages, session, log }) {
         });
         lhr = run.lhr;
         if (!lhr.runtimeError && lhr.audits["cumulative-layout-shift"]?.numericValue !== undefined) break;
-        log(`lighthouse: ${page.label}: no measurement (${lhr.runtimeError?.code ?? "no layout-shift figure"}: ${lhr.runtimeError?.message ?? ""})${attempt === 0 ? "; once more" : ""}`);
+        log(`lighthouse: ${page.label}: no measurement (${lhr.runtimeError?.code ?? "no layout-shift figure"}: ${lhr.runtimeError?.message ?? ""})${attempt + 1 < runs ? "; once more" : ""}`);
       }
       const score = (c) => Math.round((lhr.categories[c].score ?? 0) * 100);
       // What kept a category below 100: its audits that did not pass, by id.
