@@ -74,6 +74,13 @@ const CaPreset* findCaPreset(std::string_view key) noexcept {
   return nullptr;
 }
 
+const CaPreset* findCaPresetByUrl(std::string_view directoryUrl) noexcept {
+  for (const auto& p : kPresets) {
+    if (p.directory_url == directoryUrl) return &p;
+  }
+  return nullptr;
+}
+
 CaProvider providerFromPreset(const CaPreset& preset) {
   CaProvider p;
   p.name = std::string(preset.name);
@@ -198,9 +205,7 @@ const CaProvider* findCaProviderByUrl(const CaProviderList& list,
 
 std::string providerNameForUrl(const CaProviderList& list, std::string_view directoryUrl) {
   std::string base = hostOf(directoryUrl);
-  for (const auto& preset : kPresets) {
-    if (preset.directory_url == directoryUrl) base = std::string(preset.name);
-  }
+  if (const auto* preset = findCaPresetByUrl(directoryUrl)) base = std::string(preset->name);
   if (base.size() > 90) base.resize(90);
   const auto taken = [&](const std::string& name) {
     return std::any_of(list.providers.begin(), list.providers.end(),

@@ -69,6 +69,7 @@ struct CaPreset {
 
 std::span<const CaPreset> caPresets() noexcept;
 const CaPreset* findCaPreset(std::string_view key) noexcept;
+const CaPreset* findCaPresetByUrl(std::string_view directoryUrl) noexcept;
 // The provider a preset makes (no id or times).
 CaProvider providerFromPreset(const CaPreset& preset);
 

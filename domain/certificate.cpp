@@ -315,22 +315,16 @@ Status validateNewCertificate(const Certificate& cert, const CertificatePolicy& 
 
 namespace certsteward::domain {
 
+namespace {
+using OP = std::pair<CaOutcome, std::string_view>;
+constexpr auto kOutcomeNames = makeEnumNames<CaOutcome>(
+    OP{CaOutcome::issued, "issued"}, OP{CaOutcome::unreachable, "unreachable"},
+    OP{CaOutcome::rate_limited, "rate_limited"}, OP{CaOutcome::caa_refused, "caa_refused"},
+    OP{CaOutcome::disabled, "disabled"}, OP{CaOutcome::refused, "refused"});
+}  // namespace
+
 std::string_view nameOf(CaOutcome outcome) noexcept {
-  switch (outcome) {
-    case CaOutcome::issued:
-      return "issued";
-    case CaOutcome::unreachable:
-      return "unreachable";
-    case CaOutcome::rate_limited:
-      return "rate_limited";
-    case CaOutcome::caa_refused:
-      return "caa_refused";
-    case CaOutcome::disabled:
-      return "disabled";
-    case CaOutcome::refused:
-      return "refused";
-  }
-  return "refused";
+  return kOutcomeNames.name(outcome);
 }
 
 bool failsOverAtOnce(CaOutcome outcome) noexcept {

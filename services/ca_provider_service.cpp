@@ -32,13 +32,13 @@ void applyLimit(domain::QuotaLimit& limit, const QuotaLimitChange& change) {
   if (change.window) limit.window = *change.window;
 }
 
+}  // namespace
+
 void applyLimits(domain::CaRateLimits& limits, const CaRateLimitsChange& change) {
   if (change.certificates) applyLimit(limits.certificates, *change.certificates);
   if (change.orders) applyLimit(limits.orders, *change.orders);
   if (change.failed_validations) applyLimit(limits.failed_validations, *change.failed_validations);
 }
-
-}  // namespace
 
 domain::Status CaProviderService::manage(const Principal& who) const {
   return access_.check(who, Action::manage_ca_providers);
@@ -138,6 +138,27 @@ domain::Result<CaProviderView> CaProviderService::create(const Principal& who,
   return viewOf(std::move(draft));
 }
 
+domain::Result<domain::CaProvider> CaProviderService::changeStored(
+    const Principal& who, const RequestContext& ctx, const domain::Id& id, const char* action,
+    const std::function<domain::Status(const domain::CaProviderList&, domain::CaProvider*)>&
+        change) {
+  domain::CaProvider result;
+  const auto done = work_.run(
+      [&]() -> domain::Status {
+        auto list = load();
+        if (!list) return list.error();
+        auto* target = domain::findCaProvider(*list, id);
+        if (target == nullptr) return notFound();
+        if (auto s = change(*list, target); !s) return s;
+        result = *target;
+        if (auto s = p_.providers.put(*list); !s) return s;
+        return audit_.record(&who, ctx, action, "ca_provider", id);
+      },
+      {kCaProvidersGuard});
+  if (!done) return done.error();
+  return result;
+}
+
 domain::Result<CaProviderView> CaProviderService::update(const Principal& who,
                                                          const RequestContext& ctx,
                                                          const domain::Id& id,
@@ -168,13 +189,9 @@ domain::Result<CaProviderView> CaProviderService::update(const Principal& who,
     if (moved && !change.caa_identities) read->caa_identities.clear();
     readDirectory(*read);
   }
-  domain::CaProvider result;
-  const auto done = work_.run(
-      [&]() -> domain::Status {
-        auto list = load();
-        if (!list) return list.error();
-        auto* target = domain::findCaProvider(*list, id);
-        if (target == nullptr) return notFound();
+  auto changed = changeStored(
+      who, ctx, id, "ca_provider.update",
+      [&](const domain::CaProviderList& list, domain::CaProvider* target) -> domain::Status {
         if (target->directory_url != stored->directory_url ||
             target->trust_bundle != stored->trust_bundle) {
           return makeError(domain::ErrorCode::conflict,
@@ -202,14 +219,10 @@ domain::Result<CaProviderView> CaProviderService::update(const Principal& who,
           target->directory_error = read->directory_error;
         }
         if (auto s = domain::validateCaProvider(*target); !s) return s;
-        if (auto s = domain::checkCaProviderUnique(*list, *target); !s) return s;
-        result = *target;
-        if (auto s = p_.providers.put(*list); !s) return s;
-        return audit_.record(&who, ctx, "ca_provider.update", "ca_provider", id);
-      },
-      {kCaProvidersGuard});
-  if (!done) return done.error();
-  return viewOf(std::move(result));
+        return domain::checkCaProviderUnique(list, *target);
+      });
+  if (!changed) return changed.error();
+  return viewOf(std::move(*changed));
 }
 
 domain::Status CaProviderService::remove(const Principal& who, const RequestContext& ctx,
@@ -247,13 +260,9 @@ domain::Result<CaProviderView> CaProviderService::refresh(const Principal& who,
   auto read = find(id);
   if (!read) return read.error();
   readDirectory(*read);
-  domain::CaProvider result;
-  const auto done = work_.run(
-      [&]() -> domain::Status {
-        auto list = load();
-        if (!list) return list.error();
-        auto* target = domain::findCaProvider(*list, id);
-        if (target == nullptr) return notFound();
+  auto changed = changeStored(
+      who, ctx, id, "ca_provider.refresh",
+      [&](const domain::CaProviderList&, domain::CaProvider* target) -> domain::Status {
         if (target->directory_url == read->directory_url &&
             target->trust_bundle == read->trust_bundle) {
           target->profiles = read->profiles;
@@ -264,13 +273,10 @@ domain::Result<CaProviderView> CaProviderService::refresh(const Principal& who,
           target->directory_read_at = read->directory_read_at;
           target->directory_error = read->directory_error;
         }
-        result = *target;
-        if (auto s = p_.providers.put(*list); !s) return s;
-        return audit_.record(&who, ctx, "ca_provider.refresh", "ca_provider", id);
-      },
-      {kCaProvidersGuard});
-  if (!done) return done.error();
-  return viewOf(std::move(result));
+        return domain::Status{};
+      });
+  if (!changed) return changed.error();
+  return viewOf(std::move(*changed));
 }
 
 domain::Result<std::vector<std::string>> CaProviderService::accountsUsing(
@@ -318,22 +324,12 @@ domain::Status CaProviderService::bindAccount(domain::AcmeAccount& account,
     const auto* provider = domain::findCaProviderByUrl(*list, account.directory_url);
     if (provider == nullptr) {
       // A bare directory URL: a custom provider for it, as an admin would have added.
-      domain::CaProvider made;
+      const auto* preset = domain::findCaPresetByUrl(account.directory_url);
+      domain::CaProvider made =
+          preset != nullptr ? domain::providerFromPreset(*preset) : domain::CaProvider{};
       made.id = p_.ids.next();
       made.name = domain::providerNameForUrl(*list, account.directory_url);
       made.directory_url = account.directory_url;
-      if (const auto* preset = [&]() -> const domain::CaPreset* {
-            for (const auto& p : domain::caPresets()) {
-              if (p.directory_url == account.directory_url) return &p;
-            }
-            return nullptr;
-          }()) {
-        made = [&] {
-          auto fromPreset = domain::providerFromPreset(*preset);
-          fromPreset.id = made.id;
-          return fromPreset;
-        }();
-      }
       made.created_at = made.updated_at = p_.clock.now();
       if (auto s = domain::validateCaProvider(made); !s) {
         return accountField("directory_url", "directory_url must be an https:// URL");

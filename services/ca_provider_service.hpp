@@ -8,6 +8,7 @@
 // providers get theirs the same way, through adoptAccounts()).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ struct QuotaLimitChange {
 struct CaRateLimitsChange {
   std::optional<QuotaLimitChange> certificates, orders, failed_validations;
 };
+
+// `change` applied onto `limits`.
+void applyLimits(domain::CaRateLimits& limits, const CaRateLimitsChange& change);
 
 // A PATCH: the fields given.
 struct CaProviderChange {
@@ -125,6 +129,12 @@ class CaProviderService {
  private:
   domain::Result<domain::CaProviderList> load() const;
   domain::Result<domain::CaProvider> find(const domain::Id& id) const;  // not_found
+  // In one transaction under the guard: the stored provider `id` (not_found) given to `change`
+  // with the whole list, then stored and audited as `action`. @return it as stored.
+  domain::Result<domain::CaProvider> changeStored(
+      const Principal& who, const RequestContext& ctx, const domain::Id& id, const char* action,
+      const std::function<domain::Status(const domain::CaProviderList&, domain::CaProvider*)>&
+          change);
   CaProviderView viewOf(domain::CaProvider provider) const;
   // Reads the directory into `provider` (its error noted when it cannot be read).
   void readDirectory(domain::CaProvider& provider) const;

@@ -173,25 +173,26 @@ std::string hmacSha256(std::string_view key, std::string_view data) {
   return out;
 }
 
+bool isIpAddress(const std::string& name) {
+  unsigned char buffer[sizeof(in6_addr)];
+  return ::inet_pton(AF_INET, name.c_str(), buffer) == 1 ||
+         ::inet_pton(AF_INET6, name.c_str(), buffer) == 1;
+}
+
 domain::Result<std::string> makeCsr(const KeyPair& key, const std::vector<std::string>& names) {
   if (names.empty()) return makeError(ErrorCode::invalid_argument, "a CSR needs names");
   X509_REQ* req = X509_REQ_new();
   X509_NAME* subject = X509_REQ_get_subject_name(req);
-  const auto isIp = [](const std::string& name) {
-    unsigned char buffer[sizeof(in6_addr)];
-    return ::inet_pton(AF_INET, name.c_str(), buffer) == 1 ||
-           ::inet_pton(AF_INET6, name.c_str(), buffer) == 1;
-  };
   const std::string& cn = names.front();
   // A CN longer than 64 is not allowed, and an IP address goes only into the SANs.
-  bool ok = cn.size() <= 64 && !isIp(cn)
+  bool ok = cn.size() <= 64 && !isIpAddress(cn)
                 ? X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC,
                                              reinterpret_cast<const unsigned char*>(cn.c_str()), -1,
                                              -1, 0) == 1
                 : true;
   std::string sans;
   for (const auto& n : names)
-    sans += std::string(sans.empty() ? "" : ",") + (isIp(n) ? "IP:" : "DNS:") + n;
+    sans += std::string(sans.empty() ? "" : ",") + (isIpAddress(n) ? "IP:" : "DNS:") + n;
   STACK_OF(X509_EXTENSION)* exts = sk_X509_EXTENSION_new_null();
   X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, nullptr, NID_subject_alt_name, sans.c_str());
   ok = ok && ext != nullptr && sk_X509_EXTENSION_push(exts, ext) > 0 &&

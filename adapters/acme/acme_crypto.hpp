@@ -41,6 +41,9 @@ class KeyPair {
 std::string sha256(std::string_view data);
 std::string hmacSha256(std::string_view key, std::string_view data);
 
+// An IP address literal (IPv4 or IPv6): an `ip` identifier (RFC 8738), not a DNS name.
+bool isIpAddress(const std::string& name);
+
 // A DER CSR for `names` (all are SANs: IP addresses as iPAddress, the rest as dNSName; the
 // first, when a DNS name, is also the subject's CN), signed by `key`.
 domain::Result<std::string> makeCsr(const KeyPair& key, const std::vector<std::string>& names);

@@ -2,7 +2,6 @@
 // cryptography is in acme_crypto.cpp.
 #include <certsteward/adapters/acme/acme_issuer.hpp>
 
-#include <arpa/inet.h>
 #include <curl/curl.h>
 
 #include <boost/json.hpp>
@@ -493,13 +492,6 @@ class PublishedFiles {
   ports::Http01Responder* responder_;
   std::vector<ports::Http01Challenge> challenges_;
 };
-
-// An IP address identifier (RFC 8738) rather than a DNS name.
-bool isIpAddress(const std::string& name) {
-  unsigned char buffer[sizeof(in6_addr)];
-  return ::inet_pton(AF_INET, name.c_str(), buffer) == 1 ||
-         ::inet_pton(AF_INET6, name.c_str(), buffer) == 1;
-}
 
 // The URLs of the Link: <...>;rel="alternate" headers of a certificate download.
 std::vector<std::string> alternateLinks(const Reply& r) {

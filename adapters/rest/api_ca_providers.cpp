@@ -185,15 +185,7 @@ void Api::addCaProviderRoutes() {
     if (auto v = optionalString(body, "trust_bundle", 65536)) draft.trust_bundle = *v;
     if (auto v = optionalBool(body, "eab_required")) draft.eab_required = *v;
     if (auto v = optionalNames(body, "caa_identities")) draft.caa_identities = *v;
-    if (auto v = optionalLimits(body)) {
-      for (const auto& [limit, given] :
-           {std::pair{&draft.rate_limits.certificates, v->certificates},
-            std::pair{&draft.rate_limits.orders, v->orders},
-            std::pair{&draft.rate_limits.failed_validations, v->failed_validations}}) {
-        if (given && given->max) limit->max = *given->max;
-        if (given && given->window) limit->window = *given->window;
-      }
-    }
+    if (auto v = optionalLimits(body)) services::applyLimits(draft.rate_limits, *v);
     if (auto v = optionalBool(body, "enabled")) draft.enabled = *v;
     auto made = s_.caProviders.create(c.who(), c.context, std::move(draft));
     if (!made) return errorResponse(made.error());
