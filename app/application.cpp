@@ -80,6 +80,7 @@
 #include <certsteward/services/oidc_settings_service.hpp>
 #include <certsteward/services/project_service.hpp>
 #include <certsteward/services/provider_checks.hpp>
+#include <certsteward/services/renewal_info_job_handler.hpp>
 #include <certsteward/services/resource_rules.hpp>
 #include <certsteward/services/resource_service.hpp>
 #include <certsteward/services/scheduler.hpp>
@@ -138,18 +139,18 @@ struct Application::Parts {
               clock, secretBox, otpHasher, csrfMac},
              services::AuthPolicy{c.access_token_ttl, c.refresh_token_ttl, 10, 5}, work, audit,
              &directoryLogin, &oidcLogin),
-        projects(
-            {store->projects(), store->memberships(), users_, store->certificates(), ids, clock,
-             store->acmeAccounts(), store->dnsCredentials(), store->zones(), store->credentials(),
-             store->moduleConfigs(), store->notificationChannels(), store->notificationRules()},
-            work, access, audit),
+        projects({store->projects(), store->memberships(), users_, store->certificates(), ids,
+                  clock, store->acmeAccounts(), store->dnsCredentials(), store->zones(),
+                  store->credentials(), store->moduleConfigs(), store->notificationChannels(),
+                  store->notificationRules(), &caProvidersDocument},
+                 work, access, audit),
         users({timeZones, users_, store->refreshTokens(), hasher, ids, clock, &random}, work,
               access, audit),
-        certificates(
-            {store->certificates(), store->jobs(), store->distributions(), store->license(), ids,
-             clock, secretBox, store->acmeAccounts(), store->zones(), &keyBundles, &dnsLookup,
-             &store->moduleConfigs(), !c.acme_http01_address.empty(), &caProvidersDocument},
-            work, access, audit, jobPolicy(c)),
+        certificates({store->certificates(), store->jobs(), store->distributions(),
+                      store->license(), ids, clock, secretBox, store->acmeAccounts(),
+                      store->zones(), &keyBundles, &dnsLookup, &store->moduleConfigs(),
+                      !c.acme_http01_address.empty(), &caProvidersDocument, &store->projects()},
+                     work, access, audit, jobPolicy(c)),
         jobs({store->jobs(), store->jobLogs(), store->events(), store->rateLimits(), clock,
               store->certificates()},
              work, access, audit),
@@ -195,7 +196,8 @@ struct Application::Parts {
              &distributionRunner,
              c.acme_order_timeout + std::chrono::minutes{10},
              &caProvidersDocument,
-             &audit},
+             &audit,
+             &store->projects()},
             jobPolicy(c),
             domain::CaFailoverPolicy{c.acme_failover_after_failures, c.acme_failback_after}),
         jobRunner({store->jobs(),
@@ -204,7 +206,8 @@ struct Application::Parts {
                    background,
                    notifier,
                    &metrics,
-                   {&issuanceJobs, &dnsCleanupJobs, &distributionJobs, &deliveryJobs, &expiryJobs}},
+                   {&issuanceJobs, &dnsCleanupJobs, &distributionJobs, &deliveryJobs, &expiryJobs,
+                    &renewalInfoJobs}},
                   jobPolicy(c)),
         checks({store->acmeAccounts(), store->dnsCredentials(), store->zones(), dnsProviders,
                 issuer, secretBox, clock},
@@ -229,7 +232,8 @@ struct Application::Parts {
             store->jobs(), distributionRunner, jobPolicy(c), work, access, audit),
         ldapSettings({ldapSettingsDocument, secretBox}, work, access, audit),
         oidcSettings({oidcSettingsDocument, secretBox}, work, access, audit),
-        quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock},
+        quotas({store->zones(), store->acmeAccounts(), store->caActivity(), suffixes, clock,
+                &caProvidersDocument},
                access, c.acme_rate_limits),
         notifications({store->notificationChannels(), store->notificationDeliveries()},
                       notificationRunner, access, audit),
@@ -351,6 +355,8 @@ struct Application::Parts {
   services::ExpirationCheck expiryJobs;
   services::CaActivityRecorder caActivity{{store->caActivity(), suffixes, ids, clock}};
   services::IssuanceJobHandler issuanceJobs;
+  services::RenewalInfoJobHandler renewalInfoJobs{
+      {store->certificates(), store->acmeAccounts(), issuer, clock}};
   services::JobRunner jobRunner;
   std::unique_ptr<adapters::runtime::WorkerPool> standardWorkers;
   std::unique_ptr<adapters::runtime::WorkerPool> distributionWorkers;

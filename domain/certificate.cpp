@@ -5,6 +5,7 @@
 #include <array>
 
 #include <certsteward/domain/enum_names.hpp>
+#include <certsteward/domain/issuance_policy.hpp>
 
 namespace certsteward::domain {
 namespace {
@@ -60,9 +61,10 @@ void recordError(Certificate& cert, const CertificateContext& c) {
 void storeIssued(Certificate& cert, const CertificateContext& c) {
   cert.issued_at = c.now;
   cert.expires_at = c.new_expires_at;
-  cert.next_renewal_at = c.suggested_renewal_at
-                             ? *c.suggested_renewal_at
-                             : renewalTime(*c.new_expires_at, cert.renewal_threshold_days);
+  cert.next_renewal_at =
+      c.suggested_renewal_at
+          ? *c.suggested_renewal_at
+          : renewalTimeFor(cert, c.new_not_before.value_or(c.now), *c.new_expires_at);
   cert.renewal_attempts = 0;
   cert.last_error.clear();
   setDistributionPending(cert, c.has_distributions, c.now);
@@ -84,8 +86,9 @@ using E = CertificateEvent;
 constexpr std::array kTransitions{
     CertificateTransition{S::issuing, E::issued, hasNewExpiry, "the CA returned a certificate",
                           S::active, storeIssued,
-                          "expires_at, next_renewal_at = expires_at - threshold (or the ARI "
-                          "window), last_error cleared, distribution_pending if it has targets",
+                          "expires_at, next_renewal_at = expires_at - threshold (renew_at_fraction "
+                          "of the lifetime, or the ARI window), last_error cleared, "
+                          "distribution_pending if it has targets",
                           EventKind::cert_issued},
     CertificateTransition{S::issuing, E::attempt_failed, always, "", S::issuing, recordError,
                           "last_error set; the job retries with backoff", std::nullopt},
@@ -174,6 +177,20 @@ Timestamp renewalTime(Timestamp expiresAt, int thresholdDays) {
   return expiresAt - std::chrono::days{thresholdDays};
 }
 
+Timestamp renewalTimeFor(const Certificate& cert, Timestamp notBefore, Timestamp expiresAt) {
+  const Duration lifetime = std::max(Duration{0}, expiresAt - notBefore);
+  const auto leftOf = [&](double fraction) {
+    return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(
+        static_cast<double>(lifetime.count()) * fraction));
+  };
+  if (cert.renew_at_fraction > 0 && cert.renew_at_fraction < 1) {
+    return expiresAt - leftOf(cert.renew_at_fraction);
+  }
+  const Duration threshold = std::chrono::days{cert.renewal_threshold_days};
+  if (threshold >= lifetime) return expiresAt - leftOf(kDefaultRenewAtFraction);
+  return expiresAt - threshold;
+}
+
 std::string renewalIdempotencyKey(const Certificate& cert) {
   const std::int64_t expiry = cert.expires_at ? unixSeconds(*cert.expires_at) : 0;
   return "renew:" + cert.id + ":" + std::to_string(expiry);
@@ -236,31 +253,49 @@ bool isValidDnsName(std::string_view name) noexcept {
 }
 
 Status validateNewCertificate(const Certificate& cert, const CertificatePolicy& policy) {
-  if (!isValidDnsName(cert.common_name)) {
+  if (!isValidDnsName(cert.common_name) && !isIpIdentifier(cert.common_name)) {
     return makeError(ErrorCode::invalid_argument,
-                     "common_name must be a lower-case DNS name such as www.example.com");
+                     "common_name must be a lower-case DNS name such as www.example.com, or an "
+                     "IP address such as 192.0.2.1");
   }
   for (const auto& san : cert.sans) {
-    if (!isValidDnsName(san)) {
-      return makeError(
-          ErrorCode::invalid_argument,
-          "sans must contain only lower-case DNS names; '" + san.substr(0, 64) + "' is not one");
+    if (!isValidDnsName(san) && !isIpIdentifier(san)) {
+      return makeError(ErrorCode::invalid_argument,
+                       "sans must contain only lower-case DNS names or IP addresses; '" +
+                           san.substr(0, 64) + "' is neither");
     }
   }
   if (cert.sans.size() > 100) {
     return makeError(ErrorCode::invalid_argument, "sans may hold at most 100 names");
   }
-  // A name whose last label is all digits is an IPv4 address, not a DNS name: the CA would be
-  // asked for an IP identifier, which this release does not issue yet.
+  // An IP address (RFC 8738) in its canonical text form, proven over HTTP-01; a DNS name whose
+  // last label is all digits would be read as an IPv4 address.
+  std::vector<std::string> names = cert.sans;
+  names.push_back(cert.common_name);
+  const bool hasIp = std::any_of(names.begin(), names.end(), isIpIdentifier);
   const auto looksLikeIp = [](const std::string& name) {
     const auto last = name.substr(name.rfind('.') + 1);
     return !last.empty() &&
            std::all_of(last.begin(), last.end(), [](char c) { return c >= '0' && c <= '9'; });
   };
-  if (looksLikeIp(cert.common_name) ||
-      std::any_of(cert.sans.begin(), cert.sans.end(), looksLikeIp)) {
-    return makeError(ErrorCode::invalid_argument,
-                     "common_name and sans must be DNS names: IP addresses are not issued yet");
+  for (const auto& name : names) {
+    if (!isIpIdentifier(name) && looksLikeIp(name)) {
+      return makeError(ErrorCode::invalid_argument,
+                       "common_name and sans must be DNS names or IP addresses in their usual "
+                       "form (192.0.2.1, 2001:db8::1); '" +
+                           name.substr(0, 64) + "' is neither");
+    }
+  }
+  if (hasIp && cert.challenge != ChallengeType::http_01) {
+    return fieldError(
+        "challenge must be http-01 for a certificate with an IP address: DNS-01 "
+        "cannot prove one (RFC 8738)");
+  }
+  if (cert.renew_at_fraction < 0 || cert.renew_at_fraction > 0.99 ||
+      (cert.renew_at_fraction > 0 && cert.renew_at_fraction < 0.01)) {
+    return fieldError(
+        "renew_at_fraction must be between 0.01 and 0.99 (the share of the "
+        "lifetime left when renewal starts)");
   }
   if (cert.renewal_threshold_days < policy.min_renewal_threshold_days ||
       cert.renewal_threshold_days > policy.max_renewal_threshold_days) {
@@ -349,6 +384,35 @@ std::vector<Id> accountsToTry(const Certificate& cert, const std::vector<Id>& pr
   for (std::size_t i = 0; i < unique.size(); ++i)
     order.push_back(unique[(start + i) % unique.size()]);
   return order;
+}
+
+}  // namespace certsteward::domain
+
+namespace certsteward::domain {
+
+Timestamp nextRenewalInfoPoll(Timestamp now, std::optional<Timestamp> retryAfter, double jitter,
+                              bool failed, const RenewalInfoPolicy& policy) {
+  Duration interval = policy.default_interval;
+  if (!failed && retryAfter) {
+    interval = std::clamp(*retryAfter - now, policy.min_interval, policy.max_interval);
+  }
+  jitter = std::clamp(jitter, 0.0, 0.999);
+  const auto less = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(
+      static_cast<double>(interval.count()) * 0.1 * jitter));
+  return now + interval - less;
+}
+
+bool takeRenewalWindow(Certificate& cert, Timestamp start, Timestamp end, double fraction,
+                       Timestamp now) {
+  if (end < start) return false;
+  if (cert.next_renewal_at && start >= *cert.next_renewal_at) return false;
+  fraction = std::clamp(fraction, 0.0, 0.999);
+  const auto into = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(
+      static_cast<double>((end - start).count()) * fraction));
+  const Timestamp when = std::max(start + into, now);
+  if (cert.next_renewal_at && when >= *cert.next_renewal_at) return false;
+  cert.next_renewal_at = when;
+  return true;
 }
 
 }  // namespace certsteward::domain

@@ -90,6 +90,13 @@ struct Certificate {
   std::optional<Timestamp> expires_at;
   std::optional<Timestamp> next_renewal_at;
   int renewal_threshold_days = 30;
+  // When set (0 < f < 1): renewal starts with this fraction of the lifetime left, read from the
+  // issued certificate (1/3: a 6-day certificate after 4 days, a 90-day one at 30 days left), and
+  // renewal_threshold_days is not used. 0: renewal_threshold_days.
+  double renew_at_fraction = 0;
+  // When the CA that issued it is asked again for its renewal window (RFC 9773): set while the
+  // certificate waits for its renewal and the CA offers renewalInfo, else empty.
+  std::optional<Timestamp> ari_poll_at;
   int renewal_attempts = 0;
   std::string last_error;
   bool distribution_pending = false;
@@ -122,6 +129,7 @@ struct CertificateContext {
   std::optional<Timestamp> suggested_renewal_at;  // ARI window start, when the CA gave one
   bool has_distributions = false;                 // issued, renewed
   CertificatePolicy policy{};
+  std::optional<Timestamp> new_not_before = std::nullopt;  // issued, renewed (else `now`)
 };
 
 using CertificateTransition =
@@ -136,6 +144,32 @@ Result<std::optional<EventKind>> applyCertificateEvent(Certificate& cert, Certif
 
 // expires_at - renewal_threshold_days.
 Timestamp renewalTime(Timestamp expiresAt, int thresholdDays);
+
+// The renew_at_fraction of certificates created without a threshold of their own.
+inline constexpr double kDefaultRenewAtFraction = 1.0 / 3.0;
+// When `cert`, issued valid from `notBefore` to `expiresAt`, is renewed: with renew_at_fraction,
+// that fraction of the lifetime before expiresAt; else renewal_threshold_days before it, unless
+// the lifetime is not longer than the threshold (a 30-day threshold on a 6-day certificate would
+// renew at once, again and again): then kDefaultRenewAtFraction of it.
+Timestamp renewalTimeFor(const Certificate& cert, Timestamp notBefore, Timestamp expiresAt);
+
+// ACME Renewal Information (RFC 9773): how often the CA is asked again for a renewal window.
+struct RenewalInfoPolicy {
+  Duration min_interval = std::chrono::hours{1};      // a shorter Retry-After is stretched to it
+  Duration max_interval = std::chrono::hours{24};     // a longer one is cut to it
+  Duration default_interval = std::chrono::hours{6};  // no Retry-After, or the CA not reached
+};
+// When to ask again after asking at `now`: the CA's Retry-After (`failed`: the default interval)
+// bounded by the policy, less up to a tenth of it by `jitter` (in [0, 1)), so certificates issued
+// together do not ask together.
+Timestamp nextRenewalInfoPoll(Timestamp now, std::optional<Timestamp> retryAfter, double jitter,
+                              bool failed, const RenewalInfoPolicy& policy = {});
+// Takes the renewal window [start, end] the CA suggests, read at `now`: when it starts before
+// cert.next_renewal_at (a window that moved earlier, e.g. a CA about to revoke), the renewal
+// moves to `fraction` (in [0, 1)) of the way through it, never before now (a window already past:
+// renew at once). A later window leaves the renewal where it is. Whether it moved.
+bool takeRenewalWindow(Certificate& cert, Timestamp start, Timestamp end, double fraction,
+                       Timestamp now);
 
 // When one CA of a certificate's issuer preference fails, the next is tried.
 struct CaFailoverPolicy {

@@ -13,7 +13,8 @@ constexpr auto kNames = makeEnumNames<EventKind>(
     P{EventKind::distribution_failed, "distribution.failed"},
     P{EventKind::cert_issued, "cert.issued"}, P{EventKind::cert_renewed, "cert.renewed"},
     P{EventKind::distribution_succeeded, "distribution.succeeded"},
-    P{EventKind::ca_failover, "ca.failover"});
+    P{EventKind::ca_failover, "ca.failover"}, P{EventKind::policy_violation, "policy.violation"},
+    P{EventKind::policy_lifetime_exceeds_schedule, "policy.lifetime_exceeds_schedule"});
 
 }  // namespace
 

@@ -21,6 +21,10 @@ enum class EventKind {
   cert_renewed,         // "cert.renewed": a renewal stored a new version
   distribution_succeeded,  // "distribution.succeeded": every target holds the version
   ca_failover,             // "ca.failover": an order went on to the next CA of a certificate
+  policy_violation,        // "policy.violation": a certificate is outside its project's policy
+  // "policy.lifetime_exceeds_schedule": an issued certificate is valid for longer than
+  // CA/Browser Forum ballot SC-081 allows for the date it was issued
+  policy_lifetime_exceeds_schedule,
 };
 
 // Every kind, in declaration order.
@@ -31,7 +35,9 @@ inline constexpr EventKind kEventKinds[] = {EventKind::job_failed,
                                             EventKind::cert_issued,
                                             EventKind::cert_renewed,
                                             EventKind::distribution_succeeded,
-                                            EventKind::ca_failover};
+                                            EventKind::ca_failover,
+                                            EventKind::policy_violation,
+                                            EventKind::policy_lifetime_exceeds_schedule};
 
 // A failure kind (job.failed, cert.renewal_failed, distribution.failed), as opposed to news.
 bool isFailure(EventKind kind) noexcept;

@@ -25,7 +25,8 @@ constexpr auto kTypeNames = makeEnumNames<JobType>(
     TP{JobType::certificate_expiration_check, "certificate_expiration_check"},
     TP{JobType::distribution_execute, "distribution_execute"},
     TP{JobType::distribution_rollback, "distribution_rollback"},
-    TP{JobType::notification_delivery, "notification_delivery"});
+    TP{JobType::notification_delivery, "notification_delivery"},
+    TP{JobType::check_renewal_info, "check_renewal_info"});
 
 using LP = std::pair<Lane, std::string_view>;
 constexpr auto kLaneNames =
@@ -57,10 +58,10 @@ bool holder(const Job& j, const JobContext& c) {
   return !c.worker.empty() && j.locked_by == c.worker;
 }
 bool holderWithAttemptsLeft(const Job& j, const JobContext& c) {
-  return holder(j, c) && !j.cancel_requested && j.attempts < j.max_attempts;
+  return holder(j, c) && !j.cancel_requested && j.attempts < j.max_attempts && !c.final_failure;
 }
 bool holderExhausted(const Job& j, const JobContext& c) {
-  return holder(j, c) && !j.cancel_requested && j.attempts >= j.max_attempts;
+  return holder(j, c) && !j.cancel_requested && (j.attempts >= j.max_attempts || c.final_failure);
 }
 bool holderCancelRequested(const Job& j, const JobContext& c) {
   return holder(j, c) && j.cancel_requested;
@@ -194,13 +195,15 @@ constexpr std::array kTransitions{
                   "caller holds the lock, cancel requested", S::cancelled, cancelNow,
                   "lock cleared, finished_at = now", std::nullopt},
     JobTransition{S::active, E::fail, holderWithAttemptsLeft,
-                  "caller holds the lock, attempts < max_attempts", S::failed, scheduleRetry,
+                  "caller holds the lock, attempts < max_attempts, not final", S::failed,
+                  scheduleRetry,
                   "lock cleared, error_msg, next_run_at = now + 30 s x 2^(attempts-1) (cap 10 "
                   "min), or not_before (the CA's Retry-After) when later",
                   std::nullopt},
-    JobTransition{S::active, E::fail, holderExhausted,
-                  "caller holds the lock, attempts = max_attempts", S::dead, die,
-                  "lock cleared, error_msg, finished_at = now", EventKind::job_failed},
+    JobTransition{
+        S::active, E::fail, holderExhausted,
+        "caller holds the lock, attempts = max_attempts or a final failure (outside policy)",
+        S::dead, die, "lock cleared, error_msg, finished_at = now", EventKind::job_failed},
     JobTransition{S::active, E::shutdown_release, holder, "caller holds the lock", S::pending,
                   releaseForShutdown, "lock cleared, attempts - 1, next_run_at = now",
                   std::nullopt},

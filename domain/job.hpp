@@ -36,6 +36,7 @@ enum class JobType {
   distribution_execute,
   distribution_rollback,
   notification_delivery,  // sends one NotificationDelivery (payload delivery_id)
+  check_renewal_info,     // asks the CA for a certificate's renewal window again (RFC 9773)
 };
 
 // Worker lanes: distribution work and notification deliveries run on lanes of their own, so
@@ -121,6 +122,9 @@ struct JobContext {
   JobPolicy policy{};
   // For `fail` and `defer`: the CA's Retry-After — the job is not run again before it.
   std::optional<Timestamp> not_before = std::nullopt;
+  // For `fail`: retrying cannot help (the certificate is outside its project's policy): the job
+  // ends dead whatever attempts remain.
+  bool final_failure = false;
 };
 
 // One row of the job state machine.

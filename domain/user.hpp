@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <certsteward/domain/id.hpp>
+#include <certsteward/domain/issuance_policy.hpp>
 #include <certsteward/domain/time.hpp>
 
 namespace certsteward::domain {
@@ -83,6 +84,7 @@ struct Project {
   std::string description;
   Timestamp created_at{};
   Timestamp updated_at{};
+  ProjectIssuance issuance = {};  // issuance defaults and policy (project admins)
 };
 
 // Project names follow the one name rule (domain/name.hpp).

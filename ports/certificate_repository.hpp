@@ -112,6 +112,13 @@ class CertificateRepository {
       domain::Timestamp now, std::int64_t limit) const = 0;
 
   /**
+   * @return at most `limit` certificates whose ari_poll_at <= now (the CA is to be asked for
+   * their renewal window again), earliest first.
+   */
+  virtual domain::Result<std::vector<domain::Certificate>> dueForRenewalInfo(
+      domain::Timestamp now, std::int64_t limit) const = 0;
+
+  /**
    * @return at most `limit` certificates whose distribution_pending started before `before`,
    * oldest first.
    */

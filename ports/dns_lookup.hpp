@@ -1,10 +1,13 @@
 // DnsLookup: asks the DNS (through the resolvers the operator configured, `dns.resolvers`) what a
-// name is an alias of. Used to follow a CNAME that delegates `_acme-challenge.<name>` elsewhere.
+// name is an alias of, and which CAs its CAA records allow. Used to follow a CNAME that delegates
+// `_acme-challenge.<name>` elsewhere, and to check CAA before an order.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include <certsteward/domain/caa.hpp>
 #include <certsteward/domain/result.hpp>
 
 namespace certsteward::ports {
@@ -25,6 +28,19 @@ class DnsLookup {
    * network.
    */
   virtual domain::Result<std::optional<std::string>> cnameOf(const std::string& name) = 0;
+
+  /**
+   * The CAA records of `name` itself (callers climb the tree: domain::caaClimb), following the
+   * CNAMEs the resolver answers with (RFC 8659 3); empty when it has none or does not exist.
+   * @return unavailable when no resolver answers (reason kResolversDown when none answered at
+   * all), invalid_argument for a malformed name, failed_precondition when this lookup cannot ask
+   * for CAA. Thread-safe; blocks on the network.
+   */
+  virtual domain::Result<std::vector<domain::CaaRecord>> caaOf(const std::string& name) {
+    (void)name;
+    return domain::makeError(domain::ErrorCode::failed_precondition,
+                             "this DNS lookup cannot ask for CAA records");
+  }
 };
 
 }  // namespace certsteward::ports

@@ -90,6 +90,14 @@ struct AccountState {
   std::string key_sealed;  // set when the adapter generated a new key
 };
 
+// A CA's suggested renewal window for one certificate (RFC 9773).
+struct RenewalInfo {
+  domain::Timestamp window_start{};
+  domain::Timestamp window_end{};
+  std::string explanation_url;                        // empty when the CA gave none
+  std::optional<domain::Timestamp> retry_after = {};  // when to ask again (Retry-After)
+};
+
 // What an issuer adapter is and can do (GET /ca-providers reports it).
 struct IssuerInfo {
   std::string issuer_type;  // "acme"
@@ -134,6 +142,21 @@ class Issuer {
    */
   virtual domain::Result<IssuedCertificate> issue(const IssueRequest& request,
                                                   DnsProvider& dns) = 0;
+
+  /**
+   * Asks the CA `account` belongs to for its suggested renewal window of `certificatePem`
+   * (RFC 9773 renewalInfo), with its Retry-After.
+   * @return the window; failed_precondition when the CA offers no renewalInfo or the certificate
+   * has no identifier for it, unavailable when the CA cannot be reached or answers otherwise.
+   * Thread-safe; blocks on the network.
+   */
+  virtual domain::Result<RenewalInfo> renewalInfo(const domain::AcmeAccount& account,
+                                                  const std::string& certificatePem) {
+    (void)account;
+    (void)certificatePem;
+    return domain::makeError(domain::ErrorCode::failed_precondition,
+                             "this issuer has no renewal information");
+  }
 
   /** Revokes a certificate issued through `account`. Errors as above. Thread-safe. */
   virtual domain::Status revoke(const domain::AcmeAccount& account,

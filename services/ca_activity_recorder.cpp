@@ -1,5 +1,7 @@
 #include <certsteward/services/ca_activity_recorder.hpp>
 
+#include <certsteward/domain/issuance_policy.hpp>
+
 #include <algorithm>
 
 namespace certsteward::services {
@@ -8,7 +10,8 @@ std::vector<std::string> CaActivityRecorder::registeredDomains(
     const std::vector<std::string>& names) const {
   std::vector<std::string> out;
   for (const auto& name : names) {
-    auto domain = p_.suffixes.registeredDomain(name);
+    // An IP address is its own bucket (a public suffix list would cut it at its last labels).
+    auto domain = domain::isIpIdentifier(name) ? name : p_.suffixes.registeredDomain(name);
     if (std::find(out.begin(), out.end(), domain) == out.end()) out.push_back(std::move(domain));
   }
   return out;

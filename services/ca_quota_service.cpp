@@ -31,8 +31,28 @@ domain::Result<ZoneQuotaReport> CaQuotaService::forZone(const Principal& who,
   }
   std::sort(directories.begin(), directories.end());
 
+  domain::CaProviderList providers;
+  if (p_.providers != nullptr) {
+    auto stored = p_.providers->get();
+    if (!stored) return stored.error();
+    if (*stored) providers = **stored;
+  }
   for (const auto& url : directories) {
-    const auto limits = quotaLimitsFor(url, configured_);
+    auto limits = quotaLimitsFor(url, configured_);
+    // What the operator configured wins; else the limits the CA provider publishes, kind by kind.
+    if (const auto* provider = domain::findCaProviderByUrl(providers, url);
+        provider != nullptr && limits.source != "configured") {
+      const auto take = [&](domain::QuotaLimit& into, const domain::QuotaLimit& from) {
+        if (from.max <= 0) return false;
+        into = from;
+        return true;
+      };
+      const auto& published = provider->rate_limits;
+      const bool any = take(limits.certificates, published.certificates) |
+                       take(limits.orders, published.orders) |
+                       take(limits.failed_validations, published.failed_validations);
+      if (any) limits.source = "provider";
+    }
     DirectoryQuota q;
     q.directory_url = url;
     q.limits_source = limits.source;

@@ -1,8 +1,8 @@
 // CaQuotaService: the CA quotas of a zone's registered domain, as this service counts them —
 // certificates issued, orders and failed validations inside each limit's window, and the last
 // rateLimited answer with its Retry-After — for every ACME directory the project's accounts use,
-// next to that directory's limits (configured, else the CA's published defaults). Read with the
-// project viewer role.
+// next to that directory's limits (configured in acme.rate_limits, else those its CA provider
+// publishes, else the CA's published defaults known here). Read with the project viewer role.
 #pragma once
 
 #include <optional>
@@ -14,6 +14,7 @@
 #include <certsteward/ports/ca_activity_log.hpp>
 #include <certsteward/ports/clock.hpp>
 #include <certsteward/ports/public_suffixes.hpp>
+#include <certsteward/ports/settings_documents.hpp>
 #include <certsteward/ports/zone_repository.hpp>
 #include <certsteward/services/access_control.hpp>
 
@@ -33,7 +34,9 @@ struct RateLimitNotice {
 
 struct DirectoryQuota {
   std::string directory_url;
-  std::string limits_source;  // "configured", "published" or "unknown"
+  // "configured" (acme.rate_limits), "provider" (its CA provider's rate_limits), "published" (the
+  // defaults known here) or "unknown"
+  std::string limits_source;
   QuotaUsage certificates;
   QuotaUsage orders;
   QuotaUsage failed_validations;
@@ -56,6 +59,8 @@ class CaQuotaService {
     const ports::CaActivityLog& activity;
     const ports::PublicSuffixes& suffixes;
     const ports::Clock& clock;
+    // The CA providers whose rate_limits count when acme.rate_limits names none (none: unused).
+    const ports::CaProviderRepository* providers = nullptr;
   };
 
   CaQuotaService(Ports ports, const AccessControl& access,

@@ -25,6 +25,12 @@ std::string summaryOf(domain::EventKind kind) {
       return "Every target of a distribution holds the current version.";
     case K::ca_failover:
       return "An order went on to the next CA of a certificate's issuer preference.";
+    case K::policy_violation:
+      return "A certificate is outside its project's policy: its renewal was stopped, or what "
+             "the CA issued breaks a rule (the longest lifetime).";
+    case K::policy_lifetime_exceeds_schedule:
+      return "An issued certificate is valid for longer than CA/Browser Forum ballot SC-081 "
+             "allows for the date it was issued.";
   }
   return {};
 }

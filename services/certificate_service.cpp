@@ -5,6 +5,7 @@
 
 #include <certsteward/domain/distribution_settings.hpp>
 #include <certsteward/domain/license.hpp>
+#include <certsteward/services/issuance_settings.hpp>
 
 namespace certsteward::services {
 
@@ -23,7 +24,18 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
     cert.sans.insert(cert.sans.begin(), cert.common_name);
   }
   cert.key_type = request.key_type;
-  cert.renewal_threshold_days = request.renewal_threshold_days;
+  if (request.renewal_threshold_days && request.renew_at_fraction) {
+    return domain::fieldError(
+        "renew_at_fraction and renewal_threshold_days cannot both be given: choose one");
+  }
+  if (request.renew_at_fraction && *request.renew_at_fraction == 0) {
+    return domain::fieldError(
+        "renew_at_fraction must be between 0.01 and 0.99 (the share of the lifetime left when "
+        "renewal starts); leave it out to renew by renewal_threshold_days");
+  }
+  if (request.renewal_threshold_days) cert.renewal_threshold_days = *request.renewal_threshold_days;
+  cert.renew_at_fraction = request.renew_at_fraction.value_or(
+      request.renewal_threshold_days ? 0.0 : domain::kDefaultRenewAtFraction);
   cert.auto_renew = request.auto_renew;
   cert.acme_account_id = request.acme_account_id;
   cert.acme_account_ids = std::move(request.acme_account_ids);
@@ -42,6 +54,19 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   cert.created_at = now;
   cert.updated_at = now;
   if (auto s = validateNewCertificate(cert); !s) return s.error();
+  // What the request leaves out comes from the project's defaults: the issuer preference, and
+  // the profile and chain.
+  auto issuance = projectIssuance(p_.projects, projectId);
+  if (!issuance) return issuance.error();
+  const auto& defaults = issuance->defaults;
+  const bool accountsFromDefaults = !cert.acme_account_id && !defaults.acme_account_ids.empty();
+  if (accountsFromDefaults) {
+    cert.acme_account_ids = defaults.acme_account_ids;
+    cert.acme_account_id = cert.acme_account_ids.front();
+  }
+  const bool profileFromDefaults = cert.profile.empty() && !defaults.profile.empty();
+  if (profileFromDefaults) cert.profile = defaults.profile;
+  if (cert.preferred_chain.empty()) cert.preferred_chain = defaults.preferred_chain;
   // Names no zone covers directly are served only through a CNAME delegation to one that does:
   // looked up here, before the transaction (it asks the DNS).
   const auto notServed = [](const std::string& name, const std::string& why) {
@@ -53,46 +78,8 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   };
   std::map<std::string, std::string> delegations;  // name -> where its record is written
   const ChallengeRouter router({p_.zones, p_.lookup});
-  const auto checkAccount = [&]() -> domain::Status {  // before the names, and inside the write
-    if (!cert.acme_account_id) {
-      if (!cert.profile.empty()) {
-        return domain::fieldError(
-            "profile needs acme_account_id or acme_account_ids: a profile "
-            "belongs to one CA");
-      }
-      return {};
-    }
-    const std::vector<domain::Id> ids = cert.acme_account_ids.empty()
-                                            ? std::vector<domain::Id>{*cert.acme_account_id}
-                                            : cert.acme_account_ids;
-    std::optional<domain::AcmeAccount> first;
-    for (const auto& id : ids) {
-      auto account = p_.acmeAccounts.get(projectId, id);
-      if (!account) {
-        if (account.error().code != domain::ErrorCode::not_found) return account.error();
-        return makeError(
-            domain::ErrorCode::invalid_argument,
-            std::string(cert.acme_account_ids.empty() ? "acme_account_id" : "acme_account_ids") +
-                " must name ACME accounts of this project");
-      }
-      if (!first) first = *account;
-    }
-    if (!cert.profile.empty() && p_.providers != nullptr) {
-      auto list = p_.providers->get();
-      if (!list) return list.error();
-      const domain::CaProviderList none;
-      const auto& providers = *list ? **list : none;
-      const auto* provider = domain::findCaProvider(providers, first->ca_provider_id);
-      if (provider == nullptr) {
-        return domain::fieldError(
-            "profile cannot be checked: the first ACME account has no CA "
-            "provider");
-      }
-      if (auto s = domain::checkProfile(*provider, cert.profile); !s) return s;
-    }
-    return {};
-  };
-  if (auto s = checkAccount(); !s) return s.error();
+  if (auto s = checkAccounts(cert, profileFromDefaults, accountsFromDefaults); !s) return s.error();
+  if (auto s = checkPolicy(cert); !s) return s.error();
   const bool http01 = cert.challenge == domain::ChallengeType::http_01;
   if (http01) {
     if (auto s = checkHttp01(projectId, cert.http01_module_config_id); !s) return s.error();
@@ -129,7 +116,9 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   const domain::Status done = work_.inProject(
       projectId,
       [&]() -> domain::Status {
-        if (auto s = checkAccount(); !s) return s;
+        // Again inside the write: the accounts, providers or policy may have changed meanwhile.
+        if (auto s = checkAccounts(cert, false, accountsFromDefaults); !s) return s;
+        if (auto s = checkPolicy(cert); !s) return s;
         // Again inside the write: its webroot configuration may have changed meanwhile.
         if (http01) {
           if (auto s = checkHttp01(projectId, cert.http01_module_config_id); !s) return s;
@@ -167,6 +156,73 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   if (!done) return done.error();
   cert.version = 1;
   return QueuedCertificate{std::move(cert), std::move(*queuedJob)};
+}
+
+domain::Status CertificateService::checkAccounts(domain::Certificate& cert,
+                                                 bool profileFromDefaults,
+                                                 bool accountsFromDefaults) const {
+  if (!cert.acme_account_id) {
+    if (!cert.profile.empty()) {
+      if (profileFromDefaults) {
+        cert.profile.clear();
+        return {};
+      }
+      return domain::fieldError(
+          "profile needs acme_account_id or acme_account_ids: a profile belongs to one CA");
+    }
+    return {};
+  }
+  const auto ids = preferenceOf(cert);
+  std::optional<domain::AcmeAccount> first;
+  for (const auto& id : ids) {
+    auto account = p_.acmeAccounts.get(cert.project_id, id);
+    if (!account) {
+      if (account.error().code != domain::ErrorCode::not_found) return account.error();
+      if (accountsFromDefaults) {
+        return makeError(domain::ErrorCode::invalid_argument,
+                         "the project's default issuer preference names ACME account " + id +
+                             ", which no longer exists: change the issuance settings, or name "
+                             "acme_account_ids");
+      }
+      return makeError(
+          domain::ErrorCode::invalid_argument,
+          std::string(cert.acme_account_ids.empty() ? "acme_account_id" : "acme_account_ids") +
+              " must name ACME accounts of this project");
+    }
+    if (!first) first = *account;
+  }
+  if (cert.profile.empty() || p_.providers == nullptr) return {};
+  auto list = p_.providers->get();
+  if (!list) return list.error();
+  const domain::CaProviderList none;
+  const auto* provider = domain::findCaProvider(*list ? **list : none, first->ca_provider_id);
+  domain::Status offered =
+      provider == nullptr
+          ? domain::Status(domain::fieldError(
+                "profile cannot be checked: the first ACME account has no CA provider"))
+          : domain::checkProfile(*provider, cert.profile);
+  if (!offered && profileFromDefaults) {
+    cert.profile.clear();  // the project's default profile goes only to CAs that offer it
+    return {};
+  }
+  return offered;
+}
+
+domain::Status CertificateService::checkPolicy(const domain::Certificate& cert) const {
+  auto issuance = projectIssuance(p_.projects, cert.project_id);
+  if (!issuance) return issuance.error();
+  auto preference = preferenceOf(cert);
+  if (preference.empty()) preference = issuance->defaults.acme_account_ids;  // as the job does
+  if (preference.empty()) {  // the job orders through the project's first account
+    auto first = p_.acmeAccounts.list(cert.project_id, domain::PageRequest{1, 1});
+    if (!first) return first.error();
+    if (!first->items.empty()) preference = {first->items.front().id};
+  }
+  auto providers = providerIdsOf(p_.acmeAccounts, p_.providers, cert.project_id, preference);
+  if (!providers) return providers.error();
+  const auto violations = domain::policyViolations(cert, *providers, issuance->policy);
+  if (!violations.empty()) return domain::policyError(violations);
+  return {};
 }
 
 domain::Status CertificateService::checkHttp01(const domain::Id& projectId,
@@ -450,6 +506,69 @@ domain::Status CertificateService::cancelJobsOf(const Principal& who, const Requ
     }
   }
   return {};
+}
+
+domain::Result<domain::Certificate> CertificateService::update(const Principal& who,
+                                                               const RequestContext& ctx,
+                                                               const domain::Id& projectId,
+                                                               const domain::Id& id,
+                                                               const CertificateChanges& changes) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  if (auto s = access_.check(who, Action::write_certificates, projectId); !s) return s.error();
+  if (changes.renewal_threshold_days && changes.renew_at_fraction &&
+      *changes.renew_at_fraction != 0) {
+    return domain::fieldError(
+        "renew_at_fraction and renewal_threshold_days cannot both be given: choose one");
+  }
+  for (int attempt = 0; attempt < 5; ++attempt) {  // re-read on a concurrent update
+    auto cert = p_.certificates.get(projectId, id);
+    if (!cert) return cert.error();
+    const domain::Timestamp now = p_.clock.now();
+    if (changes.auto_renew) cert->auto_renew = *changes.auto_renew;
+    if (changes.renewal_threshold_days) {
+      cert->renewal_threshold_days = *changes.renewal_threshold_days;
+      cert->renew_at_fraction = 0;
+    }
+    if (changes.renew_at_fraction) cert->renew_at_fraction = *changes.renew_at_fraction;
+    if (changes.acme_account_ids) {
+      cert->acme_account_ids = *changes.acme_account_ids;
+      cert->acme_account_id = cert->acme_account_ids.empty()
+                                  ? std::nullopt
+                                  : std::optional<domain::Id>(cert->acme_account_ids.front());
+      // A new preference starts from its first choice.
+      cert->failover_account_id.clear();
+      cert->failover_at.reset();
+      cert->ca_failures = 0;
+    }
+    if (changes.profile) cert->profile = *changes.profile;
+    if (changes.preferred_chain) cert->preferred_chain = *changes.preferred_chain;
+    if (auto s = validateNewCertificate(*cert); !s) return s.error();
+    const bool timing = changes.renewal_threshold_days || changes.renew_at_fraction;
+    if (timing && cert->expires_at && cert->status == domain::CertificateStatus::active) {
+      cert->next_renewal_at =
+          domain::renewalTimeFor(*cert, cert->issued_at.value_or(now), *cert->expires_at);
+    }
+    cert->updated_at = now;
+    std::optional<domain::Certificate> out;
+    const domain::Status done = work_.inProject(projectId, [&]() -> domain::Status {
+      if (auto s = checkAccounts(*cert, false, false); !s) return s;
+      // Only the issuer preference can take a certificate outside the policy here (its names and
+      // key are fixed): other changes (auto_renew, timing) stay possible for one already outside.
+      if (changes.acme_account_ids) {
+        if (auto s = checkPolicy(*cert); !s) return s;
+      }
+      auto stored = p_.certificates.update(*cert);
+      if (!stored) return stored.error();
+      out = std::move(*stored);
+      return audit_.record(&who, ctx, "certificate.update", "certificate", id, projectId);
+    });
+    if (!done) {
+      if (done.error().code == domain::ErrorCode::conflict) continue;
+      return done.error();
+    }
+    return std::move(*out);
+  }
+  return makeError(domain::ErrorCode::unavailable, "the certificate is changing; try again");
 }
 
 domain::Result<QueuedCertificate> CertificateService::renew(const Principal& who,

@@ -18,6 +18,7 @@
 #include <certsteward/ports/key_bundles.hpp>
 #include <certsteward/ports/license_repository.hpp>
 #include <certsteward/ports/module_config_repository.hpp>
+#include <certsteward/ports/project_repository.hpp>
 #include <certsteward/ports/secret_box.hpp>
 #include <certsteward/ports/settings_documents.hpp>
 #include <certsteward/ports/zone_repository.hpp>
@@ -32,7 +33,9 @@ struct CertificateRequest {
   std::string common_name;
   std::vector<std::string> sans;  // common_name is added when missing
   domain::KeyType key_type = domain::KeyType::ecdsa_p256;
-  int renewal_threshold_days = 30;
+  // At most one of the two; neither: renew_at_fraction 1/3 (renewal_threshold_days stays 30).
+  std::optional<int> renewal_threshold_days;
+  std::optional<double> renew_at_fraction;
   bool auto_renew = true;
   std::optional<domain::Id> acme_account_id;
   // The issuer preference (first choice first); acme_account_id, when also given, must be its
@@ -89,6 +92,18 @@ struct ChallengePlanEntry {
   std::string problem;  // set when route is not
 };
 
+// PATCH of a certificate: what may change after creation (the names, key and challenge may not:
+// that is a new certificate).
+struct CertificateChanges {
+  std::optional<bool> auto_renew;
+  std::optional<int> renewal_threshold_days;  // sets renew_at_fraction to 0
+  std::optional<double> renew_at_fraction;    // 0 goes back to renewal_threshold_days
+  // []: the project's default preference, else its first account
+  std::optional<std::vector<domain::Id>> acme_account_ids;
+  std::optional<std::string> profile;
+  std::optional<std::string> preferred_chain;
+};
+
 struct QueuedCertificate {
   domain::Certificate certificate;
   domain::Job job;
@@ -115,6 +130,8 @@ class CertificateService {
     bool http01Served = false;  // this server answers HTTP-01 itself (acme.http01_listen)
     // A profile is checked against the first choice's provider (none: not checked).
     const ports::CaProviderRepository* providers = nullptr;
+    // The project's issuance defaults and policy (none: no defaults, no policy).
+    const ports::ProjectRepository* projects = nullptr;
   };
   // `jobs`: the attempts and backoff of the jobs it queues.
   CertificateService(Ports ports, UnitOfWork& work, const AccessControl& access,
@@ -158,11 +175,24 @@ class CertificateService {
   domain::Result<CertificateMaterial> material(const Principal& who, const RequestContext& ctx,
                                                const domain::Id& projectId, const domain::Id& id,
                                                const MaterialRequest& request = {});
+  // Changes what `changes` names (operators): validated as at creation, the project's policy
+  // kept (422 policy_violation); a new renewal threshold moves next_renewal_at of an issued
+  // certificate. Audited certificate.update.
+  domain::Result<domain::Certificate> update(const Principal& who, const RequestContext& ctx,
+                                             const domain::Id& projectId, const domain::Id& id,
+                                             const CertificateChanges& changes);
   // failed_precondition (409) while issuing or a renewal is queued or running.
   domain::Result<QueuedCertificate> renew(const Principal& who, const RequestContext& ctx,
                                           const domain::Id& projectId, const domain::Id& id);
 
  private:
+  // The accounts of `cert` are the project's, and its profile is offered by the first choice's
+  // provider (a profile `fromDefaults` that it does not offer is dropped instead).
+  // `accountsFromDefaults`: a missing one is the issuance settings' fault, said so.
+  domain::Status checkAccounts(domain::Certificate& cert, bool profileFromDefaults,
+                               bool accountsFromDefaults) const;
+  // The project's policy, as stored now, allows `cert` (422 policy_violation otherwise).
+  domain::Status checkPolicy(const domain::Certificate& cert) const;
   // The HTTP-01 setup a new certificate names can serve it (422 naming the field otherwise).
   domain::Status checkHttp01(const domain::Id& projectId, const domain::Id& moduleConfigId) const;
   domain::Status cancelJobsOf(const Principal& who, const RequestContext& ctx,

@@ -8,6 +8,7 @@
 #include <certsteward/services/certificate_job_subject.hpp>
 #include <certsteward/services/distribution_runner.hpp>
 #include <certsteward/services/http01_responders.hpp>
+#include <certsteward/services/issuance_settings.hpp>
 #include <certsteward/services/zone_routed_dns.hpp>
 
 namespace certsteward::services {
@@ -284,8 +285,16 @@ domain::Status IssuanceJobHandler::stored(const domain::Job& job, const domain::
   const auto now = p_.clock.now();
   domain::CertificateContext ctx{
       now, "", issued.expires_at, issued.suggested_renewal_at, hasDistributions, {}};
+  if (issued.not_before != domain::Timestamp{}) ctx.new_not_before = issued.not_before;
   const bool firstChoice = account.id == preference.front();
   const auto recordIssuer = [&](domain::Certificate& c) {
+    // A CA that offers renewal information is asked again for the window (RFC 9773), spread
+    // over a tenth of the interval by the certificate's id.
+    c.ari_poll_at.reset();
+    if (issued.suggested_renewal_at) {
+      const double spread = static_cast<double>(std::hash<std::string>{}(c.id) % 1000) / 1000.0;
+      c.ari_poll_at = domain::nextRenewalInfoPoll(now, std::nullopt, spread, false);
+    }
     c.issued_by_account_id = account.id;
     c.issued_by_provider_id = provider ? provider->id : account.ca_provider_id;
     c.ca_failures = 0;
@@ -313,9 +322,64 @@ domain::Status IssuanceJobHandler::stored(const domain::Job& job, const domain::
           domain::formatTimestamp(issued.expires_at) + ", through ACME account '" + account.name +
           "'" + (issued.chain_issuer.empty() ? "" : ", chain to " + issued.chain_issuer) +
           (issued.replaced ? ", replacing the previous certificate (RFC 9773)" : ""));
+  // What the CA issued, judged by the project's longest lifetime and by SC-081: reported (the
+  // certificate is valid and stays stored).
+  const auto notBefore = ctx.new_not_before.value_or(now);
+  if (auto issuance = projectIssuance(p_.projects, job.project_id); issuance) {
+    const auto violations =
+        domain::lifetimeViolations(notBefore, issued.expires_at, issuance->policy);
+    if (!violations.empty()) {
+      raisePolicyEvent(job, cert, domain::EventKind::policy_violation,
+                       cert.common_name + ": " + violations.front().message +
+                           " (the project's max_lifetime_days)",
+                       violations.front().rule, log);
+    }
+  }
+  if (domain::exceedsSc081(notBefore, issued.expires_at)) {
+    const auto days = [](domain::Duration d) {  // rounded up: 200 days and a second is 201
+      return std::to_string(std::chrono::ceil<std::chrono::days>(d).count());
+    };
+    raisePolicyEvent(job, cert, domain::EventKind::policy_lifetime_exceeds_schedule,
+                     cert.common_name + ": valid for " + days(issued.expires_at - notBefore) +
+                         " days; CA/Browser Forum ballot SC-081 allows " +
+                         days(domain::sc081MaxLifetime(notBefore)) + " for a certificate issued " +
+                         domain::formatTimestamp(notBefore),
+                     "sc081", log);
+  }
   // Deliver the new certificate now; the sweep catches what this misses.
   if (hasDistributions) queueDistribution(job, cert.id, log);
   return {};
+}
+
+std::optional<domain::Error> IssuanceJobHandler::caaRefusal(
+    const domain::Certificate& cert, const domain::AcmeAccount& account,
+    const std::optional<domain::CaProvider>& provider, const std::vector<std::string>& names,
+    CaaAnswers& answers, const Log& log) {
+  if (p_.lookup == nullptr || !provider) return std::nullopt;
+  if (provider->caa_identities.empty()) {
+    log(domain::LogLevel::info, "CAA not checked before the order: the CA provider " +
+                                    provider->name + " names no CAA identities");
+    return std::nullopt;
+  }
+  const auto caa = checkCaa(*p_.lookup, names, provider->caa_identities, account.account_url,
+                            domain::nameOf(cert.challenge), &answers);
+  for (const auto& note : caa.notes)
+    log(domain::LogLevel::warn, note);
+  if (caa.allowed) return std::nullopt;
+  return makeError(domain::ErrorCode::failed_precondition, caa.reason, "caa");
+}
+
+void IssuanceJobHandler::raisePolicyEvent(const domain::Job& job, const domain::Certificate& cert,
+                                          domain::EventKind kind, const std::string& message,
+                                          const std::string& rules, const Log& log) {
+  log(domain::LogLevel::warn, message);
+  auto details = certificateVariables(cert, p_.clock.now());
+  details["rules"] = rules;
+  raiseForJob(
+      p_.notifier,
+      domain::Event{
+          {}, kind, job.project_id, cert.id, message, p_.clock.now(), std::move(details), {}},
+      log);
 }
 
 domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain::StopSignal& stop,
@@ -326,10 +390,13 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
   if (!cert) return cert.error();
   const bool renewal = job.type == domain::JobType::renew_certificate;
 
+  auto issuance = projectIssuance(p_.projects, job.project_id);
+  if (!issuance) return issuance.error();
+  const auto& policy = issuance->policy;
   // The issuer preference: the certificate's accounts, else its account, else the project's
-  // first.
-  std::vector<domain::Id> preference = cert->acme_account_ids;
-  if (preference.empty() && cert->acme_account_id) preference = {*cert->acme_account_id};
+  // default preference, else the project's first account.
+  std::vector<domain::Id> preference = preferenceOf(*cert);
+  if (preference.empty()) preference = issuance->defaults.acme_account_ids;
   if (preference.empty()) {
     auto accounts = p_.accounts.list(job.project_id, domain::PageRequest{1, 1});
     if (!accounts) return accounts.error();
@@ -338,6 +405,45 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
                        "the project has no ACME account: add one before issuing");
     }
     preference = {accounts->items.front().id};
+  }
+  // The project's policy: a certificate outside it is not ordered (retrying cannot help), and
+  // accounts of CA providers it does not allow are passed over.
+  {
+    auto providerIds = providerIdsOf(p_.accounts, p_.providers, job.project_id, preference);
+    if (!providerIds) return providerIds.error();
+    auto violations = domain::policyViolations(*cert, *providerIds, policy);
+    const auto byProvider = std::find_if(violations.begin(), violations.end(), [](const auto& v) {
+      return v.rule == "allowed_ca_provider_ids";
+    });
+    std::vector<domain::Id> allowed;
+    for (std::size_t i = 0; i < preference.size(); ++i) {
+      const auto& ids = policy.allowed_ca_provider_ids;
+      const auto& provider = (*providerIds)[i];
+      if (ids.empty() || std::find(ids.begin(), ids.end(), provider) != ids.end()) {
+        allowed.push_back(preference[i]);
+      } else if (provider.empty() && !p_.accounts.get(job.project_id, preference[i]).ok()) {
+        allowed.push_back(preference[i]);  // gone: the loop below says so and passes it over
+      } else {
+        log(domain::LogLevel::warn,
+            "ACME account " + preference[i] + " passed over: the project's policy does not allow " +
+                (provider.empty() ? std::string("an account with no CA provider")
+                                  : "its CA provider " + provider));
+      }
+    }
+    if (byProvider != violations.end() && !allowed.empty()) violations.erase(byProvider);
+    if (!violations.empty()) {
+      auto refusal = domain::policyError(violations);
+      std::string rules;
+      for (const auto& v : violations)
+        rules += (rules.empty() ? "" : ",") + v.rule;
+      raisePolicyEvent(job, *cert, domain::EventKind::policy_violation,
+                       cert->common_name + ": " + std::string(renewal ? "renewal" : "issuance") +
+                           " stopped: " + refusal.message,
+                       rules, log);
+      notes.final_failure = true;
+      return refusal;
+    }
+    preference = std::move(allowed);
   }
   const auto now = p_.clock.now();
   const auto order = domain::accountsToTry(*cert, preference, now, failover_);
@@ -359,6 +465,7 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
   // A switch is reported when the next account is really asked: accounts passed over because
   // their provider is disabled or a rate limit holds them are not switches.
   std::optional<std::pair<domain::AcmeAccount, std::string>> pendingSwitch;
+  CaaAnswers caaAnswers;  // each name's CAA looked up once per attempt
   for (std::size_t i = 0; i < order.size(); ++i) {
     auto account = p_.accounts.get(job.project_id, order[i]);
     if (!account) {
@@ -394,6 +501,11 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
               ")",
           "rateLimited");
       if (!heldUntil || *holding->retry_until < *heldUntil) heldUntil = holding->retry_until;
+    } else if (auto forbidden = caaRefusal(*cert, *account, provider, names, caaAnswers, log)) {
+      // CAA forbids this CA: nothing is sent to it, and the next CA is asked at once.
+      allHeld = false;
+      outcome = domain::CaOutcome::caa_refused;
+      failure = std::move(*forbidden);
     } else {
       allHeld = false;
       if (pendingSwitch) {

@@ -29,11 +29,13 @@
 #include <certsteward/ports/job_queue.hpp>
 #include <certsteward/ports/metrics.hpp>
 #include <certsteward/ports/notifier.hpp>
+#include <certsteward/ports/project_repository.hpp>
 #include <certsteward/ports/secret_box.hpp>
 #include <certsteward/ports/settings_documents.hpp>
 #include <certsteward/ports/zone_repository.hpp>
 #include <certsteward/services/audit_service.hpp>
 #include <certsteward/services/ca_activity_recorder.hpp>
+#include <certsteward/services/caa_check.hpp>
 #include <certsteward/services/distribution_runner.hpp>
 #include <certsteward/services/job_handler.hpp>
 
@@ -58,7 +60,8 @@ class IssuanceJobHandler : public JobHandler {
     // distribution_pending after issuance (none: certificates are never pending).
     ports::DistributionRepository* distributions = nullptr;
     CaActivityRecorder* caActivity = nullptr;  // CA quotas (none: not counted)
-    ports::DnsLookup* lookup = nullptr;        // CNAME delegations (none: not followed)
+    // CNAME delegations, and CAA before each order (none: neither)
+    ports::DnsLookup* lookup = nullptr;
     // HTTP-01: the answers this service serves itself (acme.http01_listen), and the runner whose
     // file and ssh modules write them into webroots (none: certificates asking for it fail).
     ports::ChallengeTokens* challengeTokens = nullptr;
@@ -68,6 +71,9 @@ class IssuanceJobHandler : public JobHandler {
     // (none: neither).
     const ports::CaProviderRepository* providers = nullptr;
     AuditService* audit = nullptr;  // ca failovers audited (none: not)
+    // The project's issuance defaults (the issuer preference of a certificate without one) and
+    // policy (none: neither).
+    const ports::ProjectRepository* projects = nullptr;
   };
   // `policy`: the jobs it queues; `failover`: when an order goes on to the next CA.
   IssuanceJobHandler(Ports ports, domain::JobPolicy policy, domain::CaFailoverPolicy failover = {})
@@ -113,6 +119,18 @@ class IssuanceJobHandler : public JobHandler {
                         const std::optional<domain::CaProvider>& provider,
                         const std::vector<domain::Id>& preference, ports::IssuedCertificate issued,
                         const Log& log);
+  // Why CAA forbids `provider` to issue `names` through `account` (RFC 8659), looked up through
+  // `lookup`; nullopt when it allows it or cannot tell (no lookup, no CAA identities, resolvers
+  // that do not answer: the CA checks CAA itself).
+  std::optional<domain::Error> caaRefusal(const domain::Certificate& cert,
+                                          const domain::AcmeAccount& account,
+                                          const std::optional<domain::CaProvider>& provider,
+                                          const std::vector<std::string>& names,
+                                          CaaAnswers& answers, const Log& log);
+  // A policy event (policy.violation, policy.lifetime_exceeds_schedule) about `cert`.
+  void raisePolicyEvent(const domain::Job& job, const domain::Certificate& cert,
+                        domain::EventKind kind, const std::string& message,
+                        const std::string& rules, const Log& log);
   // The provider of `account` (null when unknown).
   std::optional<domain::CaProvider> providerOf(const domain::AcmeAccount& account) const;
   // Queues a cleanup_dns job (a child of `job`) for each record whose removal failed.

@@ -26,6 +26,8 @@ struct AttemptNotes {
   // until not_before; the attempt is not counted.
   bool deferred = false;
   std::optional<domain::Timestamp> not_before;  // a Retry-After (with or without `deferred`)
+  // The failure cannot be helped by retrying (outside the project's policy): the job ends dead.
+  bool final_failure = false;
 };
 
 // Whom a job.failed event is about (what would recover: the notification state's subject) and

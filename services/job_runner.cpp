@@ -185,6 +185,7 @@ domain::Status JobRunner::settle(const domain::Job& job, const std::string& work
   log(job, domain::LogLevel::error, error);
   domain::JobContext failure{now, worker, error, policy_};
   failure.not_before = notes.not_before;  // the CA's Retry-After, when it sent one
+  failure.final_failure = notes.final_failure;
   auto failed = p_.jobs.apply(job.id, domain::JobEvent::fail, failure);
   if (!failed) return failed.error();
   const bool dead = failed->job.status == domain::JobStatus::dead;
@@ -193,7 +194,11 @@ domain::Status JobRunner::settle(const domain::Job& job, const std::string& work
           : failed->job.status == domain::JobStatus::cancelled ? "cancelled"
                                                                : "retrying",
           started);
-  if (dead) log(job, domain::LogLevel::error, "no attempts left: the job is dead");
+  if (dead) {
+    log(job, domain::LogLevel::error,
+        notes.final_failure ? "retrying cannot help: the job is dead"
+                            : "no attempts left: the job is dead");
+  }
   raiseJobFailed(job, failed->raised, error);
   if (JobHandler* handler = handlerOf(job.type)) {
     handler->attemptFailed(failed->job, error, logFor(job));

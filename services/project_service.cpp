@@ -1,6 +1,8 @@
 // Projects and memberships.
 #include <certsteward/services/project_service.hpp>
 
+#include <algorithm>
+
 #include <certsteward/domain/name.hpp>
 
 namespace certsteward::services {
@@ -85,23 +87,27 @@ domain::Result<domain::Project> ProjectService::update(const Principal& who,
                                                        const domain::Id& id,
                                                        const ProjectChanges& changes) {
   if (auto s = access_.check(who, Action::update_project, id); !s) return s.error();
-  auto project = p_.projects.get(id);
-  if (!project) return project.error();
   if (changes.name) {
     if (auto s = validName(*changes.name); !s) return s.error();
-    project->name = *changes.name;
   }
   if (changes.description) {
     if (auto s = validDescription(*changes.description); !s) return s.error();
-    project->description = *changes.description;
   }
-  project->updated_at = p_.clock.now();
+  // Read and written under the project's guard: the document also holds the issuance settings,
+  // which a concurrent PUT .../issuance-settings must not lose.
+  std::optional<domain::Project> project;
   const domain::Status done = work_.inProject(id, [&]() -> domain::Status {
+    auto stored = p_.projects.get(id);
+    if (!stored) return stored.error();
+    project = std::move(*stored);
+    if (changes.name) project->name = *changes.name;
+    if (changes.description) project->description = *changes.description;
+    project->updated_at = p_.clock.now();
     if (auto s = p_.projects.update(*project); !s) return s;
     return audit_.record(&who, ctx, "project.update", "project", id, id);
   });
   if (!done) return done.error();
-  return project;
+  return std::move(*project);
 }
 
 domain::Status ProjectService::remove(const Principal& who, const RequestContext& ctx,
@@ -130,6 +136,93 @@ domain::Status ProjectService::remove(const Principal& who, const RequestContext
     if (auto s = p_.projects.remove(id); !s) return s;
     return audit_.record(&who, ctx, "project.delete", "project", id, id);
   });
+}
+
+domain::Result<domain::ProjectIssuance> ProjectService::issuance(const Principal& who,
+                                                                 const domain::Id& projectId) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  auto project = p_.projects.get(projectId);
+  if (!project) return project.error();
+  return project->issuance;
+}
+
+domain::Result<domain::ProjectIssuance> ProjectService::setIssuance(
+    const Principal& who, const RequestContext& ctx, const domain::Id& projectId,
+    const domain::ProjectIssuance& issuance) {
+  if (auto s = access_.check(who, Action::read_project, projectId); !s) return s.error();
+  if (auto s = access_.check(who, Action::manage_project_config, projectId); !s) return s.error();
+  if (auto s = domain::validateProjectIssuance(issuance); !s) return s.error();
+  const auto field = [](std::string name, std::string message) {
+    return domain::Error{
+        domain::ErrorCode::invalid_argument, name + " " + message, domain::kInvalidField, {name}};
+  };
+  const auto& defaults = issuance.defaults;
+  if (!defaults.profile.empty() && defaults.acme_account_ids.empty()) {
+    return field("defaults.profile",
+                 "needs defaults.acme_account_ids: a profile belongs to one CA");
+  }
+  std::optional<domain::Project> out;
+  const domain::Status done = work_.inProject(projectId, [&]() -> domain::Status {
+    auto project = p_.projects.get(projectId);
+    if (!project) return project.error();
+    std::optional<domain::AcmeAccount> first;
+    for (const auto& id : defaults.acme_account_ids) {
+      auto account = p_.acmeAccounts.get(projectId, id);
+      if (!account) {
+        if (account.error().code != domain::ErrorCode::not_found) return account.error();
+        return field("defaults.acme_account_ids", "must name ACME accounts of this project");
+      }
+      if (!first) first = *account;
+    }
+    domain::CaProviderList providers;
+    if (p_.providers != nullptr) {
+      auto list = p_.providers->get();
+      if (!list) return list.error();
+      if (*list) providers = **list;
+      if (!defaults.profile.empty()) {
+        const auto* provider = domain::findCaProvider(providers, first->ca_provider_id);
+        if (provider == nullptr) {
+          return field("defaults.profile",
+                       "cannot be checked: the first default ACME account has no CA provider");
+        }
+        if (auto s = domain::checkProfile(*provider, defaults.profile); !s) {
+          return domain::Error{domain::ErrorCode::invalid_argument,
+                               "defaults." + s.error().message,
+                               domain::kInvalidField,
+                               {"defaults.profile"}};
+        }
+      }
+      for (const auto& id : issuance.policy.allowed_ca_provider_ids) {
+        if (domain::findCaProvider(providers, id) == nullptr) {
+          return field("policy.allowed_ca_provider_ids", "names no CA provider: " + id);
+        }
+      }
+    }
+    // The default preference keeps the policy it comes with.
+    const auto& allowed = issuance.policy.allowed_ca_provider_ids;
+    if (!allowed.empty()) {
+      for (const auto& id : defaults.acme_account_ids) {
+        auto account = p_.acmeAccounts.get(projectId, id);
+        if (!account) return account.error();
+        const auto* byUrl = domain::findCaProviderByUrl(providers, account->directory_url);
+        const domain::Id provider = !account->ca_provider_id.empty() ? account->ca_provider_id
+                                    : byUrl != nullptr               ? byUrl->id
+                                                                     : domain::Id();
+        if (std::find(allowed.begin(), allowed.end(), provider) == allowed.end()) {
+          return field("defaults.acme_account_ids",
+                       "names ACME account " + account->name +
+                           ", whose CA provider policy.allowed_ca_provider_ids does not allow");
+        }
+      }
+    }
+    project->issuance = issuance;
+    project->updated_at = p_.clock.now();
+    if (auto s = p_.projects.update(*project); !s) return s;
+    out = std::move(*project);
+    return audit_.record(&who, ctx, "project.issuance_update", "project", projectId, projectId);
+  });
+  if (!done) return done.error();
+  return out->issuance;
 }
 
 domain::Result<domain::Page<domain::Membership>> ProjectService::members(

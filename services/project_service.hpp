@@ -14,6 +14,7 @@
 #include <certsteward/ports/notification_channel_repository.hpp>
 #include <certsteward/ports/notification_rule_repository.hpp>
 #include <certsteward/ports/project_repository.hpp>
+#include <certsteward/ports/settings_documents.hpp>
 #include <certsteward/ports/user_repository.hpp>
 #include <certsteward/ports/zone_repository.hpp>
 #include <certsteward/services/access_control.hpp>
@@ -44,6 +45,8 @@ class ProjectService {
     ports::ModuleConfigRepository& moduleConfigs;
     ports::NotificationChannelRepository& notificationChannels;
     ports::NotificationRuleRepository& notificationRules;
+    // The CA providers the issuance settings name (none: not checked).
+    const ports::CaProviderRepository* providers = nullptr;
   };
   ProjectService(Ports ports, UnitOfWork& work, const AccessControl& access, AuditService& audit)
       : p_(ports), work_(work), access_(access), audit_(audit) {}
@@ -61,6 +64,19 @@ class ProjectService {
   // one transaction under the project's guard, so a create cannot slip in meanwhile; jobs,
   // job logs and events stay in the store as history but are unreachable (the project is 404).
   domain::Status remove(const Principal& who, const RequestContext& ctx, const domain::Id& id);
+
+  // The project's issuance defaults and policy (any member).
+  domain::Result<domain::ProjectIssuance> issuance(const Principal& who,
+                                                   const domain::Id& projectId);
+  // Replaces them (project admins). invalid_argument naming the field ("policy.max_lifetime_days",
+  // "defaults.acme_account_ids") for a broken rule, default accounts that are not the project's,
+  // a default profile the first default account's provider does not offer, or providers that do
+  // not exist. Certificates already outside the new policy are stopped at their next renewal.
+  // Audited project.issuance_update.
+  domain::Result<domain::ProjectIssuance> setIssuance(const Principal& who,
+                                                      const RequestContext& ctx,
+                                                      const domain::Id& projectId,
+                                                      const domain::ProjectIssuance& issuance);
 
   domain::Result<domain::Page<domain::Membership>> members(const Principal& who,
                                                            const domain::Id& projectId,

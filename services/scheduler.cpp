@@ -46,9 +46,29 @@ domain::Result<SweepReport> Scheduler::sweep() {
     if (static_cast<std::int64_t>(due->size()) < options_.batch || progressed == 0) break;
   }
   if (auto s = queueExpiryChecks(report); !s) return s.error();
+  if (auto s = queueRenewalInfoChecks(report); !s) return s.error();
   if (auto s = queueStaleDistributions(report); !s) return s.error();
   if (auto s = queueDigests(report); !s) return s.error();
   return report;
+}
+
+domain::Status Scheduler::queueRenewalInfoChecks(SweepReport& report) {
+  const domain::Timestamp now = p_.clock.now();
+  // One batch per sweep: a certificate whose question is queued stays due until its job has
+  // asked (its key holds it to one job), so later sweeps take the rest.
+  auto due = p_.certificates.dueForRenewalInfo(now, options_.batch);
+  if (!due) return due.error();
+  for (const auto& cert : *due) {
+    domain::Job job = newJob(p_.ids.next(), cert.project_id, domain::JobType::check_renewal_info,
+                             now, options_.policy);
+    job.certificate_id = cert.id;
+    job.idempotency_key =
+        "renewal-info:" + cert.id + ":" + std::to_string(domain::unixSeconds(*cert.ari_poll_at));
+    auto queued = p_.jobs.enqueue(job);
+    if (!queued) return queued.error();
+    if (queued->created) ++report.renewal_info;
+  }
+  return {};
 }
 
 domain::Status Scheduler::queueStaleDistributions(SweepReport& report) {

@@ -3,7 +3,8 @@
 // idempotency key renew:<id>:<expires_at_unix>, so instances and repeated sweeps never queue a
 // renewal twice. The sweep reads only what is due (an index), in bounded batches. Once per UTC
 // day it also queues one certificate_expiration_check per project (cert.expiring_soon), and it
-// queues distribution_execute for certificates whose distribution_pending is older than 5 min,
+// queues check_renewal_info for certificates whose renewal window is to be read again (RFC 9773),
+// distribution_execute for certificates whose distribution_pending is older than 5 min,
 // and each digest rule's daily digest once its time has passed.
 #pragma once
 
@@ -41,6 +42,8 @@ struct SweepReport {
   std::int64_t distributions = 0;
   // digests of notification rules queued (a rule's daily time passed)
   std::int64_t digests = 0;
+  // check_renewal_info jobs queued (the CA is asked for a renewal window again)
+  std::int64_t renewal_info = 0;
 };
 
 class Scheduler {
@@ -73,6 +76,7 @@ class Scheduler {
 
  private:
   domain::Status queueExpiryChecks(SweepReport& report);
+  domain::Status queueRenewalInfoChecks(SweepReport& report);
   domain::Status queueStaleDistributions(SweepReport& report);
   domain::Status queueDigests(SweepReport& report);
 

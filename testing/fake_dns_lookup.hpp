@@ -1,4 +1,4 @@
-// FakeDnsLookup: CNAME records held in a map (name -> target, lower case, no trailing dots), and
+// FakeDnsLookup: CNAME and CAA records held in maps (lower case, no trailing dots), and
 // a switch that makes every lookup fail as an unreachable resolver would. Counts its lookups.
 #pragma once
 
@@ -26,6 +26,28 @@ class FakeDnsLookup : public ports::DnsLookup {
     failingNames_.push_back(name);
   }
   int lookups() const { return lookups_; }
+  // The CAA records of `name` (answered for it alone: callers climb).
+  void caa(const std::string& name, std::vector<domain::CaaRecord> records) {
+    std::lock_guard lock(mutex_);
+    caa_[name] = std::move(records);
+  }
+  // The names whose CAA was asked, in order.
+  std::vector<std::string> caaAsked() {
+    std::lock_guard lock(mutex_);
+    return caaAsked_;
+  }
+
+  domain::Result<std::vector<domain::CaaRecord>> caaOf(const std::string& name) override {
+    if (failing_) {
+      return domain::makeError(domain::ErrorCode::unavailable, "no resolver answered",
+                               ports::kResolversDown);
+    }
+    std::lock_guard lock(mutex_);
+    caaAsked_.push_back(name);
+    const auto it = caa_.find(name);
+    if (it == caa_.end()) return std::vector<domain::CaaRecord>();
+    return it->second;
+  }
 
   domain::Result<std::optional<std::string>> cnameOf(const std::string& name) override {
     ++lookups_;
@@ -48,6 +70,8 @@ class FakeDnsLookup : public ports::DnsLookup {
  private:
   std::mutex mutex_;
   std::map<std::string, std::string> cnames_;
+  std::map<std::string, std::vector<domain::CaaRecord>> caa_;
+  std::vector<std::string> caaAsked_;
   std::vector<std::string> failingNames_;
   std::atomic<bool> failing_{false};
   std::atomic<int> lookups_{0};

@@ -398,6 +398,23 @@ class FakeIssuer : public ports::Issuer {
   }
   // readDirectory: what each directory URL's meta says; a URL not here cannot be reached.
   std::map<std::string, domain::CaDirectoryMeta> directories;
+  // renewalInfo: what the CA answers (unset: it offers none), and what it was asked for
+  // (the directory URL of each question).
+  std::optional<domain::Result<ports::RenewalInfo>> renewalWindow;
+  std::vector<std::string> renewalInfoAsked;
+  std::function<void()> whileAskingRenewalInfo;  // runs while the CA "answers"
+
+  domain::Result<ports::RenewalInfo> renewalInfo(const domain::AcmeAccount& account,
+                                                 const std::string&) override {
+    if (whileAskingRenewalInfo) whileAskingRenewalInfo();
+    std::lock_guard lock(requestsMutex_);
+    renewalInfoAsked.push_back(account.directory_url);
+    if (!renewalWindow) {
+      return domain::makeError(domain::ErrorCode::failed_precondition,
+                               "the CA offers no renewal information");
+    }
+    return *renewalWindow;
+  }
 
   domain::Result<domain::CaDirectoryMeta> readDirectory(const std::string& directoryUrl,
                                                         const std::string&) override {

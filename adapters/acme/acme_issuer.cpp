@@ -734,6 +734,38 @@ domain::Result<ports::IssuedCertificate> AcmeIssuer::issue(const ports::IssueReq
   return issued;
 }
 
+domain::Result<ports::RenewalInfo> AcmeIssuer::renewalInfo(const domain::AcmeAccount& account,
+                                                           const std::string& certificatePem) {
+  Session session(settings_, account.directory_url);
+  if (auto s = session.open(); !s) return s.error();
+  const std::string base = session.url("renewalInfo");
+  if (base.empty()) {
+    return makeError(ErrorCode::failed_precondition,
+                     "the CA offers no renewal information (no renewalInfo in its directory)");
+  }
+  auto id = ariCertId(certificatePem);
+  if (!id) return id.error();
+  auto r = session.get(base + (base.ends_with('/') ? "" : "/") + *id);
+  if (!r) return r.error();
+  if (r->status != 200) {
+    return makeError(ErrorCode::unavailable,
+                     "renewalInfo answered HTTP " + std::to_string(r->status),
+                     "http_" + std::to_string(r->status));
+  }
+  auto window = parseRenewalInfo(r->body);
+  if (!window) {
+    return makeError(ErrorCode::unavailable,
+                     "renewalInfo answered what is no renewal window: " + window.error().message);
+  }
+  ports::RenewalInfo info{window->start, window->end, window->explanation_url, std::nullopt};
+  if (const auto after = rateLimitRetryAfter(*r)) {
+    info.retry_after = domain::Timestamp{std::chrono::duration_cast<domain::Duration>(
+                           std::chrono::system_clock::now().time_since_epoch())} +
+                       *after;
+  }
+  return info;
+}
+
 domain::Status AcmeIssuer::revoke(const domain::AcmeAccount& account,
                                   const std::string& certificatePem) {
   auto der = pemToDer(certificatePem);

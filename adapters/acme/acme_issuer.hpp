@@ -44,6 +44,8 @@ class AcmeIssuer : public ports::Issuer {
   domain::Status revoke(const domain::AcmeAccount& account,
                         const std::string& certificatePem) override;
   domain::Result<ports::AccountState> rolloverKey(const domain::AcmeAccount& account) override;
+  domain::Result<ports::RenewalInfo> renewalInfo(const domain::AcmeAccount& account,
+                                                 const std::string& certificatePem) override;
   ports::IssuerInfo info() const override;
   domain::Result<domain::CaDirectoryMeta> readDirectory(const std::string& directoryUrl,
                                                         const std::string& trustBundle) override;

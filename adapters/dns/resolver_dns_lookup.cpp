@@ -1,6 +1,7 @@
 // CNAME lookups through recursive resolvers, with ldns.
 #include <certsteward/adapters/dns/resolver_dns_lookup.hpp>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -84,6 +85,58 @@ std::vector<std::string> recordsOf(const ldns_pkt* answer, const std::string& ow
   return out;
 }
 
+// The text of a character-string rdata ("\"...\"" with escapes) without its quotes, unescaped.
+std::string unquoted(const ldns_rdf* rdf) {
+  char* raw = ldns_rdf2str(rdf);
+  std::string text = raw != nullptr ? raw : "";
+  free(raw);  // NOLINT: allocated by ldns
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+    text = text.substr(1, text.size() - 2);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+    } else if (i + 3 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
+               std::isdigit(static_cast<unsigned char>(text[i + 2])) &&
+               std::isdigit(static_cast<unsigned char>(text[i + 3]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 3)));
+      i += 3;
+    } else {
+      out += text[++i];
+    }
+  }
+  return out;
+}
+
+// `wanted` (relative, lower case) asked of `resolvers` for `type`: the answer, or why there is
+// none — a malformed name, no resolver configured, or none answering (reason kResolversDown when
+// none answered at all: the resolvers' state, not the name's).
+domain::Result<Packet> askFor(const std::vector<std::string>& resolvers,
+                              const DnsLookupSettings& settings, const std::string& name,
+                              const std::string& wanted, ldns_rr_type type,
+                              const std::string& what) {
+  if (!plainName(wanted) || wanted.empty()) {
+    return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
+  }
+  if (resolvers.empty()) {
+    return makeError(ErrorCode::unavailable,
+                     "no DNS resolver is configured (dns.resolvers, or a nameserver in " +
+                         settings.resolv_conf + ")");
+  }
+  Rdf owner(ldns_dname_new_frm_str(absolute(wanted).c_str()));
+  if (!owner) return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
+  std::string failures;
+  bool answered = false;  // some resolver answered, with an error
+  Packet answer = askResolvers(resolvers, settings.timeout, owner.get(), type, failures, answered);
+  if (!answer) {
+    return makeError(ErrorCode::unavailable,
+                     "no DNS resolver answered for " + what + wanted + " (" + failures + ")",
+                     answered ? "" : ports::kResolversDown);
+  }
+  return answer;
+}
+
 }  // namespace
 
 ResolverDnsLookup::ResolverDnsLookup(DnsLookupSettings settings)
@@ -93,26 +146,9 @@ ResolverDnsLookup::ResolverDnsLookup(DnsLookupSettings settings)
 
 domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std::string& name) {
   const std::string wanted = lowered(relative(name));
-  if (!plainName(wanted) || wanted.empty()) {
-    return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
-  }
-  if (resolvers_.empty()) {
-    return makeError(ErrorCode::unavailable,
-                     "no DNS resolver is configured (dns.resolvers, or a nameserver in " +
-                         settings_.resolv_conf + ")");
-  }
-  Rdf owner(ldns_dname_new_frm_str(absolute(wanted).c_str()));
-  if (!owner) return makeError(ErrorCode::invalid_argument, "malformed name: " + name);
-  std::string failures;
-  bool answered = false;  // some resolver answered, with an error
-  const Packet answer = askResolvers(resolvers_, settings_.timeout, owner.get(), LDNS_RR_TYPE_CNAME,
-                                     failures, answered);
-  if (!answer) {
-    // Silence from every resolver is the resolvers' state; an error answer is about this name.
-    return makeError(ErrorCode::unavailable,
-                     "no DNS resolver answered for " + wanted + " (" + failures + ")",
-                     answered ? "" : ports::kResolversDown);
-  }
+  auto asked = askFor(resolvers_, settings_, name, wanted, LDNS_RR_TYPE_CNAME, "");
+  if (!asked) return asked.error();
+  const Packet answer = std::move(*asked);
   if (ldns_pkt_get_rcode(answer.get()) == LDNS_RCODE_NXDOMAIN) return std::optional<std::string>();
   for (const auto& target : recordsOf(answer.get(), wanted, LDNS_RR_TYPE_CNAME)) {
     if (!plainName(target) || target.empty()) {
@@ -122,6 +158,36 @@ domain::Result<std::optional<std::string>> ResolverDnsLookup::cnameOf(const std:
     return std::optional<std::string>(target);
   }
   return std::optional<std::string>();
+}
+
+domain::Result<std::vector<domain::CaaRecord>> ResolverDnsLookup::caaOf(const std::string& name) {
+  const std::string wanted = lowered(relative(name));
+  auto asked = askFor(resolvers_, settings_, name, wanted, LDNS_RR_TYPE_CAA, "the CAA of ");
+  if (!asked) return asked.error();
+  const Packet answer = std::move(*asked);
+  std::vector<domain::CaaRecord> out;
+  if (ldns_pkt_get_rcode(answer.get()) == LDNS_RCODE_NXDOMAIN) return out;
+  // The resolver answers a CNAME with its chain: the records are those of its end (at most 8
+  // hops, as for challenges).
+  std::string at = wanted;
+  for (int hop = 0; hop < 8; ++hop) {
+    const auto next = recordsOf(answer.get(), at, LDNS_RR_TYPE_CNAME);
+    if (next.empty()) break;
+    at = next.front();
+  }
+  RrList rrs(ldns_pkt_rr_list_by_type(answer.get(), LDNS_RR_TYPE_CAA, LDNS_SECTION_ANSWER));
+  for (std::size_t i = 0; rrs && i < ldns_rr_list_rr_count(rrs.get()); ++i) {
+    const ldns_rr* rr = ldns_rr_list_rr(rrs.get(), i);
+    if (ownerText(ldns_rr_owner(rr)) != at || ldns_rr_rd_count(rr) < 3) continue;
+    domain::CaaRecord record;
+    record.flags = ldns_rdf2native_int8(ldns_rr_rdf(rr, 0));
+    char* tag = ldns_rdf2str(ldns_rr_rdf(rr, 1));
+    record.tag = tag != nullptr ? tag : "";
+    free(tag);  // NOLINT: allocated by ldns
+    record.value = unquoted(ldns_rr_rdf(rr, 2));
+    out.push_back(std::move(record));
+  }
+  return out;
 }
 
 domain::Result<std::vector<std::string>> ResolverDnsLookup::authoritativeServers(

@@ -24,6 +24,7 @@ class ResolverDnsLookup : public ports::DnsLookup {
   explicit ResolverDnsLookup(DnsLookupSettings settings);
 
   domain::Result<std::optional<std::string>> cnameOf(const std::string& name) override;
+  domain::Result<std::vector<domain::CaaRecord>> caaOf(const std::string& name) override;
 
   // The authoritative servers of `zone` ("example.com", a trailing dot allowed): its NS records
   // and their addresses (A, then AAAA), as "address:port" (IPv6 bracketed), at most 8, in the

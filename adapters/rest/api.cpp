@@ -12,6 +12,7 @@
 #include <certsteward/adapters/http/compression.hpp>
 #include <certsteward/adapters/rest/csv.hpp>
 #include <certsteward/adapters/rest/json_io.hpp>
+#include <certsteward/domain/issuance_policy.hpp>
 
 namespace certsteward::adapters::rest {
 namespace {
@@ -57,6 +58,18 @@ HttpResponse errorResponse(const domain::Error& e) {
     case ErrorCode::not_found:
       return errorResponse(404, e.message);
     case ErrorCode::invalid_argument:  // malformed input is 400, a broken rule 422
+      if (e.reason == domain::kPolicyViolation) {
+        json::array violations;
+        for (const auto& v : e.references) {  // "<rule>: <message>"
+          const auto colon = v.find(": ");
+          violations.push_back(json::object{
+              {"rule", v.substr(0, colon)},
+              {"message", colon == std::string::npos ? std::string() : v.substr(colon + 2)}});
+        }
+        return jsonResponse(422, json::object{{"error", "policy_violation"},
+                                              {"message", e.message},
+                                              {"violations", std::move(violations)}});
+      }
       if (e.reason == domain::kInvalidField && !e.references.empty()) {
         return jsonResponse(422, json::object{{"error", e.message}, {"field", e.references[0]}});
       }

@@ -58,6 +58,11 @@ void writeJson(JsonWriter& w, const domain::Certificate& c, domain::Timestamp no
   w.key("expires_at").timestamp(c.expires_at);
   w.key("next_renewal_at").timestamp(c.next_renewal_at);
   w.key("renewal_threshold_days").integer(c.renewal_threshold_days);
+  if (c.renew_at_fraction > 0) {
+    w.key("renew_at_fraction").raw(json::serialize(json::value(c.renew_at_fraction)));
+  } else {
+    w.key("renew_at_fraction").null();
+  }
   w.key("renewal_attempts").integer(c.renewal_attempts);
   w.key("last_error").string(c.last_error);
   w.key("failed_renewal").boolean(domain::isFailedRenewal(c, now));
@@ -261,6 +266,14 @@ std::vector<std::string> stringArray(const json::object& o, const char* key) {
     out.emplace_back(item.as_string());
   }
   return out;
+}
+
+// A number in (0, 1) or null; 400 for another type (the range is the service's rule).
+std::optional<double> optionalFraction(const json::object& o, const char* key) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_number()) throw BadRequest(std::string(key) + " must be a number");
+  return v->to_number<double>();
 }
 
 std::optional<int> optionalInt(const json::object& o, const char* key) {
@@ -469,9 +482,8 @@ void Api::addCertificateRoutes() {
     if (auto k = optionalEnum<domain::KeyType>(body, "key_type", domain::parseKeyType)) {
       request.key_type = *k;
     }
-    if (auto days = optionalInt(body, "renewal_threshold_days")) {
-      request.renewal_threshold_days = *days;
-    }
+    request.renewal_threshold_days = optionalInt(body, "renewal_threshold_days");
+    request.renew_at_fraction = optionalFraction(body, "renew_at_fraction");
     if (auto renew = optionalBool(body, "auto_renew")) request.auto_renew = *renew;
     request.acme_account_id = optionalString(body, "acme_account_id", 64);
     if (body.contains("acme_account_ids"))
@@ -490,6 +502,39 @@ void Api::addCertificateRoutes() {
     auto queued = s_.certificates.create(c.who(), c.context, c.param("project_id"), request);
     if (!queued) return errorResponse(queued.error());
     return certificateResponse(202, queued->certificate, s_.clock.now(), &queued->job);
+  });
+
+  router_.add("PATCH", "/api/v1/projects/:project_id/certificates/:cert_id", [this](const Call& c) {
+    // A certificate the caller cannot see is 404 whatever the body says.
+    if (auto visible = s_.certificates.get(c.who(), c.param("project_id"), c.param("cert_id"));
+        !visible) {
+      return errorResponse(visible.error());
+    }
+    const auto body = parseBody(c.request);
+    static constexpr std::array kFields{"auto_renew",        "renewal_threshold_days",
+                                        "renew_at_fraction", "acme_account_ids",
+                                        "profile",           "preferred_chain"};
+    for (const auto& [key, value] : body) {
+      (void)value;
+      if (std::find(kFields.begin(), kFields.end(), std::string_view(key)) == kFields.end()) {
+        throw BadRequest("unknown or unchangeable field: " + std::string(key).substr(0, 40));
+      }
+    }
+    services::CertificateChanges changes;
+    changes.auto_renew = optionalBool(body, "auto_renew");
+    changes.renewal_threshold_days = optionalInt(body, "renewal_threshold_days");
+    if (const auto* v = body.if_contains("renew_at_fraction"); v != nullptr) {
+      changes.renew_at_fraction = v->is_null() ? 0.0 : optionalFraction(body, "renew_at_fraction");
+    }
+    if (body.contains("acme_account_ids")) {
+      changes.acme_account_ids = stringArray(body, "acme_account_ids");
+    }
+    changes.profile = optionalString(body, "profile", 64);
+    changes.preferred_chain = optionalString(body, "preferred_chain", 200);
+    auto cert = s_.certificates.update(c.who(), c.context, c.param("project_id"),
+                                       c.param("cert_id"), changes);
+    if (!cert) return errorResponse(cert.error());
+    return certificateResponse(200, *cert, s_.clock.now());
   });
 
   router_.add("GET", "/api/v1/projects/:project_id/certificates/:cert_id", [this](const Call& c) {

@@ -1,4 +1,6 @@
 // /api/v1/projects and their members.
+#include <algorithm>
+
 #include <certsteward/adapters/rest/api.hpp>
 #include <certsteward/adapters/rest/json_io.hpp>
 
@@ -20,9 +22,121 @@ json::object toJson(const domain::Membership& m) {
           {"created_at", timestamp(m.created_at)}};
 }
 
+json::array stringsJson(const std::vector<std::string>& items) {
+  json::array out;
+  for (const auto& item : items)
+    out.push_back(json::value(item));
+  return out;
+}
+
+json::object toJson(const domain::ProjectIssuance& i) {
+  json::array keys;
+  for (auto k : i.policy.allowed_key_types)
+    keys.push_back(json::value(nameOf(k)));
+  return {{"defaults", json::object{{"acme_account_ids", stringsJson(i.defaults.acme_account_ids)},
+                                    {"profile", i.defaults.profile},
+                                    {"preferred_chain", i.defaults.preferred_chain}}},
+          {"policy", json::object{{"allowed_key_types", std::move(keys)},
+                                  {"allowed_suffixes", stringsJson(i.policy.allowed_suffixes)},
+                                  {"allow_wildcards", i.policy.allow_wildcards},
+                                  {"allow_ip_addresses", i.policy.allow_ip_addresses},
+                                  {"max_lifetime_days", i.policy.max_lifetime_days},
+                                  {"allowed_ca_provider_ids",
+                                   stringsJson(i.policy.allowed_ca_provider_ids)}}}};
+}
+
+// The part of a PUT body named `key`: an object of known fields only (400 otherwise).
+const json::object& section(const json::object& body, const char* key,
+                            std::initializer_list<std::string_view> fields) {
+  static const json::object empty;
+  const auto* v = body.if_contains(key);
+  if (v == nullptr || v->is_null()) return empty;
+  if (!v->is_object()) throw BadRequest(std::string(key) + " must be an object");
+  for (const auto& [name, value] : v->as_object()) {
+    (void)value;
+    if (std::find(fields.begin(), fields.end(), std::string_view(name)) == fields.end()) {
+      throw BadRequest("unknown field: " + std::string(key) + "." +
+                       std::string(name).substr(0, 40));
+    }
+  }
+  return v->as_object();
+}
+
+std::vector<std::string> strings(const json::object& o, const char* key, std::size_t most,
+                                 std::size_t longest) {
+  std::vector<std::string> out;
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || v->is_null()) return out;
+  if (!v->is_array() || v->as_array().size() > most) {
+    throw BadRequest(std::string(key) + " must be an array of at most " + std::to_string(most) +
+                     " strings");
+  }
+  for (const auto& item : v->as_array()) {
+    if (!item.is_string() || item.as_string().size() > longest) {
+      throw BadRequest(std::string(key) + " must be an array of strings of at most " +
+                       std::to_string(longest) + " characters");
+    }
+    out.emplace_back(item.as_string());
+  }
+  return out;
+}
+
+// PUT /issuance-settings: the whole settings; a field left out takes its default.
+domain::ProjectIssuance issuanceFrom(const json::object& body) {
+  for (const auto& [name, value] : body) {
+    (void)value;
+    if (name != "defaults" && name != "policy") {
+      throw BadRequest("unknown field: " + std::string(name).substr(0, 40));
+    }
+  }
+  domain::ProjectIssuance out;
+  const auto& d = section(body, "defaults", {"acme_account_ids", "profile", "preferred_chain"});
+  // Generous bounds here (malformed: 400); the rules (5 accounts, 100 suffixes, 50 providers)
+  // are the domain's, answered 422 with the field.
+  out.defaults.acme_account_ids = strings(d, "acme_account_ids", 100, 64);
+  out.defaults.profile = optionalString(d, "profile", 64).value_or("");
+  out.defaults.preferred_chain = optionalString(d, "preferred_chain", 200).value_or("");
+  const auto& p = section(body, "policy",
+                          {"allowed_key_types", "allowed_suffixes", "allow_wildcards",
+                           "allow_ip_addresses", "max_lifetime_days", "allowed_ca_provider_ids"});
+  for (const auto& name : strings(p, "allowed_key_types", 100, 20)) {
+    auto key = domain::parseKeyType(name);
+    if (!key) throw BadRequest("unknown value for allowed_key_types: '" + name + "'");
+    out.policy.allowed_key_types.push_back(*key);
+  }
+  out.policy.allowed_suffixes = strings(p, "allowed_suffixes", 1000, 253);
+  out.policy.allow_wildcards = optionalBool(p, "allow_wildcards").value_or(true);
+  out.policy.allow_ip_addresses = optionalBool(p, "allow_ip_addresses").value_or(true);
+  if (const auto* v = p.if_contains("max_lifetime_days"); v != nullptr && !v->is_null()) {
+    if (!v->is_int64() || v->as_int64() < -1000000 || v->as_int64() > 1000000) {
+      throw BadRequest("max_lifetime_days must be an integer (0 to 3650)");
+    }
+    out.policy.max_lifetime_days = static_cast<int>(v->as_int64());
+  }
+  out.policy.allowed_ca_provider_ids = strings(p, "allowed_ca_provider_ids", 500, 64);
+  return out;
+}
+
 }  // namespace
 
 void Api::addProjectRoutes() {
+  // The project's issuance defaults and policy (docs/api.md, Issuance settings).
+  router_.add("GET", "/api/v1/projects/:project_id/issuance-settings", [this](const Call& c) {
+    auto issuance = s_.projects.issuance(c.who(), c.param("project_id"));
+    if (!issuance) return errorResponse(issuance.error());
+    return jsonResponse(200, json::object{{"issuance_settings", toJson(*issuance)}});
+  });
+  router_.add("PUT", "/api/v1/projects/:project_id/issuance-settings", [this](const Call& c) {
+    // A project the caller cannot see is 404 whatever the body says.
+    if (auto visible = s_.projects.issuance(c.who(), c.param("project_id")); !visible) {
+      return errorResponse(visible.error());
+    }
+    const auto settings = issuanceFrom(parseBody(c.request));
+    auto issuance = s_.projects.setIssuance(c.who(), c.context, c.param("project_id"), settings);
+    if (!issuance) return errorResponse(issuance.error());
+    return jsonResponse(200, json::object{{"issuance_settings", toJson(*issuance)}});
+  });
+
   router_.add("GET", "/api/v1/projects", [this](const Call& c) {
     auto page = s_.projects.list(c.who(), pageFrom(c.request));
     if (!page) return errorResponse(page.error());

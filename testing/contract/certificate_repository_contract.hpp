@@ -250,6 +250,40 @@ TEST_CASE_TEMPLATE("certificate repository: the renewal sweep reads only what is
   CHECK(repo.dueForRenewal(fx.now() - 365 * 24h, 100)->empty());
 }
 
+TEST_CASE_TEMPLATE("certificate repository: renewal windows due to be asked again (RFC 9773)", F,
+                   CERTSTEWARD_STORE_FACTORIES) {
+  testing::StoreFixture<F> fx;
+  auto& repo = fx.store->certificates();
+  auto first = makeCert(fx, "p1", "first.example.com", CertificateStatus::active, 60 * 24h);
+  first.ari_poll_at = fx.now() - 2h;
+  auto second = makeCert(fx, "p2", "second.example.com", CertificateStatus::active, 60 * 24h);
+  second.ari_poll_at = fx.now() - 1h;
+  auto later = makeCert(fx, "p1", "later.example.com", CertificateStatus::active, 60 * 24h);
+  later.ari_poll_at = fx.now() + 1h;
+  auto never = makeCert(fx, "p1", "never.example.com", CertificateStatus::active, 60 * 24h);
+  for (const auto& c : {first, second, later, never})
+    REQUIRE(repo.create(c).ok());
+  auto due = repo.dueForRenewalInfo(fx.now(), 100);
+  REQUIRE(due.ok());
+  REQUIRE(due->size() == 2);
+  CHECK((*due)[0].id == first.id);  // earliest first
+  CHECK((*due)[1].id == second.id);
+  CHECK(repo.dueForRenewalInfo(fx.now(), 1)->size() == 1);
+  // Asked: the next time is stored with the certificate; cleared, it is never due.
+  auto asked = *repo.get("p1", first.id);
+  asked.ari_poll_at = fx.now() + 6h;
+  REQUIRE(repo.update(asked).ok());
+  auto cleared = *repo.get("p2", second.id);
+  cleared.ari_poll_at.reset();
+  REQUIRE(repo.update(cleared).ok());
+  CHECK(repo.dueForRenewalInfo(fx.now(), 100)->empty());
+  due = repo.dueForRenewalInfo(fx.now() + 7h, 100);
+  REQUIRE(due->size() == 2);
+  CHECK((*due)[0].id == later.id);
+  CHECK((*due)[1].id == first.id);
+  CHECK(repo.get("p1", first.id)->ari_poll_at == fx.now() + 6h);
+}
+
 TEST_CASE_TEMPLATE("certificate repository: stale distribution_pending", F,
                    CERTSTEWARD_STORE_FACTORIES) {
   testing::StoreFixture<F> fx;

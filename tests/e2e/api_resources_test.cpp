@@ -764,3 +764,78 @@ TEST_CASE("api: a certificate cannot name another project's ACME account") {
   auto listed = http.request("GET", a + "/certificates", "", {bearer(owner)});
   CHECK(parse(listed).at("total").as_int64() == 0);  // nothing was stored
 }
+
+TEST_CASE("api: issuance settings, and the policy kept at create and on change") {
+  HttpClient http(server().baseUrl());
+  const auto& owner = ownerSession(http);
+  const std::string project = createProject(http, owner);
+  const std::string base = "/api/v1/projects/" + project;
+  serveZone(http, owner, project);
+  auto read = http.request("GET", base + "/issuance-settings", "", {bearer(owner)});
+  REQUIRE(read.status == 200);
+  const auto settings = parse(read).at("issuance_settings").as_object();
+  CHECK(settings.at("policy").at("allow_wildcards").as_bool());
+  CHECK(settings.at("policy").at("max_lifetime_days").as_int64() == 0);
+  CHECK(settings.at("defaults").at("acme_account_ids").as_array().empty());
+
+  // Malformed is 400, a broken rule 422 naming the field; neither changes anything.
+  for (const char* body :
+       {R"({"policy":{"allowed_key_types":["dsa"]}})", R"({"policy":{"max_lifetime_days":"long"}})",
+        R"({"nope":1})", R"({"policy":{"allow_wildcards":"no"}})", R"({"policy":{"extra":1}})"}) {
+    CAPTURE(body);
+    CHECK(http.request("PUT", base + "/issuance-settings", body, {bearer(owner)}).status == 400);
+  }
+  auto tooLong = http.request("PUT", base + "/issuance-settings",
+                              R"({"policy":{"max_lifetime_days":5000}})", {bearer(owner)});
+  CHECK(tooLong.status == 422);
+  CHECK(str(parse(tooLong), "field") == "policy.max_lifetime_days");
+  auto set = http.request(
+      "PUT", base + "/issuance-settings",
+      R"({"policy":{"allowed_key_types":["ecdsa_p256"],"allowed_suffixes":["example.com"],"allow_wildcards":false}})",
+      {bearer(owner)});
+  REQUIRE_MESSAGE(set.status == 200, set.body);
+  CHECK_FALSE(parse(set).at("issuance_settings").at("policy").at("allow_wildcards").as_bool());
+
+  // Outside the policy: 422 policy_violation, each rule named, nothing stored.
+  auto refused = http.request(
+      "POST", base + "/certificates",
+      R"({"common_name":"www.example.com","sans":["*.example.com"],"key_type":"rsa_2048"})",
+      {bearer(owner)});
+  REQUIRE(refused.status == 422);
+  const auto violation = parse(refused);
+  CHECK(str(violation, "error") == "policy_violation");
+  CHECK_FALSE(str(violation, "message").empty());
+  std::vector<std::string> rules;
+  for (const auto& v : violation.at("violations").as_array())
+    rules.emplace_back(v.at("rule").as_string());
+  CHECK(rules == std::vector<std::string>{"allowed_key_types", "allow_wildcards"});
+  CHECK(parse(http.request("GET", base + "/certificates", "", {bearer(owner)}))
+            .at("total")
+            .as_int64() == 0);
+
+  // Inside it: created with the default renewal timing, then changed.
+  auto created = http.request("POST", base + "/certificates",
+                              R"({"common_name":"www.example.com"})", {bearer(owner)});
+  REQUIRE_MESSAGE(created.status == 202, created.body);
+  const auto cert = parse(created).at("certificate").as_object();
+  CHECK(cert.at("renew_at_fraction").as_double() == doctest::Approx(1.0 / 3));
+  const std::string path = base + "/certificates/" + str(cert, "id");
+  auto patched = http.request("PATCH", path, R"({"renewal_threshold_days":14,"auto_renew":false})",
+                              {bearer(owner)});
+  REQUIRE_MESSAGE(patched.status == 200, patched.body);
+  const auto changed = parse(patched).at("certificate").as_object();
+  CHECK(changed.at("renew_at_fraction").is_null());
+  CHECK(changed.at("renewal_threshold_days").as_int64() == 14);
+  CHECK_FALSE(changed.at("auto_renew").as_bool());
+  CHECK(http.request("PATCH", path, R"({"common_name":"x.example.com"})", {bearer(owner)}).status ==
+        400);
+  CHECK(http.request("PATCH", path, R"({"renew_at_fraction":"half"})", {bearer(owner)}).status ==
+        400);
+  auto outOfRange = http.request("PATCH", path, R"({"renew_at_fraction":2})", {bearer(owner)});
+  CHECK(outOfRange.status == 422);
+  CHECK(str(parse(outOfRange), "field") == "renew_at_fraction");
+  auto audited = parse(
+      http.request("GET", "/api/v1/audit-logs?action=certificate.update", "", {bearer(owner)}));
+  CHECK(audited.at("logs").as_array().size() >= 1);
+  CHECK(http.request("DELETE", path, "", {bearer(owner)}).status == 204);  // the licence slot
+}

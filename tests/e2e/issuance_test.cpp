@@ -141,15 +141,21 @@ TEST_CASE("issuance e2e: POST a certificate, it becomes active through Pebble an
 }
 
 TEST_CASE("issuance e2e: with short-lived certificates the scheduler renews on its own") {
-  // Pebble issues for 10 minutes; a 1-day threshold makes every certificate due at once.
+  // Pebble issues for 10 minutes; renewing with 99% of the lifetime left makes it due after six
+  // seconds. (A 1-day threshold, longer than the lifetime, renews at a third left instead: never
+  // at once, again and again.)
   Deployment d(600, "scheduler.interval = 1s\nscheduler.heartbeat = 200ms\n");
-  auto posted = d.http->request("POST", d.base + "/certificates",
-                                R"({"common_name":"auto.example.test","renewal_threshold_days":1})",
-                                {d.auth});
+  auto posted =
+      d.http->request("POST", d.base + "/certificates",
+                      R"({"common_name":"auto.example.test","renew_at_fraction":0.99})", {d.auth});
   REQUIRE_MESSAGE(posted.status == 202, posted.body);
   const std::string certPath =
       d.base + "/certificates/" + field(parseObject(posted).at("certificate").as_object(), "id");
   const auto first = d.waitFor(certPath, "active", "");
+  // Due with 99% of its 600 s left: six seconds after it was issued.
+  const auto issuedAt = *certsteward::domain::parseTimestamp(field(first, "issued_at"));
+  const auto due = *certsteward::domain::parseTimestamp(field(first, "next_renewal_at"));
+  CHECK(due - issuedAt < std::chrono::seconds{30});
   const auto renewed = d.waitFor(certPath, "active", field(first, "serial_number"));
   CHECK(field(renewed, "serial_number") != field(first, "serial_number"));
   // No manual renew was asked for: the renewal job came from the scheduler, under its key.

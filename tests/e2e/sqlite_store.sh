@@ -69,8 +69,8 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")
 stop
 
 # An older database (as release 1 left it: schema version 1) is migrated forward on start.
-# Undo what migrations 2 to 9 made; all must come back.
-[ "$applied" -ge 9 ] || fail "expected at least 9 migrations, found $applied"
+# Undo what migrations 2 to 10 made; all must come back.
+[ "$applied" -ge 10 ] || fail "expected at least 10 migrations, found $applied"
 sqlite3 "$db" "DELETE FROM schema_migrations WHERE version >= 2;
   DROP INDEX jobs_status_type;
   DROP TRIGGER certificates_generation_insert; DROP TRIGGER certificates_generation_update;
@@ -79,6 +79,7 @@ sqlite3 "$db" "DELETE FROM schema_migrations WHERE version >= 2;
   DROP INDEX resources_ref2; ALTER TABLE resources DROP COLUMN ref2;
   DROP INDEX certificates_expires; ALTER TABLE certificates DROP COLUMN names;
   DROP TABLE challenge_tokens;
+  DROP INDEX certificates_renewal_info; ALTER TABLE certificates DROP COLUMN ari_poll_at;
   INSERT INTO certificates (id, project_id, status, issuer_type, common_name, auto_renew,
     created_at, distribution_pending, version, doc) VALUES ('c-old', 'p-old', 'renewal_failed', 'acme',
     'a.example', 0, 0, 0, 1, '{\"common_name\":\"a.example\",\"sans\":[\"a.example\",\"b.example\"]}');"
@@ -91,7 +92,7 @@ sqlite3 "$db" "DELETE FROM certificates WHERE id = 'c-old'"
 [ "$(sqlite3 "$db" 'SELECT MAX(version) FROM schema_migrations')" = "$applied" ] || fail "not migrated forward"
 for name in jobs_status_type certificate_generations certificates_generation_update events \
   events_project_at ca_activity ca_activity_domain resources_ref2 certificates_expires \
-  challenge_tokens challenge_tokens_expires; do
+  challenge_tokens challenge_tokens_expires certificates_renewal_info; do
   [ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name = '$name'")" ] \
     || fail "$name missing after migrating forward"
 done

@@ -181,14 +181,17 @@ TEST_CASE("acme: a renewalInfo window offered by the directory sets the renewal 
   // Pebble 2.4 has no ARI: a stub serves Pebble's directory with renewalInfo added, and the
   // recorded window; everything else goes to Pebble itself.
   auto directory = boost::json::parse(pebble().directoryJson()).as_object();
-  const char* window =
+  std::string window =
       R"({"suggestedWindow":{"start":"2031-02-03T04:00:00Z","end":"2031-02-05T04:00:00Z"}})";
+  int ariStatus = 200;
+  std::vector<std::pair<std::string, std::string>> ariHeaders;
   testing::HttpStub stub([&](const std::string& method, const std::string& path) {
     if (method == "GET" && path == "/dir") {
       return testing::StubReply{200, "application/json", boost::json::serialize(directory)};
     }
     if (method == "GET" && path.starts_with("/ari/")) {
-      return testing::StubReply{200, "application/json", window};
+      return testing::StubReply{ariStatus, "application/json", ariStatus == 200 ? window : "{}",
+                                ariHeaders};
     }
     return testing::StubReply{404, "application/problem+json", "{}"};
   });
@@ -210,12 +213,43 @@ TEST_CASE("acme: a renewalInfo window offered by the directory sets the renewal 
   const auto asked = stub.requests();
   CHECK(std::count(asked.begin(), asked.end(), "GET /ari/" + *id) == 1);
 
+  // Asked again later (the check_renewal_info job): the window, with the CA's Retry-After.
+  window = R"({"suggestedWindow":{"start":"2030-01-01T00:00:00Z","end":"2030-01-02T00:00:00Z"},)"
+           R"("explanationURL":"https://ca.test/incident"})";
+  ariHeaders = {{"Retry-After", "21600"}};
+  auto again = issuer.renewalInfo(a, issued->certificate_pem);
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->window_start == *domain::parseTimestamp("2030-01-01T00:00:00Z"));
+  CHECK(again->window_end == *domain::parseTimestamp("2030-01-02T00:00:00Z"));
+  CHECK(again->explanation_url == "https://ca.test/incident");
+  REQUIRE(again->retry_after.has_value());
+  const auto wait = *again->retry_after - std::chrono::time_point_cast<domain::Duration>(
+                                              std::chrono::system_clock::now());
+  CHECK(wait > std::chrono::hours{5});
+  CHECK(wait <= std::chrono::hours{6});
+  const auto askedAgain = stub.requests();
+  CHECK(std::count(askedAgain.begin(), askedAgain.end(), "GET /ari/" + *id) == 2);
+  // A CA that answers with an error, or what is no window: unavailable, said in words.
+  ariStatus = 503;
+  auto down = issuer.renewalInfo(a, issued->certificate_pem);
+  REQUIRE_FALSE(down.ok());
+  CHECK(down.error().code == domain::ErrorCode::unavailable);
+  CHECK(down.error().message.find("503") != std::string::npos);
+  ariStatus = 200;
+  window = R"({"suggestedWindow":{"start":"not a time"}})";
+  auto garbled = issuer.renewalInfo(a, issued->certificate_pem);
+  REQUIRE_FALSE(garbled.ok());
+  CHECK(garbled.error().code == domain::ErrorCode::unavailable);
+
   // Without renewalInfo (Pebble's own directory) there is no suggestion: the threshold decides.
   auto plain = issuer.issue(
       {registered(issuer, account(pebble())), {"plain.example.test"}, domain::KeyType::ecdsa_p256},
       dns);
   REQUIRE_MESSAGE(plain.ok(), whyNot(plain));
   CHECK_FALSE(plain->suggested_renewal_at.has_value());
+  auto none = issuer.renewalInfo(registered(issuer, account(pebble())), plain->certificate_pem);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().code == domain::ErrorCode::failed_precondition);
 }
 
 TEST_CASE("acme: a rateLimited answer is reported with its Retry-After, in seconds or as a date") {

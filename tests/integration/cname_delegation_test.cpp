@@ -21,6 +21,7 @@
 #include <certsteward/adapters/dns/rfc2136_dns_provider.hpp>
 #include <certsteward/adapters/runtime/thread_background.hpp>
 #include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/services/caa_check.hpp>
 #include <certsteward/services/zone_routed_dns.hpp>
 #include "integration/acme_fixture.hpp"
 #include "support/chain_verify.hpp"
@@ -161,6 +162,67 @@ TEST_CASE("dns lookup: CNAMEs as a resolver answers them") {
   CHECK(std::chrono::steady_clock::now() - started < 5s);
 
   CHECK(lookup.cnameOf("bad name!").error().code == domain::ErrorCode::invalid_argument);
+}
+
+TEST_CASE("caa: records as bind9 serves them, climbing the tree and through a CNAME") {
+  auto lookup = lookupThrough({readyBind9().address()});
+  auto records = lookup.caaOf("caa.foreign.test");
+  REQUIRE_MESSAGE(records.ok(), (records.ok() ? "" : records.error().message));
+  REQUIRE(records->size() == 2);
+  const auto issue = std::find_if(records->begin(), records->end(),
+                                  [](const domain::CaaRecord& r) { return r.tag == "issue"; });
+  REQUIRE(issue != records->end());
+  CHECK(issue->value == "ca.test");
+  CHECK(issue->flags == 0);
+  auto aliased = lookup.caaOf("alias.foreign.test");  // the CNAME's target's records
+  REQUIRE(aliased.ok());
+  CHECK(aliased->size() == 2);
+  CHECK(lookup.caaOf("www.foreign.test")->empty());
+  CHECK(lookup.caaOf("nothing.foreign.test")->empty());  // NXDOMAIN
+  auto critical = lookup.caaOf("critical.foreign.test");
+  REQUIRE(critical.ok());
+  REQUIRE(critical->size() == 1);
+  CHECK(critical->front().flags == 128);
+  CHECK(critical->front().tag == "tbs");
+
+  const std::vector<std::string> ca = {"ca.test"};
+  const struct {
+    const char* name;
+    std::string account;
+    const char* method;
+    bool allowed;
+    const char* says;  // in the reason when refused
+  } rows[] = {
+      {"caa.foreign.test", "", "dns-01", true, ""},
+      {"deep.below.caa.foreign.test", "", "dns-01", true, ""},  // climbs to caa.foreign.test
+      {"www.foreign.test", "", "http-01", true, ""},            // no CAA up the tree
+      {"deny.foreign.test", "", "dns-01", false, "other-ca.test"},
+      {"x.deny.foreign.test", "", "dns-01", false, "CAA at deny.foreign.test"},
+      {"alias.foreign.test", "", "dns-01", true, ""},
+      {"account.foreign.test", "https://ca.test/acct/1", "dns-01", true, ""},
+      {"account.foreign.test", "https://ca.test/acct/2", "dns-01", false, "another ACME account"},
+      {"wild.foreign.test", "", "dns-01", true, ""},
+      {"*.wild.foreign.test", "", "dns-01", false, "issuewild"},
+      {"critical.foreign.test", "", "dns-01", false, "critical"},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    CAPTURE(row.account);
+    const auto check = services::checkCaa(lookup, {row.name}, ca, row.account, row.method);
+    CHECK(check.allowed == row.allowed);
+    CHECK(check.notes.empty());
+    if (!row.allowed) CHECK(check.reason.find(row.says) != std::string::npos);
+  }
+  // A resolver that does not answer leaves it to the CA, with a note.
+  SilentUdpPort silent;
+  auto down = lookupThrough({silent.address()});
+  const auto started = std::chrono::steady_clock::now();
+  const auto unknown =
+      services::checkCaa(down, {"deny.foreign.test", "caa.foreign.test"}, ca, "", "dns-01");
+  CHECK(unknown.allowed);
+  REQUIRE(unknown.notes.size() == 1);  // the second name is not asked of silent resolvers
+  CHECK(std::chrono::steady_clock::now() - started < 2s);
+  CHECK(unknown.notes[0].find("left to the CA") != std::string::npos);
 }
 
 TEST_CASE("acme: certificates issued with their challenges delegated by CNAME to another zone") {

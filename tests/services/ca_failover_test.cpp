@@ -9,6 +9,7 @@
 #include <certsteward/adapters/store/codec/settings_documents.hpp>
 #include <certsteward/services/access_control.hpp>
 #include <certsteward/services/audit_service.hpp>
+#include <certsteward/testing/fake_dns_lookup.hpp>
 #include "services/issuance_fixture.hpp"
 
 using namespace certsteward;
@@ -24,6 +25,7 @@ struct FailoverFixture : Fixture {
   AccessControl access{store.memberships(), store.projects()};
   AuditService audit{store.auditLog(), mac, ids, clock, store.rateLimits(), access};
   adapters::codec::CaProvidersDocument providers{store.settings(), clock};
+  testing::FakeDnsLookup lookup;  // CAA before each order (none unless a test adds some)
   IssuanceJobHandler handler;
   AcmeAccount first, second;
   std::vector<std::string> lines;
@@ -32,6 +34,7 @@ struct FailoverFixture : Fixture {
     auto p = f.issuancePorts(nullptr, true);
     p.providers = &f.providers;
     p.audit = &f.audit;
+    p.lookup = &f.lookup;
     return p;
   }
 
@@ -43,6 +46,7 @@ struct FailoverFixture : Fixture {
       p.name = std::string("CA ") + id;
       p.directory_url = url;
       if (url == kFirst) p.profiles = {{"tlsserver", "45 days"}};
+      p.caa_identities = {url == kFirst ? "first.test" : "second.test"};
       list.providers.push_back(p);
     }
     REQUIRE(providers.put(list).ok());
@@ -147,6 +151,38 @@ TEST_CASE(
       return l.starts_with("failing over from ACME account 'first'");
     }));
   }
+}
+
+TEST_CASE("ca failover: CAA that forbids the first CA sends the order to the second unasked") {
+  FailoverFixture fx;
+  // The names' zone allows only the second CA: the first is never sent the order.
+  fx.lookup.caa("example.test", {{0, "issue", "second.test"}});
+  const auto done = fx.run();
+  REQUIRE_MESSAGE(done.ok(), (done.ok() ? "" : done.error().message));
+  CHECK(fx.askedDirectories() == std::vector<std::string>{kSecond});
+  CHECK(fx.storedCert().issued_by_provider_id == "prov-2");
+  CHECK(fx.events(EventKind::ca_failover) == 1);
+  CHECK(std::any_of(fx.lines.begin(), fx.lines.end(), [](const std::string& l) {
+    return l.find("caa_refused: CAA forbids this CA for www.example.test: CAA at example.test") !=
+           std::string::npos;
+  }));
+  // Climbed from the name to its parent, each asked once.
+  CHECK(fx.lookup.caaAsked() == std::vector<std::string>{"www.example.test", "example.test"});
+
+  // Forbidding both: the job's error names the record; nothing was ordered.
+  FailoverFixture both;
+  both.lookup.caa("www.example.test", {{0, "issue", "third.test"}});
+  const auto refused = both.run();
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().reason == "caa");
+  CHECK(refused.error().message.find("third.test") != std::string::npos);
+  CHECK(both.askedDirectories().empty());
+
+  // Resolvers that do not answer leave CAA to the CA: the first CA is asked.
+  FailoverFixture unknown;
+  unknown.lookup.failing(true);
+  REQUIRE(unknown.run().ok());
+  CHECK(unknown.askedDirectories() == std::vector<std::string>{kFirst});
 }
 
 TEST_CASE("ca failover: a disabled provider is passed over, and the last CA's error is the job's") {

@@ -3,6 +3,7 @@
 // project's refusal is shown without its words; tenancy as for every project read.
 #include <doctest/doctest.h>
 
+#include <certsteward/adapters/store/codec/settings_documents.hpp>
 #include <certsteward/services/ca_quota_service.hpp>
 #include <certsteward/testing/fake_public_suffixes.hpp>
 #include "services/service_fixture.hpp"
@@ -109,6 +110,46 @@ TEST_CASE("ca quotas: the zone's registered domain counted in each window, per d
   CHECK(own.certificates.used == 1);
   CHECK(own.certificates.limit == QuotaLimit{10, std::chrono::days{1}});
   CHECK(own.orders.limit.max == 0);  // not configured, none published: counted without maximum
+}
+
+TEST_CASE("ca quotas: a CA provider's published limits count unless acme.rate_limits names some") {
+  QuotaFixture fx;
+  adapters::codec::CaProvidersDocument document{fx.store.settings(), fx.clock};
+  CaQuotaService quotas{{fx.store.zones(), fx.store.acmeAccounts(), fx.store.caActivity(),
+                         fx.suffixes, fx.clock, &document},
+                        fx.access,
+                        *parseQuotaLimits(std::string(kPrivateCa) + " certificates=10/1d")};
+  constexpr const char* kOther = "https://other-ca.example/dir";
+  CaProviderList list;
+  for (const auto& url :
+       {std::string(kOther), std::string(kPrivateCa), std::string(kLetsEncrypt)}) {
+    CaProvider p;
+    p.id = "prov-" + std::to_string(list.providers.size());
+    p.name = url;
+    p.directory_url = url;
+    p.rate_limits.certificates = {20, std::chrono::days{2}};  // orders not published
+    list.providers.push_back(p);
+  }
+  REQUIRE(document.put(list).ok());
+  fx.project("p1");
+  fx.account("p1", kOther);
+  fx.account("p1", kPrivateCa);
+  fx.account("p1", kLetsEncrypt);
+  const Id zoneId = fx.zone("p1", "shop.example.co.uk");
+  auto report = quotas.forZone(fx.owner(), "p1", zoneId);
+  REQUIRE(report.ok());
+  const auto& other = directory(*report, kOther);
+  CHECK(other.limits_source == "provider");
+  CHECK(other.certificates.limit == QuotaLimit{20, std::chrono::days{2}});
+  CHECK(other.orders.limit.max == 0);  // the provider publishes none: counted without maximum
+  // The operator's entry wins over the provider's.
+  CHECK(directory(*report, kPrivateCa).limits_source == "configured");
+  CHECK(directory(*report, kPrivateCa).certificates.limit == QuotaLimit{10, std::chrono::days{1}});
+  // Let's Encrypt: the provider's figure, the published ones for what it leaves out.
+  const auto& le = directory(*report, kLetsEncrypt);
+  CHECK(le.limits_source == "provider");
+  CHECK(le.certificates.limit == QuotaLimit{20, std::chrono::days{2}});
+  CHECK(le.orders.limit == QuotaLimit{300, 3h});
 }
 
 TEST_CASE("ca quotas: the last rateLimited answer, active until its Retry-After") {

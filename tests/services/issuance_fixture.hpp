@@ -90,7 +90,8 @@ struct Fixture {
       c.certificate_pem = m.certificate_pem;
       c.chain_pem = m.chain_pem;
       c.private_key_pem = m.private_key_pem;
-      c.expires_at = fromUnixSeconds(4102444800);  // 2100
+      c.expires_at = fromUnixSeconds(4102444800);           // 2100
+      c.not_before = c.expires_at - std::chrono::days{45};  // within SC-081 for 2099
       return c;
     };
     AcmeAccount account;

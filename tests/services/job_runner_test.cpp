@@ -181,6 +181,19 @@ TEST_CASE("job runner: each way an attempt ends, as the job table says") {
        "dead",
        {"failed:dead:dns down"},
        true},
+      {"a failure retrying cannot help (outside policy): dead at the first attempt",
+       [](RunnerFixture&, Script& s) {
+         s.outcome = makeError(ErrorCode::invalid_argument, "outside the project's policy");
+         s.notes.final_failure = true;
+       },
+       0,
+       JobStatus::dead,
+       1,
+       0s,
+       "retrying cannot help: the job is dead",
+       "dead",
+       {"failed:dead:outside the project's policy"},
+       true},
       {"deferred: back to pending at not_before, the attempt not counted",
        [](RunnerFixture& fx, Script& s) {
          s.outcome = makeError(ErrorCode::resource_exhausted, "rate limited");
@@ -283,7 +296,8 @@ TEST_CASE("job runner: each way an attempt ends, as the job table says") {
       CHECK(events[0].subject == "the-subject");  // as the handler named it
       CHECK(events[0].details.at("zone") == "example.test");
       CHECK(events[0].details.at("job.id") == job.id);
-      CHECK(events[0].details.at("reason") == "dns down");
+      const std::string reason = row.hooks.front().substr(row.hooks.front().rfind(':') + 1);
+      CHECK(events[0].details.at("reason") == reason);  // the failure's words
     }
   }
 }

@@ -2,7 +2,8 @@
 // for the zones "example.test" and "delegated.test" with RFC 2136 updates allowed to two TSIG
 // keys (hmac-sha256 and hmac-sha512), and for "foreign.test" (no updates), in its own temporary
 // directory. It answers recursive queries from 127.0.0.1 the way a CA's resolver does, chasing a
-// CNAME from one of its zones into another, with a root zone of its own (no Internet). CNAMEs
+// CNAME from one of its zones into another, with a root zone of its own (no Internet), and CAA
+// records under caa/deny/alias/account/wild/critical.foreign.test. CNAMEs
 // delegate challenges into delegated.test: _acme-challenge.app.example.test and
 // _acme-challenge.www.foreign.test (the latter through a second hop), and
 // _acme-challenge.loop.foreign.test is a loop; _acme-challenge.acme.example.test points at the
@@ -88,7 +89,17 @@ class Bind9Server : public LocalServer {
         << "_acme-challenge.www IN CNAME hop.foreign.test.\n"
         << "hop IN CNAME www-foreign.delegated.test.\n"
         << "_acme-challenge.loop IN CNAME loop2.foreign.test.\n"
-        << "loop2 IN CNAME _acme-challenge.loop.foreign.test.\n";
+        << "loop2 IN CNAME _acme-challenge.loop.foreign.test.\n"
+        // CAA (RFC 8659) for the CAA checks: one CA allowed; another CA only; through a CNAME;
+        // one account only; no wildcards; a critical unknown tag.
+        << "caa IN CAA 0 issue \"ca.test\"\n"
+        << "caa IN CAA 0 iodef \"mailto:security@foreign.test\"\n"
+        << "deny IN CAA 0 issue \"other-ca.test\"\n"
+        << "alias IN CNAME caa.foreign.test.\n"
+        << "account IN CAA 0 issue \"ca.test; accounturi=https://ca.test/acct/1\"\n"
+        << "wild IN CAA 0 issue \"ca.test\"\n"
+        << "wild IN CAA 0 issuewild \";\"\n"
+        << "critical IN CAA 128 tbs \"unknown\"\n";
     std::fflush(nullptr);  // or the child's freopen() writes the parent's pending output again
     pid_ = ::fork();
     if (pid_ == 0) {

@@ -29,7 +29,9 @@ namespace certsteward::testing {
 struct PebbleOptions {
   std::string dns_server;                       // "127.0.0.1:port"
   std::map<std::string, std::string> eab_keys;  // kid -> base64url HMAC key; non-empty: required
-  int certificate_validity_seconds = 0;         // 0: Pebble's default
+  // 0: 90 days, as Let's Encrypt's classic profile (Pebble's own default, 5 years, is longer
+  // than CA/Browser Forum ballot SC-081 allows and would raise policy.lifetime_exceeds_schedule).
+  int certificate_validity_seconds = 0;
   int http_port = 0;  // where HTTP-01 is validated (every name resolves to 127.0.0.1); 0: unused
   int alternate_roots = 0;  // more roots, each offered as an alternate chain (Link rel=alternate)
 };
@@ -60,10 +62,9 @@ class PebbleServer : public LocalServer {
         << ", \"tlsPort\": " << freeLoopbackPort() << ", \"ocspResponderURL\": \"\""
         << ", \"externalAccountBindingRequired\": " << (eab.empty() ? "false" : "true")
         << ", \"externalAccountMACKeys\": {" << eab << "}"
-        << (options.certificate_validity_seconds > 0
-                ? ", \"certificateValidityPeriod\": " +
-                      std::to_string(options.certificate_validity_seconds)
-                : std::string())
+        << ", \"certificateValidityPeriod\": "
+        << (options.certificate_validity_seconds > 0 ? options.certificate_validity_seconds
+                                                     : 90 * 24 * 3600)
         << "}}\n";
     dnsServer_ = options.dns_server;
     alternateRoots_ = options.alternate_roots;

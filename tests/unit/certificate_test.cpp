@@ -171,6 +171,60 @@ TEST_CASE("certificate: an ARI window overrides the threshold for next_renewal_a
   CHECK_FALSE(c.distribution_pending);
 }
 
+TEST_CASE("certificate: a renewal window read again moves the renewal only earlier (RFC 9773)") {
+  const struct {
+    const char* what;
+    Duration start, end;  // the window, from kNow
+    double fraction;
+    std::optional<Duration> renewal;  // next_renewal_at after, from kNow (planned: +30 days)
+    bool moved;
+  } rows[] = {
+      {"a window after the planned renewal leaves it", std::chrono::days{40}, std::chrono::days{42},
+       0.5, std::chrono::days{30}, false},
+      {"a window around the planned renewal leaves it when the pick is later",
+       std::chrono::days{29}, std::chrono::days{33}, 0.5, std::chrono::days{30}, false},
+      {"a window around it moves it when the pick is earlier", std::chrono::days{29},
+       std::chrono::days{33}, 0.1, std::chrono::days{29} + std::chrono::hours{9} + 36min, true},
+      {"a window moved earlier (a CA revoking) takes the pick inside it", std::chrono::days{2},
+       std::chrono::days{4}, 0.25, std::chrono::days{2} + std::chrono::hours{12}, true},
+      {"a window already past renews at once", -std::chrono::days{3}, -std::chrono::days{1}, 0.5,
+       Duration{0}, true},
+      {"a window ending before it starts is ignored", std::chrono::days{4}, std::chrono::days{2},
+       0.5, std::chrono::days{30}, false},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.what);
+    Certificate c = certIn(CertificateStatus::active);
+    CHECK(takeRenewalWindow(c, kNow + r.start, kNow + r.end, r.fraction, kNow) == r.moved);
+    CHECK(c.next_renewal_at == kNow + *r.renewal);
+  }
+}
+
+TEST_CASE("certificate: the renewal window is read again as the CA's Retry-After says, bounded") {
+  const struct {
+    const char* what;
+    std::optional<Duration> retryAfter;
+    bool failed;
+    double jitter;
+    Duration next;
+  } rows[] = {
+      {"six hours asked", std::chrono::hours{6}, false, 0, std::chrono::hours{6}},
+      {"no Retry-After: six hours", std::nullopt, false, 0, std::chrono::hours{6}},
+      {"a minute is stretched to an hour", std::chrono::minutes{1}, false, 0,
+       std::chrono::hours{1}},
+      {"a week is cut to a day", std::chrono::days{7}, false, 0, std::chrono::hours{24}},
+      {"a failure: six hours", std::chrono::hours{1}, true, 0, std::chrono::hours{6}},
+      {"jitter takes up to a tenth off", std::chrono::hours{10}, false, 0.5,
+       std::chrono::hours{9} + std::chrono::minutes{30}},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.what);
+    const std::optional<Timestamp> after =
+        r.retryAfter ? std::optional<Timestamp>(kNow + *r.retryAfter) : std::nullopt;
+    CHECK(nextRenewalInfoPoll(kNow, after, r.jitter, r.failed) == kNow + r.next);
+  }
+}
+
 TEST_CASE("certificate: next_renewal_at is expires_at minus the threshold in days") {
   const struct {
     int days;

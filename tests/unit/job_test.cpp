@@ -218,6 +218,20 @@ TEST_CASE("job: every transition of the table, with its guard and effect") {
          CHECK(j.finished_at == kNow);
        },
        EventKind::job_failed},
+      {"a failure retrying cannot help (outside policy) ends dead with attempts left",
+       [] { return jobIn(JobStatus::active, 1); }, JobEvent::fail,
+       [] {
+         auto c = ctx("w1", "outside the project's policy");
+         c.final_failure = true;
+         return c;
+       }(),
+       true, JobStatus::dead,
+       [](const Job& j) {
+         CHECK(j.attempts == 1);
+         CHECK(j.finished_at == kNow);
+         CHECK(j.error_msg == "outside the project's policy");
+       },
+       EventKind::job_failed},
       {"a failure after a cancel request ends cancelled",
        [] {
          auto j = jobIn(JobStatus::active, 1);
@@ -286,9 +300,9 @@ TEST_CASE("job: every transition of the table, with its guard and effect") {
          CHECK(j.attempts == 2);
        },
        std::nullopt},
-      {"dismiss of a dead job sets it aside, still dead",
-       [] { return jobIn(JobStatus::dead, 3); }, JobEvent::dismiss, ctx(""), true,
-       JobStatus::dead, [](const Job& j) { CHECK(j.dismissed_at == kNow); }, std::nullopt},
+      {"dismiss of a dead job sets it aside, still dead", [] { return jobIn(JobStatus::dead, 3); },
+       JobEvent::dismiss, ctx(""), true, JobStatus::dead,
+       [](const Job& j) { CHECK(j.dismissed_at == kNow); }, std::nullopt},
       {"a dismissed job is not dismissed again",
        [] {
          auto j = jobIn(JobStatus::dead, 3);

@@ -32,6 +32,9 @@ json::value w(Timestamp t) {
 json::value w(Duration d) {
   return json::value(d.count());
 }
+json::value w(double v) {
+  return json::value(v);
+}
 template <class E>
 requires std::is_enum_v<E> json::value w(E e) {
   return json::value(nameOf(e));
@@ -55,6 +58,9 @@ json::value w(const QuotaLimit& v);
 json::value w(const CaRateLimits& v);
 json::value w(const CaProfile& v);
 json::value w(const CaProvider& v);
+json::value w(const IssuancePolicy& v);
+json::value w(const IssuanceDefaults& v);
+json::value w(const ProjectIssuance& v);
 template <class T>
 json::value w(const std::vector<T>& v) {
   json::array a;
@@ -98,6 +104,10 @@ void r(const json::value& j, Timestamp& out) {
   std::int64_t v = 0;
   r(j, v);
   out = Timestamp{Duration{v}};
+}
+void r(const json::value& j, double& out) {
+  if (!j.is_number()) corrupt();
+  out = j.to_number<double>();
 }
 void r(const json::value& j, Duration& out) {
   std::int64_t v = 0;
@@ -172,6 +182,9 @@ void r(const json::value& j, QuotaLimit& out);
 void r(const json::value& j, CaRateLimits& out);
 void r(const json::value& j, CaProfile& out);
 void r(const json::value& j, CaProvider& out);
+void r(const json::value& j, IssuancePolicy& out);
+void r(const json::value& j, IssuanceDefaults& out);
+void r(const json::value& j, ProjectIssuance& out);
 template <class T>
 void r(const json::value& j, std::vector<T>& out) {
   if (!j.is_array()) corrupt();
@@ -221,6 +234,8 @@ void field(const json::object& o, const char* key, T& out) {
   X(expires_at)                 \
   X(next_renewal_at)            \
   X(renewal_threshold_days)     \
+  X(renew_at_fraction)          \
+  X(ari_poll_at)                \
   X(renewal_attempts)           \
   X(last_error)                 \
   X(distribution_pending)       \
@@ -242,7 +257,13 @@ void field(const json::object& o, const char* key, T& out) {
   X(created_at)      \
   X(updated_at)      \
   X(next_run_at) X(locked_by) X(lock_expires_at) X(cancel_requested) X(finished_at) X(dismissed_at)
-#define CS_PROJECT(X) X(id) X(name) X(description) X(created_at) X(updated_at)
+#define CS_PROJECT(X) X(id) X(name) X(description) X(issuance) X(created_at) X(updated_at)
+#define CS_ISSUANCE_POLICY(X) \
+  X(allowed_key_types)        \
+  X(allowed_suffixes)         \
+  X(allow_wildcards) X(allow_ip_addresses) X(max_lifetime_days) X(allowed_ca_provider_ids)
+#define CS_ISSUANCE_DEFAULTS(X) X(acme_account_ids) X(profile) X(preferred_chain)
+#define CS_PROJECT_ISSUANCE(X) X(defaults) X(policy)
 #define CS_USER(X)      \
   X(id)                 \
   X(username)           \
@@ -271,15 +292,16 @@ void field(const json::object& o, const char* key, T& out) {
 #define CS_QUOTA_LIMIT(X) X(max) X(window)
 #define CS_CA_RATE_LIMITS(X) X(certificates) X(orders) X(failed_validations)
 #define CS_CA_PROFILE(X) X(name) X(description)
-#define CS_CA_PROVIDER(X)                                                                      \
-  X(id)                                                                                        \
-  X(name)                                                                                      \
-  X(kind)                                                                                      \
-  X(preset)                                                                                    \
-  X(directory_url)                                                                             \
-  X(trust_bundle)                                                                              \
-  X(eab_required) X(caa_identities) X(rate_limits) X(profiles) X(enabled) X(directory_read_at) \
-      X(directory_error) X(created_at) X(updated_at)
+#define CS_CA_PROVIDER(X)                                                                         \
+  X(id)                                                                                           \
+  X(name)                                                                                         \
+  X(kind)                                                                                         \
+  X(preset)                                                                                       \
+  X(directory_url)                                                                                \
+  X(trust_bundle)                                                                                 \
+  X(eab_required)                                                                                 \
+  X(caa_identities) X(rate_limits) X(profiles) X(enabled) X(directory_read_at) X(directory_error) \
+      X(created_at) X(updated_at)
 #define CS_CA_PROVIDER_LIST(X) X(providers)
 #define CS_DNS_CREDENTIAL(X) \
   X(id)                      \
@@ -352,16 +374,17 @@ void field(const json::object& o, const char* key, T& out) {
   X(fingerprint)      \
   X(activation_id) X(activated_at) X(last_checked_at) X(api_key_configured) X(license_mode)
 #define CS_LDAP_GROUP_MAPPING(X) X(group_dn) X(org_role)
-#define CS_LDAP_SETTINGS(X)                                                                \
-  X(enabled)                                                                               \
-  X(host)                                                                                  \
-  X(port)                                                                                  \
-  X(security)                                                                              \
-  X(ca_bundle)                                                                             \
-  X(bind_dn)                                                                               \
-  X(base_dn)                                                                               \
-  X(user_filter) X(username_attribute) X(email_attribute) X(group_base_dn) X(group_filter) \
-      X(member_attribute) X(group_mappings) X(default_org_role) X(connect_timeout_seconds) \
+#define CS_LDAP_SETTINGS(X)                                                                     \
+  X(enabled)                                                                                    \
+  X(host)                                                                                       \
+  X(port)                                                                                       \
+  X(security)                                                                                   \
+  X(ca_bundle)                                                                                  \
+  X(bind_dn)                                                                                    \
+  X(base_dn)                                                                                    \
+  X(user_filter)                                                                                \
+  X(username_attribute) X(email_attribute) X(group_base_dn) X(group_filter) X(member_attribute) \
+      X(group_mappings) X(default_org_role) X(connect_timeout_seconds)                          \
           X(operation_timeout_seconds) X(bind_password_sealed)
 #define CS_OIDC_GROUP_MAPPING(X) X(group) X(org_role)
 #define CS_OIDC_SETTINGS(X) \
@@ -466,6 +489,21 @@ void r(const json::value& j, CaProvider& x) {
   const auto& o = j.get_object();
   CS_CA_PROVIDER(CS_READ)
 }
+
+#define CS_NESTED(Type, LIST)             \
+  json::value w(const Type& x) {          \
+    json::object o;                       \
+    LIST(CS_WRITE)                        \
+    return o;                             \
+  }                                       \
+  void r(const json::value& j, Type& x) { \
+    if (!j.is_object()) corrupt();        \
+    const auto& o = j.get_object();       \
+    LIST(CS_READ)                         \
+  }
+CS_NESTED(IssuancePolicy, CS_ISSUANCE_POLICY)
+CS_NESTED(IssuanceDefaults, CS_ISSUANCE_DEFAULTS)
+CS_NESTED(ProjectIssuance, CS_PROJECT_ISSUANCE)
 
 template <class T>
 struct Fields;

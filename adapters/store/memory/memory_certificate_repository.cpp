@@ -191,6 +191,22 @@ domain::Result<std::vector<Certificate>> MemoryCertificateRepository::dueForRene
   return due;
 }
 
+domain::Result<std::vector<Certificate>> MemoryCertificateRepository::dueForRenewalInfo(
+    domain::Timestamp now, std::int64_t limit) const {
+  std::vector<Certificate> due;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [id, c] : items_) {
+      if (c.ari_poll_at && *c.ari_poll_at <= now) due.push_back(c);
+    }
+  }
+  std::sort(due.begin(), due.end(), [](const Certificate& a, const Certificate& b) {
+    return std::tie(*a.ari_poll_at, a.id) < std::tie(*b.ari_poll_at, b.id);
+  });
+  if (static_cast<std::int64_t>(due.size()) > limit) due.resize(static_cast<std::size_t>(limit));
+  return due;
+}
+
 domain::Result<std::vector<Certificate>> MemoryCertificateRepository::distributionPendingSince(
     domain::Timestamp before, std::int64_t limit) const {
   std::vector<Certificate> stale;

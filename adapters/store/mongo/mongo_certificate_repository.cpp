@@ -256,6 +256,20 @@ domain::Result<std::vector<Certificate>> MongoCertificateRepository::dueForRenew
   });
 }
 
+domain::Result<std::vector<Certificate>> MongoCertificateRepository::dueForRenewalInfo(
+    domain::Timestamp now, std::int64_t limit) const {
+  return guarded([&]() -> domain::Result<std::vector<Certificate>> {
+    auto c = db_.client();
+    Bson filter;
+    // $exists repeats the partial index's filter, so the planner can use the index (a numeric
+    // range never matches the nulls of certificates not asked).
+    filter.doc("ari_poll_at", Bson().boolean("$exists", true).ts("$lte", now));
+    std::vector<Certificate> out;
+    appendRange(c, filter, Bson().i64("ari_poll_at", 1).i64("id", 1), 0, limit, out);
+    return out;
+  });
+}
+
 domain::Result<std::vector<Certificate>> MongoCertificateRepository::distributionPendingSince(
     domain::Timestamp before, std::int64_t limit) const {
   return guarded([&]() -> domain::Result<std::vector<Certificate>> {

@@ -50,6 +50,8 @@ constexpr IndexSpec kIndexes[] = {
     {"certificates", "expires", R"({"expires_at":1})", "{}"},
     {"certificates", "due", R"({"next_renewal_at":1,"id":1})",
      R"({"partialFilterExpression":{"auto_renew":true}})"},
+    {"certificates", "renewal_info", R"({"ari_poll_at":1,"id":1})",
+     R"({"partialFilterExpression":{"ari_poll_at":{"$exists":true}}})"},
     {"certificates", "distribution_pending", R"({"distribution_pending_since":1,"id":1})",
      R"({"partialFilterExpression":{"distribution_pending":true}})"},
     {"jobs", "waiting", R"({"lane":1,"status":1,"next_run_at":1,"id":1})", "{}"},

@@ -43,6 +43,7 @@ void bindColumns(Statement& s, const Certificate& c, std::int64_t version) {
       .bind(c.next_renewal_at)
       .bind(c.distribution_pending)
       .bind(c.distribution_pending_since)
+      .bind(c.ari_poll_at)
       .bind(version)
       .bind(codec::encode(stored))
       .bind(searchableNames(c));
@@ -121,8 +122,8 @@ domain::Status SqliteCertificateRepository::create(const Certificate& cert) {
     auto s = c->prepare(
         "INSERT INTO certificates (id, project_id, status, issuer_type, common_name, auto_renew, "
         "created_at, expires_at, next_renewal_at, distribution_pending, "
-        "distribution_pending_since, version, doc, names) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "distribution_pending_since, ari_poll_at, version, doc, names) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     s.bind(cert.id).bind(cert.project_id);
     bindColumns(s, cert, 1);
     s.run();  // autocommit: committed when it returns
@@ -181,7 +182,7 @@ domain::Result<Certificate> SqliteCertificateRepository::update(const Certificat
     auto s = c->prepare(
         "UPDATE certificates SET status = ?, issuer_type = ?, common_name = ?, auto_renew = ?, "
         "created_at = ?, expires_at = ?, next_renewal_at = ?, distribution_pending = ?, "
-        "distribution_pending_since = ?, version = ?, doc = ?, names = ? "
+        "distribution_pending_since = ?, ari_poll_at = ?, version = ?, doc = ?, names = ? "
         "WHERE id = ? AND project_id = ? AND version = ?");
     bindColumns(s, cert, cert.version + 1);
     s.bind(cert.id).bind(cert.project_id).bind(cert.version);
@@ -276,6 +277,21 @@ domain::Result<std::vector<Certificate>> SqliteCertificateRepository::dueForRene
     auto s = c->prepare(
         "SELECT doc FROM certificates WHERE auto_renew = 1 AND status IN ('active', "
         "'renewal_failed') AND next_renewal_at <= ? ORDER BY next_renewal_at, id LIMIT ?");
+    s.bind(now).bind(limit);
+    std::vector<Certificate> out;
+    while (s.step())
+      out.push_back(read(s, 0));
+    return out;
+  });
+}
+
+domain::Result<std::vector<Certificate>> SqliteCertificateRepository::dueForRenewalInfo(
+    domain::Timestamp now, std::int64_t limit) const {
+  return guarded([&]() -> domain::Result<std::vector<Certificate>> {
+    auto c = db_.reader();
+    auto s = c->prepare(
+        "SELECT doc FROM certificates WHERE ari_poll_at IS NOT NULL AND ari_poll_at <= ? "
+        "ORDER BY ari_poll_at, id LIMIT ?");
     s.bind(now).bind(limit);
     std::vector<Certificate> out;
     while (s.step())

@@ -28,6 +28,8 @@ class SqliteCertificateRepository : public ports::CertificateRepository {
   domain::Result<std::int64_t> generation(const domain::Id& projectId) const override;
   domain::Result<std::vector<domain::Certificate>> dueForRenewal(domain::Timestamp now,
                                                                  std::int64_t limit) const override;
+  domain::Result<std::vector<domain::Certificate>> dueForRenewalInfo(
+      domain::Timestamp now, std::int64_t limit) const override;
   domain::Result<std::vector<domain::Certificate>> distributionPendingSince(
       domain::Timestamp before, std::int64_t limit) const override;
 

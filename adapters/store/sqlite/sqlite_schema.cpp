@@ -9,7 +9,7 @@ namespace {
 
 // Index notes: every list/sweep query of the ports has an index whose leading columns match its
 // filter and whose trailing columns match its order, so no query reads a table end to end.
-constexpr std::array<const char*, 9> kMigrations{
+constexpr std::array<const char*, 10> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
@@ -269,6 +269,12 @@ CREATE TABLE challenge_tokens (
   expires_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX challenge_tokens_expires ON challenge_tokens(expires_at);
+)SQL",
+    // 10: when the CA is asked again for a certificate's renewal window (RFC 9773); empty for
+    // every existing row until its next issuance.
+    R"SQL(
+ALTER TABLE certificates ADD COLUMN ari_poll_at INTEGER;
+CREATE INDEX certificates_renewal_info ON certificates(ari_poll_at, id) WHERE ari_poll_at IS NOT NULL;
 )SQL",
 };
 

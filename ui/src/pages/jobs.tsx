@@ -18,6 +18,7 @@ export const jobTypes = everyValue<Job["type"]>()([
   "distribution_execute",
   "distribution_rollback",
   "notification_delivery",
+  "check_renewal_info",
 ]);
 
 export function Jobs({ project, query }: { project: string; query: URLSearchParams }) {
