@@ -79,7 +79,7 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
   std::map<std::string, std::string> delegations;  // name -> where its record is written
   const ChallengeRouter router({p_.zones, p_.lookup});
   if (auto s = checkAccounts(cert, profileFromDefaults, accountsFromDefaults); !s) return s.error();
-  if (auto s = checkPolicy(cert); !s) return s.error();
+  if (auto s = checkPolicy(cert, *issuance); !s) return s.error();
   const bool http01 = cert.challenge == domain::ChallengeType::http_01;
   if (http01) {
     if (auto s = checkHttp01(projectId, cert.http01_module_config_id); !s) return s.error();
@@ -118,7 +118,9 @@ domain::Result<QueuedCertificate> CertificateService::create(const Principal& wh
       [&]() -> domain::Status {
         // Again inside the write: the accounts, providers or policy may have changed meanwhile.
         if (auto s = checkAccounts(cert, false, accountsFromDefaults); !s) return s;
-        if (auto s = checkPolicy(cert); !s) return s;
+        auto current = projectIssuance(p_.projects, projectId);
+        if (!current) return current.error();
+        if (auto s = checkPolicy(cert, *current); !s) return s;
         // Again inside the write: its webroot configuration may have changed meanwhile.
         if (http01) {
           if (auto s = checkHttp01(projectId, cert.http01_module_config_id); !s) return s;
@@ -208,19 +210,13 @@ domain::Status CertificateService::checkAccounts(domain::Certificate& cert,
   return offered;
 }
 
-domain::Status CertificateService::checkPolicy(const domain::Certificate& cert) const {
-  auto issuance = projectIssuance(p_.projects, cert.project_id);
-  if (!issuance) return issuance.error();
-  auto preference = preferenceOf(cert);
-  if (preference.empty()) preference = issuance->defaults.acme_account_ids;  // as the job does
-  if (preference.empty()) {  // the job orders through the project's first account
-    auto first = p_.acmeAccounts.list(cert.project_id, domain::PageRequest{1, 1});
-    if (!first) return first.error();
-    if (!first->items.empty()) preference = {first->items.front().id};
-  }
-  auto providers = providerIdsOf(p_.acmeAccounts, p_.providers, cert.project_id, preference);
+domain::Status CertificateService::checkPolicy(const domain::Certificate& cert,
+                                               const domain::ProjectIssuance& issuance) const {
+  auto preference = orderingAccounts(p_.acmeAccounts, cert, issuance.defaults);  // as the job does
+  if (!preference) return preference.error();
+  auto providers = providerIdsOf(p_.acmeAccounts, p_.providers, cert.project_id, *preference);
   if (!providers) return providers.error();
-  const auto violations = domain::policyViolations(cert, *providers, issuance->policy);
+  const auto violations = domain::policyViolations(cert, *providers, issuance.policy);
   if (!violations.empty()) return domain::policyError(violations);
   return {};
 }
@@ -555,7 +551,9 @@ domain::Result<domain::Certificate> CertificateService::update(const Principal& 
       // Only the issuer preference can take a certificate outside the policy here (its names and
       // key are fixed): other changes (auto_renew, timing) stay possible for one already outside.
       if (changes.acme_account_ids) {
-        if (auto s = checkPolicy(*cert); !s) return s;
+        auto issuance = projectIssuance(p_.projects, projectId);
+        if (!issuance) return issuance.error();
+        if (auto s = checkPolicy(*cert, *issuance); !s) return s;
       }
       auto stored = p_.certificates.update(*cert);
       if (!stored) return stored.error();

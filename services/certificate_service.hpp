@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/issuance_policy.hpp>
 #include <certsteward/ports/acme_account_repository.hpp>
 #include <certsteward/ports/certificate_repository.hpp>
 #include <certsteward/ports/clock.hpp>
@@ -191,8 +192,9 @@ class CertificateService {
   // `accountsFromDefaults`: a missing one is the issuance settings' fault, said so.
   domain::Status checkAccounts(domain::Certificate& cert, bool profileFromDefaults,
                                bool accountsFromDefaults) const;
-  // The project's policy, as stored now, allows `cert` (422 policy_violation otherwise).
-  domain::Status checkPolicy(const domain::Certificate& cert) const;
+  // The project's policy in `issuance` allows `cert` (422 policy_violation otherwise).
+  domain::Status checkPolicy(const domain::Certificate& cert,
+                             const domain::ProjectIssuance& issuance) const;
   // The HTTP-01 setup a new certificate names can serve it (422 naming the field otherwise).
   domain::Status checkHttp01(const domain::Id& projectId, const domain::Id& moduleConfigId) const;
   domain::Status cancelJobsOf(const Principal& who, const RequestContext& ctx,

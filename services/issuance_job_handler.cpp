@@ -266,6 +266,7 @@ domain::Status IssuanceJobHandler::stored(const domain::Job& job, const domain::
                                           const domain::AcmeAccount& account,
                                           const std::optional<domain::CaProvider>& provider,
                                           const std::vector<domain::Id>& preference,
+                                          const domain::IssuancePolicy& policy,
                                           ports::IssuedCertificate issued, const Log& log) {
   const bool renewal = job.type == domain::JobType::renew_certificate;
   auto sealedKey = p_.secrets.seal(issued.private_key_pem);
@@ -325,15 +326,12 @@ domain::Status IssuanceJobHandler::stored(const domain::Job& job, const domain::
   // What the CA issued, judged by the project's longest lifetime and by SC-081: reported (the
   // certificate is valid and stays stored).
   const auto notBefore = ctx.new_not_before.value_or(now);
-  if (auto issuance = projectIssuance(p_.projects, job.project_id); issuance) {
-    const auto violations =
-        domain::lifetimeViolations(notBefore, issued.expires_at, issuance->policy);
-    if (!violations.empty()) {
-      raisePolicyEvent(job, cert, domain::EventKind::policy_violation,
-                       cert.common_name + ": " + violations.front().message +
-                           " (the project's max_lifetime_days)",
-                       violations.front().rule, log);
-    }
+  if (const auto violations = domain::lifetimeViolations(notBefore, issued.expires_at, policy);
+      !violations.empty()) {
+    raisePolicyEvent(
+        job, cert, domain::EventKind::policy_violation,
+        cert.common_name + ": " + violations.front().message + " (the project's max_lifetime_days)",
+        violations.front().rule, log);
   }
   if (domain::exceedsSc081(notBefore, issued.expires_at)) {
     const auto days = [](domain::Duration d) {  // rounded up: 200 days and a second is 201
@@ -395,17 +393,13 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
   const auto& policy = issuance->policy;
   // The issuer preference: the certificate's accounts, else its account, else the project's
   // default preference, else the project's first account.
-  std::vector<domain::Id> preference = preferenceOf(*cert);
-  if (preference.empty()) preference = issuance->defaults.acme_account_ids;
-  if (preference.empty()) {
-    auto accounts = p_.accounts.list(job.project_id, domain::PageRequest{1, 1});
-    if (!accounts) return accounts.error();
-    if (accounts->items.empty()) {
-      return makeError(domain::ErrorCode::failed_precondition,
-                       "the project has no ACME account: add one before issuing");
-    }
-    preference = {accounts->items.front().id};
+  auto ordering = orderingAccounts(p_.accounts, *cert, issuance->defaults);
+  if (!ordering) return ordering.error();
+  if (ordering->empty()) {
+    return makeError(domain::ErrorCode::failed_precondition,
+                     "the project has no ACME account: add one before issuing");
   }
+  std::vector<domain::Id> preference = std::move(*ordering);
   // The project's policy: a certificate outside it is not ordered (retrying cannot help), and
   // accounts of CA providers it does not allow are passed over.
   {
@@ -535,7 +529,7 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
       }
     }
     if (issued) {
-      return stored(job, *cert, *account, provider, preference, std::move(*issued), log);
+      return stored(job, *cert, *account, provider, preference, policy, std::move(*issued), log);
     }
     lastError = failure;
     notes = accountNotes;  // the notes of the answer the attempt ends with

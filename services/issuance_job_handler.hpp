@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <certsteward/domain/certificate.hpp>
+#include <certsteward/domain/issuance_policy.hpp>
 #include <certsteward/domain/job.hpp>
 #include <certsteward/ports/acme_account_repository.hpp>
 #include <certsteward/ports/background.hpp>
@@ -113,11 +114,13 @@ class IssuanceJobHandler : public JobHandler {
   void reportFailover(const domain::Job& job, const domain::Certificate& cert,
                       const domain::AcmeAccount& from, const domain::AcmeAccount& to,
                       const std::string& why, const Log& log);
-  // Stores what `account` issued (sealed) and records who issued it; queues its delivery.
+  // Stores what `account` issued (sealed) and records who issued it; queues its delivery. What
+  // was issued is judged by `policy` (the longest lifetime) and by SC-081.
   domain::Status stored(const domain::Job& job, const domain::Certificate& cert,
                         const domain::AcmeAccount& account,
                         const std::optional<domain::CaProvider>& provider,
-                        const std::vector<domain::Id>& preference, ports::IssuedCertificate issued,
+                        const std::vector<domain::Id>& preference,
+                        const domain::IssuancePolicy& policy, ports::IssuedCertificate issued,
                         const Log& log);
   // Why CAA forbids `provider` to issue `names` through `account` (RFC 8659), looked up through
   // `lookup`; nullopt when it allows it or cannot tell (no lookup, no CAA identities, resolvers

@@ -11,6 +11,13 @@ domain::Result<domain::ProjectIssuance> projectIssuance(const ports::ProjectRepo
   return project->issuance;
 }
 
+domain::Id providerIdOf(const domain::AcmeAccount& account,
+                        const domain::CaProviderList& providers) {
+  if (!account.ca_provider_id.empty()) return account.ca_provider_id;
+  const auto* byUrl = domain::findCaProviderByUrl(providers, account.directory_url);
+  return byUrl != nullptr ? byUrl->id : domain::Id();
+}
+
 domain::Result<std::vector<domain::Id>> providerIdsOf(const ports::AcmeAccountRepository& accounts,
                                                       const ports::CaProviderRepository* providers,
                                                       const domain::Id& projectId,
@@ -33,8 +40,7 @@ domain::Result<std::vector<domain::Id>> providerIdsOf(const ports::AcmeAccountRe
       if (!stored) return stored.error();
       list = stored->value_or(domain::CaProviderList{});
     }
-    const auto* byUrl = domain::findCaProviderByUrl(*list, account->directory_url);
-    out.push_back(byUrl != nullptr ? byUrl->id : domain::Id());
+    out.push_back(providerIdOf(*account, *list));
   }
   return out;
 }
@@ -43,6 +49,18 @@ std::vector<domain::Id> preferenceOf(const domain::Certificate& cert) {
   if (!cert.acme_account_ids.empty()) return cert.acme_account_ids;
   if (cert.acme_account_id) return {*cert.acme_account_id};
   return {};
+}
+
+domain::Result<std::vector<domain::Id>> orderingAccounts(
+    const ports::AcmeAccountRepository& accounts, const domain::Certificate& cert,
+    const domain::IssuanceDefaults& defaults) {
+  auto preference = preferenceOf(cert);
+  if (preference.empty()) preference = defaults.acme_account_ids;
+  if (!preference.empty()) return preference;
+  auto first = accounts.list(cert.project_id, domain::PageRequest{1, 1});
+  if (!first) return first.error();
+  if (!first->items.empty()) preference = {first->items.front().id};
+  return preference;
 }
 
 }  // namespace certsteward::services

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <certsteward/domain/name.hpp>
+#include <certsteward/services/issuance_settings.hpp>
 
 namespace certsteward::services {
 namespace {
@@ -204,10 +205,7 @@ domain::Result<domain::ProjectIssuance> ProjectService::setIssuance(
       for (const auto& id : defaults.acme_account_ids) {
         auto account = p_.acmeAccounts.get(projectId, id);
         if (!account) return account.error();
-        const auto* byUrl = domain::findCaProviderByUrl(providers, account->directory_url);
-        const domain::Id provider = !account->ca_provider_id.empty() ? account->ca_provider_id
-                                    : byUrl != nullptr               ? byUrl->id
-                                                                     : domain::Id();
+        const domain::Id provider = providerIdOf(*account, providers);
         if (std::find(allowed.begin(), allowed.end(), provider) == allowed.end()) {
           return field("defaults.acme_account_ids",
                        "names ACME account " + account->name +

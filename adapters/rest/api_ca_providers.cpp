@@ -19,13 +19,6 @@ json::object rateLimitsJson(const domain::CaRateLimits& limits) {
           {"failed_validations", limitJson(limits.failed_validations)}};
 }
 
-json::array stringsJson(const std::vector<std::string>& items) {
-  json::array out;
-  for (const auto& item : items)
-    out.push_back(json::value(item));
-  return out;
-}
-
 json::object providerJson(const services::CaProviderView& v) {
   const auto& p = v.provider;
   json::array dns;
@@ -45,14 +38,14 @@ json::object providerJson(const services::CaProviderView& v) {
           {"directory_url", p.directory_url},
           {"trust_bundle", p.trust_bundle},
           {"eab_required", p.eab_required},
-          {"caa_identities", stringsJson(p.caa_identities)},
+          {"caa_identities", json::value_from(p.caa_identities)},
           {"rate_limits", rateLimitsJson(p.rate_limits)},
           {"profiles", profiles},
           {"enabled", p.enabled},
           {"directory_read_at", timestamp(p.directory_read_at)},
           {"directory_error", p.directory_error},
-          {"challenges", stringsJson(v.issuer.challenges)},
-          {"features", stringsJson(v.issuer.features)},
+          {"challenges", json::value_from(v.issuer.challenges)},
+          {"features", json::value_from(v.issuer.features)},
           {"dns_providers", dns},
           {"available", v.available},
           {"created_at", timestamp(p.created_at)},

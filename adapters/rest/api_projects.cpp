@@ -22,27 +22,21 @@ json::object toJson(const domain::Membership& m) {
           {"created_at", timestamp(m.created_at)}};
 }
 
-json::array stringsJson(const std::vector<std::string>& items) {
-  json::array out;
-  for (const auto& item : items)
-    out.push_back(json::value(item));
-  return out;
-}
-
 json::object toJson(const domain::ProjectIssuance& i) {
   json::array keys;
   for (auto k : i.policy.allowed_key_types)
     keys.push_back(json::value(nameOf(k)));
-  return {{"defaults", json::object{{"acme_account_ids", stringsJson(i.defaults.acme_account_ids)},
-                                    {"profile", i.defaults.profile},
-                                    {"preferred_chain", i.defaults.preferred_chain}}},
-          {"policy", json::object{{"allowed_key_types", std::move(keys)},
-                                  {"allowed_suffixes", stringsJson(i.policy.allowed_suffixes)},
-                                  {"allow_wildcards", i.policy.allow_wildcards},
-                                  {"allow_ip_addresses", i.policy.allow_ip_addresses},
-                                  {"max_lifetime_days", i.policy.max_lifetime_days},
-                                  {"allowed_ca_provider_ids",
-                                   stringsJson(i.policy.allowed_ca_provider_ids)}}}};
+  return {
+      {"defaults", json::object{{"acme_account_ids", json::value_from(i.defaults.acme_account_ids)},
+                                {"profile", i.defaults.profile},
+                                {"preferred_chain", i.defaults.preferred_chain}}},
+      {"policy", json::object{{"allowed_key_types", std::move(keys)},
+                              {"allowed_suffixes", json::value_from(i.policy.allowed_suffixes)},
+                              {"allow_wildcards", i.policy.allow_wildcards},
+                              {"allow_ip_addresses", i.policy.allow_ip_addresses},
+                              {"max_lifetime_days", i.policy.max_lifetime_days},
+                              {"allowed_ca_provider_ids",
+                               json::value_from(i.policy.allowed_ca_provider_ids)}}}};
 }
 
 // The part of a PUT body named `key`: an object of known fields only (400 otherwise).
