@@ -3,6 +3,7 @@ import { ErrorBanner, Link, Loading } from "./components/ui";
 import { currentProjectId, useProjects } from "./components/layout";
 import { match, navigate } from "./lib/router";
 import { Audit } from "./pages/audit";
+import { CaProviders } from "./pages/ca-providers";
 import { CertificateDetail } from "./pages/certificate-detail";
 import { Certificates } from "./pages/certificates";
 import { Configuration } from "./pages/configuration";
@@ -53,6 +54,7 @@ export function Routes({ path, query }: { path: string; query: URLSearchParams }
     ["/projects/:id", (p) => <ProjectDetail id={p.id!} />],
     ["/users", () => <Users query={query} />],
     ["/audit", () => <Audit query={query} />],
+    ["/ca-providers", () => <CaProviders />],
     ["/license", () => <License />],
     ["/settings/ldap", () => <Ldap />],
     ["/settings/oidc", () => <Oidc />],

@@ -74,7 +74,7 @@ const browser = await chromium.launch({
 const consoleErrors = [];
 const expectedNetworkErrors = [];
 const provokedRuleErrors = [];
-const provoked422 = 3; // the webhook channel's URL, the webhook module target's URL, a wrong current password
+const provoked422 = 4; // the webhook channel's URL, the webhook module target's URL, a wrong current password, a certificate outside the policy
 const provokedNotFound = []; // the bulk delete of a certificate deleted meanwhile (one expected)
 async function newPage(label, options = {}) {
   const context = await browser.newContext({ baseURL: base, acceptDownloads: true, viewport: { width: 1280, height: 800 }, ...options });
@@ -258,14 +258,38 @@ try {
     assert.equal(status, 403);
   });
 
-  await step("create an ACME account", async () => {
+  await step("add a CA provider; its directory is read", async () => {
+    await nav(page, "CA providers").click();
+    await page.getByRole("heading", { name: "CA providers" }).waitFor();
+    await page.getByRole("button", { name: "New CA provider" }).click();
+    // A preset fills in the CA's directory; custom takes any.
+    await page.getByLabel("Preset").selectOption("letsencrypt-staging");
+    assert.match(await page.getByLabel("Directory URL").inputValue(), /^https:\/\/acme-staging-v02\.api\.letsencrypt\.org\/directory$/);
+    await page.getByLabel("Preset").selectOption("custom");
+    await page.getByLabel("Name *").fill("Pebble");
+    await page.getByLabel("Directory URL *").fill(env("PEBBLE_DIRECTORY"));
+    await page.getByLabel("CAA identities").fill("pebble.example");
+    await page.getByRole("button", { name: "Add provider" }).click();
+    const card = page.getByRole("article", { name: "Pebble" });
+    await card.waitFor();
+    // Read from Pebble's directory: no error, and Pebble 2.4 lists no profiles.
+    assert.equal(await card.getByRole("alert").count(), 0, "the directory could not be read");
+    await card.locator("dt", { hasText: "Profiles" }).locator("xpath=following-sibling::dd", { hasText: "none offered" }).waitFor();
+    await card.locator("dd", { hasText: "pebble.example" }).waitFor();
+    await screenshot(page, "ca-providers");
+  });
+
+  await step("create an ACME account of that provider", async () => {
     await nav(page, "Configuration").click();
     await page.getByRole("button", { name: "New ACME account" }).click();
     await page.getByLabel("Name *").fill("pebble");
-    await page.getByLabel("Directory URL *").fill(env("PEBBLE_DIRECTORY"));
+    await page.getByLabel("CA provider").selectOption({ label: "Pebble" });
     await page.getByLabel("Contact email").fill("ops@example.test");
     await page.getByRole("button", { name: "Create", exact: true }).click();
-    await page.getByRole("heading", { name: "pebble" }).waitFor();
+    const account = page.getByRole("article", { name: "pebble" });
+    await account.waitFor();
+    await account.locator("dd", { hasText: env("PEBBLE_DIRECTORY") }).waitFor();
+    await account.locator("dt", { hasText: "CA provider" }).locator("xpath=following-sibling::dd", { hasText: "Pebble" }).waitFor();
     await screenshot(page, "configuration");
   });
 
@@ -336,11 +360,14 @@ try {
     await page.getByRole("button", { name: "New notification rule" }).click();
     await page.getByLabel("Name *", { exact: true }).fill("expiry to ops");
     await page.getByRole("checkbox", { name: "cert.expiring_soon" }).check();
+    // The CA and policy events are the catalog's like the others.
+    await page.getByRole("checkbox", { name: "ca.failover" }).check();
+    await page.getByRole("checkbox", { name: "policy.violation" }).waitFor();
     await page.getByRole("checkbox", { name: "ops hook (webhook)" }).check();
     await page.getByRole("button", { name: "Create", exact: true }).click();
     const row = page.getByRole("article", { name: "expiry to ops" });
     await row.waitFor();
-    assert.equal((await row.locator("dt", { hasText: "Events" }).locator("xpath=following-sibling::dd").textContent()).trim(), "cert.expiring_soon");
+    assert.equal((await row.locator("dt", { hasText: "Events" }).locator("xpath=following-sibling::dd").textContent()).trim(), "cert.expiring_soon, ca.failover");
   });
 
   await step("a webhook module with a table of targets and a credential picked by name", async () => {
@@ -407,6 +434,11 @@ try {
     await page.locator(".heading .badge", { hasText: "active" }).waitFor({ timeout: 90000 });
     firstSerial = (await page.locator("dt", { hasText: "Serial number" }).locator("xpath=following-sibling::dd").textContent()).trim();
     assert.match(firstSerial, /^[0-9a-fA-F:]+$/);
+    // Who issued it: the project's only account, and its provider; renewal at a third left.
+    const row = (name) => page.locator("dt", { hasText: new RegExp(`^${name}$`) }).locator("xpath=following-sibling::dd");
+    await row("Issued through").filter({ hasText: "pebble (Pebble)" }).waitFor();
+    await row("CA provider").filter({ hasText: "Pebble" }).waitFor();
+    assert.equal((await row("Renew").textContent()).trim(), "with 33% of its lifetime left");
     await screenshot(page, "certificate");
   });
 
@@ -734,6 +766,50 @@ try {
     assert.equal(audit.json.logs[0].resource_id, jobId);
   });
 
+  await step("the project's issuance policy refuses a certificate outside it; a certificate's renewal timing changes", async () => {
+    await nav(page, "Configuration").click();
+    await tab(page, "Issuance policy").click();
+    const form = page.getByRole("form", { name: "Issuance settings" });
+    await form.waitFor();
+    await form.getByLabel("Add an ACME account").selectOption({ label: "pebble (Pebble)" });
+    await form.getByRole("button", { name: "Add", exact: true }).click();
+    await form.getByText("1. pebble (Pebble)").waitFor();
+    await form.getByLabel("Allowed name suffixes").fill("elsewhere.test");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Saved.").waitFor();
+    await page.reload();
+    await form.getByText("1. pebble (Pebble)").waitFor();
+    assert.equal(await form.getByLabel("Allowed name suffixes").inputValue(), "elsewhere.test");
+
+    await nav(page, "Certificates").click();
+    await page.getByRole("button", { name: "New certificate" }).click();
+    await page.getByLabel("Common name").fill(`policy.${zone}`);
+    await page.getByRole("button", { name: "Request certificate" }).click();
+    await page.getByRole("alert").filter({ hasText: "outside the project's policy" }).waitFor();
+    // Each broken rule is listed on its own.
+    await page.locator("li", { hasText: `policy.${zone} not under an allowed suffix (elsewhere.test)` }).waitFor();
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    await nav(page, "Configuration").click();
+    await tab(page, "Issuance policy").click();
+    await form.getByLabel("Allowed name suffixes").fill("");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Saved.").waitFor();
+    await screenshot(page, "issuance-policy");
+
+    await page.goto(certPath);
+    await page.getByRole("button", { name: "Change renewal and issuers" }).click();
+    const edit = page.getByRole("form", { name: "Change renewal and issuers" });
+    await edit.getByRole("group", { name: "Issuers (ACME accounts, in the order tried)" }).waitFor();
+    await edit.getByLabel("Renew", { exact: true }).selectOption("days");
+    await edit.getByLabel("Days before expiry").fill("20");
+    // Only what changed is sent (the issuer preference sent again would end a failover).
+    const [patch] = await Promise.all([page.waitForRequest((r) => r.method() === "PATCH" && r.url().includes("/certificates/")), edit.getByRole("button", { name: "Save" }).click()]);
+    assert.deepEqual(JSON.parse(patch.postData()), { renewal_threshold_days: 20 });
+    const renew = page.locator("dt", { hasText: /^Renew$/ }).locator("xpath=following-sibling::dd");
+    await renew.filter({ hasText: "20 days before expiry" }).waitFor();
+  });
+
   await step("at 360 px wide nothing overflows the page", async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     for (const [path, shot] of [
@@ -741,6 +817,8 @@ try {
       [`${projectPath}/certificates`, "mobile-certificates"],
       [certPath, "mobile-certificate"],
       ["/audit", "mobile-audit"],
+      ["/ca-providers", null],
+      [`${projectPath}/config/issuance`, null],
     ]) {
       await page.goto(path);
       await page.getByRole("button", { name: "Sign out" }).waitFor();
@@ -781,10 +859,19 @@ try {
         assert.equal(await vp.getByRole("button", { name }).count(), 0, `a viewer is offered ${name} on ${kind}`);
       }
     }
+    await vp.goto(`${projectPath}/config/issuance`);
+    await vp.getByRole("form", { name: "Issuance settings" }).waitFor();
+    await vp.waitForLoadState("networkidle");
+    assert.equal(await vp.getByRole("button", { name: "Save" }).count(), 0, "a viewer is offered Save on the issuance policy");
+    await vp.goto("/ca-providers");
+    await vp.getByRole("article", { name: "Pebble" }).waitFor();
+    for (const name of [/^New /, /^Edit$/, /^Delete$/, /^Disable$/, /^Read directory again$/]) {
+      assert.equal(await vp.getByRole("button", { name }).count(), 0, `a viewer is offered ${name} on CA providers`);
+    }
     await vp.goto(`${projectPath}/certificates`);
     await vp.getByRole("link", { name: commonName }).click();
     await vp.getByRole("heading", { name: commonName }).waitFor();
-    for (const name of ["Renew now", "Delete", "Download with key"]) {
+    for (const name of ["Renew now", "Delete", "Download with key", "Change renewal and issuers"]) {
       assert.equal(await vp.getByRole("button", { name }).count(), 0, `a viewer is offered "${name}"`);
     }
     assert.equal(await nav(vp, "Users").count(), 0);
@@ -867,7 +954,8 @@ try {
       `${projectPath}/jobs`,
       jobPath,
       `${projectPath}/distributions`,
-      ...["acme-accounts", "dns-credentials", "zones", "credentials", "modules", "notification-channels", "notification-rules"].map((k) => `${projectPath}/config/${k}`),
+      ...["acme-accounts", "dns-credentials", "zones", "credentials", "modules", "notification-channels", "notification-rules", "issuance"].map((k) => `${projectPath}/config/${k}`),
+      "/ca-providers",
       "/projects",
       `/projects/${projectPath.split("/")[2]}`,
       "/users",

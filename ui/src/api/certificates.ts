@@ -1,7 +1,7 @@
 // A project's certificates: the list and its figures, one certificate, renewal, deletion and the
 // downloads (a Response, for the page to save as a file).
 import { call, callRaw, type QueryOf } from "./client";
-import type { CertificateCreate, DownloadRequest } from "./schema.gen";
+import type { CertificateCreate, CertificatePatch, DownloadRequest } from "./schema.gen";
 
 export function listCertificates(projectId: string, query: QueryOf<"GET /projects/{project_id}/certificates">) {
   return call("GET /projects/{project_id}/certificates", { params: { project_id: projectId }, query });
@@ -24,6 +24,11 @@ export function createCertificate(projectId: string, certificate: CertificateCre
 
 export function getCertificate(projectId: string, certificateId: string) {
   return call("GET /projects/{project_id}/certificates/{cert_id}", { params: { project_id: projectId, cert_id: certificateId } });
+}
+
+// Changes what may change after creation: renewal timing, the issuer preference, profile and chain.
+export function updateCertificate(projectId: string, certificateId: string, change: CertificatePatch) {
+  return call("PATCH /projects/{project_id}/certificates/{cert_id}", { params: { project_id: projectId, cert_id: certificateId }, body: change });
 }
 
 export function deleteCertificate(projectId: string, certificateId: string) {

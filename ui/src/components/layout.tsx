@@ -61,6 +61,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   nav.push(["Projects", "/projects"]);
   if (can("list_users")) nav.push(["Users", "/users"]);
   if (can("read_audit_log")) nav.push(["Audit log", "/audit"]);
+  nav.push(["CA providers", "/ca-providers"]);
   nav.push(["Licence", "/license"]);
   if (can("manage_settings")) nav.push(["Directory", "/settings/ldap"], ["Single sign-on", "/settings/oidc"]);
 

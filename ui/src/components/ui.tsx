@@ -174,3 +174,17 @@ export function SelectField(props: { label: string; value: string; options: (str
     </Field>
   );
 }
+
+// A form's submit and cancel buttons; the submit says it is busy while the form's action runs.
+export function FormButtons({ busy, label, busyLabel = "Saving…", onCancel }: { busy: boolean; label: string; busyLabel?: string; onCancel: () => void }) {
+  return (
+    <div class="buttons">
+      <button class="primary" type="submit" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+      <button class="plain" type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}

@@ -71,3 +71,12 @@ export function daysLeft(iso: string | null | undefined, now = Date.now()): numb
 export function humanize(word: string): string {
   return word.replace(/_/g, " ");
 }
+
+// A window of seconds in words: "7 days", "3 hours", "90 seconds".
+export function formatDuration(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (seconds >= 86400 && seconds % 86400 === 0) return unit(seconds / 86400, "day");
+  if (seconds >= 3600 && seconds % 3600 === 0) return unit(seconds / 3600, "hour");
+  if (seconds >= 60 && seconds % 60 === 0) return unit(seconds / 60, "minute");
+  return unit(seconds, "second");
+}

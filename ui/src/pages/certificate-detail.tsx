@@ -1,13 +1,14 @@
 // One certificate: every field, days left, renew and delete, downloads (with the key, encrypted
 // under a password, for project admins), its jobs, events and distributions.
-import { useState } from "preact/hooks";
-import { deleteCertificate, downloadCertificate, downloadCertificateWithKey, getCertificate, renewCertificate } from "../api/certificates";
+import { useId, useState } from "preact/hooks";
+import { deleteCertificate, downloadCertificate, downloadCertificateWithKey, getCertificate, renewCertificate, updateCertificate } from "../api/certificates";
 import { createDistribution, listCertificateDistributions, listModuleConfigs } from "../api/distributions";
 import { listEvents } from "../api/events";
 import { listJobs } from "../api/jobs";
-import type { DownloadRequest } from "../api/types";
+import type { Certificate, CertificatePatch, DownloadRequest } from "../api/types";
 import { DistributionCard, ModuleSelect } from "../components/distribution";
-import { ActionButton, Badge, ErrorBanner, Field, KeyValues, Link, Loading } from "../components/ui";
+import { accountLabel, IssuerFields, type Issuers, PolicyViolations, profileFor, providerLabel, RenewalTiming, renewalOf, useIssuers } from "../components/issuers";
+import { ActionButton, Badge, ErrorBanner, Field, FormButtons, KeyValues, Link, Loading } from "../components/ui";
 import { daysLeft, formatTime, humanize } from "../lib/format";
 import { download } from "../lib/download";
 import { useLoad, usePoll, useSubmit } from "../lib/load";
@@ -68,12 +69,64 @@ function AddDistribution({ project, certificate, onAdded }: { project: string; c
   );
 }
 
+// What may change after creation: renewal timing, automatic renewal, the issuers, profile and
+// chain (a new preference starts from its first choice).
+function EditCertificate({ project, c, issuers, onSaved, onCancel }: { project: string; c: Certificate; issuers: Issuers; onSaved: () => void; onCancel: () => void }) {
+  const [renewal, setRenewal] = useState(() =>
+    c.renew_at_fraction !== null && Math.abs(c.renew_at_fraction - 1 / 3) < 1e-6
+      ? { by: "default", days: String(c.renewal_threshold_days), fraction: "33" }
+      : c.renew_at_fraction !== null ? { by: "fraction", days: String(c.renewal_threshold_days), fraction: String(Math.round(c.renew_at_fraction * 100)) } : { by: "days", days: String(c.renewal_threshold_days), fraction: "33" },
+  );
+  const [autoRenew, setAutoRenew] = useState(c.auto_renew);
+  const [accounts, setAccounts] = useState<string[]>(c.acme_account_ids.length ? c.acme_account_ids : c.acme_account_id ? [c.acme_account_id] : []);
+  const [profile, setProfile] = useState(c.profile);
+  const [chain, setChain] = useState(c.preferred_chain);
+  // What the form opened with (the page reloads the certificate while a job runs): only what
+  // changed from it is sent; the same preference sent again would start it afresh.
+  const [initial] = useState(() => ({ renewal, accounts, autoRenew, profile, chain }));
+  const autoRenewId = useId();
+  const { busy, error, submit } = useSubmit(async () => {
+    const change: CertificatePatch = {};
+    const wanted = profileFor(accounts, profile);
+    if (autoRenew !== initial.autoRenew) change.auto_renew = autoRenew;
+    if (JSON.stringify(renewal) !== JSON.stringify(initial.renewal)) Object.assign(change, renewal.by === "default" ? { renew_at_fraction: 1 / 3 } : renewalOf(renewal));
+    if (JSON.stringify(accounts) !== JSON.stringify(initial.accounts)) change.acme_account_ids = accounts;
+    if (wanted !== initial.profile) change.profile = wanted;
+    if (chain.trim() !== initial.chain) change.preferred_chain = chain.trim();
+    if (Object.keys(change).length) await updateCertificate(project, c.id, change);
+    onSaved();
+  });
+  return (
+    <form class="panel" onSubmit={submit} aria-label="Change renewal and issuers">
+      <h2>Renewal and issuers</h2>
+      <ErrorBanner error={error} />
+      <PolicyViolations error={error} />
+      <div class="grid">
+        <RenewalTiming value={renewal} onChange={setRenewal} />
+        <div class="field checkbox">
+          <input id={autoRenewId} type="checkbox" checked={autoRenew} onChange={(e) => setAutoRenew((e.target as HTMLInputElement).checked)} />
+          <label for={autoRenewId}>Renew automatically</label>
+        </div>
+        <IssuerFields issuers={issuers} accounts={accounts} setAccounts={setAccounts} profile={profile} setProfile={setProfile} chain={chain} setChain={setChain} />
+      </div>
+      <FormButtons busy={busy} label="Save" onCancel={onCancel} />
+    </form>
+  );
+}
+
+// "with 33% of its lifetime left", or "30 days before expiry".
+function renewalText(c: Certificate): string {
+  return c.renew_at_fraction !== null ? `with ${Math.round(c.renew_at_fraction * 100)}% of its lifetime left` : `${c.renewal_threshold_days} days before expiry`;
+}
+
 export function CertificateDetail({ project, id }: { project: string; id: string }) {
   const can = useCan();
   const cert = useLoad(() => getCertificate(project, id), [project, id]);
   const jobs = useLoad(() => listJobs(project, { certificate_id: id, page_size: 10 }), [project, id]);
   const events = useLoad(() => listEvents(project, { page_size: 100 }), [project]);
   const distributions = useLoad(() => listCertificateDistributions(project, id), [project, id]);
+  const issuers = useIssuers(project);
+  const [editing, setEditing] = useState(false);
   const c = cert.data?.certificate;
   // Followed while a job of it can still move it on (an issuance out of attempts leaves the
   // certificate `issuing` for good: nothing to wait for then).
@@ -125,7 +178,24 @@ export function CertificateDetail({ project, id }: { project: string; id: string
             onDone={() => navigate(`/p/${project}/certificates`)}
           />
         )}
+        {can("write_certificates", project) && !editing && (
+          <button type="button" onClick={() => setEditing(true)}>
+            Change renewal and issuers
+          </button>
+        )}
       </div>
+      {editing && (
+        <EditCertificate
+          project={project}
+          c={c}
+          issuers={issuers}
+          onCancel={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            cert.reload();
+          }}
+        />
+      )}
       <KeyValues
         rows={[
           ["Names", c.sans.join(", ")],
@@ -136,8 +206,14 @@ export function CertificateDetail({ project, id }: { project: string; id: string
           ["Serial number", c.serial_number ?? "—"],
           ["Key type", humanize(c.key_type)],
           ["Issuer", c.issuer_type],
+          ["Issuers, in order", c.acme_account_ids.length ? c.acme_account_ids.map((a) => accountLabel(issuers, a)).join(" → ") : c.acme_account_id ? accountLabel(issuers, c.acme_account_id) : "the project's default"],
+          ["Issued through", issued ? accountLabel(issuers, c.issued_by_account_id) : "—"],
+          ["CA provider", issued ? providerLabel(issuers, c.issued_by_provider_id) : "—"],
+          ["Failed over", c.failover_account_id ? `to ${accountLabel(issuers, c.failover_account_id)} since ${formatTime(c.failover_at)}` : "no"],
+          ["ACME profile", c.profile || "the CA's default"],
+          ["Preferred chain", c.preferred_chain || "the CA's default"],
           ["Challenge", c.challenge === "http-01" ? (c.http01_module_config_id ? "HTTP-01 through a webroot" : "HTTP-01 answered by this server") : "DNS-01"],
-          ["Renew before expiry", `${c.renewal_threshold_days} days`],
+          ["Renew", renewalText(c)],
           ["Automatic renewal", c.auto_renew ? "on" : "off"],
           ["Renewal attempts", String(c.renewal_attempts)],
           ["Distribution pending", c.distribution_pending ? "yes" : "no"],

@@ -2,15 +2,15 @@
 // server (a project may hold 100,000 certificates); the CSV export of what the filters match;
 // bulk renew, delete and distribute of the selected ones; the create form for operators.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { listAcmeAccounts } from "../api/acme";
 import { createCertificate, deleteCertificate, exportCertificates, listCertificates, renewCertificate } from "../api/certificates";
 import { createDistribution, listModuleConfigs } from "../api/distributions";
 import type { CertificateCreate, KeyType } from "../api/types";
 import { certificateStatuses, keyTypes } from "../api/types";
 import { type Outcome, Outcomes, runEach } from "../components/bulk";
 import { ModuleSelect } from "../components/distribution";
+import { IssuerFields, PolicyViolations, profileFor, RenewalTiming, renewalOf, useIssuers } from "../components/issuers";
 import { PagedTable } from "../components/table";
-import { ActionButton, Badge, ErrorBanner, Field, Link, SelectField } from "../components/ui";
+import { ActionButton, Badge, ErrorBanner, Field, FormButtons, Link, SelectField } from "../components/ui";
 import { download } from "../lib/download";
 import { daysLeft, formatDate, humanize } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
@@ -21,13 +21,15 @@ import { allPages, type PageQuery } from "../api/all-pages";
 const pageSize = 25;
 
 function CreateCertificate({ project, onCancel }: { project: string; onCancel: () => void }) {
-  const accounts = useLoad(() => allPages((q: PageQuery) => listAcmeAccounts(project, q), "acme_accounts"), [project]);
+  const issuers = useIssuers(project);
   const [commonName, setCommonName] = useState("");
   const [sans, setSans] = useState("");
   const [keyType, setKeyType] = useState<KeyType>("ecdsa_p256");
-  const [threshold, setThreshold] = useState("30");
+  const [renewal, setRenewal] = useState({ by: "default", days: "30", fraction: "33" });
   const [autoRenew, setAutoRenew] = useState(true);
-  const [account, setAccount] = useState("");
+  const [accounts, setAccounts] = useState<string[]>([]);
+  const [profile, setProfile] = useState("");
+  const [chain, setChain] = useState("");
   const [challenge, setChallenge] = useState<"dns-01" | "http-01">("dns-01");
   const [webroot, setWebroot] = useState("");
   const modules = useLoad(() => allPages((q: PageQuery) => listModuleConfigs(project, q), "modules"), [project]);
@@ -37,10 +39,12 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
         common_name: commonName.trim(),
         sans: sans.split(/[\s,]+/).filter(Boolean),
         key_type: keyType,
-        renewal_threshold_days: Number(threshold),
+        ...renewalOf(renewal),
         auto_renew: autoRenew,
       };
-      if (account) body.acme_account_id = account;
+      if (accounts.length) body.acme_account_ids = accounts;
+      if (profileFor(accounts, profile)) body.profile = profile;
+      if (chain.trim()) body.preferred_chain = chain.trim();
       if (challenge === "http-01") {
         body.challenge = challenge;
         if (webroot) body.http01_module_config_id = webroot;
@@ -53,6 +57,8 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
     <form class="panel" onSubmit={submit} aria-labelledby="create-cert">
       <h2 id="create-cert">New certificate</h2>
       <ErrorBanner error={error} />
+      <PolicyViolations error={error} />
+      <ErrorBanner error={issuers.error} />
       <div class="grid">
         <Field label="Common name" hint="A DNS name of one of the project's zones, e.g. www.example.com or *.example.com">
           {(id) => <input id={id} required value={commonName} onInput={(e) => setCommonName((e.target as HTMLInputElement).value)} />}
@@ -61,21 +67,8 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
           {(id) => <input id={id} value={sans} onInput={(e) => setSans((e.target as HTMLInputElement).value)} />}
         </Field>
         <SelectField label="Key type" value={keyType} options={[...keyTypes]} onChange={(v) => setKeyType(v as KeyType)} />
-        <Field label="Renew this many days before expiry">
-          {(id) => <input id={id} type="number" min={1} max={365} value={threshold} onInput={(e) => setThreshold((e.target as HTMLInputElement).value)} />}
-        </Field>
-        <Field label="ACME account" hint="Empty: the project's only or first account">
-          {(id) => (
-            <select id={id} value={account} onChange={(e) => setAccount((e.target as HTMLSelectElement).value)}>
-              <option value="">Default</option>
-              {accounts.data?.acme_accounts.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <RenewalTiming value={renewal} onChange={setRenewal} />
+        <IssuerFields issuers={issuers} accounts={accounts} setAccounts={setAccounts} profile={profile} setProfile={setProfile} chain={chain} setChain={setChain} />
         <SelectField
           label="Challenge"
           value={challenge}
@@ -104,14 +97,7 @@ function CreateCertificate({ project, onCancel }: { project: string; onCancel: (
           <label for="auto-renew">Renew automatically</label>
         </div>
       </div>
-      <div class="buttons">
-        <button class="primary" type="submit" disabled={busy}>
-          {busy ? "Requesting…" : "Request certificate"}
-        </button>
-        <button type="button" class="plain" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={busy} label="Request certificate" busyLabel="Requesting…" onCancel={onCancel} />
     </form>
   );
 }

@@ -8,6 +8,7 @@
 import { Fragment } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { rolloverAcmeAccountKey, validateAcmeAccount } from "../api/acme";
+import { listCaProviders } from "../api/ca-providers";
 import { getCatalog } from "../api/catalog";
 import { createConfig, deleteConfig, listConfig, updateConfig, type ConfigKind, type ConfigResource as Resource } from "../api/configuration";
 import { checkModuleHealth, readSshHostKey } from "../api/distributions";
@@ -16,13 +17,14 @@ import { listDeliveries, testChannel } from "../api/notifications";
 import type { Catalog, CatalogField, CatalogKind, Delivery, DnsCredentialTest, TargetResult, ZoneRateLimits } from "../api/types";
 import { CatalogFields, errorField, FieldInput, helpOf, type Values } from "../components/catalog-fields";
 import { TargetResults } from "../components/distribution";
-import { ActionButton, Badge, ErrorBanner, Field, Link, Loading, Pager } from "../components/ui";
+import { ActionButton, Badge, ErrorBanner, Field, FormButtons, Link, Loading, Pager } from "../components/ui";
 import { formatTime } from "../lib/format";
 import { useLoad, useSubmit } from "../lib/load";
 import { useCan } from "../session";
+import { IssuanceSettingsSection } from "./issuance-settings";
 import { allPages, type PageQuery } from "../api/all-pages";
 
-type FieldKind = "text" | "secret" | "select" | "checkbox" | "list" | "numbers" | "reference" | "checklist";
+type FieldKind = "text" | "secret" | "select" | "checkbox" | "list" | "numbers" | "reference" | "checklist" | "provider";
 
 // The catalog's families, and the field of a resource that names its kind.
 type Family = "dns_providers" | "credential_kinds" | "distribution_modules" | "notification_channels";
@@ -39,6 +41,7 @@ interface FieldSpec {
   family?: Family;
   choices?: "event_kinds" | "channels";
   initial?: string | boolean;
+  unlessSet?: string; // shown disabled, and not sent, while this other field has a value
 }
 
 interface KindSpec {
@@ -54,6 +57,7 @@ interface KindSpec {
 // Names of other resources a row shows instead of their ids.
 interface Names {
   channel: (id: string) => string;
+  provider: (id: string) => string;
 }
 
 const kinds: KindSpec[] = [
@@ -63,12 +67,14 @@ const kinds: KindSpec[] = [
     singular: "ACME account",
     fields: [
       { name: "name", label: "Name", kind: "text", required: true },
-      { name: "directory_url", label: "Directory URL", kind: "text", required: true, hint: "https://… of the CA's ACME directory" },
+      { name: "ca_provider_id", label: "CA provider", kind: "provider", hint: "One of the organisation's CA providers" },
+      { name: "directory_url", label: "Directory URL", kind: "text", hint: "Or the https://… of an ACME directory: a provider is made for it", unlessSet: "ca_provider_id" },
       { name: "email", label: "Contact email", kind: "text" },
       { name: "eab_kid", label: "EAB key id", kind: "text", hint: "Only for CAs that require External Account Binding" },
       { name: "eab_hmac_key", label: "EAB HMAC key", kind: "secret" },
     ],
-    columns: (r) => [
+    columns: (r, names) => [
+      ["CA provider", names.provider(String(r.ca_provider_id ?? ""))],
       ["Directory", String(r.directory_url ?? "")],
       ["Status", String(r.status ?? "")],
       ["Registered", r.is_registered ? "yes" : "no"],
@@ -196,6 +202,7 @@ const listOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 function bodyOf(spec: KindSpec, values: Record<string, string | boolean>, item?: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of spec.fields) {
+    if (f.unlessSet && values[f.unlessSet]) continue;
     const v = values[f.name];
     if (item && (v === undefined || (f.kind !== "secret" && v === textOf(f, item)))) continue;
     if (f.kind === "checkbox") {
@@ -205,7 +212,7 @@ function bodyOf(spec: KindSpec, values: Record<string, string | boolean>, item?:
     const text = typeof v === "string" ? v.trim() : "";
     if (!text) {
       // Emptying a field while editing clears it (a list becomes empty).
-      if (item && f.kind !== "secret" && f.kind !== "select" && f.kind !== "reference") {
+      if (item && f.kind !== "secret" && f.kind !== "select" && f.kind !== "reference" && f.kind !== "provider") {
         body[f.name] = f.kind === "list" || f.kind === "numbers" || f.kind === "checklist" ? [] : "";
       }
       continue;
@@ -245,6 +252,23 @@ function Reference({ project, kind, id, value, onChange }: { project: string; ki
       {items.map((r) => (
         <option key={r.id} value={r.id}>
           {String(r.name ?? r.id)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+// The organisation's enabled CA providers (an account's CA).
+function ProviderSelect({ id, value, onChange }: { id: string; value: string; onChange: (v: string) => void }) {
+  const list = useLoad(() => listCaProviders(), []);
+  if (list.error) return <ErrorBanner error={list.error} />;
+  const providers = (list.data?.ca_providers ?? []).filter((p) => p.enabled || p.id === value);
+  return (
+    <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+      <option value="">{value ? "Choose…" : "None (give a directory URL)"}</option>
+      {providers.map((p) => (
+        <option key={p.id} value={p.id}>
+          {p.name}
         </option>
       ))}
     </select>
@@ -516,8 +540,9 @@ function ResourceForm({ project, spec, item, catalog, onSaved, onCancel }: { pro
                     </select>
                   );
                 } else if (f.kind === "reference") input = <Reference project={project} kind={f.reference!} id={id} value={value} onChange={(v) => set(f.name, v)} />;
+                else if (f.kind === "provider") input = <ProviderSelect id={id} value={value} onChange={(v) => set(f.name, v)} />;
                 else if (f.kind === "secret") input = <input id={id} type="password" autocomplete="new-password" value={value} onInput={onInput} />;
-                else input = <input id={id} type="text" autocomplete="off" required={f.required} value={value} onInput={onInput} />;
+                else input = <input id={id} type="text" autocomplete="off" required={f.required} disabled={!!(f.unlessSet && values[f.unlessSet])} value={value} onInput={onInput} />;
                 return (
                   <>
                     {input}
@@ -553,14 +578,7 @@ function ResourceForm({ project, spec, item, catalog, onSaved, onCancel }: { pro
       )}
       {kind && isModule && <TargetsTable project={project} kind={kind} rows={targets} setRows={setTargets} credentials={credentialList} errorField={failedField} error={messageOf()} idPrefix={idBase} />}
       {spec.catalog && !catalog && <Loading what="Loading the fields" />}
-      <div class="buttons">
-        <button class="primary" type="submit" disabled={busy}>
-          {busy ? "Saving…" : item ? "Save" : "Create"}
-        </button>
-        <button class="plain" type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={busy} label={item ? "Save" : "Create"} onCancel={onCancel} />
     </form>
   );
 }
@@ -725,8 +743,10 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
   const catalog = useLoad(() => (spec && (spec.catalog || spec.fields.some((f) => f.choices === "event_kinds")) ? getCatalog() : Promise.resolve(undefined)), [kind]);
   // Rules name their channels: one read of the project's channels, not one per row.
   const channels = useLoad(() => (kind === "notification-rules" ? allPages((q: PageQuery) => listConfig(project, "notification-channels", q), "items") : Promise.resolve(undefined)), [project, kind]);
+  const providers = useLoad(() => (kind === "acme-accounts" ? listCaProviders() : Promise.resolve(undefined)), [kind]);
   const names: Names = {
     channel: (id) => String(channels.data?.items.find((c) => c.id === id)?.name ?? (channels.data ? "(deleted channel)" : id)),
+    provider: (id) => providers.data?.ca_providers.find((p) => p.id === id)?.name ?? id,
   };
   const items = (spec && list.data?.items) ?? [];
   return (
@@ -738,8 +758,13 @@ function ConfigurationSection({ project, kind }: { project: string; kind: string
             {k.title}
           </Link>
         ))}
+        <Link href={`/p/${project}/config/issuance`} class={kind === "issuance" ? "current" : ""}>
+          Issuance policy
+        </Link>
       </nav>
-      {!spec ? (
+      {kind === "issuance" ? (
+        <IssuanceSettingsSection project={project} admin={admin} />
+      ) : !spec ? (
         <p>Unknown section.</p>
       ) : (
         <>
