@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "e2e/deployment.hpp"
+#include "support/acme_standin_proxy.hpp"
 
 using namespace certsteward::testing;
 namespace json = boost::json;
@@ -526,5 +527,78 @@ TEST_CASE("issuance e2e: with its first CA down a certificate is issued by the s
   const auto renewed = d.waitFor(certPath, "active", field(issued, "serial_number"));
   CHECK(field(renewed, "issued_by_account_id") == firstAccount);
   CHECK(renewed.at("failover_account_id").is_null());
+  CHECK(d.server->stop() == 0);
+}
+
+TEST_CASE("issuance e2e: a CA stopped in the middle of an order: the next CA issues it, and back") {
+  // The first choice is a real Pebble behind the stand-in proxy, which holds the client's answer
+  // to the challenge: the order at the first CA stands mid-way while that Pebble is stopped. The
+  // request timeout is longer than the hold, so what the client meets is the stopped CA.
+  Deployment d(0, "acme.failback_after = 0s\nacme.request_timeout = 15s\n");
+  auto& http = *d.http;
+  PebbleServer first(PebbleOptions{d.dns.address(), {}, 0});
+  REQUIRE_MESSAGE(first.available(), first.reason());
+  AcmeStandInProxy proxy(first);
+  REQUIRE_MESSAGE(proxy.available(), proxy.reason());
+  auto provider = http.request("POST", "/api/v1/ca-providers",
+                               json::serialize(json::object{{"name", "Pebble A"},
+                                                            {"directory_url", proxy.directoryUrl()},
+                                                            {"trust_bundle", proxy.caPem()}}),
+                               {d.auth});
+  REQUIRE_MESSAGE(provider.status == 201, provider.body);
+  const std::string firstAccount = d.created(
+      d.base + "/acme-accounts",
+      json::object{{"name", "pebble-a"}, {"ca_provider_id", field(parseObject(provider), "id")}},
+      "acme_account");
+  const auto accounts = parseObject(http.request("GET", d.base + "/acme-accounts", "", {d.auth}));
+  const std::string secondAccount =
+      field(accounts.at("acme_accounts").as_array().at(0).as_object(), "id");  // d.ca's
+  REQUIRE(firstAccount != secondAccount);
+
+  REQUIRE(proxy.control("hold-challenges", R"({"count":1})"));
+  const auto [certPath, jobPath] = d.order(json::serialize(json::object{
+      {"common_name", "midway.example.test"},
+      {"acme_account_ids", json::array{json::value(firstAccount), json::value(secondAccount)}}}));
+  bool held = false;
+  for (int i = 0; i < 600 && !held; ++i) {  // bounded: 30 s
+    const auto answer = proxy.read("held");
+    held = answer.is_object() && answer.at("held").as_int64() >= 1;
+    if (!held) std::this_thread::sleep_for(std::chrono::milliseconds{50});
+  }
+  REQUIRE_MESSAGE(held, d.jobLogs());
+  first.stop();  // the order at the first CA is pending, the client's challenge answer held
+  const auto stoppedAt = std::chrono::steady_clock::now();
+  REQUIRE(proxy.control("release", "{}"));
+  const auto issued = d.waitFor(certPath, "active", "");
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - stoppedAt);
+  CHECK(field(issued, "issued_by_account_id") == secondAccount);
+  CHECK(field(issued, "failover_account_id") == secondAccount);
+  const auto logs = http.request("GET", jobPath + "/logs?page_size=100", "", {d.auth});
+  CHECK(logs.body.find("failing over from ACME account 'pebble-a'") != std::string::npos);
+  CHECK(proxy.orders().size() == 1);  // the order that stood mid-way, and no other
+  auto audit = parseObject(
+      http.request("GET", "/api/v1/audit-logs?action=certificate.ca_failover", "", {d.auth}));
+  CHECK(audit.at("total").as_int64() == 1);
+  MESSAGE("first CA stopped mid-order to the certificate issued by the second: " << took.count()
+                                                                                 << " ms");
+
+  // Started again (a new CA at the same address, which has never seen the account): the renewal
+  // goes to the first choice, and the failover is over.
+  REQUIRE(first.restart());
+  REQUIRE(proxy.control("reset", "{}"));
+  REQUIRE(http.request("POST", certPath + "/renew", "", {d.auth}).status == 202);
+  const auto renewed = d.waitFor(certPath, "active", field(issued, "serial_number"));
+  CHECK(field(renewed, "issued_by_account_id") == firstAccount);
+  CHECK(renewed.at("failover_account_id").is_null());
+  // The new CA refused the first newOrder (an account it does not know: registered again), and
+  // issued the next.
+  const auto orders = proxy.orders();
+  REQUIRE(!orders.empty());
+  CHECK(orders.back().at("status").as_int64() == 201);
+  for (std::size_t i = 0; i + 1 < orders.size(); ++i)
+    CHECK(orders[i].at("status").as_int64() == 400);
+  CHECK(orders.size() <= 2);
+  CHECK(proxy.violations().empty());
   CHECK(d.server->stop() == 0);
 }

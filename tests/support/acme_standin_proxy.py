@@ -37,7 +37,12 @@ PROFILES = {"classic": "The usual 90-day server certificate",
 
 def start_state():
     return {"profiles": dict(PROFILES), "windows": {}, "retry_after": 21600, "limit": 0,
-            "limit_after": 0, "asked": 0, "violations": [], "orders": [], "dir": None}
+            "limit_after": 0, "asked": 0, "violations": [], "orders": [], "dir": None,
+            "hold": 0, "held": 0, "hold_timed_out": 0}
+
+
+RELEASE = threading.Event()  # set: held challenge responses go on to Pebble
+HOLD_LIMIT = 60  # seconds a challenge response is held at most (bounded, without a release)
 
 
 S = start_state()
@@ -183,6 +188,8 @@ class Proxy(BaseHTTPRequestHandler):
                    "payload": json.loads(b64d(outer["payload"]) or b"null")}
         except (ValueError, KeyError, TypeError):
             jws = {}
+        if self.command == "POST" and path.startswith("/chalZ/") and jws.get("payload") == {}:
+            self.hold_challenge()
         try:
             if self.command == "POST" and path == urlsplit(self.known_dir()["newOrder"]).path:
                 return self.new_order(path, body, jws)
@@ -198,6 +205,19 @@ class Proxy(BaseHTTPRequestHandler):
         return self.send(status, data, headers, ctype)
 
     do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = handle_any
+
+    @staticmethod
+    def hold_challenge():
+        """While armed (POST hold-challenges), a client's answer to a challenge waits here until
+        POST release (at most HOLD_LIMIT s): the order is mid-way, and a test can stop Pebble."""
+        with LOCK:
+            if S["hold"] <= 0:
+                return
+            S["hold"] -= 1
+            S["held"] += 1
+        if not RELEASE.wait(HOLD_LIMIT):
+            with LOCK:
+                S["hold_timed_out"] += 1
 
     def directory(self, data):
         try:
@@ -367,10 +387,22 @@ class Proxy(BaseHTTPRequestHandler):
             S["windows"][str(doc.get("cert_id", ""))] = {
                 "start": rfc3339(start), "end": rfc3339(end), "retry_after": after,
                 "explanation_url": doc.get("explanation_url")}
+        elif what == "POST hold-challenges":
+            count = doc.get("count", 0)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                return 400, {"error": "count: an integer >= 0"}
+            RELEASE.clear()
+            S["hold"] = count
+        elif what == "POST release":
+            S["hold"] = 0
+            RELEASE.set()
+        elif what == "GET held":
+            return 200, {"held": S["held"], "timed_out": S["hold_timed_out"]}
         elif what == "POST reset":  # as just started (e.g. after Pebble restarted: a new CA)
             for table in (CERTS, REPLACED, ORDER_OF, EXTRAS):
                 table.clear()
             S.update(start_state())
+            RELEASE.set()
         elif what in ("GET violations", "GET orders"):
             return 200, {what[4:]: list(S[what[4:]])}
         elif what == "GET renewal-info-asked":
