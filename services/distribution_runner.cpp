@@ -10,6 +10,7 @@
 
 #include <certsteward/domain/distribution_settings.hpp>
 #include <certsteward/domain/notification_rules.hpp>
+#include <certsteward/services/certificate_update.hpp>
 #include <certsteward/services/distribution_run_steps.hpp>
 
 namespace certsteward::services {
@@ -512,22 +513,22 @@ domain::Status DistributionRunner::execute(const domain::Job& job, const Log& lo
 
 domain::Status DistributionRunner::clearPendingIfDelivered(const domain::Id& projectId,
                                                            const domain::Id& certificateId) {
-  for (int attempt = 0; attempt < 5; ++attempt) {  // compare-and-set, retried
-    auto current = p_.certificates.get(projectId, certificateId);
-    if (!current) return current.error();
-    if (!current->distribution_pending) return {};
-    auto all = p_.distributions.listForCertificate(projectId, certificateId);
-    if (!all) return all.error();
-    for (const auto& d : *all) {
-      if (d.last_status != "succeeded" || d.deployed_serial != current->serial_number) return {};
-    }
-    setDistributionPending(*current, false, p_.clock.now());
-    current->updated_at = p_.clock.now();
-    auto stored = p_.certificates.update(*current);
-    if (stored) return {};
-    if (stored.error().code != domain::ErrorCode::conflict) return stored.error();
-  }
-  return makeError(domain::ErrorCode::unavailable, "the certificate kept changing; try again");
+  auto cleared = updateCertificate(
+      p_.certificates, p_.clock, projectId, certificateId,
+      [&](domain::Certificate& current) -> domain::Result<bool> {
+        if (!current.distribution_pending) return false;
+        auto all = p_.distributions.listForCertificate(projectId, certificateId);
+        if (!all) return all.error();
+        for (const auto& d : *all) {
+          if (d.last_status != "succeeded" || d.deployed_serial != current.serial_number) {
+            return false;
+          }
+        }
+        setDistributionPending(current, false, p_.clock.now());
+        return true;
+      });
+  if (!cleared) return cleared.error();
+  return {};
 }
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include <certsteward/domain/notification_rules.hpp>
 #include <certsteward/services/certificate_job_subject.hpp>
+#include <certsteward/services/certificate_update.hpp>
 #include <certsteward/services/distribution_runner.hpp>
 #include <certsteward/services/http01_responders.hpp>
 #include <certsteward/services/issuance_settings.hpp>
@@ -105,16 +106,13 @@ void IssuanceJobHandler::queueDistribution(const domain::Job& job, const domain:
 domain::Status IssuanceJobHandler::changeCertificate(
     const domain::Job& job, const std::function<void(domain::Certificate&)>& change) {
   if (!job.certificate_id) return {};
-  for (int attempt = 0; attempt < 5; ++attempt) {
-    auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
-    if (!cert) return cert.error();
-    change(*cert);
-    cert->updated_at = p_.clock.now();
-    auto written = p_.certificates.update(*cert);
-    if (written) return {};
-    if (written.error().code != domain::ErrorCode::conflict) return written.error();
-  }
-  return makeError(domain::ErrorCode::unavailable, "the certificate kept changing; try again");
+  auto changed = updateCertificate(p_.certificates, p_.clock, job.project_id, *job.certificate_id,
+                                   [&](domain::Certificate& c) -> domain::Result<bool> {
+                                     change(c);
+                                     return true;
+                                   });
+  if (!changed) return changed.error();
+  return {};
 }
 
 std::optional<domain::CaProvider> IssuanceJobHandler::providerOf(

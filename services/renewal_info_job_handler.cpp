@@ -4,6 +4,8 @@
 #include <mutex>
 #include <random>
 
+#include <certsteward/services/certificate_update.hpp>
+
 namespace certsteward::services {
 
 RenewalInfoJobHandler::RenewalInfoJobHandler(Ports ports, std::function<double()> random)
@@ -20,19 +22,14 @@ RenewalInfoJobHandler::RenewalInfoJobHandler(Ports ports, std::function<double()
 
 domain::Result<bool> RenewalInfoJobHandler::change(
     const domain::Job& job, const std::function<bool(domain::Certificate&)>& apply) {
-  for (int attempt = 0; attempt < 5; ++attempt) {
-    auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
-    if (!cert) {
-      if (cert.error().code == domain::ErrorCode::not_found) return false;
-      return cert.error();
-    }
-    if (!apply(*cert)) return true;  // nothing to change
-    cert->updated_at = p_.clock.now();
-    auto written = p_.certificates.update(*cert);
-    if (written) return true;
-    if (written.error().code != domain::ErrorCode::conflict) return written.error();
+  auto changed =
+      updateCertificate(p_.certificates, p_.clock, job.project_id, *job.certificate_id,
+                        [&](domain::Certificate& c) -> domain::Result<bool> { return apply(c); });
+  if (!changed) {
+    if (changed.error().code == domain::ErrorCode::not_found) return false;
+    return changed.error();
   }
-  return makeError(domain::ErrorCode::unavailable, "the certificate kept changing; try again");
+  return true;  // written, or nothing to change
 }
 
 domain::Status RenewalInfoJobHandler::attempt(const domain::Job& job,
@@ -111,6 +108,10 @@ domain::Status RenewalInfoJobHandler::attempt(const domain::Job& job,
     return true;
   });
   if (!stored) return stored.error();
+  if (!*stored) {
+    log(domain::LogLevel::info, "the certificate no longer exists: the answer is not used");
+    return {};
+  }
   if (!current) {
     log(domain::LogLevel::info,
         "the certificate changed while its window was read (a new version, or its renewal "
