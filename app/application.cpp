@@ -214,7 +214,7 @@ struct Application::Parts {
                work, access, audit, c.dns_propagation_timeout),
         scheduler({store->leaderLock(), store->certificates(), store->jobs(), ids, clock,
                    store->projects(), store->settings(), &store->notificationRules(),
-                   &notificationRunner},
+                   &notificationRunner, &store->transactions()},
                   services::SchedulerOptions{c.scheduler_leader_ttl, 500, 40, jobPolicy(c)}),
         licenseVerifier(readFile(c.license_public_key_file)),
         license(store->license(), licenseVerifier, clock, work, access, audit,

@@ -8,6 +8,7 @@
 // and each digest rule's daily digest once its time has passed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -19,6 +20,7 @@
 #include <certsteward/ports/leader_lock.hpp>
 #include <certsteward/ports/project_repository.hpp>
 #include <certsteward/ports/settings_repository.hpp>
+#include <certsteward/ports/transactions.hpp>
 #include <certsteward/services/notification_runner.hpp>
 
 namespace certsteward::services {
@@ -49,6 +51,8 @@ struct SweepReport {
 class Scheduler {
  public:
   static constexpr const char* kLockName = "scheduler";
+  // Renewals queued per transaction within a batch.
+  static constexpr std::size_t kChunk = 50;
   // The setting that remembers the UTC day whose expiry checks were queued.
   static constexpr const char* kExpiryCheckDay = "scheduler.expiry_check_day";
 
@@ -63,6 +67,9 @@ class Scheduler {
     // Daily digests of notification rules in mode digest (both, or none: no digests).
     ports::NotificationRuleRepository* rules = nullptr;
     NotificationRunner* notifications = nullptr;
+    // Renewals queued in transactions of kChunk: each one's job and certificate change commit
+    // together, and once (null: each write on its own).
+    ports::Transactions* transactions = nullptr;
   };
   Scheduler(Ports ports, SchedulerOptions options) : p_(ports), options_(options) {}
 

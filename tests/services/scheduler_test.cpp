@@ -18,10 +18,12 @@ struct Fixture {
   adapters::memory::MemoryStore store;
   testing::FakeClock clock;
   testing::SequentialIds ids{clock};
-  Scheduler make() {
-    return Scheduler({store.leaderLock(), store.certificates(), store.jobs(), ids, clock,
-                      store.projects(), store.settings()},
-                     SchedulerOptions{90s, 2, 10, {}});
+  // Batches of renewals in the store's transactions (as the server), in `tx`, or without.
+  Scheduler make(bool transactional = true, ports::Transactions* tx = nullptr) {
+    Scheduler::Ports ports{store.leaderLock(), store.certificates(), store.jobs(), ids, clock,
+                           store.projects(),   store.settings()};
+    if (transactional) ports.transactions = tx != nullptr ? tx : &store.transactions();
+    return Scheduler(ports, SchedulerOptions{90s, 2, 10, {}});
   }
   Certificate cert(const std::string& name, CertificateStatus status, Duration renewIn,
                    bool autoRenew = true) {
@@ -64,38 +66,102 @@ TEST_CASE("scheduler: one leader, a standby takes over after the lease or at onc
   CHECK(*a.lead("instance-a"));
 }
 
-TEST_CASE("scheduler: a sweep renews what is due, once, across batches and instances") {
+// Runs each transaction twice, as a store may after a transient write conflict: the first run
+// rolled back, the second committed.
+struct TwiceTransactions : ports::Transactions {
+  ports::Transactions& real;
+  int runs = 0;
+  explicit TwiceTransactions(ports::Transactions& r) : real(r) {}
+  Status run(const std::vector<std::string>& guards, const std::function<Status()>& body) override {
+    (void)real.run(guards, [&]() -> Status {
+      ++runs;
+      if (auto s = body(); !s) return s;
+      return makeError(ErrorCode::conflict, "a transient write conflict");
+    });
+    ++runs;
+    return real.run(guards, body);
+  }
+};
+
+TEST_CASE("scheduler: a batch the store runs again is queued and counted once") {
   Fixture fx;
-  const auto dueActive = fx.cert("a.example.com", CertificateStatus::active, -1h);
-  const auto dueFailed = fx.cert("b.example.com", CertificateStatus::renewal_failed, -1min);
-  const auto dueToo = fx.cert("c.example.com", CertificateStatus::active, -2h);
-  const auto notDue = fx.cert("d.example.com", CertificateStatus::active, 1h);
-  const auto manual = fx.cert("e.example.com", CertificateStatus::active, -1h, false);
-  const auto issuing = fx.cert("f.example.com", CertificateStatus::issuing, -1h);
-  auto scheduler = fx.make();
-  auto report = scheduler.sweep();
+  const auto a = fx.cert("a.example.com", CertificateStatus::active, -1h);
+  const auto b = fx.cert("b.example.com", CertificateStatus::active, -2h);
+  TwiceTransactions twice(fx.store.transactions());
+  auto report = fx.make(true, &twice).sweep();
   REQUIRE(report.ok());
-  CHECK(report->due == 3);  // in two batches of 2
-  CHECK(report->enqueued == 3);
-  CHECK(fx.renewJobs() == 3);
-  for (const auto& c : {dueActive, dueFailed, dueToo}) {
+  CHECK(twice.runs == 2);  // the batch of two, run twice (an empty batch opens none)
+  CHECK(report->due == 2);
+  CHECK(report->enqueued == 2);
+  CHECK(report->skipped == 0);
+  CHECK(fx.renewJobs() == 2);
+  for (const auto& c : {a, b}) {
     CHECK(fx.store.certificates().get("p1", c.id)->status == CertificateStatus::renewal_pending);
   }
-  CHECK(fx.store.certificates().get("p1", notDue.id)->status == CertificateStatus::active);
-  CHECK(fx.store.certificates().get("p1", manual.id)->status == CertificateStatus::active);
-  CHECK(fx.store.certificates().get("p1", issuing.id)->status == CertificateStatus::issuing);
+}
 
-  // Again, and from another instance: nothing new.
-  CHECK(scheduler.sweep()->enqueued == 0);
-  CHECK(fx.make().sweep()->enqueued == 0);
-  CHECK(fx.renewJobs() == 3);
+// Deletes a certificate just before each transaction runs: one the sweep read as due is gone
+// when it is written.
+struct DeletingTransactions : ports::Transactions {
+  ports::Transactions& real;
+  ports::CertificateRepository& certificates;
+  Id victim;
+  DeletingTransactions(ports::Transactions& r, ports::CertificateRepository& c, Id v)
+      : real(r), certificates(c), victim(std::move(v)) {}
+  Status run(const std::vector<std::string>& guards, const std::function<Status()>& body) override {
+    (void)certificates.remove("p1", victim);
+    return real.run(guards, body);
+  }
+};
 
-  // The job carries the certificate and the idempotency key of its expiry.
-  ports::JobFilter f;
-  f.certificate_id = dueActive.id;
-  const auto jobs = fx.store.jobs().list("p1", f, PageRequest{1, 10});
-  REQUIRE(jobs->items.size() == 1);
-  CHECK(jobs->items[0].idempotency_key == renewalIdempotencyKey(dueActive));
+TEST_CASE("scheduler: a certificate deleted during the sweep is skipped; the rest are queued") {
+  Fixture fx;
+  const auto gone = fx.cert("a.example.com", CertificateStatus::active, -1h);
+  const auto kept = fx.cert("b.example.com", CertificateStatus::active, -2h);
+  DeletingTransactions deleting(fx.store.transactions(), fx.store.certificates(), gone.id);
+  auto report = fx.make(true, &deleting).sweep();
+  REQUIRE(report.ok());
+  CHECK(report->due == 2);
+  CHECK(report->skipped == 1);
+  CHECK(fx.store.certificates().get("p1", kept.id)->status == CertificateStatus::renewal_pending);
+  CHECK_FALSE(fx.store.certificates().get("p1", gone.id).ok());
+}
+
+TEST_CASE("scheduler: a sweep renews what is due, once, across batches and instances") {
+  for (const bool transactional : {true, false}) {
+    CAPTURE(transactional);
+    Fixture fx;
+    const auto dueActive = fx.cert("a.example.com", CertificateStatus::active, -1h);
+    const auto dueFailed = fx.cert("b.example.com", CertificateStatus::renewal_failed, -1min);
+    const auto dueToo = fx.cert("c.example.com", CertificateStatus::active, -2h);
+    const auto notDue = fx.cert("d.example.com", CertificateStatus::active, 1h);
+    const auto manual = fx.cert("e.example.com", CertificateStatus::active, -1h, false);
+    const auto issuing = fx.cert("f.example.com", CertificateStatus::issuing, -1h);
+    auto scheduler = fx.make(transactional);
+    auto report = scheduler.sweep();
+    REQUIRE(report.ok());
+    CHECK(report->due == 3);  // in two batches of 2
+    CHECK(report->enqueued == 3);
+    CHECK(fx.renewJobs() == 3);
+    for (const auto& c : {dueActive, dueFailed, dueToo}) {
+      CHECK(fx.store.certificates().get("p1", c.id)->status == CertificateStatus::renewal_pending);
+    }
+    CHECK(fx.store.certificates().get("p1", notDue.id)->status == CertificateStatus::active);
+    CHECK(fx.store.certificates().get("p1", manual.id)->status == CertificateStatus::active);
+    CHECK(fx.store.certificates().get("p1", issuing.id)->status == CertificateStatus::issuing);
+
+    // Again, and from another instance: nothing new.
+    CHECK(scheduler.sweep()->enqueued == 0);
+    CHECK(fx.make(transactional).sweep()->enqueued == 0);
+    CHECK(fx.renewJobs() == 3);
+
+    // The job carries the certificate and the idempotency key of its expiry.
+    ports::JobFilter f;
+    f.certificate_id = dueActive.id;
+    const auto jobs = fx.store.jobs().list("p1", f, PageRequest{1, 10});
+    REQUIRE(jobs->items.size() == 1);
+    CHECK(jobs->items[0].idempotency_key == renewalIdempotencyKey(dueActive));
+  }
 }
 
 TEST_CASE("scheduler: a certificate left active beside its queued job is moved by the next sweep") {
