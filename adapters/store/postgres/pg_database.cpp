@@ -1,0 +1,298 @@
+// The libpq layer: the pool, statements, transactions and the error translation.
+#include <certsteward/adapters/store/postgres/pg_database.hpp>
+
+#include <libpq-fe.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <thread>
+
+namespace certsteward::adapters::postgres {
+namespace {
+
+// The transaction of this thread, if any: statements and nested transact() calls join it.
+struct Current {
+  const PgDatabase* db;
+  PGconn* conn;
+};
+thread_local Current* tCurrent = nullptr;
+
+// libpq's message on one line, without its trailing newline.
+std::string oneLine(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text.pop_back();
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// Whether an idle connection is still good: nothing may have arrived on it. A server that shut
+// down or restarted sent its FATAL message and closed it (readable); one that crashed closed it.
+bool stillOpen(PGconn* conn) {
+  if (PQstatus(conn) != CONNECTION_OK) return false;
+  char byte = 0;
+  const ssize_t n = ::recv(PQsocket(conn), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+std::string field(const PGresult* r, int code) {
+  const char* v = r == nullptr ? nullptr : PQresultErrorField(r, code);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+}  // namespace
+
+Rows::~Rows() {
+  if (result_ != nullptr) PQclear(result_);
+}
+
+Rows& Rows::operator=(Rows&& o) noexcept {
+  std::swap(result_, o.result_);
+  return *this;
+}
+
+int Rows::size() const {
+  return result_ == nullptr ? 0 : PQntuples(result_);
+}
+
+std::optional<std::string> Rows::get(int row, int column) const {
+  if (result_ == nullptr || row >= PQntuples(result_) || column >= PQnfields(result_) ||
+      PQgetisnull(result_, row, column) != 0) {
+    return std::nullopt;
+  }
+  return std::string(PQgetvalue(result_, row, column),
+                     static_cast<std::size_t>(PQgetlength(result_, row, column)));
+}
+
+std::int64_t Rows::integer(int row, int column) const {
+  const auto v = get(row, column);
+  if (!v || v->empty()) return 0;
+  if (*v == "t") return 1;
+  if (*v == "f") return 0;
+  try {
+    return std::stoll(*v);
+  } catch (const std::exception&) {
+    throw PgError("22P02", "not an integer in a result column");
+  }
+}
+
+std::int64_t Rows::affected() const {
+  const char* n = result_ == nullptr ? nullptr : PQcmdTuples(result_);
+  return n == nullptr || *n == '\0' ? 0 : std::stoll(n);
+}
+
+domain::Result<std::unique_ptr<PgDatabase>> PgDatabase::open(const std::string& url,
+                                                             PgOptions options) {
+  char* error = nullptr;
+  PQconninfoOption* parsed = PQconninfoParse(url.c_str(), &error);
+  if (parsed == nullptr) {
+    std::string why = error != nullptr ? oneLine(error) : "cannot be read";
+    PQfreemem(error);
+    return domain::makeError(domain::ErrorCode::invalid_argument,
+                             "store.url is not a PostgreSQL connection string: " + why);
+  }
+  PQconninfoFree(parsed);
+  options.pool_size = std::max<std::size_t>(1, options.pool_size);
+  options.transaction_attempts = std::max(1, options.transaction_attempts);
+  std::unique_ptr<PgDatabase> db(new PgDatabase(url, options));
+  try {
+    db->release(db->acquire());
+  } catch (const PgError& e) {
+    return translate(e);
+  }
+  return db;
+}
+
+PgDatabase::PgDatabase(std::string url, PgOptions options)
+    : url_(std::move(url)), options_(options) {}
+
+PgDatabase::~PgDatabase() {
+  const std::lock_guard lock(mutex_);
+  for (PGconn* c : idle_)
+    PQfinish(c);
+  idle_.clear();
+}
+
+PGconn* PgDatabase::connect() {
+  // The URL's own settings come last and win over these defaults.
+  const std::string timeout = std::to_string(options_.connect_timeout_seconds);
+  const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
+  const char* values[] = {timeout.c_str(), "certsteward", url_.c_str(), nullptr};
+  PGconn* conn = PQconnectdbParams(keys, values, 1);
+  if (conn == nullptr) throw PgError("53200", "out of memory for a database connection");
+  if (PQstatus(conn) != CONNECTION_OK) {
+    const std::string why = oneLine(PQerrorMessage(conn));
+    PQfinish(conn);
+    throw PgError("08001", "cannot connect to the database: " + why);
+  }
+  // Notices (a table that did not exist, a server about to close the connection) are not
+  // errors, and libpq would print them on stderr.
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
+  try {
+    run(conn, "SET statement_timeout = " + std::to_string(options_.statement_timeout.count()), {});
+  } catch (...) {
+    PQfinish(conn);
+    throw;
+  }
+  return conn;
+}
+
+PGconn* PgDatabase::acquire() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (!freed_.wait_for(lock, options_.pool_wait,
+                         [&] { return !idle_.empty() || open_ < options_.pool_size; })) {
+      throw PgError("53300", "no free database connection within " +
+                                 std::to_string(options_.pool_wait.count()) + " ms");
+    }
+    if (!idle_.empty()) {
+      PGconn* conn = idle_.back();
+      idle_.pop_back();
+      // A server that restarted or failed over closed it meanwhile: a new connection is made
+      // instead.
+      if (!stillOpen(conn)) {
+        PQfinish(conn);
+        --open_;
+        continue;
+      }
+      return conn;
+    }
+    ++open_;
+    lock.unlock();
+    try {
+      return connect();
+    } catch (...) {
+      lock.lock();
+      --open_;
+      freed_.notify_one();
+      throw;
+    }
+  }
+}
+
+void PgDatabase::release(PGconn* conn) {
+  const bool reusable =
+      PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
+  {
+    const std::lock_guard lock(mutex_);
+    if (reusable) {
+      idle_.push_back(conn);
+    } else {
+      --open_;
+    }
+  }
+  if (!reusable) PQfinish(conn);
+  freed_.notify_one();
+}
+
+Rows PgDatabase::run(PGconn* conn, std::string_view sql, const std::vector<Param>& params) {
+  const std::string statement(sql);
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params)
+    values.push_back(p ? p->c_str() : nullptr);
+  PGresult* r = PQexecParams(conn, statement.c_str(), static_cast<int>(values.size()), nullptr,
+                             values.data(), nullptr, nullptr, 0);
+  const auto status = PQresultStatus(r);
+  if (r != nullptr && (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)) return Rows(r);
+  std::string state = field(r, PG_DIAG_SQLSTATE);
+  std::string message = field(r, PG_DIAG_MESSAGE_PRIMARY);
+  PQclear(r);
+  if (message.empty()) message = oneLine(PQerrorMessage(conn));
+  if (state.empty() && PQstatus(conn) != CONNECTION_OK) state = "08006";
+  throw PgError(state, message);
+}
+
+Rows PgDatabase::exec(std::string_view sql, const std::vector<Param>& params) {
+  if (tCurrent != nullptr && tCurrent->db == this) return run(tCurrent->conn, sql, params);
+  PGconn* conn = acquire();
+  try {
+    Rows rows = run(conn, sql, params);
+    release(conn);
+    return rows;
+  } catch (...) {
+    release(conn);
+    throw;
+  }
+}
+
+domain::Status PgDatabase::transact(const std::vector<std::string>& guards,
+                                    const std::function<domain::Status()>& body) {
+  if (tCurrent != nullptr && tCurrent->db == this) return body();  // joins the outer one
+  std::vector<std::string> locks = guards;  // one order for everyone: no deadlock among guards
+  std::sort(locks.begin(), locks.end());
+  locks.erase(std::unique(locks.begin(), locks.end()), locks.end());
+  for (int attempt = 1;; ++attempt) {
+    PGconn* conn = nullptr;
+    try {
+      conn = acquire();
+    } catch (const PgError& e) {
+      return translate(e);
+    }
+    Current current{this, conn};
+    tCurrent = &current;
+    domain::Status result;
+    try {
+      run(conn, "BEGIN ISOLATION LEVEL READ COMMITTED", {});
+      for (const auto& guard : locks)
+        run(conn, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", {guard});
+      result = body();
+      run(conn, result ? "COMMIT" : "ROLLBACK", {});
+    } catch (const PgError& e) {
+      result = translate(e);
+    } catch (...) {
+      tCurrent = nullptr;
+      if (PQtransactionStatus(conn) != PQTRANS_IDLE) PQclear(PQexec(conn, "ROLLBACK"));
+      release(conn);
+      throw;
+    }
+    tCurrent = nullptr;
+    if (PQtransactionStatus(conn) == PQTRANS_INERROR ||
+        PQtransactionStatus(conn) == PQTRANS_INTRANS) {
+      PQclear(PQexec(conn, "ROLLBACK"));
+    }
+    release(conn);
+    if (!result && result.error().reason == kTransientTransaction &&
+        attempt < options_.transaction_attempts) {
+      std::this_thread::sleep_for(std::chrono::milliseconds{5 * attempt});
+      continue;
+    }
+    return result;
+  }
+}
+
+domain::Result<bool> PgDatabase::isPrimary() {
+  return guarded([&]() -> domain::Result<bool> {
+    return exec("SELECT pg_is_in_recovery()").text(0, 0) == "f";
+  });
+}
+
+domain::Error translate(const PgError& error) {
+  const std::string& s = error.sqlstate();
+  const std::string text = std::string(error.what()) + (s.empty() ? "" : " (SQLSTATE " + s + ")");
+  using domain::ErrorCode;
+  if (s == "40001" || s == "40P01") {
+    return domain::makeError(ErrorCode::unavailable, "database: " + text, kTransientTransaction);
+  }
+  if (s.empty() || s.starts_with("08") || s.starts_with("53") || s == "57P01" || s == "57P02" ||
+      s == "57P03" || s.starts_with("28")) {
+    return domain::makeError(ErrorCode::unavailable, "database unavailable: " + text);
+  }
+  if (s == "25006") {
+    return domain::makeError(ErrorCode::unavailable,
+                             "the database is read-only (a standby, not the primary): " + text);
+  }
+  if (s == "57014") {
+    return domain::makeError(ErrorCode::unavailable,
+                             "the database did not answer within the statement timeout: " + text);
+  }
+  if (s == "23505") return domain::makeError(ErrorCode::conflict, "database: " + text);
+  if (s == "23503") return domain::makeError(ErrorCode::failed_precondition, "database: " + text);
+  if (s == "23514" || s.starts_with("22")) {
+    return domain::makeError(ErrorCode::invalid_argument, "database: " + text);
+  }
+  return domain::makeError(ErrorCode::internal, "database error: " + text);
+}
+
+}  // namespace certsteward::adapters::postgres

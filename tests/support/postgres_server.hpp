@@ -1,0 +1,190 @@
+// PostgresServer: a real PostgreSQL (Debian's, /usr/lib/postgresql/<version>/bin) started for a
+// test from a data directory of its own: initdb (SCRAM passwords for TCP, the superuser
+// `certsteward`), then the postmaster on a free 127.0.0.1 port with its socket in that directory.
+// As root it runs as the `postgres` user (PostgreSQL refuses root). Stopped with a fast shutdown
+// (SIGINT) and the directory removed afterwards. fsync is off: these servers hold test data only.
+#pragma once
+
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/child_process.hpp"
+#include "support/free_port.hpp"
+
+namespace certsteward::testing {
+
+class PostgresServer : public LocalServer {
+ public:
+  static constexpr const char* kUser = "certsteward";
+  static constexpr const char* kPassword = "pg-test-password";
+
+  PostgresServer() {
+    bin_ = binDirectory();
+    if (bin_.empty()) {
+      reason_ = "PostgreSQL is not installed (scripts/setup installs postgresql)";
+      return;
+    }
+    dir_ = freshServerDir("postgres");
+    if (::geteuid() == 0) {
+      const passwd* pw = ::getpwnam("postgres");
+      if (pw == nullptr) {
+        reason_ = "running as root, and there is no `postgres` user to run PostgreSQL as";
+        return;
+      }
+      uid_ = pw->pw_uid;
+      gid_ = pw->pw_gid;
+      if (::chown(dir_.c_str(), uid_, gid_) != 0) {
+        reason_ = "cannot hand " + dir_.string() + " to the postgres user";
+        return;
+      }
+    }
+    std::ofstream(dir_ / "pwfile") << kPassword << "\n";
+    (void)::chown((dir_ / "pwfile").c_str(), uid_, gid_);
+    const int initdb =
+        runAs({(bin_ / "initdb").string(), "-D", data().string(), "-U", kUser, "--pwfile",
+               (dir_ / "pwfile").string(), "--auth-local=trust", "--auth-host=scram-sha-256", "-E",
+               "UTF8", "--locale=C.UTF-8", "--no-sync"},
+              dir_ / "initdb.log");
+    if (initdb != 0) {
+      reason_ = "initdb failed: " + readLog(dir_ / "initdb.log").substr(0, 2000);
+      return;
+    }
+    port_ = freeLoopbackPort();
+    start();
+  }
+
+  ~PostgresServer() { stop(); }
+
+  // postgresql://certsteward:<password>@127.0.0.1:<port>/<database>
+  std::string url(const std::string& database = "postgres") const {
+    return std::string("postgresql://") + kUser + ":" + kPassword +
+           "@127.0.0.1:" + std::to_string(port_) + "/" + database;
+  }
+  // A libpq keyword/value string for the same server.
+  std::string conninfo(const std::string& database = "postgres") const {
+    return "host=127.0.0.1 port=" + std::to_string(port_) + " user=" + kUser +
+           " password=" + kPassword + " dbname=" + database + " connect_timeout=5";
+  }
+
+  // A fast shutdown (SIGINT: sessions are ended, then a clean stop); SIGKILL after 10 s.
+  void stop() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGINT);
+    for (int i = 0; i < 200; ++i) {
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        return;
+      }
+      ::usleep(50'000);
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+  // Stops it at once, as a crash of its host would: SIGKILL to the postmaster and every backend
+  // (its process group). Recovery replays the WAL at the next start.
+  void kill9() {
+    if (pid_ <= 0) return;
+    ::kill(-pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+    for (int i = 0; i < 100 && ::kill(-pidGroup_, 0) == 0; ++i)
+      ::usleep(20'000);  // backends gone
+  }
+  // Starts it again on the same port with the same data.
+  bool restart() {
+    stop();
+    start();
+    return available();
+  }
+
+  std::string log() const { return readLog(dir_ / "postgres.log"); }
+  std::filesystem::path data() const { return dir_ / "data"; }
+
+ private:
+  // The newest Debian PostgreSQL's bin directory, or empty.
+  static std::filesystem::path binDirectory() {
+    std::vector<std::filesystem::path> found;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/usr/lib/postgresql", ec)) {
+      if (std::filesystem::exists(e.path() / "bin" / "postgres")) found.push_back(e.path() / "bin");
+    }
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+      return std::stoi(a.parent_path().filename().string()) <
+             std::stoi(b.parent_path().filename().string());
+    });
+    return found.empty() ? std::filesystem::path() : found.back();
+  }
+
+  // Runs argv as the server's user to its end; its exit status.
+  int runAs(const std::vector<std::string>& argv, const std::filesystem::path& log) const {
+    const pid_t pid = spawnAs(argv, log);
+    int status = 0;
+    if (pid <= 0 || ::waitpid(pid, &status, 0) != pid) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  pid_t spawnAs(const std::vector<std::string>& argv, const std::filesystem::path& log) const {
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      if (std::freopen(log.c_str(), "a", stdout) == nullptr ||
+          std::freopen(log.c_str(), "a", stderr) == nullptr) {
+        ::_exit(127);
+      }
+      if (::geteuid() == 0) {
+        if (::setgroups(0, nullptr) != 0 || ::setgid(gid_) != 0 || ::setuid(uid_) != 0) {
+          ::_exit(126);
+        }
+      }
+      ::setsid();  // a ^C at the terminal goes to the test, which stops the server itself
+      std::vector<char*> args;
+      for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      ::execv(args[0], args.data());
+      ::_exit(127);
+    }
+    return pid;
+  }
+
+  void start() {
+    const auto logFile = dir_ / "postgres.log";
+    const std::size_t seen = readLog(logFile).size();  // what an earlier start wrote
+    {
+      std::ofstream(logFile, std::ios::app);  // owned by the test's user, written by the server
+      (void)::chown(logFile.c_str(), uid_, gid_);
+    }
+    pid_ =
+        spawnAs({(bin_ / "postgres").string(), "-D", data().string(), "-p", std::to_string(port_),
+                 "-c", "listen_addresses=127.0.0.1", "-c",
+                 "unix_socket_directories=" + dir_.string(), "-c", "fsync=off", "-c",
+                 "full_page_writes=off", "-c", "max_connections=200", "-c", "shared_buffers=64MB"},
+                logFile);
+    pidGroup_ = pid_;
+    reason_ = waitUntilReady(
+        pid_, logFile, "postgres",
+        [seen](const std::string& text) {
+          return text.find("database system is ready to accept connections", seen) !=
+                 std::string::npos;
+        },
+        std::chrono::seconds{30});
+  }
+
+  std::filesystem::path bin_;
+  pid_t pidGroup_ = -1;
+  uid_t uid_ = ::geteuid();
+  gid_t gid_ = ::getegid();
+};
+
+}  // namespace certsteward::testing
