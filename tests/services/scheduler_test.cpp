@@ -114,7 +114,7 @@ struct DeletingTransactions : ports::Transactions {
   }
 };
 
-TEST_CASE("scheduler: a certificate deleted during the sweep is skipped; the rest are queued") {
+TEST_CASE("scheduler: a certificate deleted during the sweep is skipped, and the rest are queued") {
   Fixture fx;
   const auto gone = fx.cert("a.example.com", CertificateStatus::active, -1h);
   const auto kept = fx.cert("b.example.com", CertificateStatus::active, -2h);
