@@ -100,6 +100,24 @@ struct Deployment {
     return field(parseObject(r).at(singular).as_object(), "id");
   }
 
+  // Moves the certificate to a new ACME account of the same Pebble, for a renewal that must meet
+  // the DNS: Pebble may hand an account its still-valid authorization again, DNS untouched
+  // (PEBBLE_AUTHZREUSE=0 still does 1 time in 100: its test is rand.Intn(100) > percent). A new
+  // account has none.
+  void moveToFreshAccount(const std::string& certPath) {
+    static int made = 0;
+    const std::string account =
+        created(base + "/acme-accounts",
+                json::object{{"name", "pebble-fresh-" + std::to_string(++made)},
+                             {"directory_url", ca->directoryUrl()}},
+                "acme_account");
+    const auto moved = http->request(
+        "PATCH", certPath,
+        json::serialize(json::object{{"acme_account_ids", json::array{json::value(account)}}}),
+        {auth});
+    REQUIRE_MESSAGE(moved.status == 200, moved.body);
+  }
+
   // POSTs a certificate (expects 202); its path and its job's path.
   struct Ordered {
     std::string certPath;

@@ -208,7 +208,9 @@ TEST_CASE("issuance e2e: a wrong TSIG key fails with backoff to dead, retry afte
   CHECK(field(active, "last_error").empty());
   d.waitForJob(jobPath, "completed");
 
-  // A renewal that keeps failing ends renewal_failed, flagged, with the CA or DNS reason.
+  // A renewal that keeps failing ends renewal_failed, flagged, with the CA or DNS reason (through
+  // a new account, so that it meets the DNS).
+  d.moveToFreshAccount(certPath);
   REQUIRE(http.request("PATCH", credentialPath, wrongSecret, {d.auth}).status == 200);
   REQUIRE(http.request("POST", certPath + "/renew", "", {d.auth}).status == 202);
   const auto failed = d.waitFor(certPath, "renewal_failed", "");

@@ -94,6 +94,7 @@ TEST_CASE(
 
   const auto [certPath, jobPath] = d.order(R"({"common_name":"told.example.test"})");
   const auto active = d.waitFor(certPath, "active", "");
+  d.moveToFreshAccount(certPath);  // the renewal meets the DNS
   const auto credential = credentialPath(d);
   REQUIRE(http.request("PATCH", credential, json::serialize(json::object{{"secret", kWrongTsig}}),
                        {d.auth})
