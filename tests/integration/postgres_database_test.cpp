@@ -22,8 +22,7 @@ using certsteward::testing::PostgresServer;
 namespace {
 
 PostgresServer& server() {
-  static PostgresServer s;
-  return s;
+  return testing::sharedPostgres();
 }
 
 std::unique_ptr<PgDatabase> openDb(PgOptions options = {}) {

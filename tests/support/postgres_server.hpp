@@ -187,4 +187,10 @@ class PostgresServer : public LocalServer {
   gid_t gid_ = ::getegid();
 };
 
+// One server for every test of a process, started on first use and stopped at its exit.
+inline PostgresServer& sharedPostgres() {
+  static PostgresServer server;
+  return server;
+}
+
 }  // namespace certsteward::testing

@@ -40,6 +40,17 @@ std::string field(const PGresult* r, int code) {
   return v == nullptr ? std::string() : std::string(v);
 }
 
+// Throws the PgError of a failed statement (`r` freed): its SQLSTATE and primary message, or
+// the connection's message when the server sent none.
+[[noreturn]] void failed(PGconn* conn, PGresult* r) {
+  std::string state = field(r, PG_DIAG_SQLSTATE);
+  std::string message = field(r, PG_DIAG_MESSAGE_PRIMARY);
+  PQclear(r);
+  if (message.empty()) message = oneLine(PQerrorMessage(conn));
+  if (state.empty() && PQstatus(conn) != CONNECTION_OK) state = "08006";
+  throw PgError(state, message);
+}
+
 }  // namespace
 
 Rows::~Rows() {
@@ -196,12 +207,30 @@ Rows PgDatabase::run(PGconn* conn, std::string_view sql, const std::vector<Param
                              values.data(), nullptr, nullptr, 0);
   const auto status = PQresultStatus(r);
   if (r != nullptr && (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)) return Rows(r);
-  std::string state = field(r, PG_DIAG_SQLSTATE);
-  std::string message = field(r, PG_DIAG_MESSAGE_PRIMARY);
-  PQclear(r);
-  if (message.empty()) message = oneLine(PQerrorMessage(conn));
-  if (state.empty() && PQstatus(conn) != CONNECTION_OK) state = "08006";
-  throw PgError(state, message);
+  failed(conn, r);
+}
+
+void PgDatabase::runScript(PGconn* conn, std::string_view sql) {
+  const std::string text(sql);
+  PGresult* r = PQexec(conn, text.c_str());
+  const auto status = PQresultStatus(r);
+  if (r != nullptr && (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)) {
+    PQclear(r);
+    return;
+  }
+  failed(conn, r);
+}
+
+void PgDatabase::script(std::string_view sql) {
+  if (tCurrent != nullptr && tCurrent->db == this) return runScript(tCurrent->conn, sql);
+  PGconn* conn = acquire();
+  try {
+    runScript(conn, sql);
+    release(conn);
+  } catch (...) {
+    release(conn);
+    throw;
+  }
 }
 
 Rows PgDatabase::exec(std::string_view sql, const std::vector<Param>& params) {

@@ -89,6 +89,9 @@ class PgDatabase {
   // Runs one statement ($1..$n take `params`); inside transact() on this thread, in its
   // transaction. Throws PgError.
   Rows exec(std::string_view sql, const std::vector<Param>& params = {});
+  // Runs several statements without parameters (a migration); in the thread's transaction if
+  // any. Throws PgError.
+  void script(std::string_view sql);
 
   // Runs `body` as one transaction (READ COMMITTED: each statement sees what committed before
   // it). Each guard is a transaction-scoped advisory lock taken first, in a fixed order, so two
@@ -110,6 +113,7 @@ class PgDatabase {
   void release(pg_conn* conn);
   pg_conn* connect();
   Rows run(pg_conn* conn, std::string_view sql, const std::vector<Param>& params);
+  void runScript(pg_conn* conn, std::string_view sql);
 
   std::string url_;
   PgOptions options_;
