@@ -32,6 +32,15 @@ std::unique_ptr<PgDatabase> openDb(PgOptions options = {}) {
   return std::move(*db);
 }
 
+// Tries to store a value with a NUL character in it.
+domain::Status insertText(PgDatabase& db) {
+  db.exec("CREATE TABLE IF NOT EXISTS t_nul (v text)");
+  return guarded([&]() -> domain::Status {
+    db.exec("INSERT INTO t_nul VALUES ($1)", {std::string("admin\0x", 7)});
+    return {};
+  });
+}
+
 // A fresh table of its own for one test case.
 std::string table(PgDatabase& db, const std::string& name, const std::string& columns) {
   db.exec("DROP TABLE IF EXISTS " + name);
@@ -104,6 +113,7 @@ TEST_CASE("postgres: errors are translated at the boundary, without the values i
     CHECK(s.error().code == c.code);
     CHECK(s.error().message.find("SQLSTATE") != std::string::npos);
     CHECK(s.error().message.find("hunter2") == std::string::npos);  // no DETAIL, no value
+    CHECK(s.error().message.find("not-a-number") == std::string::npos);
   }
   // Nothing those statements tried was kept.
   CHECK(db->exec("SELECT count(*) FROM t_errors").integer(0, 0) == 1);
@@ -164,11 +174,47 @@ TEST_CASE("postgres: a transaction commits together or not at all, and an inner 
   };
   const auto count = [&] { return db->exec("SELECT count(*) FROM t_tx").integer(0, 0); };
 
-  CHECK(db->transact({}, [&]() -> domain::Status {
+  const auto advisoryLocks = [&] {
+    return db
+        ->exec(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = "
+            "pg_backend_pid()")
+        .integer(0, 0);
+  };
+  std::int64_t locksInside = -1;
+  CHECK(db->transact({"outer"}, [&]() -> domain::Status {
             if (auto s = insert(1); !s) return s;
-            return db->transact({"inner"}, [&] { return insert(2); });  // joins
+            return db->transact({"inner", "outer"}, [&] {  // joins, and takes "inner" too
+              locksInside = advisoryLocks();
+              return insert(2);
+            });
           }).ok());
+  CHECK(locksInside == 2);
   CHECK(count() == 2);
+
+  // A body that carries on after a statement failed does not commit: the database voided the
+  // transaction, and the first error is the answer.
+  const auto swallowed = db->transact({}, [&]() -> domain::Status {
+    (void)insert(1);  // taken: ignored here
+    (void)insert(7);
+    return {};
+  });
+  CHECK(swallowed.error().code == domain::ErrorCode::conflict);
+  CHECK(count() == 2);
+
+  // A transaction on another database inside this one leaves this one in place.
+  auto other = openDb();
+  const auto nested = db->transact({}, [&]() -> domain::Status {
+    if (auto s = other->transact({}, [&]() -> domain::Status { return {}; }); !s) return s;
+    if (auto s = insert(8); !s) return s;
+    return domain::makeError(domain::ErrorCode::failed_precondition, "undo");
+  });
+  CHECK(nested.error().code == domain::ErrorCode::failed_precondition);
+  CHECK(count() == 2);  // 8 was written in the transaction, and went with it
+
+  // A value with a NUL character is refused, not cut short.
+  const auto nul = insertText(*db);
+  CHECK(nul.error().code == domain::ErrorCode::invalid_argument);
 
   const auto refused = db->transact({}, [&]() -> domain::Status {
     if (auto s = insert(3); !s) return s;

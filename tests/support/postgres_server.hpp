@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -87,19 +88,23 @@ class PostgresServer : public LocalServer {
       }
       ::usleep(50'000);
     }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
+    kill9();
   }
-  // Stops it at once, as a crash of its host would: SIGKILL to the postmaster and every backend
-  // (its process group). Recovery replays the WAL at the next start.
+  // Stops it at once, as a crash of its host would: SIGKILL to the postmaster and to each of its
+  // processes (they are not in its process group: each calls setsid), then waits until none is
+  // left holding the shared memory, so that a restart can take it. Recovery replays the WAL.
   void kill9() {
     if (pid_ <= 0) return;
-    ::kill(-pid_, SIGKILL);
+    const auto children = childrenOf(pid_);
+    ::kill(pid_, SIGKILL);
+    for (const pid_t child : children)
+      ::kill(child, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
     pid_ = -1;
-    for (int i = 0; i < 100 && ::kill(-pidGroup_, 0) == 0; ++i)
-      ::usleep(20'000);  // backends gone
+    for (const pid_t child : children) {
+      for (int i = 0; i < 250 && running(child); ++i)
+        ::usleep(20'000);
+    }
   }
   // Starts it again on the same port with the same data.
   bool restart() {
@@ -124,6 +129,23 @@ class PostgresServer : public LocalServer {
              std::stoi(b.parent_path().filename().string());
     });
     return found.empty() ? std::filesystem::path() : found.back();
+  }
+
+  static std::vector<pid_t> childrenOf(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+    std::vector<pid_t> out;
+    for (pid_t child = 0; in >> child;)
+      out.push_back(child);
+    return out;
+  }
+  // Whether `pid` still runs (a zombie no longer holds anything).
+  static bool running(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const auto close = text.rfind(')');
+    if (close == std::string::npos || close + 2 >= text.size()) return false;
+    const char state = text[close + 2];
+    return state != 'Z' && state != 'X';
   }
 
   // Runs argv as the server's user to its end; its exit status.
@@ -171,7 +193,6 @@ class PostgresServer : public LocalServer {
                  "unix_socket_directories=" + dir_.string(), "-c", "fsync=off", "-c",
                  "full_page_writes=off", "-c", "max_connections=200", "-c", "shared_buffers=64MB"},
                 logFile);
-    pidGroup_ = pid_;
     reason_ = waitUntilReady(
         pid_, logFile, "postgres",
         [seen](const std::string& text) {
@@ -182,7 +203,6 @@ class PostgresServer : public LocalServer {
   }
 
   std::filesystem::path bin_;
-  pid_t pidGroup_ = -1;
   uid_t uid_ = ::geteuid();
   gid_t gid_ = ::getegid();
 };

@@ -11,12 +11,31 @@
 namespace certsteward::adapters::postgres {
 namespace {
 
-// The transaction of this thread, if any: statements and nested transact() calls join it.
+// The transaction of this thread, if any: statements and nested transact() calls join it. It
+// remembers the guards it holds and the first statement error inside it (a body that swallowed
+// an error must not commit: the server would answer COMMIT with a rollback).
 struct Current {
   const PgDatabase* db;
   PGconn* conn;
+  std::vector<std::string> held;
+  std::optional<PgError> failure;
 };
 thread_local Current* tCurrent = nullptr;
+
+// Makes `current` the thread's transaction for a scope, and puts back the one before (another
+// database's) at its end.
+class CurrentScope {
+ public:
+  explicit CurrentScope(Current* current) : saved_(tCurrent) { tCurrent = current; }
+  ~CurrentScope() { tCurrent = saved_; }
+  CurrentScope(const CurrentScope&) = delete;
+  CurrentScope& operator=(const CurrentScope&) = delete;
+
+ private:
+  Current* saved_;
+};
+
+constexpr const char* kLockGuard = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))";
 
 // libpq's message on one line, without its trailing newline.
 std::string oneLine(std::string text) {
@@ -48,7 +67,11 @@ std::string field(const PGresult* r, int code) {
   PQclear(r);
   if (message.empty()) message = oneLine(PQerrorMessage(conn));
   if (state.empty() && PQstatus(conn) != CONNECTION_OK) state = "08006";
-  throw PgError(state, message);
+  PgError error(state, message);
+  if (tCurrent != nullptr && tCurrent->conn == conn && !tCurrent->failure) {
+    tCurrent->failure = error;
+  }
+  throw error;
 }
 
 }  // namespace
@@ -87,6 +110,11 @@ std::int64_t Rows::integer(int row, int column) const {
   }
 }
 
+std::string Rows::command() const {
+  const char* tag = result_ == nullptr ? nullptr : PQcmdStatus(result_);
+  return tag == nullptr ? std::string() : std::string(tag);
+}
+
 std::int64_t Rows::affected() const {
   const char* n = result_ == nullptr ? nullptr : PQcmdTuples(result_);
   return n == nullptr || *n == '\0' ? 0 : std::stoll(n);
@@ -97,10 +125,11 @@ domain::Result<std::unique_ptr<PgDatabase>> PgDatabase::open(const std::string& 
   char* error = nullptr;
   PQconninfoOption* parsed = PQconninfoParse(url.c_str(), &error);
   if (parsed == nullptr) {
-    std::string why = error != nullptr ? oneLine(error) : "cannot be read";
+    // libpq's reason quotes the part it could not read, which may be the password.
     PQfreemem(error);
     return domain::makeError(domain::ErrorCode::invalid_argument,
-                             "store.url is not a PostgreSQL connection string: " + why);
+                             "store.url is not a PostgreSQL connection string (postgresql://user@"
+                             "host:port/database?..., or libpq's key=value form)");
   }
   PQconninfoFree(parsed);
   options.pool_size = std::max<std::size_t>(1, options.pool_size);
@@ -109,7 +138,10 @@ domain::Result<std::unique_ptr<PgDatabase>> PgDatabase::open(const std::string& 
   try {
     db->release(db->acquire());
   } catch (const PgError& e) {
-    return translate(e);
+    // At start the operator needs libpq's reason (host, port, user; never the password).
+    auto translated = translate(e);
+    translated.message += ": " + std::string(e.what());
+    return translated;
   }
   return db;
 }
@@ -126,9 +158,20 @@ PgDatabase::~PgDatabase() {
 
 PGconn* PgDatabase::connect() {
   // The URL's own settings come last and win over these defaults.
+  // Keepalives and a TCP user timeout: a server that vanished without a reset (a host lost, a
+  // partition) is noticed in about half a minute instead of the kernel's quarter of an hour.
   const std::string timeout = std::to_string(options_.connect_timeout_seconds);
-  const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
-  const char* values[] = {timeout.c_str(), "certsteward", url_.c_str(), nullptr};
+  const char* keys[] = {"connect_timeout",
+                        "application_name",
+                        "keepalives",
+                        "keepalives_idle",
+                        "keepalives_interval",
+                        "keepalives_count",
+                        "tcp_user_timeout",
+                        "dbname",
+                        nullptr};
+  const char* values[] = {timeout.c_str(), "certsteward", "1",    "15", "5", "3",
+                          "30000",         url_.c_str(),  nullptr};
   PGconn* conn = PQconnectdbParams(keys, values, 1);
   if (conn == nullptr) throw PgError("53200", "out of memory for a database connection");
   if (PQstatus(conn) != CONNECTION_OK) {
@@ -201,8 +244,13 @@ Rows PgDatabase::run(PGconn* conn, std::string_view sql, const std::vector<Param
   const std::string statement(sql);
   std::vector<const char*> values;
   values.reserve(params.size());
-  for (const auto& p : params)
+  for (const auto& p : params) {
+    // A C string would stop at a NUL and store the value cut short.
+    if (p && p->find('\0') != std::string::npos) {
+      throw PgError("22021", "a value holds a NUL character");
+    }
     values.push_back(p ? p->c_str() : nullptr);
+  }
   PGresult* r = PQexecParams(conn, statement.c_str(), static_cast<int>(values.size()), nullptr,
                              values.data(), nullptr, nullptr, 0);
   const auto status = PQresultStatus(r);
@@ -248,10 +296,21 @@ Rows PgDatabase::exec(std::string_view sql, const std::vector<Param>& params) {
 
 domain::Status PgDatabase::transact(const std::vector<std::string>& guards,
                                     const std::function<domain::Status()>& body) {
-  if (tCurrent != nullptr && tCurrent->db == this) return body();  // joins the outer one
   std::vector<std::string> locks = guards;  // one order for everyone: no deadlock among guards
   std::sort(locks.begin(), locks.end());
   locks.erase(std::unique(locks.begin(), locks.end()), locks.end());
+  if (tCurrent != nullptr && tCurrent->db == this) {
+    // Joins the outer transaction, taking the guards it does not hold yet.
+    Current& outer = *tCurrent;
+    return guarded([&]() -> domain::Status {
+      for (const auto& guard : locks) {
+        if (std::find(outer.held.begin(), outer.held.end(), guard) != outer.held.end()) continue;
+        run(outer.conn, kLockGuard, {guard});
+        outer.held.push_back(guard);
+      }
+      return body();
+    });
+  }
   for (int attempt = 1;; ++attempt) {
     PGconn* conn = nullptr;
     try {
@@ -259,24 +318,35 @@ domain::Status PgDatabase::transact(const std::vector<std::string>& guards,
     } catch (const PgError& e) {
       return translate(e);
     }
-    Current current{this, conn};
-    tCurrent = &current;
+    Current current{this, conn, locks, std::nullopt};
     domain::Status result;
-    try {
-      run(conn, "BEGIN ISOLATION LEVEL READ COMMITTED", {});
-      for (const auto& guard : locks)
-        run(conn, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", {guard});
-      result = body();
-      run(conn, result ? "COMMIT" : "ROLLBACK", {});
-    } catch (const PgError& e) {
-      result = translate(e);
-    } catch (...) {
-      tCurrent = nullptr;
-      if (PQtransactionStatus(conn) != PQTRANS_IDLE) PQclear(PQexec(conn, "ROLLBACK"));
-      release(conn);
-      throw;
+    {
+      CurrentScope scope(&current);
+      try {
+        run(conn, "BEGIN ISOLATION LEVEL READ COMMITTED", {});
+        for (const auto& guard : locks)
+          run(conn, kLockGuard, {guard});
+        result = body();
+        if (result && current.failure) {
+          // The body went on after a statement failed: the transaction is void, and is rolled
+          // back with that error (run again if it was a deadlock or serialization failure).
+          result = translate(*current.failure);
+        }
+        if (result) {
+          // An aborted transaction answers COMMIT with ROLLBACK, and no error.
+          if (run(conn, "COMMIT", {}).command() != "COMMIT") {
+            result = domain::makeError(domain::ErrorCode::internal,
+                                       "the database rolled the transaction back");
+          }
+        }
+      } catch (const PgError& e) {
+        result = translate(e);
+      } catch (...) {
+        if (PQtransactionStatus(conn) != PQTRANS_IDLE) PQclear(PQexec(conn, "ROLLBACK"));
+        release(conn);
+        throw;
+      }
     }
-    tCurrent = nullptr;
     if (PQtransactionStatus(conn) == PQTRANS_INERROR ||
         PQtransactionStatus(conn) == PQTRANS_INTRANS) {
       PQclear(PQexec(conn, "ROLLBACK"));
@@ -298,30 +368,49 @@ domain::Result<bool> PgDatabase::isPrimary() {
 }
 
 domain::Error translate(const PgError& error) {
+  // Fixed words per kind and the SQLSTATE: the server's own text can hold values (an input that
+  // did not parse) or internals (hosts, constraint definitions), and this message can reach an
+  // API answer.
   const std::string& s = error.sqlstate();
-  const std::string text = std::string(error.what()) + (s.empty() ? "" : " (SQLSTATE " + s + ")");
+  const std::string code = " (SQLSTATE " + (s.empty() ? std::string("none") : s) + ")";
   using domain::ErrorCode;
   if (s == "40001" || s == "40P01") {
-    return domain::makeError(ErrorCode::unavailable, "database: " + text, kTransientTransaction);
-  }
-  if (s.empty() || s.starts_with("08") || s.starts_with("53") || s == "57P01" || s == "57P02" ||
-      s == "57P03" || s.starts_with("28")) {
-    return domain::makeError(ErrorCode::unavailable, "database unavailable: " + text);
-  }
-  if (s == "25006") {
     return domain::makeError(ErrorCode::unavailable,
-                             "the database is read-only (a standby, not the primary): " + text);
+                             "the database gave up a transaction that met another" + code,
+                             kTransientTransaction);
   }
   if (s == "57014") {
     return domain::makeError(ErrorCode::unavailable,
-                             "the database did not answer within the statement timeout: " + text);
+                             "the database did not answer within the statement timeout" + code);
   }
-  if (s == "23505") return domain::makeError(ErrorCode::conflict, "database: " + text);
-  if (s == "23503") return domain::makeError(ErrorCode::failed_precondition, "database: " + text);
+  if (s == "55P03") {
+    return domain::makeError(ErrorCode::unavailable,
+                             "the database did not grant a lock in time" + code);
+  }
+  if (s == "25006") {
+    return domain::makeError(ErrorCode::unavailable,
+                             "the database is read-only (a standby, not the primary)" + code);
+  }
+  if (s == "53300") {
+    return domain::makeError(ErrorCode::unavailable,
+                             "no free database connection (this pool's, or the server's "
+                             "max_connections)" +
+                                 code);
+  }
+  if (s.starts_with("08") || s.starts_with("53") || s.starts_with("57P") || s == "25P03" ||
+      s == "58030" || s == "40003") {
+    return domain::makeError(ErrorCode::unavailable, "the database cannot be reached" + code);
+  }
+  if (s == "23505") return domain::makeError(ErrorCode::conflict, "already exists" + code);
+  if (s == "23503") {
+    return domain::makeError(ErrorCode::failed_precondition,
+                             "refers to something that does not exist" + code);
+  }
   if (s == "23514" || s.starts_with("22")) {
-    return domain::makeError(ErrorCode::invalid_argument, "database: " + text);
+    return domain::makeError(ErrorCode::invalid_argument,
+                             "a value the database does not accept" + code);
   }
-  return domain::makeError(ErrorCode::internal, "database error: " + text);
+  return domain::makeError(ErrorCode::internal, "database error" + code);
 }
 
 }  // namespace certsteward::adapters::postgres

@@ -65,6 +65,8 @@ class Rows {
   std::int64_t integer(int row, int column) const;
   // Rows changed by an INSERT, UPDATE or DELETE.
   std::int64_t affected() const;
+  // The command tag ("COMMIT", "ROLLBACK", "INSERT 0 1", ...).
+  std::string command() const;
 
  private:
   pg_result* result_;
@@ -97,7 +99,8 @@ class PgDatabase {
   // it). Each guard is a transaction-scoped advisory lock taken first, in a fixed order, so two
   // transactions naming the same guard run one after the other. A serialization failure or a
   // deadlock rolls back and runs the body again (at most options.transaction_attempts times);
-  // any other error rolls back and is returned. A transact() inside `body` joins it.
+  // any other error rolls back and is returned, and so does a body that returns ok after one of
+  // its statements failed. A transact() inside `body` joins it, taking the guards it adds.
   domain::Status transact(const std::vector<std::string>& guards,
                           const std::function<domain::Status()>& body);
 
@@ -123,11 +126,12 @@ class PgDatabase {
   std::size_t open_ = 0;  // idle and in use
 };
 
-// Translates a PgError: the connection failing, the server shutting down or in recovery, too
-// many connections, a statement timeout -> unavailable; a serialization failure or deadlock ->
-// unavailable with kTransientTransaction; a unique violation -> conflict; a foreign key or check
-// violation -> failed_precondition; the rest (a bug, a missing schema) -> internal. The message
-// names the SQLSTATE and the server's primary message.
+// Translates a PgError: the connection failing, the server shutting down, read-only or out of
+// connections, a statement or lock timeout -> unavailable; a serialization failure or deadlock
+// -> unavailable with kTransientTransaction; a unique violation -> conflict; a foreign key
+// violation -> failed_precondition; a check violation or a value the server cannot take ->
+// invalid_argument; the rest (a bug, a missing schema) -> internal. The message is fixed words
+// for the kind and the SQLSTATE: the server's text can hold values and internals.
 domain::Error translate(const PgError& error);
 
 template <class F>

@@ -1,6 +1,8 @@
 // The schema, one migration per version. Never edit a released migration: add the next one.
 // Version 1 is the SQLite store's schema at its version 10, in PostgreSQL's types: each row keeps
 // the codec's document (`doc`, JSON text) beside the columns its queries filter and order on.
+// Text columns compare bytes (COLLATE "C"), as SQLite does, whatever the database's locale: ids,
+// names and keys sort the same on both stores.
 #include <certsteward/adapters/store/postgres/pg_schema.hpp>
 
 #include <array>
@@ -16,12 +18,12 @@ constexpr std::array<const char*, 1> kMigrations{
     // 1: the initial schema.
     R"SQL(
 CREATE TABLE certificates (
-  id text PRIMARY KEY,
-  project_id text NOT NULL,
-  status text NOT NULL,
-  issuer_type text NOT NULL,
-  common_name text NOT NULL,
-  names text NOT NULL DEFAULT '',
+  id text COLLATE "C" PRIMARY KEY,
+  project_id text COLLATE "C" NOT NULL,
+  status text COLLATE "C" NOT NULL,
+  issuer_type text COLLATE "C" NOT NULL,
+  common_name text COLLATE "C" NOT NULL,
+  names text COLLATE "C" NOT NULL DEFAULT '',
   auto_renew boolean NOT NULL,
   created_at bigint NOT NULL,
   expires_at bigint,
@@ -30,7 +32,7 @@ CREATE TABLE certificates (
   distribution_pending boolean NOT NULL,
   distribution_pending_since bigint,
   version bigint NOT NULL,
-  doc text NOT NULL
+  doc text COLLATE "C" NOT NULL
 );
 CREATE INDEX certificates_project_created ON certificates (project_id, created_at, id);
 CREATE INDEX certificates_project_status_expires
@@ -50,18 +52,28 @@ CREATE INDEX certificates_renewal_info ON certificates (ari_poll_at, id)
 -- writing transaction: a list's `total` and the licence count never scan the certificates, and
 -- cached list pages are checked against the generation.
 CREATE TABLE certificate_counts (
-  project_id text NOT NULL,
-  status text NOT NULL,
-  issuer_type text NOT NULL,
+  project_id text COLLATE "C" NOT NULL,
+  status text COLLATE "C" NOT NULL,
+  issuer_type text COLLATE "C" NOT NULL,
   n bigint NOT NULL,
   PRIMARY KEY (project_id, status, issuer_type)
 );
 CREATE TABLE certificate_generations (
-  project_id text PRIMARY KEY,
+  project_id text COLLATE "C" PRIMARY KEY,
   generation bigint NOT NULL
 );
 CREATE FUNCTION certificates_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- The project's generation first: every write of a project takes that row, so two writes of
+  -- one project queue there before either touches a count row (no deadlock between counts).
+  INSERT INTO certificate_generations AS g (project_id, generation)
+    VALUES (CASE WHEN TG_OP = 'DELETE' THEN OLD.project_id ELSE NEW.project_id END, 1)
+    ON CONFLICT (project_id) DO UPDATE SET generation = g.generation + 1;
+  IF TG_OP = 'UPDATE' AND OLD.project_id <> NEW.project_id THEN
+    INSERT INTO certificate_generations AS g (project_id, generation)
+      VALUES (OLD.project_id, 1)
+      ON CONFLICT (project_id) DO UPDATE SET generation = g.generation + 1;
+  END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') AND (TG_OP = 'DELETE' OR OLD.project_id <> NEW.project_id
       OR OLD.status <> NEW.status OR OLD.issuer_type <> NEW.issuer_type) THEN
     UPDATE certificate_counts SET n = n - 1
@@ -74,9 +86,6 @@ BEGIN
       VALUES (NEW.project_id, NEW.status, NEW.issuer_type, 1)
       ON CONFLICT (project_id, status, issuer_type) DO UPDATE SET n = c.n + 1;
   END IF;
-  INSERT INTO certificate_generations AS g (project_id, generation)
-    VALUES (CASE WHEN TG_OP = 'DELETE' THEN OLD.project_id ELSE NEW.project_id END, 1)
-    ON CONFLICT (project_id) DO UPDATE SET generation = g.generation + 1;
   RETURN NULL;
 END
 $$;
@@ -84,16 +93,16 @@ CREATE TRIGGER certificates_counted AFTER INSERT OR UPDATE OR DELETE ON certific
   FOR EACH ROW EXECUTE FUNCTION certificates_counted();
 
 CREATE TABLE jobs (
-  id text PRIMARY KEY,
-  project_id text NOT NULL,
-  lane text NOT NULL,
-  type text NOT NULL,
-  status text NOT NULL,
-  certificate_id text,
-  idempotency_key text,
+  id text COLLATE "C" PRIMARY KEY,
+  project_id text COLLATE "C" NOT NULL,
+  lane text COLLATE "C" NOT NULL,
+  type text COLLATE "C" NOT NULL,
+  status text COLLATE "C" NOT NULL,
+  certificate_id text COLLATE "C",
+  idempotency_key text COLLATE "C",
   next_run_at bigint NOT NULL,
   lock_expires_at bigint,
-  doc text NOT NULL
+  doc text COLLATE "C" NOT NULL
 );
 CREATE INDEX jobs_waiting ON jobs (lane, next_run_at, id) WHERE status IN ('pending', 'failed');
 CREATE INDEX jobs_locked ON jobs (lane, lock_expires_at, id) WHERE status = 'active';
@@ -107,45 +116,45 @@ CREATE UNIQUE INDEX jobs_unfinished_key ON jobs (idempotency_key)
 
 CREATE TABLE job_logs (
   seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  job_id text NOT NULL,
+  job_id text COLLATE "C" NOT NULL,
   ts bigint NOT NULL,
-  level text NOT NULL,
-  message text NOT NULL
+  level text COLLATE "C" NOT NULL,
+  message text COLLATE "C" NOT NULL
 );
 CREATE INDEX job_logs_job ON job_logs (job_id, seq);
 
 CREATE TABLE projects (
-  id text PRIMARY KEY,
-  name text NOT NULL UNIQUE,
-  doc text NOT NULL
+  id text COLLATE "C" PRIMARY KEY,
+  name text COLLATE "C" NOT NULL UNIQUE,
+  doc text COLLATE "C" NOT NULL
 );
 
 CREATE TABLE users (
-  id text PRIMARY KEY,
-  username text NOT NULL UNIQUE,
-  doc text NOT NULL
+  id text COLLATE "C" PRIMARY KEY,
+  username text COLLATE "C" NOT NULL UNIQUE,
+  doc text COLLATE "C" NOT NULL
 );
 
 CREATE TABLE memberships (
-  project_id text NOT NULL,
-  user_id text NOT NULL,
-  role text NOT NULL,
+  project_id text COLLATE "C" NOT NULL,
+  user_id text COLLATE "C" NOT NULL,
+  role text COLLATE "C" NOT NULL,
   created_at bigint NOT NULL,
   PRIMARY KEY (project_id, user_id)
 );
 CREATE INDEX memberships_user ON memberships (user_id);
-CREATE INDEX memberships_project_created ON memberships (project_id, created_at);
+CREATE INDEX memberships_project_created ON memberships (project_id, created_at, user_id);
 
 -- Project-scoped resources of every kind (acme_account, zone, ...); `ref` and `ref2` are the
 -- extra lookup keys a kind needs (a distribution's certificate_id, a zone's domain; a
 -- notification delivery's channel and the rule holding it for a digest).
 CREATE TABLE resources (
-  kind text NOT NULL,
-  id text NOT NULL,
-  project_id text NOT NULL,
-  ref text,
-  ref2 text,
-  doc text NOT NULL,
+  kind text COLLATE "C" NOT NULL,
+  id text COLLATE "C" NOT NULL,
+  project_id text COLLATE "C" NOT NULL,
+  ref text COLLATE "C",
+  ref2 text COLLATE "C",
+  doc text COLLATE "C" NOT NULL,
   PRIMARY KEY (kind, id)
 );
 CREATE INDEX resources_project ON resources (kind, project_id, id);
@@ -154,14 +163,14 @@ CREATE INDEX resources_ref2 ON resources (kind, project_id, ref2, id) WHERE ref2
 
 CREATE TABLE audit_log (
   seq bigint PRIMARY KEY,
-  id text NOT NULL UNIQUE,
+  id text COLLATE "C" NOT NULL UNIQUE,
   ts bigint NOT NULL,
-  action text NOT NULL,
-  resource_type text NOT NULL,
-  actor_user_id text NOT NULL,
-  project_id text,
-  checksum text NOT NULL,
-  doc text NOT NULL
+  action text COLLATE "C" NOT NULL,
+  resource_type text COLLATE "C" NOT NULL,
+  actor_user_id text COLLATE "C" NOT NULL,
+  project_id text COLLATE "C",
+  checksum text COLLATE "C" NOT NULL,
+  doc text COLLATE "C" NOT NULL
 );
 CREATE INDEX audit_log_ts ON audit_log (ts);
 CREATE INDEX audit_log_action ON audit_log (action, seq);
@@ -169,13 +178,13 @@ CREATE INDEX audit_log_actor ON audit_log (actor_user_id, seq);
 
 CREATE TABLE license (
   id integer PRIMARY KEY CHECK (id = 1),
-  doc text NOT NULL
+  doc text COLLATE "C" NOT NULL
 );
 
 CREATE TABLE refresh_tokens (
-  token_id text PRIMARY KEY,
-  family_id text NOT NULL,
-  user_id text NOT NULL,
+  token_id text COLLATE "C" PRIMARY KEY,
+  family_id text COLLATE "C" NOT NULL,
+  user_id text COLLATE "C" NOT NULL,
   issued_at bigint NOT NULL,
   expires_at bigint NOT NULL,
   consumed boolean NOT NULL DEFAULT false,
@@ -186,14 +195,14 @@ CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id);
 CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at);
 
 CREATE TABLE idempotency (
-  key text PRIMARY KEY,
+  key text COLLATE "C" PRIMARY KEY,
   expires_at bigint NOT NULL,
-  doc text NOT NULL
+  doc text COLLATE "C" NOT NULL
 );
 CREATE INDEX idempotency_expires ON idempotency (expires_at);
 
 CREATE TABLE rate_limits (
-  bucket text NOT NULL,
+  bucket text COLLATE "C" NOT NULL,
   window_start bigint NOT NULL,
   window_end bigint NOT NULL,
   count bigint NOT NULL,
@@ -202,44 +211,47 @@ CREATE TABLE rate_limits (
 CREATE INDEX rate_limits_end ON rate_limits (window_end);
 
 CREATE TABLE leader_locks (
-  name text PRIMARY KEY,
-  holder text NOT NULL,
+  name text COLLATE "C" PRIMARY KEY,
+  holder text COLLATE "C" NOT NULL,
   expires_at bigint NOT NULL
 );
 
 CREATE TABLE settings (
-  key text PRIMARY KEY,
-  value text NOT NULL,
+  key text COLLATE "C" PRIMARY KEY,
+  value text COLLATE "C" NOT NULL,
   updated_at bigint NOT NULL
 );
 
+-- `seq`: the order events were recorded in (SQLite's rowid), which listing in order follows.
 CREATE TABLE events (
-  id text PRIMARY KEY,
-  project_id text NOT NULL,
+  seq bigint GENERATED BY DEFAULT AS IDENTITY UNIQUE,
+  id text COLLATE "C" PRIMARY KEY,
+  project_id text COLLATE "C" NOT NULL,
   at bigint NOT NULL,
-  kind text NOT NULL,
-  resource_id text NOT NULL,
-  message text NOT NULL
+  kind text COLLATE "C" NOT NULL,
+  resource_id text COLLATE "C" NOT NULL,
+  message text COLLATE "C" NOT NULL
 );
 CREATE INDEX events_project_at ON events (project_id, at DESC, id DESC);
+CREATE INDEX events_project_seq ON events (project_id, seq);
 
 CREATE TABLE ca_activity (
-  id text PRIMARY KEY,
-  directory_url text NOT NULL,
-  registered_domain text NOT NULL,
-  kind text NOT NULL,
+  id text COLLATE "C" PRIMARY KEY,
+  directory_url text COLLATE "C" NOT NULL,
+  registered_domain text COLLATE "C" NOT NULL,
+  kind text COLLATE "C" NOT NULL,
   at bigint NOT NULL,
-  project_id text NOT NULL,
-  account_id text NOT NULL,
+  project_id text COLLATE "C" NOT NULL,
+  account_id text COLLATE "C" NOT NULL,
   retry_until bigint,
-  detail text NOT NULL
+  detail text COLLATE "C" NOT NULL
 );
 CREATE INDEX ca_activity_domain ON ca_activity (directory_url, registered_domain, kind, at);
 CREATE INDEX ca_activity_at ON ca_activity (at);
 
 CREATE TABLE challenge_tokens (
-  token text PRIMARY KEY,
-  key_authorization text NOT NULL,
+  token text COLLATE "C" PRIMARY KEY,
+  key_authorization text COLLATE "C" NOT NULL,
   expires_at bigint NOT NULL
 );
 CREATE INDEX challenge_tokens_expires ON challenge_tokens (expires_at);
@@ -257,8 +269,12 @@ int latestSchemaVersion() {
 
 domain::Status migrate(PgDatabase& db) {
   for (int version = 1; version <= latestSchemaVersion(); ++version) {
-    auto step = db.transact({kMigrationGuard}, [&]() -> domain::Status {
+    auto step = db.transact({}, [&]() -> domain::Status {
       return guarded([&]() -> domain::Status {
+        // A migration (an index on a full table), and the wait of the processes behind it, may
+        // take longer than a statement's usual limit.
+        db.exec("SET LOCAL statement_timeout = 0");
+        db.exec("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", {kMigrationGuard});
         db.exec(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
             "applied_at bigint NOT NULL)");
