@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -66,7 +67,10 @@ std::string waitUntilReady(pid_t& pid, const std::filesystem::path& log, const s
 }
 
 // Starts `argv` (argv[0] an absolute path) with stdout and stderr appended to `log`; its pid.
-inline pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesystem::path& log) {
+// `inChild`, when given, runs in the child just before the program (dropping privileges, a
+// session of its own); it calls _exit itself on failure.
+inline pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                         const std::function<void()>& inChild = {}) {
   std::fflush(nullptr);  // or the child writes the parent's pending output again
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -74,6 +78,7 @@ inline pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesy
     FILE* err = std::freopen(log.c_str(), "a", stderr);
     (void)out;
     (void)err;
+    if (inChild) inChild();
     std::vector<char*> args;
     for (const auto& a : argv)
       args.push_back(const_cast<char*>(a.c_str()));

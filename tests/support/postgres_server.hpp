@@ -156,28 +156,16 @@ class PostgresServer : public LocalServer {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
+  // Starts argv as the server's user (PostgreSQL refuses root), in a session of its own (a ^C
+  // at the terminal goes to the test, which stops the server itself).
   pid_t spawnAs(const std::vector<std::string>& argv, const std::filesystem::path& log) const {
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      if (std::freopen(log.c_str(), "a", stdout) == nullptr ||
-          std::freopen(log.c_str(), "a", stderr) == nullptr) {
-        ::_exit(127);
+    return spawnLogged(argv, log, [this] {
+      if (::geteuid() == 0 &&
+          (::setgroups(0, nullptr) != 0 || ::setgid(gid_) != 0 || ::setuid(uid_) != 0)) {
+        ::_exit(126);
       }
-      if (::geteuid() == 0) {
-        if (::setgroups(0, nullptr) != 0 || ::setgid(gid_) != 0 || ::setuid(uid_) != 0) {
-          ::_exit(126);
-        }
-      }
-      ::setsid();  // a ^C at the terminal goes to the test, which stops the server itself
-      std::vector<char*> args;
-      for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      ::execv(args[0], args.data());
-      ::_exit(127);
-    }
-    return pid;
+      ::setsid();
+    });
   }
 
   void start() {
