@@ -1,6 +1,7 @@
 #include <certsteward/services/scheduler.hpp>
 
 #include <algorithm>
+#include <span>
 
 namespace certsteward::services {
 
@@ -24,53 +25,17 @@ domain::Result<SweepReport> Scheduler::sweep() {
     // together, and a chunk is short enough not to hold the project's other writers up long
     // (on MongoDB every certificate write of a project touches one counter document).
     for (std::size_t from = 0; from < due->size(); from += kChunk) {
-      const std::size_t to = std::min(due->size(), from + kChunk);
-      // Counted per run: a chunk the store runs again counts once.
-      std::int64_t chunkProgressed = 0;
-      SweepReport chunk;
-      const auto queueChunk = [&]() -> domain::Status {
-        chunkProgressed = 0;
-        chunk = SweepReport{};
-        for (std::size_t i = from; i < to; ++i) {
-          domain::Certificate cert = (*due)[i];  // a copy: a chunk run again starts from the read
-          ++chunk.due;
-          // The job first (idempotent by key), then the certificate: without a transaction, a
-          // crash in between leaves a queued job and a certificate the next sweep moves, never
-          // a pending certificate without a job.
-          domain::Job job = newJob(p_.ids.next(), cert.project_id,
-                                   domain::JobType::renew_certificate, now, options_.policy);
-          job.certificate_id = cert.id;
-          job.idempotency_key = renewalIdempotencyKey(cert);
-          auto queued = p_.jobs.enqueue(job);
-          if (!queued) return queued.error();
-          if (queued->created) ++chunk.enqueued;
-          if (!applyCertificateEvent(cert, domain::CertificateEvent::scheduled_renew,
-                                     domain::CertificateContext{now, "", {}, {}, false, {}})) {
-            ++chunk.skipped;
-            continue;
-          }
-          cert.updated_at = now;
-          if (auto stored = p_.certificates.update(cert); !stored) {
-            // Changed meanwhile (the next sweep sees it again) or deleted: skipped.
-            if (stored.error().code != domain::ErrorCode::conflict &&
-                stored.error().code != domain::ErrorCode::not_found) {
-              return stored.error();
-            }
-            ++chunk.skipped;
-            continue;
-          }
-          ++chunkProgressed;
-        }
-        return {};
-      };
-      if (auto s = p_.transactions != nullptr ? p_.transactions->run(queueChunk) : queueChunk();
-          !s) {
+      const std::span<const domain::Certificate> part(due->data() + from,
+                                                      std::min(kChunk, due->size() - from));
+      SweepReport chunk;  // counted per run: a chunk the store runs again counts once
+      const auto queue = [&] { return queueRenewals(part, now, chunk); };
+      if (auto s = p_.transactions != nullptr ? p_.transactions->run(queue) : queue(); !s) {
         return s.error();
       }
       report.due += chunk.due;
       report.enqueued += chunk.enqueued;
       report.skipped += chunk.skipped;
-      progressed += chunkProgressed;
+      progressed += chunk.due - chunk.skipped;  // each due certificate is moved or skipped
     }
     // A short batch was the last; a batch where nothing moved would come back the same.
     if (static_cast<std::int64_t>(due->size()) < options_.batch || progressed == 0) break;
@@ -80,6 +45,39 @@ domain::Result<SweepReport> Scheduler::sweep() {
   if (auto s = queueStaleDistributions(report); !s) return s.error();
   if (auto s = queueDigests(report); !s) return s.error();
   return report;
+}
+
+domain::Status Scheduler::queueRenewals(std::span<const domain::Certificate> due,
+                                        domain::Timestamp now, SweepReport& counted) {
+  counted = SweepReport{};
+  for (domain::Certificate cert : due) {  // a copy: a chunk run again starts from the read
+    ++counted.due;
+    // The job first (idempotent by key), then the certificate: without a transaction, a crash
+    // in between leaves a queued job and a certificate the next sweep moves, never a pending
+    // certificate without a job.
+    domain::Job job = newJob(p_.ids.next(), cert.project_id, domain::JobType::renew_certificate,
+                             now, options_.policy);
+    job.certificate_id = cert.id;
+    job.idempotency_key = renewalIdempotencyKey(cert);
+    auto queued = p_.jobs.enqueue(job);
+    if (!queued) return queued.error();
+    if (queued->created) ++counted.enqueued;
+    if (!applyCertificateEvent(cert, domain::CertificateEvent::scheduled_renew,
+                               domain::CertificateContext{now, "", {}, {}, false, {}})) {
+      ++counted.skipped;
+      continue;
+    }
+    cert.updated_at = now;
+    if (auto stored = p_.certificates.update(cert); !stored) {
+      // Changed meanwhile (the next sweep sees it again) or deleted: skipped.
+      if (stored.error().code != domain::ErrorCode::conflict &&
+          stored.error().code != domain::ErrorCode::not_found) {
+        return stored.error();
+      }
+      ++counted.skipped;
+    }
+  }
+  return {};
 }
 
 domain::Status Scheduler::queueRenewalInfoChecks(SweepReport& report) {

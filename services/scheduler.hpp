@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include <certsteward/domain/job.hpp>
@@ -82,6 +83,9 @@ class Scheduler {
   domain::Result<SweepReport> sweep();
 
  private:
+  // Queues the renewals of `due` (a chunk of one sweep), counting into `counted` afresh.
+  domain::Status queueRenewals(std::span<const domain::Certificate> due, domain::Timestamp now,
+                               SweepReport& counted);
   domain::Status queueExpiryChecks(SweepReport& report);
   domain::Status queueRenewalInfoChecks(SweepReport& report);
   domain::Status queueStaleDistributions(SweepReport& report);

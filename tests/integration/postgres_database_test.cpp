@@ -21,13 +21,9 @@ using certsteward::testing::PostgresServer;
 
 namespace {
 
-PostgresServer& server() {
-  return testing::sharedPostgres();
-}
-
 std::unique_ptr<PgDatabase> openDb(PgOptions options = {}) {
-  REQUIRE_MESSAGE(server().available(), server().reason());
-  auto db = PgDatabase::open(server().url(), options);
+  REQUIRE_MESSAGE(testing::sharedPostgres().available(), testing::sharedPostgres().reason());
+  auto db = PgDatabase::open(testing::sharedPostgres().url(), options);
   REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
   return std::move(*db);
 }
@@ -131,8 +127,8 @@ TEST_CASE("postgres: errors are translated at the boundary, without the values i
 }
 
 TEST_CASE("postgres: a wrong URL, password or address is a clear error that names no password") {
-  REQUIRE_MESSAGE(server().available(), server().reason());
-  const std::string port = std::to_string(server().port());
+  REQUIRE_MESSAGE(testing::sharedPostgres().available(), testing::sharedPostgres().reason());
+  const std::string port = std::to_string(testing::sharedPostgres().port());
   const auto wrongPassword = PgDatabase::open(
       "postgresql://certsteward:not-the-password-42@"
       "127.0.0.1:" +
@@ -340,15 +336,15 @@ TEST_CASE("postgres: the pool is bounded, and a caller waits for it no longer th
 TEST_CASE("postgres: after the server restarts, the pool's next statement works") {
   auto db = openDb();
   CHECK(db->exec("SELECT 1").integer(0, 0) == 1);  // a connection now idle in the pool
-  REQUIRE(server().restart());
+  REQUIRE(testing::sharedPostgres().restart());
   CHECK(db->exec("SELECT 2").integer(0, 0) == 2);
-  server().kill9();  // a crash: recovery at the next start
+  testing::sharedPostgres().kill9();  // a crash: recovery at the next start
   const auto down = guarded([&]() -> domain::Status {
     db->exec("SELECT 3");
     return {};
   });
   REQUIRE_FALSE(down.ok());
   CHECK(down.error().code == domain::ErrorCode::unavailable);
-  REQUIRE(server().restart());
+  REQUIRE(testing::sharedPostgres().restart());
   CHECK(db->exec("SELECT 4").integer(0, 0) == 4);
 }

@@ -12,22 +12,17 @@
 
 using namespace certsteward;
 using namespace certsteward::adapters::postgres;
-using certsteward::testing::PostgresServer;
 
 namespace {
 
-PostgresServer& server() {
-  return testing::sharedPostgres();
-}
-
 // A new, empty database of its own; its URL.
 std::string freshDatabase(const std::string& name) {
-  REQUIRE_MESSAGE(server().available(), server().reason());
-  auto admin = PgDatabase::open(server().url());
+  REQUIRE_MESSAGE(testing::sharedPostgres().available(), testing::sharedPostgres().reason());
+  auto admin = PgDatabase::open(testing::sharedPostgres().url());
   REQUIRE(admin.ok());
   (*admin)->exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
   (*admin)->exec("CREATE DATABASE " + name);
-  return server().url(name);
+  return testing::sharedPostgres().url(name);
 }
 
 std::unique_ptr<PgDatabase> openUrl(const std::string& url) {

@@ -269,29 +269,24 @@ void PgDatabase::runScript(PGconn* conn, std::string_view sql) {
   failed(conn, r);
 }
 
+template <class F>
+auto PgDatabase::onConnection(F&& use) -> decltype(use(static_cast<PGconn*>(nullptr))) {
+  if (tCurrent != nullptr && tCurrent->db == this) return use(tCurrent->conn);
+  // A connection of the pool for this one use, given back whatever happens.
+  struct Lease {
+    PgDatabase& db;
+    PGconn* conn;
+    ~Lease() { db.release(conn); }
+  } lease{*this, acquire()};
+  return use(lease.conn);
+}
+
 void PgDatabase::script(std::string_view sql) {
-  if (tCurrent != nullptr && tCurrent->db == this) return runScript(tCurrent->conn, sql);
-  PGconn* conn = acquire();
-  try {
-    runScript(conn, sql);
-    release(conn);
-  } catch (...) {
-    release(conn);
-    throw;
-  }
+  onConnection([&](PGconn* conn) { runScript(conn, sql); });
 }
 
 Rows PgDatabase::exec(std::string_view sql, const std::vector<Param>& params) {
-  if (tCurrent != nullptr && tCurrent->db == this) return run(tCurrent->conn, sql, params);
-  PGconn* conn = acquire();
-  try {
-    Rows rows = run(conn, sql, params);
-    release(conn);
-    return rows;
-  } catch (...) {
-    release(conn);
-    throw;
-  }
+  return onConnection([&](PGconn* conn) { return run(conn, sql, params); });
 }
 
 domain::Status PgDatabase::transact(const std::vector<std::string>& guards,

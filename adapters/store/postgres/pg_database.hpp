@@ -115,6 +115,9 @@ class PgDatabase {
   // failover: to the server the URL's hosts now name as the primary).
   void release(pg_conn* conn);
   pg_conn* connect();
+  // Runs `use` on the thread's transaction connection, or on one of the pool for this call.
+  template <class F>
+  auto onConnection(F&& use) -> decltype(use(static_cast<pg_conn*>(nullptr)));
   Rows run(pg_conn* conn, std::string_view sql, const std::vector<Param>& params);
   void runScript(pg_conn* conn, std::string_view sql);
 
