@@ -397,7 +397,10 @@ domain::Result<std::unique_ptr<Application>> Application::create(const Config& c
         "configuration key license.public_key_file: " + config.license_public_key_file +
             " is not an Ed25519 public key in PEM form");
   }
-  auto store = openStore(config.store_url);
+  auto store = openStore(
+      config.store_url,
+      {static_cast<std::size_t>(config.store_pool_size),
+       std::chrono::duration_cast<std::chrono::milliseconds>(config.store_statement_timeout)});
   if (!store) return store.error();
   return std::unique_ptr<Application>(
       new Application(std::make_unique<Parts>(config, std::move(*store))));

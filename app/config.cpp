@@ -239,11 +239,19 @@ const KeyRule kKeys[] = {
     {"store.url",
      [](Setter& s) -> domain::Status {
        if (s.value != "memory:" && !s.value.starts_with("sqlite://") &&
-           !s.value.starts_with("mongodb://") && !s.value.starts_with("mongodb+srv://")) {
-         return badValue(s.key, "expected memory:, sqlite://<path> or mongodb://<hosts>/<db>");
+           !s.value.starts_with("mongodb://") && !s.value.starts_with("mongodb+srv://") &&
+           !s.value.starts_with("postgresql://") && !s.value.starts_with("postgres://")) {
+         return badValue(s.key,
+                         "expected memory:, sqlite://<path>, mongodb://<hosts>/<db> or "
+                         "postgresql://<user>@<hosts>/<db>");
        }
        s.c.store_url = s.value;
        return {};
+     }},
+    {"store.pool_size", [](Setter& s) { return s.integer(s.c.store_pool_size, 1, 256); }},
+    {"store.statement_timeout",
+     [](Setter& s) {
+       return s.duration(s.c.store_statement_timeout, std::chrono::seconds{1}, hours{1});
      }},
     {"jwt.secret", [](Setter& s) { return s.secret(s.c.jwt_secret); }},
     {"jwt.issuer",
@@ -538,12 +546,20 @@ bool isSecretKey(std::string_view key) {
 std::string shown(const std::string& key, const std::string& value) {
   if (isSecretKey(key))
     return value.empty() ? "" : "******** (" + std::to_string(value.size()) + " characters)";
-  const auto scheme = value.find("://");
-  const auto at = value.find('@');
+  std::string out = value;
+  const auto scheme = out.find("://");
+  const auto at = out.find('@');
   if (scheme != std::string::npos && at != std::string::npos && at > scheme) {
-    return value.substr(0, scheme + 3) + "********" + value.substr(at);
+    out = out.substr(0, scheme + 3) + "********" + out.substr(at);
   }
-  return value;
+  // libpq also takes the password as a query parameter (postgresql://h/db?password=...).
+  for (auto pos = out.find("password="); pos != std::string::npos;
+       pos = out.find("password=", pos + 1)) {
+    const auto start = pos + 9;
+    const auto end = out.find('&', start);
+    out = out.substr(0, start) + "********" + (end == std::string::npos ? "" : out.substr(end));
+  }
+  return out;
 }
 
 }  // namespace

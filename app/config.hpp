@@ -41,6 +41,8 @@ struct Config {
   bool tlsEnabled() const { return !tls_certificate_file.empty() || !tls_certificate_id.empty(); }
   // store.*
   std::string store_url = "sqlite:///var/lib/certsteward/certsteward.db";
+  int store_pool_size = 8;  // PostgreSQL: connections per instance at most
+  domain::Duration store_statement_timeout = std::chrono::seconds{10};  // PostgreSQL
   // jwt.*
   std::string jwt_secret;
   std::string jwt_issuer = "certsteward";

@@ -5,6 +5,7 @@
 
 #include <certsteward/adapters/store/memory/memory_store.hpp>
 #include <certsteward/adapters/store/mongo/mongo_store.hpp>
+#include <certsteward/adapters/store/postgres/pg_store.hpp>
 #include <certsteward/adapters/store/sqlite/private_files.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_backup.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
@@ -20,7 +21,11 @@ domain::Result<std::string> sqlitePath(const std::string& url) {
   return url.substr(kScheme.size());
 }
 
-domain::Result<ports::StorePtr> openStore(const std::string& url) {
+bool isPostgresUrl(const std::string& url) {
+  return url.starts_with("postgresql://") || url.starts_with("postgres://");
+}
+
+domain::Result<ports::StorePtr> openStore(const std::string& url, const StoreOptions& options) {
   if (url == "memory:") return ports::StorePtr(std::make_unique<adapters::memory::MemoryStore>());
   if (url.starts_with("sqlite:")) {
     auto path = sqlitePath(url);
@@ -46,9 +51,21 @@ domain::Result<ports::StorePtr> openStore(const std::string& url) {
     }
     return ports::StorePtr(std::move(*store));
   }
+  if (isPostgresUrl(url)) {
+    adapters::postgres::PgOptions pg;
+    pg.pool_size = options.pool_size;
+    pg.statement_timeout = options.statement_timeout;
+    auto store = adapters::postgres::PgStore::open(url, pg);
+    if (!store) {
+      // Never echo the URL: it may carry the password.
+      return domain::makeError(store.error().code,
+                               "store.url (postgresql): " + store.error().message);
+    }
+    return ports::StorePtr(std::move(*store));
+  }
   return domain::makeError(domain::ErrorCode::invalid_argument,
-                           "configuration key store.url: expected memory:, sqlite://<path> or "
-                           "mongodb://<hosts>/<db>");
+                           "configuration key store.url: expected memory:, sqlite://<path>, "
+                           "mongodb://<hosts>/<db> or postgresql://<user>@<hosts>/<db>");
 }
 
 namespace {
@@ -58,7 +75,8 @@ domain::Result<std::string> fileOf(const std::string& url, const char* command) 
     return domain::makeError(
         domain::ErrorCode::failed_precondition,
         std::string(command) +
-            " copies SQLite stores; for MongoDB use mongodump and mongorestore on the replica set");
+            " copies SQLite stores; for MongoDB use mongodump and mongorestore on the replica "
+            "set, for PostgreSQL pg_dump and pg_restore on the primary (docs/operations.md)");
   }
   return sqlitePath(url);
 }

@@ -1,6 +1,9 @@
-// Opens the store that `store.url` names: memory:, sqlite://<path>, mongodb://... (issue #3).
+// Opens the store that `store.url` names: memory:, sqlite://<path>, mongodb://...,
+// postgresql://... (issues #3, #30).
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -13,11 +16,22 @@ namespace certsteward::app {
 // "sqlite://./data/x.db" -> "./data/x.db"); invalid_argument when empty.
 domain::Result<std::string> sqlitePath(const std::string& url);
 
-// Opens the store, creating a SQLite file's directory when missing. Errors name store.url.
-domain::Result<ports::StorePtr> openStore(const std::string& url);
+// The PostgreSQL store's pool (store.pool_size, store.statement_timeout); the others ignore it.
+struct StoreOptions {
+  std::size_t pool_size = 8;
+  std::chrono::milliseconds statement_timeout{10'000};
+};
+
+// Opens the store, creating a SQLite file's directory when missing. Errors name store.url and
+// never hold its password.
+domain::Result<ports::StorePtr> openStore(const std::string& url, const StoreOptions& options = {});
+
+// Whether `url` names a PostgreSQL store (postgresql:// or postgres://).
+bool isPostgresUrl(const std::string& url);
 
 // `certsteward backup --to FILE`: a consistent copy of a SQLite store while it runs.
-// failed_precondition for other stores (MongoDB: mongodump) or an existing FILE.
+// failed_precondition for other stores (MongoDB: mongodump; PostgreSQL: pg_dump) or an
+// existing FILE.
 domain::Status backupStore(const std::string& url, const std::string& to);
 
 // `certsteward restore --from FILE`: the SQLite store replaced by a backup; refused while a

@@ -23,6 +23,12 @@
 #include <certsteward/adapters/store/mongo/mongo_audit_log_tamper.hpp>
 #include <certsteward/adapters/store/mongo/mongo_store.hpp>
 #endif
+#if defined(CERTSTEWARD_CONTRACT_POSTGRES)
+#include <certsteward/adapters/store/postgres/pg_audit_log_tamper.hpp>
+#include <certsteward/adapters/store/postgres/pg_database.hpp>
+#include <certsteward/adapters/store/postgres/pg_store.hpp>
+#include "support/postgres_server.hpp"
+#endif
 #include <certsteward/ports/store.hpp>
 
 namespace certsteward::testing {
@@ -136,6 +142,68 @@ struct MongoStoreFactory {
 
 // The MongoDB contract executable runs the same suites against MongoDB only.
 #define CERTSTEWARD_STORE_FACTORIES ::certsteward::testing::MongoStoreFactory
+#elif defined(CERTSTEWARD_CONTRACT_POSTGRES)
+// A fresh schema of its own on the process's PostgreSQL (started by the harness on first use),
+// made the connection's search_path through the URL; dropped afterwards. A schema is made and
+// migrated in a few milliseconds, a database in a few hundred.
+struct PostgresStoreFactory {
+  static constexpr const char* kName = "postgres";
+
+  static adapters::postgres::PgDatabase& admin() {
+    static std::unique_ptr<adapters::postgres::PgDatabase> db = [] {
+      auto& server = sharedPostgres();
+      if (!server.available()) throw std::runtime_error("PostgreSQL: " + server.reason());
+      auto opened = adapters::postgres::PgDatabase::open(server.url());
+      if (!opened) throw std::runtime_error(opened.error().message);
+      return std::move(*opened);
+    }();
+    return *db;
+  }
+
+  std::unique_ptr<ports::Store> make() {
+    static std::atomic<int> counter{0};
+    const std::string schema =
+        "contract_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    admin().exec("CREATE SCHEMA " + schema);
+    const std::string url = sharedPostgres().url() + "?options=-csearch_path%3D" + schema;
+    auto store = adapters::postgres::PgStore::open(url);
+    if (!store) throw std::runtime_error(store.error().message);
+    locations().remember(**store, url);
+    schemas()[store->get()] = schema;
+    return std::move(*store);
+  }
+  // Another store on the schema of `store` (a second instance of the server); the schema stays
+  // with `store`.
+  std::unique_ptr<ports::Store> makeSharing(const ports::Store& store) {
+    auto other = adapters::postgres::PgStore::open(locations().of(store));
+    if (!other) throw std::runtime_error(other.error().message);
+    return std::move(*other);
+  }
+  // A connection of its own rewrites the row.
+  static void tamper(ports::Store& store, const domain::AuditEntry& entry) {
+    adapters::postgres::PgAuditLogTamper::tamper(locations().of(store), entry);
+  }
+  void cleanup(ports::Store& store) {
+    locations().forget(store);
+    const auto it = schemas().find(&store);
+    if (it == schemas().end()) return;
+    admin().exec("DROP SCHEMA " + it->second + " CASCADE");
+    schemas().erase(it);
+  }
+
+ private:
+  static StoreLocations& locations() {
+    static StoreLocations made;
+    return made;
+  }
+  static std::map<const ports::Store*, std::string>& schemas() {
+    static std::map<const ports::Store*, std::string> made;
+    return made;
+  }
+};
+
+// The PostgreSQL contract executable runs the same suites against PostgreSQL only.
+#define CERTSTEWARD_STORE_FACTORIES ::certsteward::testing::PostgresStoreFactory
 #else
 // Every adapter of the main contract executable.
 #define CERTSTEWARD_STORE_FACTORIES \

@@ -301,6 +301,10 @@ class FailingAuditStore : public ports::Store {
 #define CERTSTEWARD_MIGRATION_PAIRS                              \
   Pair<testing::SqliteStoreFactory, testing::MongoStoreFactory>, \
       Pair<testing::MongoStoreFactory, testing::SqliteStoreFactory>
+#elif defined(CERTSTEWARD_CONTRACT_POSTGRES)
+#define CERTSTEWARD_MIGRATION_PAIRS                                 \
+  Pair<testing::SqliteStoreFactory, testing::PostgresStoreFactory>, \
+      Pair<testing::PostgresStoreFactory, testing::SqliteStoreFactory>
 #else
 #define CERTSTEWARD_MIGRATION_PAIRS                                   \
   Pair<testing::SqliteStoreFactory, testing::SqliteStoreFactory>,     \

@@ -82,7 +82,7 @@ TEST_CASE("config: invalid values stop start-up with a message naming the key") 
       {"network.outbound_allow", "intranet.example"},
       {"worker.max_concurrency", "-1"},
       {"scheduler.interval", "0s"},
-      {"store.url", "postgres://db"},
+      {"store.url", "mysql://db"},
       {"log.level", "loud"},
       {"no.such.key", "1"},
   };
@@ -238,6 +238,45 @@ TEST_CASE("config check: every problem, secrets masked, sources named") {
   CHECK(line("worker.poll_interval").source == "environment");
   CHECK(line("auth.bcrypt_cost").source == "default");
   CHECK(report.lines.size() == app::knownKeys().size());
+}
+
+TEST_CASE("config check: a PostgreSQL URL's password is masked in the user part and the query") {
+  const auto shownUrl = [](const std::string& url) {
+    const auto report = app::checkConfig(
+        {{"jwt.secret", "a-secret-that-is-long-enough-0123456"}, {"store.url", url}},
+        [](const std::string&) -> std::optional<std::string> { return std::nullopt; });
+    for (const auto& l : report.lines)
+      if (l.key == "store.url") return l.value;
+    return std::string("(no line)");
+  };
+  CHECK(shownUrl("postgresql://cs:pw1@db1,db2/cs?target_session_attrs=read-write") ==
+        "postgresql://********@db1,db2/cs?target_session_attrs=read-write");
+  CHECK(shownUrl("postgresql://db1/cs?user=cs&password=pw2&sslmode=verify-full") ==
+        "postgresql://db1/cs?user=cs&password=********&sslmode=verify-full");
+  CHECK(shownUrl("postgres://db1/cs?password=pw3") == "postgres://db1/cs?password=********");
+}
+
+TEST_CASE("config: store.url takes postgresql:// and the pool keys their bounds") {
+  const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  const std::map<std::string, std::string> base{
+      {"jwt.secret", "a-secret-that-is-long-enough-0123456"},
+      {"secrets.key", "another-secret-that-is-long-enough-789"},
+      {"store.url", "postgresql://cs@127.0.0.1/cs"},
+      {"store.pool_size", "16"},
+      {"store.statement_timeout", "30s"}};
+  const auto c = app::loadConfig(base, none);
+  REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+  CHECK(c->store_url == "postgresql://cs@127.0.0.1/cs");
+  CHECK(c->store_pool_size == 16);
+  CHECK(c->store_statement_timeout == std::chrono::seconds{30});
+  auto bad = base;
+  bad["store.pool_size"] = "0";
+  CHECK_FALSE(app::loadConfig(bad, none).ok());
+  bad = base;
+  bad["store.url"] = "mysql://x/y";
+  const auto refused = app::loadConfig(bad, none);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("postgresql://") != std::string::npos);
 }
 
 TEST_CASE("logging: JSON strings escape quotes, backslashes and control characters") {

@@ -291,6 +291,34 @@ Rows PgDatabase::exec(std::string_view sql, const std::vector<Param>& params) {
 
 domain::Status PgDatabase::transact(const std::vector<std::string>& guards,
                                     const std::function<domain::Status()>& body) {
+  return runTransaction("BEGIN ISOLATION LEVEL READ COMMITTED", guards, body);
+}
+
+domain::Status PgDatabase::snapshot(const std::function<domain::Status()>& body) {
+  return runTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", {}, body);
+}
+
+Rows PgDatabase::execRecoverable(std::string_view sql, const std::vector<Param>& params) {
+  if (tCurrent == nullptr || tCurrent->db != this) return exec(sql, params);
+  Current& current = *tCurrent;
+  const bool failedBefore = current.failure.has_value();
+  run(current.conn, "SAVEPOINT certsteward_statement", {});
+  try {
+    Rows rows = run(current.conn, sql, params);
+    run(current.conn, "RELEASE SAVEPOINT certsteward_statement", {});
+    return rows;
+  } catch (const PgError&) {
+    run(current.conn, "ROLLBACK TO SAVEPOINT certsteward_statement", {});
+    run(current.conn, "RELEASE SAVEPOINT certsteward_statement", {});
+    // The statement's failure was undone: it no longer voids the transaction (one recorded
+    // before the savepoint still does).
+    if (!failedBefore) current.failure.reset();
+    throw;
+  }
+}
+
+domain::Status PgDatabase::runTransaction(const char* begin, const std::vector<std::string>& guards,
+                                          const std::function<domain::Status()>& body) {
   std::vector<std::string> locks = guards;  // one order for everyone: no deadlock among guards
   std::sort(locks.begin(), locks.end());
   locks.erase(std::unique(locks.begin(), locks.end()), locks.end());
@@ -318,7 +346,7 @@ domain::Status PgDatabase::transact(const std::vector<std::string>& guards,
     {
       CurrentScope scope(&current);
       try {
-        run(conn, "BEGIN ISOLATION LEVEL READ COMMITTED", {});
+        run(conn, begin, {});
         for (const auto& guard : locks)
           run(conn, kLockGuard, {guard});
         result = body();

@@ -17,22 +17,13 @@
 #include <string_view>
 #include <vector>
 
+#include <certsteward/adapters/store/postgres/pg_options.hpp>
 #include <certsteward/domain/result.hpp>
 
 struct pg_conn;
 struct pg_result;
 
 namespace certsteward::adapters::postgres {
-
-struct PgOptions {
-  std::size_t pool_size = 8;  // connections at most (each opened when first needed)
-  // Every statement's limit (statement_timeout), and how long a caller waits for a free
-  // connection of the pool.
-  std::chrono::milliseconds statement_timeout{10'000};
-  std::chrono::milliseconds pool_wait{10'000};
-  int connect_timeout_seconds = 5;  // unless the URL gives connect_timeout
-  int transaction_attempts = 5;     // a body run again after a serialization failure or deadlock
-};
 
 // A failed libpq call: the SQLSTATE ("" when the connection itself failed) and the server's
 // primary message (never the statement, its parameters or the DETAIL line, which can hold
@@ -104,6 +95,15 @@ class PgDatabase {
   domain::Status transact(const std::vector<std::string>& guards,
                           const std::function<domain::Status()>& body);
 
+  // Runs `body` in one read-only REPEATABLE READ transaction: its statements read one snapshot
+  // (a page's total and its items agree). Inside transact() it joins that transaction instead.
+  domain::Status snapshot(const std::function<domain::Status()>& body);
+
+  // Runs one statement whose failure leaves the thread's transaction usable: under a SAVEPOINT,
+  // rolled back to when it fails (a unique violation the caller answers as a conflict). Outside
+  // a transaction it is exec(). Throws PgError.
+  Rows execRecoverable(std::string_view sql, const std::vector<Param>& params = {});
+
   // Whether the server this pool reaches accepts writes (not in recovery: the primary).
   domain::Result<bool> isPrimary();
 
@@ -119,6 +119,9 @@ class PgDatabase {
   template <class F>
   auto onConnection(F&& use) -> decltype(use(static_cast<pg_conn*>(nullptr)));
   Rows run(pg_conn* conn, std::string_view sql, const std::vector<Param>& params);
+  // transact() and snapshot(): `begin` opens the transaction.
+  domain::Status runTransaction(const char* begin, const std::vector<std::string>& guards,
+                                const std::function<domain::Status()>& body);
   void runScript(pg_conn* conn, std::string_view sql);
 
   std::string url_;

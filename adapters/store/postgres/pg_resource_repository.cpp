@@ -1,0 +1,82 @@
+// The lookups that zones, distributions, notification rules, deliveries and states add.
+#include <certsteward/adapters/store/postgres/pg_resource_repository.hpp>
+
+#include <algorithm>
+
+#include <certsteward/adapters/store/codec/resource_keys.hpp>
+
+namespace certsteward::adapters::postgres {
+
+PgZoneRepository::PgZoneRepository(PgDatabase& db)
+    : PgResourceRepository(
+          db, "zone", [](const domain::Zone& z) { return std::optional<std::string>(z.domain); }) {}
+
+domain::Result<std::optional<domain::Zone>> PgZoneRepository::findForName(
+    const domain::Id& projectId, const std::string& name) const {
+  // The name and each parent, longest first: one indexed lookup per label.
+  for (const auto& candidate : domain::zoneCandidates(name)) {
+    auto zones = byRef(projectId, candidate);
+    if (!zones) return zones.error();
+    if (!zones->empty()) return std::optional<domain::Zone>(zones->front());
+  }
+  return std::optional<domain::Zone>{};
+}
+
+PgDistributionRepository::PgDistributionRepository(PgDatabase& db)
+    : PgResourceRepository(db, "distribution", [](const domain::Distribution& d) {
+        return std::optional<std::string>(d.certificate_id);
+      }) {}
+
+domain::Result<std::vector<domain::Distribution>> PgDistributionRepository::listForCertificate(
+    const domain::Id& projectId, const domain::Id& certificateId) const {
+  return byRef(projectId, certificateId);
+}
+
+PgNotificationRuleRepository::PgNotificationRuleRepository(PgDatabase& db)
+    : PgResourceRepository(db, "notification_rule") {}
+
+domain::Result<std::vector<domain::NotificationRule>> PgNotificationRuleRepository::matching(
+    const domain::Id& projectId, domain::EventKind kind) const {
+  auto rules = byRef(projectId, std::nullopt);  // a project has few rules
+  if (!rules) return rules.error();
+  std::erase_if(*rules, [&](const domain::NotificationRule& r) {
+    return !r.enabled || std::find(r.events.begin(), r.events.end(), kind) == r.events.end();
+  });
+  return rules;
+}
+
+PgNotificationDeliveryRepository::PgNotificationDeliveryRepository(PgDatabase& db)
+    : PgResourceRepository(
+          db, "notification_delivery",
+          [](const domain::NotificationDelivery& d) {
+            return std::optional<std::string>(d.channel_id);
+          },
+          &codec::heldDeliveryKey) {}
+
+domain::Result<domain::Page<domain::NotificationDelivery>>
+PgNotificationDeliveryRepository::listForChannel(const domain::Id& projectId,
+                                                 const domain::Id& channelId,
+                                                 const domain::PageRequest& page) const {
+  return pageByRefNewestFirst(projectId, channelId, page);
+}
+
+domain::Result<std::vector<domain::NotificationDelivery>>
+PgNotificationDeliveryRepository::heldForRule(const domain::Id& projectId, const domain::Id& ruleId,
+                                              std::int64_t limit) const {
+  return byRef2(projectId, ruleId, std::max<std::int64_t>(limit, 0));
+}
+
+PgNotificationStateRepository::PgNotificationStateRepository(PgDatabase& db)
+    : PgResourceRepository(db, "notification_state", [](const domain::NotificationState& s) {
+        return std::optional<std::string>(codec::notificationStateKey(s.rule_id, s.subject));
+      }) {}
+
+domain::Result<std::optional<domain::NotificationState>> PgNotificationStateRepository::find(
+    const domain::Id& projectId, const domain::Id& ruleId, const domain::Id& subject) const {
+  auto states = byRef(projectId, codec::notificationStateKey(ruleId, subject));
+  if (!states) return states.error();
+  if (states->empty()) return std::optional<domain::NotificationState>{};
+  return std::optional<domain::NotificationState>(std::move(states->front()));
+}
+
+}  // namespace certsteward::adapters::postgres
