@@ -31,6 +31,8 @@ class ServerProcess {
   bool running() const;
   std::string log() const;
   std::filesystem::path databasePath() const { return dir_ / "db.sqlite"; }
+  // Its configuration file (for the command-line tools run beside it).
+  std::filesystem::path configPath() const { return dir_ / "conf"; }
 
  private:
   std::filesystem::path dir_;

@@ -64,7 +64,46 @@ class PostgresServer : public LocalServer {
     start();
   }
 
+  // A hot standby of `primary`, streaming from it: a base backup taken with pg_basebackup -R
+  // (which writes standby.signal and primary_conninfo), started on a port of its own.
+  struct StandbyOf {
+    const PostgresServer& primary;
+  };
+  explicit PostgresServer(StandbyOf of) {
+    const PostgresServer& primary = of.primary;
+    if (!primary.available()) {
+      reason_ = "the primary is not running: " + primary.reason();
+      return;
+    }
+    bin_ = primary.bin_;
+    uid_ = primary.uid_;
+    gid_ = primary.gid_;
+    dir_ = freshServerDir("postgres-standby");
+    if (::chown(dir_.c_str(), uid_, gid_) != 0) {
+      reason_ = "cannot hand " + dir_.string() + " to the postgres user";
+      return;
+    }
+    const int copied = runAs(
+        {(bin_ / "pg_basebackup").string(), "-h", "127.0.0.1", "-p", std::to_string(primary.port_),
+         "-U", kUser, "-D", data().string(), "-R", "-X", "stream", "--no-sync", "-c", "fast"},
+        dir_ / "basebackup.log", kPassword);
+    if (copied != 0) {
+      reason_ = "pg_basebackup failed: " + readLog(dir_ / "basebackup.log").substr(0, 2000);
+      return;
+    }
+    port_ = freeLoopbackPort();
+    start();
+  }
+
   ~PostgresServer() { stop(); }
+
+  // A standby becomes a primary (pg_ctl promote, waiting until it accepts writes).
+  bool promote() {
+    const int promoted =
+        runAs({(bin_ / "pg_ctl").string(), "promote", "-D", data().string(), "-w", "-t", "30"},
+              dir_ / "promote.log");
+    return promoted == 0;
+  }
 
   // postgresql://certsteward:<password>@127.0.0.1:<port>/<database>
   std::string url(const std::string& database = "postgres") const {
@@ -149,8 +188,9 @@ class PostgresServer : public LocalServer {
   }
 
   // Runs argv as the server's user to its end; its exit status.
-  int runAs(const std::vector<std::string>& argv, const std::filesystem::path& log) const {
-    const pid_t pid = spawnAs(argv, log);
+  int runAs(const std::vector<std::string>& argv, const std::filesystem::path& log,
+            const std::string& password = {}) const {
+    const pid_t pid = spawnAs(argv, log, password);
     int status = 0;
     if (pid <= 0 || ::waitpid(pid, &status, 0) != pid) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -158,12 +198,15 @@ class PostgresServer : public LocalServer {
 
   // Starts argv as the server's user (PostgreSQL refuses root), in a session of its own (a ^C
   // at the terminal goes to the test, which stops the server itself).
-  pid_t spawnAs(const std::vector<std::string>& argv, const std::filesystem::path& log) const {
-    return spawnLogged(argv, log, [this] {
+  // `password`: PGPASSWORD for a client program (pg_basebackup).
+  pid_t spawnAs(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                const std::string& password = {}) const {
+    return spawnLogged(argv, log, [this, &password] {
       if (::geteuid() == 0 &&
           (::setgroups(0, nullptr) != 0 || ::setgid(gid_) != 0 || ::setuid(uid_) != 0)) {
         ::_exit(126);
       }
+      if (!password.empty()) ::setenv("PGPASSWORD", password.c_str(), 1);
       ::setsid();
     });
   }
@@ -184,8 +227,11 @@ class PostgresServer : public LocalServer {
     reason_ = waitUntilReady(
         pid_, logFile, "postgres",
         [seen](const std::string& text) {
+          // A standby accepts read-only connections.
           return text.find("database system is ready to accept connections", seen) !=
-                 std::string::npos;
+                     std::string::npos ||
+                 text.find("database system is ready to accept read-only connections", seen) !=
+                     std::string::npos;
         },
         std::chrono::seconds{30});
   }

@@ -1,0 +1,127 @@
+// A packaged instance on a PostgreSQL primary with a synchronous streaming standby, named
+// together in a multi-host URL: the primary dies (SIGKILL), the instance is not ready while no
+// server takes writes, the standby is promoted, and the instance carries on against it with
+// everything it acknowledged before the crash.
+#include <doctest/doctest.h>
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <certsteward/adapters/store/postgres/pg_database.hpp>
+#include "e2e/http_client.hpp"
+#include "e2e/server_process.hpp"
+#include "support/postgres_server.hpp"
+
+using namespace certsteward::testing;
+using certsteward::adapters::postgres::PgDatabase;
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+json::object parsed(const HttpResult& r) {
+  boost::system::error_code ec;
+  auto v = json::parse(r.body, ec);
+  REQUIRE_MESSAGE((!ec && v.is_object()), r.body);
+  return v.as_object();
+}
+
+template <class P>
+bool eventually(P pred, std::chrono::milliseconds limit) {
+  for (auto waited = 0ms; waited < limit; waited += 100ms) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(100ms);
+  }
+  return pred();
+}
+
+std::unique_ptr<PgDatabase> connect(const std::string& url) {
+  auto db = PgDatabase::open(url);
+  REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
+  return std::move(*db);
+}
+
+}  // namespace
+
+TEST_CASE("postgres failover: the standby is promoted and the instance carries on, nothing lost") {
+  PostgresServer primary;
+  REQUIRE_MESSAGE(primary.available(), primary.reason());
+  {
+    auto admin = connect(primary.url());
+    admin->exec("CREATE DATABASE failover");
+  }
+  PostgresServer standby(PostgresServer::StandbyOf{primary});
+  REQUIRE_MESSAGE(standby.available(), standby.reason());
+  {
+    // Synchronous: a commit returns once the standby has the WAL on disk.
+    auto admin = connect(primary.url());
+    admin->exec("ALTER SYSTEM SET synchronous_standby_names = '*'");
+    admin->exec("SELECT pg_reload_conf()");
+    REQUIRE(eventually(
+        [&] {
+          const auto rows =
+              admin->exec("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'");
+          return rows.integer(0, 0) == 1;
+        },
+        15s));
+  }
+
+  const std::string url = std::string("postgresql://") + PostgresServer::kUser + ":" +
+                          PostgresServer::kPassword +
+                          "@127.0.0.1:" + std::to_string(primary.port()) +
+                          ",127.0.0.1:" + std::to_string(standby.port()) +
+                          "/failover?target_session_attrs=read-write&connect_timeout=2";
+  ServerProcess server({{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
+                        {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
+                       "store.url = " + url + "\nstore.statement_timeout = 5s\n");
+  HttpClient http(server.baseUrl());
+  const auto login = http.request("POST", "/api/v1/auth/login",
+                                  R"({"username":"root","password":"correct horse battery"})");
+  REQUIRE(login.status == 200);
+  const std::string auth =
+      "Authorization: Bearer " + std::string(parsed(login).at("access_token").as_string());
+  CHECK(http.request("GET", "/readyz").status == 200);
+
+  // Writes the instance acknowledged before the crash.
+  std::vector<std::string> acknowledged;
+  for (int i = 0; i < 20; ++i) {
+    const auto r = http.request(
+        "POST", "/api/v1/projects",
+        json::serialize(json::object{{"name", "before-" + std::to_string(i)}}), {auth});
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    acknowledged.push_back(std::string(parsed(r).at("project").at("id").as_string()));
+  }
+
+  primary.kill9();
+  // No server takes writes: not ready, and a write fails cleanly (503), changing nothing.
+  CHECK(eventually([&] { return http.request("GET", "/readyz").status == 503; }, 10s));
+  const auto refused = http.request("POST", "/api/v1/projects",
+                                    json::serialize(json::object{{"name", "during"}}), {auth});
+  CHECK(refused.status == 503);
+  CHECK(refused.body.find("postgres") == std::string::npos);  // no internals
+  CHECK(refused.body.find(PostgresServer::kPassword) == std::string::npos);
+
+  const auto promotedAt = std::chrono::steady_clock::now();
+  REQUIRE_MESSAGE(standby.promote(), standby.log());
+  REQUIRE(eventually([&] { return http.request("GET", "/readyz").status == 200; }, 20s));
+  MESSAGE("ready again " << std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::steady_clock::now() - promotedAt)
+                                .count()
+                         << " ms after the promotion");
+
+  // Everything acknowledged is there, and the instance writes to the new primary.
+  for (const auto& id : acknowledged)
+    CHECK(http.request("GET", "/api/v1/projects/" + id, "", {auth}).status == 200);
+  const auto after = http.request("POST", "/api/v1/projects",
+                                  json::serialize(json::object{{"name", "after"}}), {auth});
+  CHECK_MESSAGE(after.status == 201, after.body);
+  const auto verified = http.request("POST", "/api/v1/audit-logs/verify", "", {auth});
+  REQUIRE_MESSAGE(verified.status == 200, verified.body);
+  CHECK(parsed(verified).at("intact").as_bool());
+  CHECK(parsed(verified).at("verified").as_int64() >= 21);
+  CHECK(server.stop() == 0);
+}
