@@ -2,7 +2,8 @@
 // test from a data directory of its own: initdb (SCRAM passwords for TCP, the superuser
 // `certsteward`), then the postmaster on a free 127.0.0.1 port with its socket in that directory.
 // As root it runs as the `postgres` user (PostgreSQL refuses root). Stopped with a fast shutdown
-// (SIGINT) and the directory removed afterwards. fsync is off: these servers hold test data only.
+// (SIGINT) and the directory removed afterwards. fsync is off (these servers hold test data only)
+// unless a benchmark asks for a durable one.
 #pragma once
 
 #include <grp.h>
@@ -29,7 +30,8 @@ class PostgresServer : public LocalServer {
   static constexpr const char* kUser = "certsteward";
   static constexpr const char* kPassword = "pg-test-password";
 
-  PostgresServer() {
+  // `durable`: fsync and full-page writes on, as in production (benchmarks); tests run without.
+  explicit PostgresServer(bool durable = false) : durable_(durable) {
     bin_ = binDirectory();
     if (bin_.empty()) {
       reason_ = "PostgreSQL is not installed (scripts/setup installs postgresql)";
@@ -50,7 +52,10 @@ class PostgresServer : public LocalServer {
       }
     }
     std::ofstream(dir_ / "pwfile") << kPassword << "\n";
-    (void)::chown((dir_ / "pwfile").c_str(), uid_, gid_);
+    if (::chown((dir_ / "pwfile").c_str(), uid_, gid_) != 0) {
+      reason_ = "cannot hand the password file to the postgres user";
+      return;
+    }
     const int initdb =
         runAs({(bin_ / "initdb").string(), "-D", data().string(), "-U", kUser, "--pwfile",
                (dir_ / "pwfile").string(), "--auth-local=trust", "--auth-host=scram-sha-256", "-E",
@@ -76,6 +81,7 @@ class PostgresServer : public LocalServer {
       return;
     }
     bin_ = primary.bin_;
+    durable_ = primary.durable_;
     uid_ = primary.uid_;
     gid_ = primary.gid_;
     dir_ = freshServerDir("postgres-standby");
@@ -216,14 +222,31 @@ class PostgresServer : public LocalServer {
     const std::size_t seen = readLog(logFile).size();  // what an earlier start wrote
     {
       std::ofstream(logFile, std::ios::app);  // owned by the test's user, written by the server
-      (void)::chown(logFile.c_str(), uid_, gid_);
+      if (::chown(logFile.c_str(), uid_, gid_) != 0) {
+        reason_ = "cannot hand " + logFile.string() + " to the postgres user";
+        return;
+      }
     }
-    pid_ =
-        spawnAs({(bin_ / "postgres").string(), "-D", data().string(), "-p", std::to_string(port_),
-                 "-c", "listen_addresses=127.0.0.1", "-c",
-                 "unix_socket_directories=" + dir_.string(), "-c", "fsync=off", "-c",
-                 "full_page_writes=off", "-c", "max_connections=200", "-c", "shared_buffers=64MB"},
-                logFile);
+    std::vector<std::string> argv{(bin_ / "postgres").string(),
+                                  "-D",
+                                  data().string(),
+                                  "-p",
+                                  std::to_string(port_),
+                                  "-c",
+                                  "listen_addresses=127.0.0.1",
+                                  "-c",
+                                  "unix_socket_directories=" + dir_.string(),
+                                  "-c",
+                                  "max_connections=200",
+                                  "-c",
+                                  durable_ ? "shared_buffers=512MB" : "shared_buffers=64MB"};
+    if (!durable_) {
+      for (const char* setting : {"fsync=off", "full_page_writes=off"}) {
+        argv.push_back("-c");
+        argv.push_back(setting);
+      }
+    }
+    pid_ = spawnAs(argv, logFile);
     reason_ = waitUntilReady(
         pid_, logFile, "postgres",
         [seen](const std::string& text) {
@@ -237,6 +260,7 @@ class PostgresServer : public LocalServer {
   }
 
   std::filesystem::path bin_;
+  bool durable_ = false;
   uid_t uid_ = ::geteuid();
   gid_t gid_ = ::getegid();
 };

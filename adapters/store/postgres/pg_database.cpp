@@ -154,6 +154,7 @@ PgDatabase::~PgDatabase() {
   for (PGconn* c : idle_)
     PQfinish(c);
   idle_.clear();
+  prepared_.clear();
 }
 
 PGconn* PgDatabase::connect() {
@@ -206,6 +207,7 @@ PGconn* PgDatabase::acquire() {
       // A server that restarted or failed over closed it meanwhile: a new connection is made
       // instead.
       if (!stillOpen(conn)) {
+        prepared_.erase(conn);
         PQfinish(conn);
         --open_;
         continue;
@@ -234,6 +236,7 @@ void PgDatabase::release(PGconn* conn) {
       idle_.push_back(conn);
     } else {
       --open_;
+      prepared_.erase(conn);
     }
   }
   if (!reusable) PQfinish(conn);
@@ -251,11 +254,36 @@ Rows PgDatabase::run(PGconn* conn, std::string_view sql, const std::vector<Param
     }
     values.push_back(p ? p->c_str() : nullptr);
   }
-  PGresult* r = PQexecParams(conn, statement.c_str(), static_cast<int>(values.size()), nullptr,
-                             values.data(), nullptr, nullptr, 0);
+  // A statement with parameters is prepared once per connection (the server parses and plans
+  // it once) and then only executed.
+  const std::string* name = params.empty() ? nullptr : preparedName(conn, statement, params.size());
+  PGresult* r = name != nullptr
+                    ? PQexecPrepared(conn, name->c_str(), static_cast<int>(values.size()),
+                                     values.data(), nullptr, nullptr, 0)
+                    : PQexecParams(conn, statement.c_str(), static_cast<int>(values.size()),
+                                   nullptr, values.data(), nullptr, nullptr, 0);
   const auto status = PQresultStatus(r);
   if (r != nullptr && (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)) return Rows(r);
   failed(conn, r);
+}
+
+const std::string* PgDatabase::preparedName(PGconn* conn, const std::string& sql,
+                                            std::size_t parameters) {
+  {
+    const std::lock_guard lock(mutex_);
+    auto& mine = prepared_[conn];
+    if (const auto it = mine.find(sql); it != mine.end()) return &it->second;
+    if (mine.size() >= kPreparedPerConnection) return nullptr;  // rare shapes run unprepared
+  }
+  // Only this thread uses `conn` now: no other can prepare on it meanwhile.
+  std::string name = "cs" + std::to_string(nextPrepared_.fetch_add(1));
+  PGresult* r = PQprepare(conn, name.c_str(), sql.c_str(), static_cast<int>(parameters), nullptr);
+  if (r == nullptr || PQresultStatus(r) != PGRES_COMMAND_OK) failed(conn, r);
+  PQclear(r);
+  const std::lock_guard lock(mutex_);
+  // The map's nodes do not move: the pointer stays valid while the connection lives, and only
+  // this thread uses the connection.
+  return &prepared_[conn].emplace(sql, std::move(name)).first->second;
 }
 
 void PgDatabase::runScript(PGconn* conn, std::string_view sql) {
@@ -292,6 +320,10 @@ Rows PgDatabase::exec(std::string_view sql, const std::vector<Param>& params) {
 domain::Status PgDatabase::transact(const std::vector<std::string>& guards,
                                     const std::function<domain::Status()>& body) {
   return runTransaction("BEGIN ISOLATION LEVEL READ COMMITTED", guards, body);
+}
+
+bool PgDatabase::inTransaction() const {
+  return tCurrent != nullptr && tCurrent->db == this;
 }
 
 domain::Status PgDatabase::snapshot(const std::function<domain::Status()>& body) {

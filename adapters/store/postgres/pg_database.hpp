@@ -4,6 +4,7 @@
 // the canonical domain codes. Included only by the adapter's own .cpp files and its tests.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <certsteward/adapters/store/postgres/pg_options.hpp>
@@ -104,6 +106,9 @@ class PgDatabase {
   // a transaction it is exec(). Throws PgError.
   Rows execRecoverable(std::string_view sql, const std::vector<Param>& params = {});
 
+  // Whether the calling thread is inside transact() or snapshot() of this database.
+  bool inTransaction() const;
+
   // Whether the server this pool reaches accepts writes (not in recovery: the primary).
   domain::Result<bool> isPrimary();
 
@@ -123,6 +128,10 @@ class PgDatabase {
   domain::Status runTransaction(const char* begin, const std::vector<std::string>& guards,
                                 const std::function<domain::Status()>& body);
   void runScript(pg_conn* conn, std::string_view sql);
+  // The name `sql` is prepared under on `conn` (preparing it on first use), or nullptr when the
+  // connection already holds kPreparedPerConnection statements. Throws PgError.
+  const std::string* preparedName(pg_conn* conn, const std::string& sql, std::size_t parameters);
+  static constexpr std::size_t kPreparedPerConnection = 256;
 
   std::string url_;
   PgOptions options_;
@@ -130,6 +139,9 @@ class PgDatabase {
   std::condition_variable freed_;
   std::vector<pg_conn*> idle_;
   std::size_t open_ = 0;  // idle and in use
+  // The statements prepared on each open connection (sql -> name), under mutex_.
+  std::unordered_map<pg_conn*, std::unordered_map<std::string, std::string>> prepared_;
+  std::atomic<std::uint64_t> nextPrepared_{0};
 };
 
 // Translates a PgError: the connection failing, the server shutting down, read-only or out of

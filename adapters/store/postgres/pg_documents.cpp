@@ -32,9 +32,9 @@ domain::Error conflict(const char* message) {
 }
 
 std::optional<Rows> uniqueWrite(PgDatabase& db, std::string_view sql,
-                                const std::vector<Param>& params) {
+                                const std::vector<Param>& params, bool ownTransaction) {
   try {
-    return db.execRecoverable(q(sql), params);
+    return ownTransaction ? db.exec(q(sql), params) : db.execRecoverable(q(sql), params);
   } catch (const PgError& e) {
     if (e.sqlstate() == "23505") return std::nullopt;
     throw;

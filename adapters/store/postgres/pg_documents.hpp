@@ -75,10 +75,12 @@ domain::Error notFound(const char* what);
 // conflict with `message`.
 domain::Error conflict(const char* message);
 
-// Runs a write that may break a unique constraint (without voiding the caller's transaction):
-// its rows, or nullopt when a unique constraint refused it. Other errors throw PgError.
+// Runs a write that may break a unique constraint: its rows, or nullopt when a unique
+// constraint refused it. Other errors throw PgError. Inside a caller's transaction it runs under
+// a savepoint, so that the caller can answer the conflict and go on; `ownTransaction`: the
+// transaction is the repository's own, which ends on the conflict anyway (no savepoint).
 std::optional<Rows> uniqueWrite(PgDatabase& db, std::string_view sql,
-                                const std::vector<Param>& params);
+                                const std::vector<Param>& params, bool ownTransaction = false);
 
 // One page from one snapshot: `countSql` counts and `selectSql` (ending in LIMIT ? OFFSET ?)
 // selects documents, both written with `?` and sharing `params`.

@@ -14,13 +14,15 @@ std::optional<std::string> keyColumn(const Job& job) {
   return job.idempotency_key;
 }
 
-// Applies `event` to the job in `selected` (first row, locked by the caller's transaction) and
-// writes it; nullopt when there is no row.
+// Applies `event` to the job in row `row` of `selected` (locked by the caller's transaction)
+// and writes it; nullopt when there is no such row. `own`: the transaction is the queue's own (not
+// one of its caller that it joined).
 std::optional<domain::Result<ports::JobUpdate>> applyTo(PgDatabase& db, const Rows& selected,
                                                         domain::JobEvent event,
-                                                        const domain::JobContext& ctx) {
-  if (selected.empty()) return std::nullopt;
-  Job job = document<Job>(selected, 0, 0);
+                                                        const domain::JobContext& ctx, bool own,
+                                                        int row = 0) {
+  if (selected.size() <= row) return std::nullopt;
+  Job job = document<Job>(selected, row, 0);
   auto applied = domain::applyJobEvent(job, event, ctx);
   if (!applied) return domain::Result<ports::JobUpdate>(applied.error());
   const auto written =
@@ -28,7 +30,8 @@ std::optional<domain::Result<ports::JobUpdate>> applyTo(PgDatabase& db, const Ro
                   "UPDATE jobs SET status = ?, next_run_at = ?, "
                   "lock_expires_at = ?, idempotency_key = ?, doc = ? WHERE id = ?",
                   {p(std::string(nameOf(job.status))), p(job.next_run_at), p(job.lock_expires_at),
-                   p(keyColumn(job)), p(codec::encode(job)), p(job.id)});
+                   p(keyColumn(job)), p(codec::encode(job)), p(job.id)},
+                  own);
   if (!written) {  // the unfinished-key index
     return domain::Result<ports::JobUpdate>(domain::makeError(
         domain::ErrorCode::conflict, "another unfinished job has the same idempotency key"));
@@ -57,6 +60,7 @@ domain::Result<ports::EnqueueResult> PgJobQueue::enqueue(const Job& job) {
   // job with it is the only one to insert.
   std::vector<std::string> guards;
   if (!job.idempotency_key.empty()) guards.push_back("certsteward:job-key:" + job.idempotency_key);
+  const bool own = !db_.inTransaction();
   return inTransaction<ports::EnqueueResult>(
       db_, guards, [&]() -> domain::Result<ports::EnqueueResult> {
         return guarded([&]() -> domain::Result<ports::EnqueueResult> {
@@ -76,7 +80,8 @@ domain::Result<ports::EnqueueResult> PgJobQueue::enqueue(const Job& job) {
               {p(job.id), p(job.project_id), p(std::string(nameOf(job.lane()))),
                p(std::string(nameOf(job.type))), p(std::string(nameOf(job.status))),
                p(job.certificate_id), p(keyColumn(job)), p(job.next_run_at), p(job.lock_expires_at),
-               p(codec::encode(job))});
+               p(codec::encode(job))},
+              own);
           if (!written) return conflict("a job with this id exists");
           return ports::EnqueueResult{job, true};
         });
@@ -135,34 +140,36 @@ PgJobQueue::countByTypeAndStatus() const {
 domain::Result<ports::ClaimResult> PgJobQueue::claim(domain::Lane lane,
                                                      const domain::JobContext& ctx) {
   const std::string laneName(nameOf(lane));
+  const bool own = !db_.inTransaction();
   return inTransaction<ports::ClaimResult>(db_, {}, [&]() -> domain::Result<ports::ClaimResult> {
     return guarded([&]() -> domain::Result<ports::ClaimResult> {
       ports::ClaimResult result;
-      // Expired locks first (their workers are gone); each is reclaimed or settled. A row
-      // another worker has locked is skipped, not waited for. Bounded: every pass changes
-      // one expired job so it leaves the range.
+      // Expired locks first (their workers are gone); each is reclaimed or settled. One
+      // statement finds the oldest expired lock and the next due job, each locked (a row
+      // another worker has locked is skipped, not waited for). Bounded: every pass changes one
+      // expired job so it leaves the range.
       for (int guard = 0; guard < 1000; ++guard) {
-        const auto expired =
-            db_.exec(q("SELECT doc FROM jobs WHERE lane = ? AND status = 'active' AND "
-                       "lock_expires_at <= ? ORDER BY lock_expires_at, id LIMIT 1 FOR UPDATE SKIP "
-                       "LOCKED"),
-                     {p(laneName), p(ctx.now)});
-        auto update = applyTo(db_, expired, domain::JobEvent::reclaim, ctx);
-        if (!update) break;
+        const auto next = db_.exec(
+            q("WITH expired AS (SELECT doc FROM jobs WHERE lane = ? AND status = 'active' AND "
+              "lock_expires_at <= ? ORDER BY lock_expires_at, id LIMIT 1 FOR UPDATE SKIP LOCKED), "
+              "due AS (SELECT doc FROM jobs WHERE lane = ? AND status IN ('pending', 'failed') "
+              "AND next_run_at <= ? ORDER BY next_run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+              "SELECT doc, 'expired' FROM expired UNION ALL SELECT doc, 'due' FROM due"),
+            {p(laneName), p(ctx.now), p(laneName), p(ctx.now)});
+        if (next.empty()) return result;
+        if (next.text(0, 1) == "due") {
+          auto update = applyTo(db_, next, domain::JobEvent::claim, ctx, own);
+          if (!*update) return update->error();
+          result.claimed = (*update)->job;
+          return result;
+        }
+        auto update = applyTo(db_, next, domain::JobEvent::reclaim, ctx, own);
         if (!*update) return update->error();
         if ((*update)->job.status == domain::JobStatus::active) {
           result.claimed = (*update)->job;
           return result;
         }
         result.settled.push_back(std::move(**update));
-      }
-      const auto due =
-          db_.exec(q("SELECT doc FROM jobs WHERE lane = ? AND status IN ('pending', 'failed') AND "
-                     "next_run_at <= ? ORDER BY next_run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED"),
-                   {p(laneName), p(ctx.now)});
-      if (auto update = applyTo(db_, due, domain::JobEvent::claim, ctx)) {
-        if (!*update) return update->error();
-        result.claimed = (*update)->job;
       }
       return result;
     });
@@ -171,10 +178,11 @@ domain::Result<ports::ClaimResult> PgJobQueue::claim(domain::Lane lane,
 
 domain::Result<ports::JobUpdate> PgJobQueue::apply(const domain::Id& id, domain::JobEvent event,
                                                    const domain::JobContext& ctx) {
+  const bool own = !db_.inTransaction();
   return inTransaction<ports::JobUpdate>(db_, {}, [&]() -> domain::Result<ports::JobUpdate> {
     return guarded([&]() -> domain::Result<ports::JobUpdate> {
       const auto selected = db_.exec(q("SELECT doc FROM jobs WHERE id = ? FOR UPDATE"), {p(id)});
-      auto update = applyTo(db_, selected, event, ctx);
+      auto update = applyTo(db_, selected, event, ctx, own);
       if (!update) return domain::makeError(domain::ErrorCode::not_found, "job not found");
       return std::move(*update);
     });

@@ -1,0 +1,283 @@
+// PostgreSQL next to SQLite and memory, in one run on one machine: jobs claimed + completed per
+// second by 1 and 4 workers of one instance and by 3 instances × 4 workers (a store object each,
+// as each server process has its own), then N certificates (default 1,000,000) in one project:
+// a list page, the renewal sweep of the 10,000 due, and the process's memory. PostgreSQL is
+// started here from its own data directory with fsync on, every commit durable
+// (synchronous_commit on, the default); SQLite runs as the server runs it (WAL,
+// synchronous=NORMAL: a commit is durable at the next checkpoint). Prints figures only.
+// Usage: certsteward_postgres_bench [jobs] [certificates]
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include <certsteward/adapters/crypto/object_id_generator.hpp>
+#include <certsteward/adapters/crypto/system_clock.hpp>
+#include <certsteward/adapters/store/memory/memory_store.hpp>
+#include <certsteward/adapters/store/postgres/pg_database.hpp>
+#include <certsteward/adapters/store/postgres/pg_store.hpp>
+#include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
+#include "support/postgres_server.hpp"
+
+using namespace certsteward;
+using Steady = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::int64_t kDue = 10000;
+
+double seconds(Steady::time_point since) {
+  return std::chrono::duration<double>(Steady::now() - since).count();
+}
+double millis(Steady::time_point since) {
+  return seconds(since) * 1000;
+}
+
+// Enqueues `jobs` jobs, then `workers` threads on each store claim and complete until none is
+// left. Claims per second.
+double claimRate(const std::vector<ports::Store*>& stores, ports::IdGenerator& ids,
+                 const ports::Clock& clock, int jobs, int workers) {
+  for (int i = 0; i < jobs; ++i) {
+    auto job = domain::newJob(ids.next(), "bench", domain::JobType::renew_certificate, clock.now());
+    if (!stores.front()->jobs().enqueue(job).ok()) std::abort();
+  }
+  std::atomic<int> done{0};
+  const auto start = Steady::now();
+  std::vector<std::thread> threads;
+  for (std::size_t s = 0; s < stores.size(); ++s) {
+    for (int w = 0; w < workers; ++w) {
+      threads.emplace_back([&, s, w] {
+        const std::string name = "i" + std::to_string(s) + "w" + std::to_string(w);
+        for (int guard = 0; guard < jobs * 2; ++guard) {
+          domain::JobContext ctx{clock.now(), name, "", {}};
+          auto claim = stores[s]->jobs().claim(domain::Lane::standard, ctx);
+          if (!claim.ok()) {
+            std::fprintf(stderr, "claim: %s\n", claim.error().message.c_str());
+            std::abort();
+          }
+          if (!claim->claimed) return;
+          if (stores[s]->jobs().apply(claim->claimed->id, domain::JobEvent::succeed, ctx).ok()) {
+            ++done;
+          }
+        }
+      });
+    }
+  }
+  for (auto& t : threads)
+    t.join();
+  if (done != jobs) {
+    std::fprintf(stderr, "completed %d of %d jobs\n", done.load(), jobs);
+    std::abort();
+  }
+  return jobs / seconds(start);
+}
+
+// The i-th certificate: kDue of them are due for renewal at `now`, the rest renew later (as in
+// certificates_bench.cpp).
+domain::Certificate makeCertificate(ports::IdGenerator& ids, domain::Timestamp now,
+                                    std::int64_t i) {
+  using namespace std::chrono;
+  domain::Certificate c;
+  c.id = ids.next();
+  c.project_id = "bench-project";
+  c.common_name = "host" + std::to_string(i) + ".example.com";
+  c.sans = {c.common_name};
+  c.status =
+      i % 10 == 9 ? domain::CertificateStatus::renewal_pending : domain::CertificateStatus::active;
+  c.created_at = now;
+  c.updated_at = now;
+  const auto offset = i < kDue ? hours{1 + i % (29 * 24)} : hours{31 * 24 + i % (89 * 24)};
+  c.expires_at = now + offset;
+  if (i < kDue) c.status = domain::CertificateStatus::active;
+  c.next_renewal_at = domain::renewalTime(*c.expires_at, c.renewal_threshold_days);
+  c.serial_number = std::to_string(1000000 + i);
+  c.private_key_sealed = "v1:" + std::string(120, 'k');
+  return c;
+}
+
+// Inserts `count` certificates through the repository, 1,000 per transaction.
+void fill(ports::Store& store, ports::IdGenerator& ids, domain::Timestamp now, std::int64_t count,
+          const char* name) {
+  const auto start = Steady::now();
+  for (std::int64_t from = 0; from < count; from += 1000) {
+    const auto s = store.transactions().run([&]() -> domain::Status {
+      for (std::int64_t i = from; i < std::min(count, from + 1000); ++i) {
+        if (auto made = store.certificates().create(makeCertificate(ids, now, i)); !made) {
+          return made;
+        }
+      }
+      return {};
+    });
+    if (!s) {
+      std::fprintf(stderr, "%s: insert: %s\n", name, s.error().message.c_str());
+      std::abort();
+    }
+  }
+  std::printf("%-8s inserted %lld certificates in %.1f s (%.0f/s, 1,000 per transaction)\n", name,
+              static_cast<long long>(count), seconds(start),
+              static_cast<double>(count) / seconds(start));
+}
+
+struct Figures {
+  double list_ms = 1e9;
+  double sweep_ms = 1e9;
+  std::size_t listed = 0;
+  std::size_t due = 0;
+};
+
+// Best of 5 list pages (page 50, 100 per page, status active, by expires_at) and of 3 sweeps.
+Figures measure(ports::Store& store, domain::Timestamp now) {
+  Figures f;
+  ports::CertificateFilter filter;
+  filter.statuses = {domain::CertificateStatus::active};
+  filter.sort = ports::CertificateSort::expires_at;
+  filter.order = domain::SortOrder::asc;
+  for (int i = 0; i < 5; ++i) {
+    const auto start = Steady::now();
+    auto page =
+        store.certificates().list("bench-project", filter, *domain::makePageRequest(50, 100));
+    f.list_ms = std::min(f.list_ms, millis(start));
+    if (!page) std::abort();
+    f.listed = page->items.size();
+  }
+  for (int i = 0; i < 3; ++i) {
+    const auto start = Steady::now();
+    auto due = store.certificates().dueForRenewal(now, kDue * 2);
+    f.sweep_ms = std::min(f.sweep_ms, millis(start));
+    if (!due) std::abort();
+    f.due = due->size();
+  }
+  return f;
+}
+
+long rssKiB() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return -1;
+  char line[256];
+  long kb = -1;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+  }
+  std::fclose(f);
+  return kb;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int jobs = argc > 1 ? std::atoi(argv[1]) : 10000;
+  const std::int64_t certificates = argc > 2 ? std::atoll(argv[2]) : 1000000;
+  testing::PostgresServer server(/*durable=*/true);
+  if (!server.available()) {
+    std::fprintf(stderr, "PostgreSQL: %s\n", server.reason().c_str());
+    return 1;
+  }
+  adapters::crypto::SystemClock clock;
+  adapters::crypto::ObjectIdGenerator ids(clock);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("certsteward-pgbench-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto admin = std::move(*adapters::postgres::PgDatabase::open(server.url()));
+  int databases = 0;
+  // A fresh database; `extra`: URL options.
+  const auto freshPostgres = [&](const std::string& extra = {}) {
+    const std::string name = "bench" + std::to_string(databases++);
+    admin->exec("CREATE DATABASE " + name);
+    return server.url(name) + extra;
+  };
+  const auto openPostgres = [](const std::string& url) {
+    auto store = adapters::postgres::PgStore::open(url);
+    if (!store) {
+      std::fprintf(stderr, "open: %s\n", store.error().message.c_str());
+      std::abort();
+    }
+    return std::move(*store);
+  };
+
+  std::printf("jobs claimed + completed per second (%d jobs each)\n", jobs);
+  std::printf("%-44s %-10s %s\n", "store", "claims/s", "ratio to sqlite (same shape)");
+  struct Shape {
+    int instances;
+    int workers;
+  };
+  for (const Shape shape : {Shape{1, 1}, Shape{1, 4}, Shape{3, 4}}) {
+    const std::string label =
+        std::to_string(shape.instances) + " instance(s) x " + std::to_string(shape.workers);
+    adapters::memory::MemoryStore memory;
+    const double memoryRate =
+        shape.instances == 1 ? claimRate({&memory}, ids, clock, jobs, shape.workers) : 0;
+    std::vector<std::unique_ptr<ports::Store>> sqlite;
+    const auto file =
+        dir / ("claims-" + label.substr(0, 1) + std::to_string(shape.workers) + ".db");
+    for (int i = 0; i < shape.instances; ++i)
+      sqlite.push_back(std::move(*adapters::sqlite::SqliteStore::open({file.string()})));
+    std::vector<ports::Store*> sqliteStores;
+    for (auto& s : sqlite)
+      sqliteStores.push_back(s.get());
+    const double sqliteRate = claimRate(sqliteStores, ids, clock, jobs, shape.workers);
+    // Durable commits, then commits durable a moment later (synchronous_commit=off: what
+    // SQLite's synchronous=NORMAL gives; a crash of the machine may lose the last few, never
+    // corrupts).
+    const auto pgRate = [&](const std::string& options) {
+      const std::string url = freshPostgres(options);
+      std::vector<std::unique_ptr<ports::Store>> pg;
+      for (int i = 0; i < shape.instances; ++i)
+        pg.push_back(openPostgres(url));
+      std::vector<ports::Store*> pgStores;
+      for (auto& s : pg)
+        pgStores.push_back(s.get());
+      return claimRate(pgStores, ids, clock, jobs, shape.workers);
+    };
+    const double durable = pgRate("");
+    const double asynchronous = pgRate("?options=-csynchronous_commit%3Doff");
+    if (shape.instances == 1) {
+      std::printf("%-44s %-10.0f %.3fx\n", ("memory, " + label).c_str(), memoryRate,
+                  memoryRate / sqliteRate);
+    }
+    std::printf("%-44s %-10.0f 1.000x\n", ("sqlite, " + label).c_str(), sqliteRate);
+    std::printf("%-44s %-10.0f %.3fx\n", ("postgresql, " + label).c_str(), durable,
+                durable / sqliteRate);
+    std::printf("%-44s %-10.0f %.3fx\n",
+                ("postgresql synchronous_commit=off, " + label).c_str(), asynchronous,
+                asynchronous / sqliteRate);
+  }
+
+  if (certificates > 0) {
+    const domain::Timestamp now = clock.now();
+    std::printf("\n%lld certificates in one project\n", static_cast<long long>(certificates));
+    const long rssStart = rssKiB();
+    {
+      auto pg = openPostgres(freshPostgres());
+      fill(*pg, ids, now, certificates, "postgres");
+      admin->exec("CHECKPOINT");
+      const auto vacuum = std::move(*adapters::postgres::PgDatabase::open(
+          server.url("bench" + std::to_string(databases - 1))));
+      vacuum->exec("VACUUM ANALYZE certificates");  // as autovacuum would after a bulk load
+      const Figures f = measure(*pg, now);
+      std::printf(
+          "postgres list page (100, status, by expires_at) %.2f ms (%zu rows); due sweep %.1f ms "
+          "(%zu due); process RSS %ld MiB (%+ld MiB over the start)\n",
+          f.list_ms, f.listed, f.sweep_ms, f.due, rssKiB() / 1024, (rssKiB() - rssStart) / 1024);
+    }
+    {
+      auto sqlite =
+          std::move(*adapters::sqlite::SqliteStore::open({(dir / "certificates.db").string()}));
+      fill(*sqlite, ids, now, certificates, "sqlite");
+      const Figures f = measure(*sqlite, now);
+      std::printf(
+          "sqlite   list page (100, status, by expires_at) %.2f ms (%zu rows); due sweep %.1f ms "
+          "(%zu due); process RSS %ld MiB\n",
+          f.list_ms, f.listed, f.sweep_ms, f.due, rssKiB() / 1024);
+    }
+  }
+  std::filesystem::remove_all(dir);
+  return 0;
+}
