@@ -542,6 +542,24 @@ bool isSecretKey(std::string_view key) {
          key.ends_with("password") || key.ends_with("api_key") || key.ends_with("token");
 }
 
+// `text` with %XX escapes decoded, in lower case (a URL query key as libpq reads it).
+std::string percentDecodedLower(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
 // A value as it may be shown: secrets masked, a URL's credentials masked.
 std::string shown(const std::string& key, const std::string& value) {
   if (isSecretKey(key))
@@ -552,12 +570,23 @@ std::string shown(const std::string& key, const std::string& value) {
   if (scheme != std::string::npos && at != std::string::npos && at > scheme) {
     out = out.substr(0, scheme + 3) + "********" + out.substr(at);
   }
-  // libpq also takes the password as a query parameter (postgresql://h/db?password=...).
-  for (auto pos = out.find("password="); pos != std::string::npos;
-       pos = out.find("password=", pos + 1)) {
-    const auto start = pos + 9;
-    const auto end = out.find('&', start);
-    out = out.substr(0, start) + "********" + (end == std::string::npos ? "" : out.substr(end));
+  // libpq also takes the password as a query parameter (postgresql://h/db?password=...), its
+  // name possibly percent-encoded (?%70assword=...), and so do sslpassword and the like.
+  if (const auto query = out.find('?'); query != std::string::npos) {
+    std::string rebuilt = out.substr(0, query + 1);
+    for (std::size_t pos = query + 1; pos <= out.size();) {
+      const auto amp = std::min(out.find('&', pos), out.size());
+      std::string param = out.substr(pos, amp - pos);
+      const auto eq = param.find('=');
+      if (eq != std::string::npos &&
+          percentDecodedLower(param.substr(0, eq)).ends_with("password")) {
+        param = param.substr(0, eq + 1) + "********";
+      }
+      rebuilt += param;
+      if (amp < out.size()) rebuilt += '&';
+      pos = amp + 1;
+    }
+    out = rebuilt;
   }
   return out;
 }

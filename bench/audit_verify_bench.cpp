@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
       auto page = log.chainPage(since, kPage);
       if (!page) return 1;
       const auto v = services::verifyAuditPage(sealer, page->predecessor_checksum, page->entries,
-                                             page->next_since);
+                                               page->next_since);
       count += v.verified;
       ok = ok && v.intact;
       if (!v.next_since) break;

@@ -17,88 +17,10 @@
 #include <certsteward/adapters/crypto/system_clock.hpp>
 #include <certsteward/adapters/store/memory/memory_store.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
+#include "bench_support.hpp"
 
 using namespace certsteward;
-using Steady = std::chrono::steady_clock;
-
-namespace {
-
-constexpr std::int64_t kDue = 10000;
-
-double millis(Steady::time_point since) {
-  return std::chrono::duration<double, std::milli>(Steady::now() - since).count();
-}
-
-// The i-th certificate: kDue of them are due for renewal at `now`, the rest renew later.
-domain::Certificate makeCertificate(ports::IdGenerator& ids, domain::Timestamp now,
-                                    std::int64_t i) {
-  using namespace std::chrono;
-  domain::Certificate c;
-  c.id = ids.next();
-  c.project_id = "bench-project";
-  c.common_name = "host" + std::to_string(i) + ".example.com";
-  c.sans = {c.common_name};
-  c.status =
-      i % 10 == 9 ? domain::CertificateStatus::renewal_pending : domain::CertificateStatus::active;
-  c.created_at = now;
-  c.updated_at = now;
-  // Due ones expire within 29 days (threshold 30: already due); others in 31..120 days.
-  const auto offset = i < kDue ? hours{1 + i % (29 * 24)} : hours{31 * 24 + i % (89 * 24)};
-  c.expires_at = now + offset;
-  if (i < kDue) c.status = domain::CertificateStatus::active;
-  c.next_renewal_at = domain::renewalTime(*c.expires_at, c.renewal_threshold_days);
-  c.serial_number = std::to_string(1000000 + i);
-  c.private_key_sealed = "v1:" + std::string(120, 'k');
-  return c;
-}
-
-struct Figures {
-  double list_ms = 0;
-  double sweep_ms = 0;
-  std::size_t listed = 0;
-  std::size_t due = 0;
-};
-
-Figures measure(ports::Store& store, domain::Timestamp now) {
-  Figures f;
-  ports::CertificateFilter filter;
-  filter.statuses = {domain::CertificateStatus::active};
-  filter.sort = ports::CertificateSort::expires_at;
-  filter.order = domain::SortOrder::asc;
-  // Best of 5: the figure of a warm server, not of the first read after start.
-  f.list_ms = 1e9;
-  for (int i = 0; i < 5; ++i) {
-    const auto start = Steady::now();
-    auto page =
-        store.certificates().list("bench-project", filter, *domain::makePageRequest(50, 100));
-    f.list_ms = std::min(f.list_ms, millis(start));
-    if (!page) std::abort();
-    f.listed = page->items.size();
-  }
-  f.sweep_ms = 1e9;
-  for (int i = 0; i < 3; ++i) {
-    const auto start = Steady::now();
-    auto due = store.certificates().dueForRenewal(now, kDue * 2);
-    f.sweep_ms = std::min(f.sweep_ms, millis(start));
-    if (!due) std::abort();
-    f.due = due->size();
-  }
-  return f;
-}
-
-long rssKiB() {
-  FILE* f = std::fopen("/proc/self/status", "r");
-  if (f == nullptr) return -1;
-  char line[256];
-  long kb = -1;
-  while (std::fgets(line, sizeof line, f) != nullptr) {
-    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
-  }
-  std::fclose(f);
-  return kb;
-}
-
-}  // namespace
+using namespace certsteward::bench;
 
 int main(int argc, char** argv) {
   const std::int64_t count = argc > 1 ? std::atoll(argv[1]) : 1000000;

@@ -17,54 +17,19 @@
 #include <certsteward/adapters/store/memory/memory_store.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 #include <certsteward/services/audit_sealer.hpp>
+#include "bench_support.hpp"
 
 #include <unistd.h>
 #include <filesystem>
 
 using namespace certsteward;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
-// Enqueues `jobs` jobs, then `workers` threads claim and complete until none is left.
-double claimRate(ports::Store& store, ports::IdGenerator& ids, const ports::Clock& clock, int jobs,
-                 int workers) {
-  for (int i = 0; i < jobs; ++i) {
-    auto job = domain::newJob(ids.next(), "bench", domain::JobType::renew_certificate, clock.now());
-    if (!store.jobs().enqueue(job).ok()) std::abort();
-  }
-  std::atomic<int> done{0};
-  const auto start = Clock::now();
-  std::vector<std::thread> threads;
-  for (int w = 0; w < workers; ++w) {
-    threads.emplace_back([&, w] {
-      std::string name = "w";
-      name += std::to_string(w);
-      for (int guard = 0; guard < jobs * 2; ++guard) {
-        domain::JobContext ctx{clock.now(), name, "", {}};
-        auto claim = store.jobs().claim(domain::Lane::standard, ctx);
-        if (!claim.ok() || !claim->claimed) return;
-        if (store.jobs().apply(claim->claimed->id, domain::JobEvent::succeed, ctx).ok()) ++done;
-      }
-    });
-  }
-  for (auto& t : threads)
-    t.join();
-  if (done != jobs) {
-    std::fprintf(stderr, "completed %d of %d jobs\n", done.load(), jobs);
-    std::abort();
-  }
-  return jobs / seconds(start);
-}
 
 double auditRate(ports::Store& store, ports::IdGenerator& ids, const ports::Clock& clock, int n) {
   adapters::crypto::OpenSslMac mac(std::string(32, 'k'));
   services::AuditSealer sealer(mac);
-  const auto start = Clock::now();
+  const auto start = bench::Steady::now();
   for (int i = 0; i < n; ++i) {
     domain::AuditEntry e;
     e.id = ids.next();
@@ -73,7 +38,7 @@ double auditRate(ports::Store& store, ports::IdGenerator& ids, const ports::Cloc
     e.resource_type = "certificate";
     if (!store.auditLog().append(e, sealer).ok()) std::abort();
   }
-  return n / seconds(start);
+  return n / bench::seconds(start);
 }
 
 }  // namespace
@@ -96,7 +61,7 @@ int main(int argc, char** argv) {
         const auto path = dir / ("claims-" + std::to_string(workers) + ".db");
         store = std::move(*adapters::sqlite::SqliteStore::open({path.string()}));
       }
-      const double rate = claimRate(*store, ids, clock, jobs, workers);
+      const double rate = bench::claimRate({store.get()}, ids, clock, jobs, workers);
       if (reference.count(workers) == 0) reference[workers] = rate;
       std::printf("%-10s %-8d %-8d %.0f  (%.3fx of memory)\n", kind, workers, jobs, rate,
                   rate / reference[workers]);

@@ -28,6 +28,8 @@ std::unique_ptr<ports::Store> secondInstance(Fixture& fx) {
   return fx.factory.makeSharing(*fx.store);
 }
 
+// Runs body(t) on n threads at once. The bodies count what went wrong instead of asserting:
+// doctest's assertions belong on the test's own thread.
 template <class F>
 void inThreads(int n, F&& body) {
   std::vector<std::thread> threads;
@@ -60,17 +62,22 @@ TEST_CASE("postgres: concurrent enqueues with one idempotency key create one job
   Fixture fx;
   auto other = secondInstance(fx);
   std::atomic<int> created{0};
+  std::atomic<int> failed{0};
   std::set<std::string> answered;
   std::mutex m;
   inThreads(8, [&](int t) {
     Job j = newJob("j" + std::to_string(t), "p", JobType::renew_certificate, fx.now());
     j.idempotency_key = "renew:c:1";
     auto r = (t % 2 == 0 ? *fx.store : *other).jobs().enqueue(j);
-    REQUIRE(r.ok());
+    if (!r.ok()) {
+      ++failed;
+      return;
+    }
     if (r->created) ++created;
     const std::lock_guard lock(m);
     answered.insert(r->job.id);
   });
+  CHECK(failed == 0);
   CHECK(created == 1);
   CHECK(answered.size() == 1);  // everyone was given the one job
 }
@@ -87,6 +94,7 @@ TEST_CASE("postgres: workers of three instances claim every job exactly once") {
                 .ok());
   }
   std::mutex m;
+  std::atomic<int> failed{0};
   std::multiset<std::string> claimed;
   ports::Store* stores[] = {fx.store.get(), second.get(), third.get()};
   inThreads(6, [&](int t) {
@@ -96,12 +104,16 @@ TEST_CASE("postgres: workers of three instances claim every job exactly once") {
     auto& jobs = stores[t % 3]->jobs();
     for (int guard = 0; guard < kJobs; ++guard) {
       auto r = jobs.claim(Lane::standard, ctx);
-      REQUIRE(r.ok());
+      if (!r.ok()) {
+        ++failed;
+        return;
+      }
       if (!r->claimed) break;
       const std::lock_guard lock(m);
       claimed.insert(r->claimed->id);
     }
   });
+  CHECK(failed == 0);
   CHECK(claimed.size() == kJobs);
   CHECK(std::set<std::string>(claimed.begin(), claimed.end()).size() == kJobs);
 }
@@ -127,6 +139,7 @@ TEST_CASE("postgres: audit appends from two instances chain without a gap or a f
   auto other = secondInstance(fx);
   testing::FakeMac mac("audit key");
   services::AuditSealer sealer(mac);
+  std::atomic<int> failed{0};
   inThreads(6, [&](int t) {
     for (int i = 0; i < 10; ++i) {
       AuditEntry e;
@@ -135,9 +148,10 @@ TEST_CASE("postgres: audit appends from two instances chain without a gap or a f
       e.action = "certificate.update";
       e.resource_type = "certificate";
       e.actor_user_id = "u1";
-      REQUIRE((t % 2 == 0 ? *fx.store : *other).auditLog().append(e, sealer).ok());
+      if (!(t % 2 == 0 ? *fx.store : *other).auditLog().append(e, sealer).ok()) ++failed;
     }
   });
+  CHECK(failed == 0);
   auto page = fx.store->auditLog().chainPage(std::nullopt, 1000);
   REQUIRE(page.ok());
   REQUIRE(page->entries.size() == 60);
@@ -154,6 +168,7 @@ TEST_CASE("postgres: a guarded cap holds across instances") {
   auto other = secondInstance(fx);
   constexpr std::int64_t kCap = 5;
   std::atomic<int> refused{0};
+  std::atomic<int> failed{0};
   inThreads(8, [&](int t) {
     auto& store = t % 2 == 0 ? *fx.store : *other;
     for (int i = 0; i < 3; ++i) {
@@ -169,14 +184,12 @@ TEST_CASE("postgres: a guarded cap holds across instances") {
         c.created_at = fx.now();
         return store.certificates().create(c);
       });
-      if (!s.ok()) {
-        REQUIRE(s.error().code == ErrorCode::resource_exhausted);
-        ++refused;
-      }
+      if (!s.ok()) ++(s.error().code == ErrorCode::resource_exhausted ? refused : failed);
     }
   });
   auto total = fx.store->certificates().countAll();
   REQUIRE(total.ok());
+  CHECK(failed == 0);
   CHECK(*total == kCap);
   CHECK(refused == 24 - kCap);
 }
@@ -203,4 +216,84 @@ TEST_CASE("postgres: a conflict answered inside a transaction does not void it")
   REQUIRE(s.ok());
   CHECK(fx.store->users().get("uc").ok());
   CHECK_FALSE(fx.store->users().get("ub").ok());
+}
+
+TEST_CASE("postgres: one leader lease among instances asking at once") {
+  Fixture fx;
+  auto other = secondInstance(fx);
+  std::atomic<int> granted{0};
+  std::atomic<int> failed{0};
+  std::mutex m;
+  std::set<std::string> winners;
+  inThreads(8, [&](int t) {
+    const std::string holder = "instance-" + std::to_string(t);
+    auto r = (t % 2 == 0 ? *fx.store : *other)
+                 .leaderLock()
+                 .tryAcquire("scheduler", holder, fx.now(), 10s);
+    if (!r.ok()) {
+      ++failed;
+      return;
+    }
+    if (*r) {
+      ++granted;
+      const std::lock_guard lock(m);
+      winners.insert(holder);
+    }
+  });
+  CHECK(failed == 0);
+  REQUIRE(granted == 1);
+  auto holder = other->leaderLock().holder("scheduler", fx.now());
+  REQUIRE(holder.ok());
+  CHECK(*holder == std::optional<std::string>(*winners.begin()));
+}
+
+TEST_CASE("postgres: concurrent updates of one certificate version: one wins, the rest conflict") {
+  Fixture fx;
+  auto other = secondInstance(fx);
+  Certificate c;
+  c.id = "c1";
+  c.project_id = "p";
+  c.common_name = "cas.example.test";
+  c.issuer_type = "acme";
+  c.created_at = fx.now();
+  REQUIRE(fx.store->certificates().create(c).ok());
+  auto read = fx.store->certificates().get("p", "c1");
+  REQUIRE(read.ok());
+  std::atomic<int> won{0};
+  std::atomic<int> conflicts{0};
+  inThreads(8, [&](int t) {
+    Certificate mine = *read;
+    mine.common_name = "writer" + std::to_string(t) + ".example.test";
+    auto r = (t % 2 == 0 ? *fx.store : *other).certificates().update(mine);
+    if (r.ok()) ++won;
+    if (!r.ok() && r.error().code == ErrorCode::conflict) ++conflicts;
+  });
+  CHECK(won == 1);
+  CHECK(conflicts == 7);
+  auto after = other->certificates().get("p", "c1");
+  REQUIRE(after.ok());
+  CHECK(after->version == read->version + 1);
+}
+
+TEST_CASE("postgres: rate-limit hits from two instances are all counted, each count once") {
+  Fixture fx;
+  auto other = secondInstance(fx);
+  std::mutex m;
+  std::multiset<std::int64_t> counts;
+  std::atomic<int> failed{0};
+  inThreads(6, [&](int t) {
+    for (int i = 0; i < 20; ++i) {
+      auto r = (t % 2 == 0 ? *fx.store : *other).rateLimits().hit("login:1.2.3.4", 1h, fx.now());
+      if (!r.ok()) {
+        ++failed;
+        continue;
+      }
+      const std::lock_guard lock(m);
+      counts.insert(*r);
+    }
+  });
+  CHECK(failed == 0);
+  REQUIRE(counts.size() == 120);
+  CHECK(std::set<std::int64_t>(counts.begin(), counts.end()).size() == 120);  // 1..120, no repeat
+  CHECK(*counts.rbegin() == 120);
 }

@@ -19,6 +19,7 @@
 #include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
 #include <certsteward/domain/encoding.hpp>
 #include "e2e/http_client.hpp"
+#include "e2e/json_polling.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"
 #include "support/chain_verify.hpp"
@@ -26,18 +27,6 @@
 
 namespace certsteward::testing {
 namespace json = boost::json;
-
-inline json::object parseObject(const HttpResult& r) {
-  boost::system::error_code ec;
-  auto v = json::parse(r.body, ec);
-  REQUIRE_MESSAGE((!ec && v.is_object()), r.body);
-  return v.as_object();
-}
-
-inline std::string field(const json::object& o, const char* key) {
-  const auto* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
-}
 
 // A packaged server wired to Pebble and bind9, logged in, with a project that has an ACME
 // account, a DNS credential (TSIG) and the zone.

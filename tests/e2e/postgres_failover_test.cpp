@@ -13,6 +13,7 @@
 
 #include <certsteward/adapters/store/postgres/pg_database.hpp>
 #include "e2e/http_client.hpp"
+#include "e2e/json_polling.hpp"
 #include "e2e/server_process.hpp"
 #include "support/postgres_server.hpp"
 
@@ -22,22 +23,6 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 
 namespace {
-
-json::object parsed(const HttpResult& r) {
-  boost::system::error_code ec;
-  auto v = json::parse(r.body, ec);
-  REQUIRE_MESSAGE((!ec && v.is_object()), r.body);
-  return v.as_object();
-}
-
-template <class P>
-bool eventually(P pred, std::chrono::milliseconds limit) {
-  for (auto waited = 0ms; waited < limit; waited += 100ms) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(100ms);
-  }
-  return pred();
-}
 
 std::unique_ptr<PgDatabase> connect(const std::string& url) {
   auto db = PgDatabase::open(url);
@@ -83,7 +68,7 @@ TEST_CASE("postgres failover: the standby is promoted and the instance carries o
                                   R"({"username":"root","password":"correct horse battery"})");
   REQUIRE(login.status == 200);
   const std::string auth =
-      "Authorization: Bearer " + std::string(parsed(login).at("access_token").as_string());
+      "Authorization: Bearer " + std::string(parseObject(login).at("access_token").as_string());
   CHECK(http.request("GET", "/readyz").status == 200);
 
   // Writes the instance acknowledged before the crash.
@@ -93,7 +78,7 @@ TEST_CASE("postgres failover: the standby is promoted and the instance carries o
         "POST", "/api/v1/projects",
         json::serialize(json::object{{"name", "before-" + std::to_string(i)}}), {auth});
     REQUIRE_MESSAGE(r.status == 201, r.body);
-    acknowledged.push_back(std::string(parsed(r).at("project").at("id").as_string()));
+    acknowledged.push_back(std::string(parseObject(r).at("project").at("id").as_string()));
   }
 
   primary.kill9();
@@ -121,7 +106,7 @@ TEST_CASE("postgres failover: the standby is promoted and the instance carries o
   CHECK_MESSAGE(after.status == 201, after.body);
   const auto verified = http.request("POST", "/api/v1/audit-logs/verify", "", {auth});
   REQUIRE_MESSAGE(verified.status == 200, verified.body);
-  CHECK(parsed(verified).at("intact").as_bool());
-  CHECK(parsed(verified).at("verified").as_int64() >= 21);
+  CHECK(parseObject(verified).at("intact").as_bool());
+  CHECK(parseObject(verified).at("verified").as_int64() >= 21);
   CHECK(server.stop() == 0);
 }

@@ -15,6 +15,7 @@
 
 #include <certsteward/adapters/store/postgres/pg_database.hpp>
 #include "e2e/http_client.hpp"
+#include "e2e/json_polling.hpp"
 #include "e2e/server_process.hpp"
 #include "support/postgres_server.hpp"
 
@@ -22,13 +23,6 @@ using namespace certsteward::testing;
 namespace json = boost::json;
 
 namespace {
-
-json::object parsed(const HttpResult& r) {
-  boost::system::error_code ec;
-  auto v = json::parse(r.body, ec);
-  REQUIRE_MESSAGE((!ec && v.is_object()), r.body);
-  return v.as_object();
-}
 
 struct Ran {
   int status = -1;
@@ -61,7 +55,7 @@ std::string login(HttpClient& http, const std::string& user, const std::string& 
       http.request("POST", "/api/v1/auth/login",
                    json::serialize(json::object{{"username", user}, {"password", password}}));
   if (r.status != 200) return {};
-  return "Authorization: Bearer " + std::string(parsed(r).at("access_token").as_string());
+  return "Authorization: Bearer " + std::string(parseObject(r).at("access_token").as_string());
 }
 
 // The server on `storeUrl`: root and carol sign in, the projects are there, and the chain
@@ -83,7 +77,7 @@ void serveAndCheck(const std::string& storeUrl, std::int64_t sequence,
                        "&expected_checksum=" + checksum,
                    "", {auth});
   REQUIRE_MESSAGE(verified.status == 200, verified.body);
-  CHECK_MESSAGE(parsed(verified).at("intact").as_bool(), verified.body);
+  CHECK_MESSAGE(parseObject(verified).at("intact").as_bool(), verified.body);
   CHECK(server.stop() == 0);
 }
 
@@ -120,7 +114,7 @@ TEST_CASE("postgres migrate: SQLite to PostgreSQL and back, the same people sign
                      R"({"username":"carol","password":"carol password 1","org_role":"viewer"})",
                      {auth})
             .status == 201);
-    const auto head = parsed(http.request("GET", "/api/v1/audit-logs/head", "", {auth}));
+    const auto head = parseObject(http.request("GET", "/api/v1/audit-logs/head", "", {auth}));
     sequence = head.at("sequence").as_int64();
     checksum = std::string(head.at("checksum").as_string());
     REQUIRE(sequence >= 5);

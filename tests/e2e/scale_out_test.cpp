@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "e2e/http_client.hpp"
+#include "e2e/json_polling.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"
 #include "support/free_port.hpp"
@@ -29,18 +30,6 @@ const std::map<std::string, std::string> kOwnerEnv{
     {"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
     {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}};
 
-json::object parsed(const HttpResult& r) {
-  boost::system::error_code ec;
-  auto v = json::parse(r.body, ec);
-  REQUIRE_MESSAGE((!ec && v.is_object()), r.body);
-  return v.as_object();
-}
-
-std::string text(const json::object& o, const char* key) {
-  const auto* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
-}
-
 struct SharedFile {
   std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("certsteward-shared-" + std::to_string(::getpid()));
@@ -53,17 +42,6 @@ struct SharedFile {
     return "store.url = sqlite://" + (dir / "db.sqlite").string() + "\n";
   }
 };
-
-// Polls `pred` every 100 ms for at most `limit`.
-template <class P>
-bool eventually(P pred, std::chrono::milliseconds limit) {
-  for (auto waited = std::chrono::milliseconds{0}; waited < limit;
-       waited += std::chrono::milliseconds{100}) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds{100});
-  }
-  return pred();
-}
 
 }  // namespace
 
@@ -135,12 +113,12 @@ void crashMidIssuance(Stop how) {
   auto login = httpA.request("POST", "/api/v1/auth/login",
                              R"({"username":"root","password":"correct horse battery"})");
   REQUIRE(login.status == 200);
-  const std::string auth = "Authorization: Bearer " + text(parsed(login), "access_token");
+  const std::string auth = "Authorization: Bearer " + field(parseObject(login), "access_token");
   const auto create = [&](HttpClient& http, const std::string& path, const json::object& body,
                           const char* singular) {
     auto r = http.request("POST", path, json::serialize(body), {auth});
     REQUIRE_MESSAGE(r.status == 201, path << " " << r.body);
-    return text(parsed(r).at(singular).as_object(), "id");
+    return field(parseObject(r).at(singular).as_object(), "id");
   };
   const std::string base =
       "/api/v1/projects/" + create(httpA, "/api/v1/projects", {{"name", "crash"}}, "project");
@@ -161,12 +139,13 @@ void crashMidIssuance(Stop how) {
   auto posted = httpA.request("POST", base + "/certificates",
                               R"({"common_name":"crash.example.test"})", {auth});
   REQUIRE(posted.status == 202);
-  const auto body = parsed(posted);
+  const auto body = parseObject(posted);
   const std::string certPath =
-      base + "/certificates/" + text(body.at("certificate").as_object(), "id");
-  const std::string jobPath = base + "/jobs/" + text(body.at("job").as_object(), "id");
+      base + "/certificates/" + field(body.at("certificate").as_object(), "id");
+  const std::string jobPath = base + "/jobs/" + field(body.at("job").as_object(), "id");
   const auto jobStatus = [&](HttpClient& http) {
-    return text(parsed(http.request("GET", jobPath, "", {auth})).at("job").as_object(), "status");
+    return field(parseObject(http.request("GET", jobPath, "", {auth})).at("job").as_object(),
+                 "status");
   };
   REQUIRE(eventually([&] { return jobStatus(httpA) == "active"; }, std::chrono::seconds{10}));
   std::this_thread::sleep_for(std::chrono::milliseconds{300});
@@ -192,16 +171,16 @@ void crashMidIssuance(Stop how) {
   if (how == Stop::killed) CHECK(jobStatus(httpB) == "active");  // held by the dead one's lock
   REQUIRE_MESSAGE(eventually(
                       [&] {
-                        return text(parsed(httpB.request("GET", certPath, "", {auth}))
-                                        .at("certificate")
-                                        .as_object(),
-                                    "status") == "active";
+                        return field(parseObject(httpB.request("GET", certPath, "", {auth}))
+                                         .at("certificate")
+                                         .as_object(),
+                                     "status") == "active";
                       },
                       std::chrono::seconds{30}),
                   b->log());
   // The job completes just after the certificate is stored (its cert.issued event between).
   CHECK(eventually([&] { return jobStatus(httpB) == "completed"; }, std::chrono::seconds{10}));
-  const auto job = parsed(httpB.request("GET", jobPath, "", {auth})).at("job").as_object();
+  const auto job = parseObject(httpB.request("GET", jobPath, "", {auth})).at("job").as_object();
   // A killed attempt counts (its worker could not say otherwise); a released one does not.
   CHECK(job.at("attempts").as_int64() == (graceful ? 1 : 2));
   if (graceful) {

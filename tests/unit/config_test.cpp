@@ -254,6 +254,9 @@ TEST_CASE("config check: a PostgreSQL URL's password is masked in the user part 
   CHECK(shownUrl("postgresql://db1/cs?user=cs&password=pw2&sslmode=verify-full") ==
         "postgresql://db1/cs?user=cs&password=********&sslmode=verify-full");
   CHECK(shownUrl("postgres://db1/cs?password=pw3") == "postgres://db1/cs?password=********");
+  // libpq decodes the key: so does the mask.
+  CHECK(shownUrl("postgresql://db1/cs?%70assword=pw4&sslPassword=pw5") ==
+        "postgresql://db1/cs?%70assword=********&sslPassword=********");
 }
 
 TEST_CASE("config: store.url takes postgresql:// and the pool keys their bounds") {

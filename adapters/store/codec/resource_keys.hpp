@@ -1,11 +1,16 @@
 // The lookup keys the persistent stores index project-scoped resources by (the `ref`/`ref2` of
-// the SQLite `resources` table and of the MongoDB `resources` collection), written once for both.
+// the SQLite and PostgreSQL `resources` tables and of the MongoDB `resources` collection), and
+// the lookups built on them, written once for every store.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <certsteward/domain/notification.hpp>
+#include <certsteward/domain/result.hpp>
+#include <certsteward/domain/zone.hpp>
 
 namespace certsteward::adapters::codec {
 
@@ -19,6 +24,37 @@ inline std::string notificationStateKey(const domain::Id& ruleId, const domain::
 inline std::optional<std::string> heldDeliveryKey(const domain::NotificationDelivery& d) {
   if (d.status != domain::DeliveryStatus::held) return std::nullopt;
   return d.rule_id;
+}
+
+// The project's zone for `name`: the name and each parent, longest first, one indexed lookup
+// per label. `byDomain(domain)` gives the project's zones with that domain.
+template <class ByDomain>
+domain::Result<std::optional<domain::Zone>> zoneForName(const std::string& name,
+                                                        ByDomain&& byDomain) {
+  for (const auto& candidate : domain::zoneCandidates(name)) {
+    auto zones = byDomain(candidate);
+    if (!zones) return zones.error();
+    if (!zones->empty()) return std::optional<domain::Zone>(zones->front());
+  }
+  return std::optional<domain::Zone>{};
+}
+
+// The enabled rules among `rules` that name `kind`.
+inline domain::Result<std::vector<domain::NotificationRule>> rulesMatching(
+    domain::Result<std::vector<domain::NotificationRule>> rules, domain::EventKind kind) {
+  if (!rules) return rules.error();
+  std::erase_if(*rules, [&](const domain::NotificationRule& r) {
+    return !r.enabled || std::find(r.events.begin(), r.events.end(), kind) == r.events.end();
+  });
+  return rules;
+}
+
+// The first of `found`, nullopt when there is none.
+template <class T>
+domain::Result<std::optional<T>> firstOf(domain::Result<std::vector<T>> found) {
+  if (!found) return found.error();
+  if (found->empty()) return std::optional<T>{};
+  return std::optional<T>(std::move(found->front()));
 }
 
 }  // namespace certsteward::adapters::codec

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <certsteward/adapters/store/codec/resource_keys.hpp>
+
 namespace certsteward::adapters::mongo {
 
 MongoNotificationRuleRepository::MongoNotificationRuleRepository(MongoDatabase& db)
@@ -10,12 +12,7 @@ MongoNotificationRuleRepository::MongoNotificationRuleRepository(MongoDatabase& 
 
 domain::Result<std::vector<domain::NotificationRule>> MongoNotificationRuleRepository::matching(
     const domain::Id& projectId, domain::EventKind kind) const {
-  auto rules = byRef(projectId, std::nullopt);
-  if (!rules) return rules.error();
-  std::erase_if(*rules, [&](const domain::NotificationRule& r) {
-    return !r.enabled || std::find(r.events.begin(), r.events.end(), kind) == r.events.end();
-  });
-  return rules;
+  return codec::rulesMatching(byRef(projectId, std::nullopt), kind);  // a project has few rules
 }
 
 }  // namespace certsteward::adapters::mongo

@@ -12,10 +12,7 @@ MongoNotificationStateRepository::MongoNotificationStateRepository(MongoDatabase
 
 domain::Result<std::optional<domain::NotificationState>> MongoNotificationStateRepository::find(
     const domain::Id& projectId, const domain::Id& ruleId, const domain::Id& subject) const {
-  auto states = byRef(projectId, codec::notificationStateKey(ruleId, subject));
-  if (!states) return states.error();
-  if (states->empty()) return std::optional<domain::NotificationState>{};
-  return std::optional<domain::NotificationState>(std::move(states->front()));
+  return codec::firstOf(byRef(projectId, codec::notificationStateKey(ruleId, subject)));
 }
 
 }  // namespace certsteward::adapters::mongo

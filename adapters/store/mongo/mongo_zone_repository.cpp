@@ -1,6 +1,8 @@
 // Zones in MongoDB.
 #include <certsteward/adapters/store/mongo/mongo_zone_repository.hpp>
 
+#include <certsteward/adapters/store/codec/resource_keys.hpp>
+
 namespace certsteward::adapters::mongo {
 
 MongoZoneRepository::MongoZoneRepository(MongoDatabase& db)
@@ -9,13 +11,8 @@ MongoZoneRepository::MongoZoneRepository(MongoDatabase& db)
 
 domain::Result<std::optional<domain::Zone>> MongoZoneRepository::findForName(
     const domain::Id& projectId, const std::string& name) const {
-  // The name and each parent, longest first: one indexed lookup per label.
-  for (const auto& candidate : domain::zoneCandidates(name)) {
-    auto zones = byRef(projectId, candidate);
-    if (!zones) return zones.error();
-    if (!zones->empty()) return std::optional<domain::Zone>(zones->front());
-  }
-  return std::optional<domain::Zone>{};
+  return codec::zoneForName(name,
+                            [&](const std::string& domain) { return byRef(projectId, domain); });
 }
 
 }  // namespace certsteward::adapters::mongo

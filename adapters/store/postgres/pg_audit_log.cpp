@@ -81,6 +81,7 @@ domain::Result<ports::AuditChainPage> PgAuditLog::chainPage(std::optional<domain
   return guarded([&]() -> domain::Result<ports::AuditChainPage> {
     ports::AuditChainPage page;
     auto read = db_.snapshot([&]() -> domain::Status {
+      page = {};  // afresh if the snapshot is run again
       // Timestamps strictly increase along the chain, so ts order is chain order.
       const auto rows = db_.exec(
           q("SELECT doc, seq FROM audit_log WHERE ts >= ? ORDER BY ts LIMIT ?"),

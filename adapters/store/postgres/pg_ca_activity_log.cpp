@@ -31,7 +31,7 @@ domain::Status PgCaActivityLog::record(const domain::CaActivity& a) {
       db_.exec(q("INSERT INTO ca_activity (id, directory_url, registered_domain, kind, at, "
                  "project_id, account_id, retry_until, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
                {p(a.id), p(a.directory_url), p(a.registered_domain), p(domain::nameOf(a.kind)),
-                p(a.at), p(a.project_id), p(a.account_id), p(a.retry_until), p(a.detail)});
+                p(a.at), p(a.project_id), p(a.account_id), p(a.retry_until), freeText(a.detail)});
       return {};
     });
   });

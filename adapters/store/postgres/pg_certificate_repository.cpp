@@ -151,6 +151,7 @@ domain::Result<domain::Page<Certificate>> PgCertificateRepository::list(
     page.page = request.page;
     page.page_size = request.page_size;
     auto read = db_.snapshot([&]() -> domain::Status {  // total and items from one snapshot
+      page.items.clear();                               // afresh if the snapshot is run again
       page.total = count(db_, projectId, filter);
       const std::string dir = filter.order == domain::SortOrder::desc ? " DESC" : " ASC";
       const std::string column = ports::sortField(filter.sort);

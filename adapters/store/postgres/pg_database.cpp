@@ -35,6 +35,10 @@ class CurrentScope {
   Current* saved_;
 };
 
+bool isTransient(const PgError& e) {
+  return e.sqlstate() == "40001" || e.sqlstate() == "40P01";
+}
+
 constexpr const char* kLockGuard = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))";
 
 // libpq's message on one line, without its trailing newline.
@@ -106,7 +110,7 @@ std::int64_t Rows::integer(int row, int column) const {
   try {
     return std::stoll(*v);
   } catch (const std::exception&) {
-    throw PgError("22P02", "not an integer in a result column");
+    throw PgError("XX001", "not an integer in a result column");
   }
 }
 
@@ -286,15 +290,21 @@ const std::string* PgDatabase::preparedName(PGconn* conn, const std::string& sql
   return &prepared_[conn].emplace(sql, std::move(name)).first->second;
 }
 
-void PgDatabase::runScript(PGconn* conn, std::string_view sql) {
+std::string PgDatabase::runScriptResult(PGconn* conn, std::string_view sql) {
   const std::string text(sql);
   PGresult* r = PQexec(conn, text.c_str());
   const auto status = PQresultStatus(r);
   if (r != nullptr && (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)) {
+    const char* tag = PQcmdStatus(r);
+    std::string command = tag == nullptr ? std::string() : std::string(tag);
     PQclear(r);
-    return;
+    return command;
   }
   failed(conn, r);
+}
+
+void PgDatabase::runScript(PGconn* conn, std::string_view sql) {
+  (void)runScriptResult(conn, sql);
 }
 
 template <class F>
@@ -382,14 +392,18 @@ domain::Status PgDatabase::runTransaction(const char* begin, const std::vector<s
         for (const auto& guard : locks)
           run(conn, kLockGuard, {guard});
         result = body();
-        if (result && current.failure) {
+        if (current.failure && (result || isTransient(*current.failure))) {
           // The body went on after a statement failed: the transaction is void, and is rolled
-          // back with that error (run again if it was a deadlock or serialization failure).
+          // back with that error. A deadlock or serialization failure runs it again, whatever
+          // the body made of it (the statements after it fail as "transaction aborted").
           result = translate(*current.failure);
         }
         if (result) {
-          // An aborted transaction answers COMMIT with ROLLBACK, and no error.
-          if (run(conn, "COMMIT", {}).command() != "COMMIT") {
+          // COMMIT without the statement limit: cancelled while it waits for a synchronous
+          // standby, it would commit on the primary alone and answer COMMIT with a warning, and
+          // a failover could then lose what the caller was told is stored. One round trip for
+          // both statements. An aborted transaction answers COMMIT with ROLLBACK, and no error.
+          if (runScriptResult(conn, "SET LOCAL statement_timeout = 0; COMMIT") != "COMMIT") {
             result = domain::makeError(domain::ErrorCode::internal,
                                        "the database rolled the transaction back");
           }

@@ -128,6 +128,8 @@ class PgDatabase {
   domain::Status runTransaction(const char* begin, const std::vector<std::string>& guards,
                                 const std::function<domain::Status()>& body);
   void runScript(pg_conn* conn, std::string_view sql);
+  // runScript, answering the last statement's command tag ("COMMIT", "ROLLBACK").
+  std::string runScriptResult(pg_conn* conn, std::string_view sql);
   // The name `sql` is prepared under on `conn` (preparing it on first use), or nullptr when the
   // connection already holds kPreparedPerConnection statements. Throws PgError.
   const std::string* preparedName(pg_conn* conn, const std::string& sql, std::size_t parameters);

@@ -18,6 +18,19 @@ std::string q(std::string_view sql) {
   return out;
 }
 
+Param freeText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (c == '\0') {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::optional<domain::Timestamp> timestampAt(const Rows& rows, int row, int column) {
   if (!rows.get(row, column)) return std::nullopt;
   return domain::Timestamp{domain::Duration{rows.integer(row, column)}};

@@ -48,6 +48,11 @@ Param p(const std::optional<T>& v) {
   return v ? p(*v) : Param();
 }
 
+// A message column's text (a job log line, an event, a CA's answer), which may quote what a
+// remote server sent: PostgreSQL's text holds no NUL, so each becomes U+FFFD, where the other
+// stores keep it (every other value with a NUL is refused).
+Param freeText(std::string_view text);
+
 // The time in (row, column), nullopt for NULL.
 std::optional<domain::Timestamp> timestampAt(const Rows& rows, int row, int column);
 

@@ -14,7 +14,7 @@ domain::Status PgEventLog::record(const domain::Event& event) {
       db_.exec(q("INSERT INTO events (id, project_id, at, kind, resource_id, message) "
                  "VALUES (?, ?, ?, ?, ?, ?)"),
                {p(event.id), p(event.project_id), p(event.at), p(nameOf(event.kind)),
-                p(event.resource_id), p(event.message)});
+                p(event.resource_id), freeText(event.message)});
       return {};
     });
   });
@@ -38,6 +38,7 @@ domain::Result<domain::Page<domain::Event>> PgEventLog::read(const domain::Id& p
     page.page = request.page;
     page.page_size = request.page_size;
     auto done = db_.snapshot([&]() -> domain::Status {
+      page.items.clear();  // afresh if the snapshot is run again
       page.total = db_.exec(q("SELECT COUNT(*) FROM events WHERE project_id = ?"), {p(projectId)})
                        .integer(0, 0);
       // seq is the order of recording (events are never deleted).

@@ -8,7 +8,7 @@ namespace certsteward::adapters::postgres {
 domain::Status PgJobLogRepository::append(const domain::JobLogEntry& entry) {
   return guarded([&]() -> domain::Status {
     db_.exec(q("INSERT INTO job_logs (job_id, ts, level, message) VALUES (?, ?, ?, ?)"),
-             {p(entry.job_id), p(entry.ts), p(nameOf(entry.level)), p(entry.message)});
+             {p(entry.job_id), p(entry.ts), p(nameOf(entry.level)), freeText(entry.message)});
     return {};
   });
 }
@@ -20,6 +20,7 @@ domain::Result<domain::Page<domain::JobLogEntry>> PgJobLogRepository::list(
     page.page = request.page;
     page.page_size = request.page_size;
     auto done = db_.snapshot([&]() -> domain::Status {
+      page.items.clear();  // afresh if the snapshot is run again
       page.total =
           db_.exec(q("SELECT COUNT(*) FROM job_logs WHERE job_id = ?"), {p(jobId)}).integer(0, 0);
       auto rows = db_.exec(q("SELECT ts, level, message FROM job_logs WHERE job_id = ? ORDER BY "

@@ -82,7 +82,10 @@ domain::Result<ports::EnqueueResult> PgJobQueue::enqueue(const Job& job) {
                p(job.certificate_id), p(keyColumn(job)), p(job.next_run_at), p(job.lock_expires_at),
                p(codec::encode(job))},
               own);
-          if (!written) return conflict("a job with this id exists");
+          if (!written) {
+            return conflict(
+                "a job with this id, or an unfinished job with this idempotency key, exists");
+          }
           return ports::EnqueueResult{job, true};
         });
       });

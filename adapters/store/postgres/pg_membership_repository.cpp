@@ -55,6 +55,7 @@ domain::Result<domain::Page<domain::Membership>> PgMembershipRepository::listFor
     page.page = request.page;
     page.page_size = request.page_size;
     auto done = db_.snapshot([&]() -> domain::Status {
+      page.items.clear();  // afresh if the snapshot is run again
       page.total =
           db_.exec(q("SELECT COUNT(*) FROM memberships WHERE project_id = ?"), {p(projectId)})
               .integer(0, 0);

@@ -13,13 +13,8 @@ SqliteZoneRepository::SqliteZoneRepository(Database& db)
 
 domain::Result<std::optional<domain::Zone>> SqliteZoneRepository::findForName(
     const domain::Id& projectId, const std::string& name) const {
-  // The name and each parent, longest first: one indexed lookup per label.
-  for (const auto& candidate : domain::zoneCandidates(name)) {
-    auto zones = byRef(projectId, candidate);
-    if (!zones) return zones.error();
-    if (!zones->empty()) return std::optional<domain::Zone>(zones->front());
-  }
-  return std::optional<domain::Zone>{};
+  return codec::zoneForName(name,
+                            [&](const std::string& domain) { return byRef(projectId, domain); });
 }
 
 SqliteDistributionRepository::SqliteDistributionRepository(Database& db)
@@ -37,12 +32,7 @@ SqliteNotificationRuleRepository::SqliteNotificationRuleRepository(Database& db)
 
 domain::Result<std::vector<domain::NotificationRule>> SqliteNotificationRuleRepository::matching(
     const domain::Id& projectId, domain::EventKind kind) const {
-  auto rules = byRef(projectId, std::nullopt);  // a project has few rules
-  if (!rules) return rules.error();
-  std::erase_if(*rules, [&](const domain::NotificationRule& r) {
-    return !r.enabled || std::find(r.events.begin(), r.events.end(), kind) == r.events.end();
-  });
-  return rules;
+  return codec::rulesMatching(byRef(projectId, std::nullopt), kind);  // a project has few rules
 }
 
 SqliteNotificationDeliveryRepository::SqliteNotificationDeliveryRepository(Database& db)
@@ -74,10 +64,7 @@ SqliteNotificationStateRepository::SqliteNotificationStateRepository(Database& d
 
 domain::Result<std::optional<domain::NotificationState>> SqliteNotificationStateRepository::find(
     const domain::Id& projectId, const domain::Id& ruleId, const domain::Id& subject) const {
-  auto states = byRef(projectId, codec::notificationStateKey(ruleId, subject));
-  if (!states) return states.error();
-  if (states->empty()) return std::optional<domain::NotificationState>{};
-  return std::optional<domain::NotificationState>(std::move(states->front()));
+  return codec::firstOf(byRef(projectId, codec::notificationStateKey(ruleId, subject)));
 }
 
 }  // namespace certsteward::adapters::sqlite
