@@ -34,7 +34,7 @@ TEST_CASE("application: the catalog describes exactly the modules and DNS provid
   CHECK(application->catalogMismatches() == std::vector<std::string>{});
 }
 
-TEST_CASE("store factory: PostgreSQL URLs open the PostgreSQL store; backup points to pg_dump") {
+TEST_CASE("store factory: PostgreSQL URLs open the PostgreSQL store, and backup points to pg_dump") {
   // Nothing listens on port 1: the store is unavailable, saying why, without the password.
   const auto opened =
       app::openStore("postgresql://cs:secret-pw@127.0.0.1:1/cs?connect_timeout=2", {});
