@@ -1,12 +1,15 @@
 // A packaged instance on a PostgreSQL primary with a synchronous streaming standby, named
 // together in a multi-host URL: the primary dies (SIGKILL), the instance is not ready while no
 // server takes writes, the standby is promoted, and the instance carries on against it with
-// everything it acknowledged before the crash.
+// everything it acknowledged before the crash. And an instance that reaches PostgreSQL over TLS
+// with sslmode=verify-full.
 #include <doctest/doctest.h>
 
 #include <boost/json.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "e2e/json_polling.hpp"
 #include "e2e/server_process.hpp"
 #include "support/postgres_server.hpp"
+#include "support/test_certificates.hpp"
 
 using namespace certsteward::testing;
 using certsteward::adapters::postgres::PgDatabase;
@@ -109,4 +113,52 @@ TEST_CASE("postgres failover: the standby is promoted and the instance carries o
   CHECK(parseObject(verified).at("intact").as_bool());
   CHECK(parseObject(verified).at("verified").as_int64() >= 21);
   CHECK(server.stop() == 0);
+}
+
+TEST_CASE(
+    "postgres TLS: the instance connects with sslmode=verify-full, and a server its CA did "
+    "not sign is refused") {
+  PostgresServer server;
+  REQUIRE_MESSAGE(server.available(), server.reason());
+  const auto material = makeTestMaterial("db.example.test", "IP:127.0.0.1");
+  const auto stranger = makeTestMaterial("db.example.test", "IP:127.0.0.1");  // another CA
+  REQUIRE_MESSAGE(server.restartWithTls(material.certificate_pem, material.private_key_pem),
+                  server.log());
+  const auto dir = freshServerDir("pg-tls-roots");
+  std::ofstream(dir / "ca.pem") << material.chain_pem;
+  std::ofstream(dir / "stranger.pem") << stranger.chain_pem;
+  {
+    auto admin = connect(server.url());
+    admin->exec("CREATE DATABASE tls");
+  }
+  const std::string base = server.url("tls") + "?sslmode=verify-full&sslrootcert=";
+
+  // A CA that did not sign the server's certificate: refused, saying why, without the password.
+  auto refused =
+      certsteward::adapters::postgres::PgDatabase::open(base + (dir / "stranger.pem").string());
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == certsteward::domain::ErrorCode::unavailable);
+  // (Both throw-away CAs have the same name: OpenSSL takes the stranger as the issuer and its
+  // signature check fails, reported as "SSL error: EVP lib".)
+  CHECK_MESSAGE(refused.error().message.find("SSL error") != std::string::npos,
+                refused.error().message);
+  CHECK(refused.error().message.find(PostgresServer::kPassword) == std::string::npos);
+
+  ServerProcess instance({{"CERTSTEWARD_BOOTSTRAP_ADMIN_USERNAME", "root"},
+                          {"CERTSTEWARD_BOOTSTRAP_ADMIN_PASSWORD", "correct horse battery"}},
+                         "store.url = " + base + (dir / "ca.pem").string() + "\n");
+  HttpClient http(instance.baseUrl());
+  CHECK(http.request("GET", "/readyz").status == 200);
+  CHECK(http.request("POST", "/api/v1/auth/login",
+                     R"({"username":"root","password":"correct horse battery"})")
+            .status == 200);
+  // The instance's own sessions are encrypted (this check's session left out).
+  auto check = connect(base + (dir / "ca.pem").string());
+  const auto sessions = check->exec(
+      "SELECT count(*), count(*) FILTER (WHERE s.ssl) FROM pg_stat_activity a JOIN pg_stat_ssl s "
+      "USING (pid) WHERE a.datname = 'tls' AND a.pid <> pg_backend_pid()");
+  CHECK(sessions.integer(0, 0) >= 1);
+  CHECK(sessions.integer(0, 1) == sessions.integer(0, 0));
+  CHECK(instance.stop() == 0);
+  std::filesystem::remove_all(dir);
 }

@@ -9,6 +9,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <unistd.h>
@@ -151,6 +152,22 @@ class PostgresServer : public LocalServer {
         ::usleep(20'000);
     }
   }
+  // Starts it again accepting TLS with `certificatePem` (and its chain) and `keyPem`.
+  bool restartWithTls(const std::string& certificatePem, const std::string& keyPem) {
+    const auto cert = dir_ / "server.crt";
+    const auto key = dir_ / "server.key";
+    std::ofstream(cert) << certificatePem;
+    std::ofstream(key) << keyPem;
+    // PostgreSQL refuses a key others may read, and reads both as its own user.
+    if (::chmod(key.c_str(), 0600) != 0 || ::chown(cert.c_str(), uid_, gid_) != 0 ||
+        ::chown(key.c_str(), uid_, gid_) != 0) {
+      reason_ = "cannot hand the TLS files to the postgres user";
+      return false;
+    }
+    tls_ = true;
+    return restart();
+  }
+
   // Starts it again on the same port with the same data.
   bool restart() {
     stop();
@@ -240,6 +257,14 @@ class PostgresServer : public LocalServer {
                                   "max_connections=200",
                                   "-c",
                                   durable_ ? "shared_buffers=512MB" : "shared_buffers=64MB"};
+    if (tls_) {
+      for (const std::string& setting :
+           {std::string("ssl=on"), "ssl_cert_file=" + (dir_ / "server.crt").string(),
+            "ssl_key_file=" + (dir_ / "server.key").string()}) {
+        argv.push_back("-c");
+        argv.push_back(setting);
+      }
+    }
     if (!durable_) {
       for (const char* setting : {"fsync=off", "full_page_writes=off"}) {
         argv.push_back("-c");
@@ -261,6 +286,7 @@ class PostgresServer : public LocalServer {
 
   std::filesystem::path bin_;
   bool durable_ = false;
+  bool tls_ = false;
   uid_t uid_ = ::geteuid();
   gid_t gid_ = ::getegid();
 };
