@@ -19,6 +19,9 @@ struct Current {
   PGconn* conn;
   std::vector<std::string> held;
   std::optional<PgError> failure;
+  // The BEGIN not sent yet: it goes out with the guards and the body's first statement, in one
+  // round trip. A body that runs no statement begins (and commits) nothing.
+  std::optional<std::string> pendingBegin;
 };
 thread_local Current* tCurrent = nullptr;
 
@@ -63,9 +66,10 @@ std::string field(const PGresult* r, int code) {
   return v == nullptr ? std::string() : std::string(v);
 }
 
-// Throws the PgError of a failed statement (`r` freed): its SQLSTATE and primary message, or
-// the connection's message when the server sent none.
-[[noreturn]] void failed(PGconn* conn, PGresult* r) {
+// The PgError of a failed statement (`r` freed): its SQLSTATE and primary message, or the
+// connection's message when the server sent none. Remembered as the thread's transaction's
+// first failure when it ran in it.
+PgError errorOf(PGconn* conn, PGresult* r) {
   std::string state = field(r, PG_DIAG_SQLSTATE);
   std::string message = field(r, PG_DIAG_MESSAGE_PRIMARY);
   PQclear(r);
@@ -75,7 +79,69 @@ std::string field(const PGresult* r, int code) {
   if (tCurrent != nullptr && tCurrent->conn == conn && !tCurrent->failure) {
     tCurrent->failure = error;
   }
-  throw error;
+  return error;
+}
+
+[[noreturn]] void failed(PGconn* conn, PGresult* r) {
+  throw errorOf(conn, r);
+}
+
+bool succeeded(PGresult* r) {
+  const auto status = PQresultStatus(r);
+  return r != nullptr && (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK);
+}
+
+// Sends `current`'s BEGIN, its guards' locks and the first statement of its body in one
+// pipeline — one round trip instead of two or more — and answers that statement's result.
+// Throws the first failure among them (what follows a failure is not run).
+Rows openWith(PGconn* conn, Current& current, const std::string* prepared,
+              const std::string& statement, const std::vector<const char*>& values) {
+  const std::string begin = *current.pendingBegin;
+  current.pendingBegin.reset();
+  if (PQenterPipelineMode(conn) != 1) failed(conn, nullptr);
+  const auto n = static_cast<int>(values.size());
+  int sent = 0;
+  bool ok = PQsendQueryParams(conn, begin.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+  ++sent;
+  for (const auto& guard : current.held) {
+    const char* value = guard.c_str();
+    ok = ok && PQsendQueryParams(conn, kLockGuard, 1, nullptr, &value, nullptr, nullptr, 0) == 1;
+    ++sent;
+  }
+  ok = ok && (prepared != nullptr ? PQsendQueryPrepared(conn, prepared->c_str(), n, values.data(),
+                                                        nullptr, nullptr, 0)
+                                  : PQsendQueryParams(conn, statement.c_str(), n, nullptr,
+                                                      values.data(), nullptr, nullptr, 0)) == 1;
+  ++sent;
+  ok = ok && PQpipelineSync(conn) == 1;
+  if (!ok) failed(conn, nullptr);  // the connection broke: it is not put back in the pool
+  std::optional<PgError> error;
+  PGresult* answer = nullptr;
+  for (int i = 0; i < sent; ++i) {
+    // Each statement's result, then NULL; one that followed a failure is PIPELINE_ABORTED.
+    for (PGresult* r; (r = PQgetResult(conn)) != nullptr;) {
+      if (i == sent - 1 && answer == nullptr && succeeded(r)) {
+        answer = r;
+      } else if (!error && PQresultStatus(r) == PGRES_FATAL_ERROR) {
+        error = errorOf(conn, r);
+      } else {
+        PQclear(r);
+      }
+    }
+  }
+  for (int i = 0; i < 3; ++i) {  // the sync point
+    PGresult* r = PQgetResult(conn);
+    const bool sync = r != nullptr && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+    PQclear(r);
+    if (sync) break;
+  }
+  if (PQexitPipelineMode(conn) != 1 && !error) error = errorOf(conn, nullptr);
+  if (error || answer == nullptr) {
+    PQclear(answer);
+    if (!error) error = errorOf(conn, nullptr);
+    throw *error;
+  }
+  return Rows(answer);
 }
 
 }  // namespace
@@ -261,6 +327,9 @@ Rows PgDatabase::run(PGconn* conn, std::string_view sql, const std::vector<Param
   // A statement with parameters is prepared once per connection (the server parses and plans
   // it once) and then only executed.
   const std::string* name = params.empty() ? nullptr : preparedName(conn, statement, params.size());
+  if (tCurrent != nullptr && tCurrent->conn == conn && tCurrent->pendingBegin) {
+    return openWith(conn, *tCurrent, name, statement, values);
+  }
   PGresult* r = name != nullptr
                     ? PQexecPrepared(conn, name->c_str(), static_cast<int>(values.size()),
                                      values.data(), nullptr, nullptr, 0)
@@ -291,6 +360,9 @@ const std::string* PgDatabase::preparedName(PGconn* conn, const std::string& sql
 }
 
 std::string PgDatabase::runScriptResult(PGconn* conn, std::string_view sql) {
+  if (tCurrent != nullptr && tCurrent->conn == conn && tCurrent->pendingBegin) {
+    run(conn, "SELECT 1", {});  // sends the BEGIN and the guards first (a script cannot join)
+  }
   const std::string text(sql);
   PGresult* r = PQexec(conn, text.c_str());
   const auto status = PQresultStatus(r);
@@ -383,14 +455,11 @@ domain::Status PgDatabase::runTransaction(const char* begin, const std::vector<s
     } catch (const PgError& e) {
       return translate(e);
     }
-    Current current{this, conn, locks, std::nullopt};
+    Current current{this, conn, locks, std::nullopt, std::string(begin)};
     domain::Status result;
     {
       CurrentScope scope(&current);
       try {
-        run(conn, begin, {});
-        for (const auto& guard : locks)
-          run(conn, kLockGuard, {guard});
         result = body();
         if (current.failure && (result || isTransient(*current.failure))) {
           // The body went on after a statement failed: the transaction is void, and is rolled
@@ -403,7 +472,8 @@ domain::Status PgDatabase::runTransaction(const char* begin, const std::vector<s
           // standby, it would commit on the primary alone and answer COMMIT with a warning, and
           // a failover could then lose what the caller was told is stored. One round trip for
           // both statements. An aborted transaction answers COMMIT with ROLLBACK, and no error.
-          if (runScriptResult(conn, "SET LOCAL statement_timeout = 0; COMMIT") != "COMMIT") {
+          if (!current.pendingBegin &&
+              runScriptResult(conn, "SET LOCAL statement_timeout = 0; COMMIT") != "COMMIT") {
             result = domain::makeError(domain::ErrorCode::internal,
                                        "the database rolled the transaction back");
           }
