@@ -147,8 +147,11 @@ inline Figures measure(ports::Store& store, domain::Timestamp now) {
   return f;
 }
 
-inline long rssKiB() {
-  FILE* f = std::fopen("/proc/self/status", "r");
+// The resident memory of process `pid` (this one when 0), in KiB; -1 when unknown.
+inline long rssKiBOf(long pid) {
+  const std::string path =
+      pid == 0 ? std::string("/proc/self/status") : "/proc/" + std::to_string(pid) + "/status";
+  FILE* f = std::fopen(path.c_str(), "r");
   if (f == nullptr) return -1;
   char line[256];
   long kb = -1;
@@ -157,6 +160,10 @@ inline long rssKiB() {
   }
   std::fclose(f);
   return kb;
+}
+
+inline long rssKiB() {
+  return rssKiBOf(0);
 }
 
 }  // namespace certsteward::bench

@@ -26,6 +26,8 @@
 #include <certsteward/adapters/store/postgres/pg_store.hpp>
 #include <certsteward/adapters/store/sqlite/sqlite_store.hpp>
 #include "bench_support.hpp"
+#include "e2e/http_client.hpp"
+#include "e2e/server_process.hpp"
 #include "support/postgres_server.hpp"
 
 using namespace certsteward;
@@ -124,6 +126,16 @@ int main(int argc, char** argv) {
           "postgres list page (100, status, by expires_at) %.2f ms (%zu rows); due sweep %.1f ms "
           "(%zu due); process RSS %ld MiB (%+ld MiB over the start)\n",
           f.list_ms, f.listed, f.sweep_ms, f.due, rssKiB() / 1024, (rssKiB() - rssStart) / 1024);
+      // The packaged server on the same database: its memory once ready and after the metrics
+      // (which count the certificates) and a readiness check.
+      testing::ServerProcess serve(
+          {}, "store.url = " + server.url("bench" + std::to_string(databases - 1)) + "\n");
+      testing::HttpClient http(serve.baseUrl());
+      const long ready = rssKiBOf(serve.pid());
+      const bool answered = http.request("GET", "/readyz").status == 200 &&
+                            http.request("GET", "/metrics").status == 200;
+      std::printf("certsteward serve on it: RSS %ld MiB when ready, %ld MiB after /metrics%s\n",
+                  ready / 1024, rssKiBOf(serve.pid()) / 1024, answered ? "" : " (NOT ANSWERED)");
     }
     {
       auto sqlite =

@@ -29,6 +29,7 @@ class ServerProcess {
   // A crash: SIGKILL, no shutdown.
   void kill9();
   bool running() const;
+  pid_t pid() const { return pid_; }
   std::string log() const;
   std::filesystem::path databasePath() const { return dir_ / "db.sqlite"; }
   // Its configuration file (for the command-line tools run beside it).
