@@ -22,6 +22,7 @@ struct Current {
   // The BEGIN not sent yet: it goes out with the guards and the body's first statement, in one
   // round trip. A body that runs no statement begins (and commits) nothing.
   std::optional<std::string> pendingBegin;
+  bool begun = false;  // the server answered the BEGIN: statements from here on are in it
 };
 thread_local Current* tCurrent = nullptr;
 
@@ -96,6 +97,8 @@ bool succeeded(PGresult* r) {
 // Throws the first failure among them (what follows a failure is not run).
 Rows openWith(PGconn* conn, Current& current, const std::string* prepared,
               const std::string& statement, const std::vector<const char*>& values) {
+  // Whatever happens from here, the BEGIN is not sent again: a statement after a failure here
+  // is refused (run() checks `begun`) instead of running outside the transaction.
   const std::string begin = *current.pendingBegin;
   current.pendingBegin.reset();
   if (PQenterPipelineMode(conn) != 1) failed(conn, nullptr);
@@ -114,28 +117,35 @@ Rows openWith(PGconn* conn, Current& current, const std::string* prepared,
                                                       values.data(), nullptr, nullptr, 0)) == 1;
   ++sent;
   ok = ok && PQpipelineSync(conn) == 1;
-  if (!ok) failed(conn, nullptr);  // the connection broke: it is not put back in the pool
+  // The connection broke: it stays in pipeline mode, and release() closes it.
+  if (!ok) failed(conn, nullptr);
   std::optional<PgError> error;
   PGresult* answer = nullptr;
   for (int i = 0; i < sent; ++i) {
     // Each statement's result, then NULL; one that followed a failure is PIPELINE_ABORTED.
     for (PGresult* r; (r = PQgetResult(conn)) != nullptr;) {
+      const auto status = PQresultStatus(r);
+      if (i == 0 && status == PGRES_COMMAND_OK) current.begun = true;
       if (i == sent - 1 && answer == nullptr && succeeded(r)) {
         answer = r;
-      } else if (!error && PQresultStatus(r) == PGRES_FATAL_ERROR) {
-        error = errorOf(conn, r);
+      } else if (!error && status != PGRES_PIPELINE_ABORTED && !succeeded(r)) {
+        error = errorOf(conn, r);  // the first failure, whatever its kind
       } else {
         PQclear(r);
       }
     }
   }
-  for (int i = 0; i < 3; ++i) {  // the sync point
+  bool synced = false;
+  for (int i = 0; i < 3 && !synced; ++i) {  // the sync point (no NULL follows it)
     PGresult* r = PQgetResult(conn);
-    const bool sync = r != nullptr && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-    PQclear(r);
-    if (sync) break;
+    synced = r != nullptr && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+    if (r != nullptr && !synced && !error && !succeeded(r)) {
+      error = errorOf(conn, r);
+    } else {
+      PQclear(r);
+    }
   }
-  if (PQexitPipelineMode(conn) != 1 && !error) error = errorOf(conn, nullptr);
+  if ((!synced || PQexitPipelineMode(conn) != 1) && !error) error = errorOf(conn, nullptr);
   if (error || answer == nullptr) {
     PQclear(answer);
     if (!error) error = errorOf(conn, nullptr);
@@ -298,8 +308,9 @@ PGconn* PgDatabase::acquire() {
 }
 
 void PgDatabase::release(PGconn* conn) {
-  const bool reusable =
-      PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
+  const bool reusable = PQstatus(conn) == CONNECTION_OK &&
+                        PQtransactionStatus(conn) == PQTRANS_IDLE &&
+                        PQpipelineStatus(conn) == PQ_PIPELINE_OFF;
   {
     const std::lock_guard lock(mutex_);
     if (reusable) {
@@ -327,8 +338,10 @@ Rows PgDatabase::run(PGconn* conn, std::string_view sql, const std::vector<Param
   // A statement with parameters is prepared once per connection (the server parses and plans
   // it once) and then only executed.
   const std::string* name = params.empty() ? nullptr : preparedName(conn, statement, params.size());
-  if (tCurrent != nullptr && tCurrent->conn == conn && tCurrent->pendingBegin) {
-    return openWith(conn, *tCurrent, name, statement, values);
+  if (tCurrent != nullptr && tCurrent->conn == conn) {
+    if (tCurrent->pendingBegin) return openWith(conn, *tCurrent, name, statement, values);
+    // Its BEGIN failed: nothing may run outside the transaction the caller asked for.
+    if (!tCurrent->begun) throw PgError("25P01", "the transaction did not begin");
   }
   PGresult* r = name != nullptr
                     ? PQexecPrepared(conn, name->c_str(), static_cast<int>(values.size()),
@@ -360,8 +373,10 @@ const std::string* PgDatabase::preparedName(PGconn* conn, const std::string& sql
 }
 
 std::string PgDatabase::runScriptResult(PGconn* conn, std::string_view sql) {
-  if (tCurrent != nullptr && tCurrent->conn == conn && tCurrent->pendingBegin) {
-    run(conn, "SELECT 1", {});  // sends the BEGIN and the guards first (a script cannot join)
+  if (tCurrent != nullptr && tCurrent->conn == conn && !tCurrent->begun) {
+    // Sends the BEGIN and the guards first (a script cannot ride in the pipeline); refused when
+    // the BEGIN failed.
+    run(conn, "SELECT 1", {});
   }
   const std::string text(sql);
   PGresult* r = PQexec(conn, text.c_str());
@@ -472,7 +487,7 @@ domain::Status PgDatabase::runTransaction(const char* begin, const std::vector<s
           // standby, it would commit on the primary alone and answer COMMIT with a warning, and
           // a failover could then lose what the caller was told is stored. One round trip for
           // both statements. An aborted transaction answers COMMIT with ROLLBACK, and no error.
-          if (!current.pendingBegin &&
+          if (current.begun &&
               runScriptResult(conn, "SET LOCAL statement_timeout = 0; COMMIT") != "COMMIT") {
             result = domain::makeError(domain::ErrorCode::internal,
                                        "the database rolled the transaction back");
