@@ -24,7 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
 #include <certsteward/domain/time.hpp>
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
@@ -32,6 +31,7 @@
 #include "support/bind9_server.hpp"
 #include "support/ed25519_keys.hpp"
 #include "support/pebble_server.hpp"
+#include "support/test_licenses.hpp"
 
 using namespace certsteward::testing;
 namespace json = boost::json;
@@ -137,14 +137,8 @@ int run() {
   const auto login = parsed(api.http.request(
       "POST", "/api/v1/auth/login", R"({"username":"bench","password":"bench-password"})"));
   api.auth = "Authorization: Bearer " + std::string(login.at("access_token").as_string());
-  const auto exp = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count() +
-                   86400;
-  const auto license = *certsteward::adapters::crypto::Ed25519LicenseVerifier::sign(
-      priv,
-      json::serialize(json::object{
-          {"license_id", "bench"}, {"plan_name", "Bench"}, {"cert_limit", 100}, {"exp", exp}}));
+  const auto license = certsteward::testing::signedLicense(
+      priv, "bench", "Bench", 100, certsteward::testing::unixTimeIn(std::chrono::hours{24}));
   api.post("/api/v1/license/activate", json::object{{"license_key", license}});
   std::filesystem::remove(keyFile);
   api.base = "/api/v1/projects/" +

@@ -16,12 +16,12 @@
 #include <iostream>
 #include <thread>
 
-#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
 #include "e2e/http_client.hpp"
 #include "e2e/server_process.hpp"
 #include "support/bind9_server.hpp"
 #include "support/ed25519_keys.hpp"
 #include "support/pebble_server.hpp"
+#include "support/test_licenses.hpp"
 
 using namespace certsteward::testing;
 namespace json = boost::json;
@@ -55,14 +55,8 @@ double viaCertsteward(const Bind9Server& dns, const PebbleServer& ca, int worker
   const auto login = http.request("POST", "/api/v1/auth/login",
                                   R"({"username":"bench","password":"bench-password"})");
   const std::string auth = "Authorization: Bearer " + field(login.body, "access_token");
-  const auto exp = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count() +
-                   86400;
-  const auto license = *certsteward::adapters::crypto::Ed25519LicenseVerifier::sign(
-      priv,
-      json::serialize(json::object{
-          {"license_id", "bench"}, {"plan_name", "Bench"}, {"cert_limit", 1000}, {"exp", exp}}));
+  const auto license = certsteward::testing::signedLicense(
+      priv, "bench", "Bench", 1000, certsteward::testing::unixTimeIn(std::chrono::hours{24}));
   http.request("POST", "/api/v1/license/activate",
                json::serialize(json::object{{"license_key", license}}), {auth});
   const auto project = http.request("POST", "/api/v1/projects", R"({"name":"bench"})", {auth});

@@ -243,11 +243,7 @@ TEST_CASE("api: an owner activates a signed licence, which lifts the certificate
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
   const auto sign = [&](std::int64_t exp, int limit) {
-    return *certsteward::adapters::crypto::Ed25519LicenseVerifier::sign(
-        priv, json::serialize(json::object{{"license_id", "lic-e2e"},
-                                           {"plan_name", "Enterprise 3"},
-                                           {"cert_limit", limit},
-                                           {"exp", exp}}));
+    return signedLicense(priv, "lic-e2e", "Enterprise 3", limit, exp);
   };
   const std::string good = sign(now + 86400 * 365, 3);
   const auto admin = userWithRole(http, owner, "admin");

@@ -35,14 +35,8 @@ struct SharedDir {
 };
 
 std::string activateUnlimited(HttpClient& http, const Session& owner, const std::string& priv) {
-  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  const std::string key = *certsteward::adapters::crypto::Ed25519LicenseVerifier::sign(
-      priv, json::serialize(json::object{{"license_id", "lic-crash"},
-                                         {"plan_name", "Enterprise unlimited"},
-                                         {"cert_limit", 0},
-                                         {"exp", now + 86400}}));
+  const std::string key = signedLicense(priv, "lic-crash", "Enterprise unlimited", 0,
+                                        unixTimeIn(std::chrono::hours{24}));
   auto r = http.request("POST", "/api/v1/license/activate",
                         json::serialize(json::object{{"license_key", key}}), {bearer(owner)});
   REQUIRE_MESSAGE(r.status == 200, r.body);

@@ -12,7 +12,6 @@
 #include <thread>
 
 #include <certsteward/adapters/crypto/aes_gcm_secret_box.hpp>
-#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
 #include <certsteward/adapters/crypto/object_id_generator.hpp>
 #include <certsteward/adapters/crypto/openssl_otp_hasher.hpp>
 #include <certsteward/adapters/crypto/system_clock.hpp>
@@ -22,6 +21,7 @@
 #include "e2e/server_process.hpp"
 #include "support/ed25519_keys.hpp"
 #include "support/test_certificates.hpp"
+#include "support/test_licenses.hpp"
 
 #include <fstream>
 

@@ -14,7 +14,6 @@
 #include <set>
 #include <thread>
 
-#include <certsteward/adapters/crypto/ed25519_license_verifier.hpp>
 #include <certsteward/adapters/store/postgres/pg_database.hpp>
 #include "e2e/http_client.hpp"
 #include "e2e/json_polling.hpp"
@@ -23,6 +22,7 @@
 #include "support/ed25519_keys.hpp"
 #include "support/pebble_server.hpp"
 #include "support/postgres_server.hpp"
+#include "support/test_licenses.hpp"
 
 using namespace certsteward::testing;
 namespace json = boost::json;
@@ -91,14 +91,8 @@ TEST_CASE("postgres scale-out: three instances under load, the leader and a work
                                R"({"username":"root","password":"correct horse battery"})");
   REQUIRE(login.status == 200);
   const std::string auth = "Authorization: Bearer " + field(parseObject(login), "access_token");
-  const auto exp = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count() +
-                   86400;
-  const auto license = *certsteward::adapters::crypto::Ed25519LicenseVerifier::sign(
-      priv,
-      json::serialize(json::object{
-          {"license_id", "scale"}, {"plan_name", "Scale"}, {"cert_limit", 50}, {"exp", exp}}));
+  const auto license = certsteward::testing::signedLicense(
+      priv, "scale", "Scale", 50, certsteward::testing::unixTimeIn(std::chrono::hours{24}));
   REQUIRE(http(1)
               .request("POST", "/api/v1/license/activate",
                        json::serialize(json::object{{"license_key", license}}), {auth})

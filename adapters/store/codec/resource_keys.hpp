@@ -1,6 +1,6 @@
 // The lookup keys the persistent stores index project-scoped resources by (the `ref`/`ref2` of
-// the SQLite and PostgreSQL `resources` tables and of the MongoDB `resources` collection), and
-// the lookups built on them, written once for every store.
+// the SQLite and PostgreSQL `resources` tables and of the MongoDB `resources` collection), the
+// lookups built on them, and the names a certificate list searches, written once for every store.
 #pragma once
 
 #include <algorithm>
@@ -8,11 +8,24 @@
 #include <string>
 #include <vector>
 
+#include <certsteward/domain/certificate.hpp>
 #include <certsteward/domain/notification.hpp>
 #include <certsteward/domain/result.hpp>
 #include <certsteward/domain/zone.hpp>
 
 namespace certsteward::adapters::codec {
+
+// Every name of a certificate, one per line: the column the list's search looks in (a piece of
+// a DNS name holds no line break, so a match never spans two names).
+inline std::string certificateSearchNames(const domain::Certificate& c) {
+  std::string names = c.common_name;
+  for (const auto& san : c.sans) {
+    if (san == c.common_name) continue;
+    names += '\n';
+    names += san;
+  }
+  return names;
+}
 
 // A notification state's key: one per (rule, subject). Rule ids hold no '/', so it is unambiguous.
 inline std::string notificationStateKey(const domain::Id& ruleId, const domain::Id& subject) {

@@ -8,6 +8,8 @@
 
 #include <certsteward/adapters/store/postgres/pg_documents.hpp>
 
+#include <certsteward/adapters/store/codec/resource_keys.hpp>
+
 namespace certsteward::adapters::postgres {
 namespace {
 
@@ -15,18 +17,6 @@ using domain::Certificate;
 
 domain::Error certificateNotFound() {
   return domain::makeError(domain::ErrorCode::not_found, "certificate not found");
-}
-
-// Every name of the certificate, one per line, for the list's search (a piece of a DNS name
-// holds no line break, so a match never spans two names).
-std::string searchableNames(const Certificate& c) {
-  std::string names = c.common_name;
-  for (const auto& san : c.sans) {
-    if (san == c.common_name) continue;
-    names += '\n';
-    names += san;
-  }
-  return names;
 }
 
 // status, issuer_type, common_name, auto_renew, created_at, expires_at, next_renewal_at,
@@ -46,7 +36,7 @@ void addColumns(std::vector<Param>& params, const Certificate& c, std::int64_t v
   params.push_back(p(c.ari_poll_at));
   params.push_back(p(version));
   params.push_back(p(codec::encode(stored)));
-  params.push_back(p(searchableNames(c)));
+  params.push_back(p(codec::certificateSearchNames(c)));
 }
 
 // The WHERE clause of a filter (with `?`), and its parameters in order.

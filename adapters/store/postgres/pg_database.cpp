@@ -190,11 +190,6 @@ std::int64_t Rows::integer(int row, int column) const {
   }
 }
 
-std::string Rows::command() const {
-  const char* tag = result_ == nullptr ? nullptr : PQcmdStatus(result_);
-  return tag == nullptr ? std::string() : std::string(tag);
-}
-
 std::int64_t Rows::affected() const {
   const char* n = result_ == nullptr ? nullptr : PQcmdTuples(result_);
   return n == nullptr || *n == '\0' ? 0 : std::stoll(n);

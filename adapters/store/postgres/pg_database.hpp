@@ -58,8 +58,6 @@ class Rows {
   std::int64_t integer(int row, int column) const;
   // Rows changed by an INSERT, UPDATE or DELETE.
   std::int64_t affected() const;
-  // The command tag ("COMMIT", "ROLLBACK", "INSERT 0 1", ...).
-  std::string command() const;
 
  private:
   pg_result* result_;

@@ -4,6 +4,8 @@
 
 #include <certsteward/adapters/store/codec/json_codec.hpp>
 
+#include <certsteward/adapters/store/codec/resource_keys.hpp>
+
 namespace certsteward::adapters::sqlite {
 namespace {
 
@@ -17,18 +19,6 @@ Certificate read(const Statement& s, int column) {
   auto decoded = codec::decode<Certificate>(s.text(column));
   if (!decoded) throw SqliteError(0, "stored certificate is corrupt");
   return std::move(*decoded);
-}
-
-// Every name of the certificate, one per line, for the list's search (a piece of a DNS name
-// holds no line break, so a match never spans two names).
-std::string searchableNames(const Certificate& c) {
-  std::string names = c.common_name;
-  for (const auto& san : c.sans) {
-    if (san == c.common_name) continue;
-    names += '\n';
-    names += san;
-  }
-  return names;
 }
 
 void bindColumns(Statement& s, const Certificate& c, std::int64_t version) {
@@ -46,7 +36,7 @@ void bindColumns(Statement& s, const Certificate& c, std::int64_t version) {
       .bind(c.ari_poll_at)
       .bind(version)
       .bind(codec::encode(stored))
-      .bind(searchableNames(c));
+      .bind(codec::certificateSearchNames(c));
 }
 
 // The WHERE clause (after project_id = ?) for a filter, and its binds in order.
