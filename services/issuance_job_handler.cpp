@@ -385,6 +385,14 @@ domain::Status IssuanceJobHandler::attempt(const domain::Job& job, const domain:
   auto cert = p_.certificates.get(job.project_id, *job.certificate_id);
   if (!cert) return cert.error();
   const bool renewal = job.type == domain::JobType::renew_certificate;
+  // An earlier attempt of this job stored what the CA issued, and its process stopped (a
+  // kill -9, a power cut) before the job was marked done: nothing is ordered again.
+  const bool waiting = cert->status != domain::CertificateStatus::active;
+  if (!waiting && cert->issued_at && *cert->issued_at >= job.created_at) {
+    log(domain::LogLevel::info, "already issued by an earlier attempt of this job, at " +
+                                    domain::formatTimestamp(*cert->issued_at));
+    return {};
+  }
 
   auto issuance = projectIssuance(p_.projects, job.project_id);
   if (!issuance) return issuance.error();

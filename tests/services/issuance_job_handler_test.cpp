@@ -42,6 +42,20 @@ TEST_CASE("issuance jobs: the heartbeat keeps a slow attempt's job from being ta
   CHECK(cert.next_renewal_at.has_value());
 }
 
+TEST_CASE(
+    "issuance jobs: a job whose earlier attempt stored the certificate is done, nothing ordered") {
+  Fixture fx;
+  // What an attempt killed after storing the certificate, before marking the job done, leaves.
+  auto cert = fx.storedCert();
+  cert.status = CertificateStatus::active;
+  cert.issued_at = fx.clock.now();
+  REQUIRE(fx.store.certificates().update(cert).ok());
+  REQUIRE(*fx.worker.runOnce(Lane::standard, "worker-a"));
+  CHECK(fx.storedJob().status == JobStatus::completed);
+  CHECK(fx.ca.orders() == 0);
+  CHECK(fx.storedCert().status == CertificateStatus::active);
+}
+
 TEST_CASE("issuance jobs: failures keep the reason, retry with backoff, then the job is dead") {
   Fixture fx;
   fx.ca.failure =
